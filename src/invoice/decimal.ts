@@ -1,0 +1,41 @@
+/**
+ * Exact decimals read from JSON numbers. A JSON number is taken as the decimal its shortest
+ * round-trip string denotes (0.1 is exactly one tenth), so no binary float error reaches the
+ * totals. value = coefficient / 10^scale, scale >= 0.
+ */
+export interface Decimal {
+  readonly coefficient: bigint;
+  readonly scale: number;
+}
+
+const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+
+export function decimalFromNumber(value: number): Decimal {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  const match = NUMBER_TEXT.exec(String(value));
+  if (!match) throw new RangeError(`unexpected number text: ${String(value)}`);
+  const [, sign, whole = '0', fraction = '', exponent = '0'] = match;
+  let coefficient = BigInt(whole + fraction) * (sign === '-' ? -1n : 1n);
+  let scale = fraction.length - Number(exponent);
+  if (scale < 0) {
+    coefficient *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { coefficient, scale };
+}
+
+/** Plain decimal text without exponent, trailing zeros trimmed: 0.125, 1000000, -2.5. */
+export function decimalToString({ coefficient, scale }: Decimal): string {
+  const negative = coefficient < 0n;
+  const digits = (negative ? -coefficient : coefficient).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return (negative ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
+}
+
+/** Number of fraction digits the value really needs (0.50 → 1, 3 → 0). */
+export function significantScale(value: Decimal): number {
+  const text = decimalToString(value);
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}

@@ -1,0 +1,48 @@
+import type * as v from 'valibot';
+import type { Issue } from '../errors.js';
+
+/** Turns valibot issues into { path, code, message } with paths like "line_items[3].quantity". */
+export function toIssues(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
+  return issues.map((issue) => {
+    const keys = (issue.path ?? []).map((item) => item.key as string | number);
+    const unknownKey = issue.type.startsWith('strict_') && issue.input !== undefined && issue.expected === 'never';
+    const missing = issue.input === undefined && issue.kind === 'schema';
+    return {
+      path: formatPath(keys),
+      code: missing ? 'required' : unknownKey ? 'unknown_property' : CODES[issue.type] ?? 'invalid',
+      message: missing ? 'is required' : unknownKey ? 'is not a known property' : issue.message,
+    };
+  });
+}
+
+export function formatPath(keys: readonly (string | number)[]): string {
+  let path = '';
+  for (const key of keys) {
+    if (typeof key === 'number') path += `[${key}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) path += path ? `.${key}` : key;
+    else path += `[${JSON.stringify(key)}]`;
+  }
+  return path;
+}
+
+const CODES: Record<string, string> = {
+  string: 'invalid_type',
+  number: 'invalid_type',
+  boolean: 'invalid_type',
+  array: 'invalid_type',
+  object: 'invalid_type',
+  strict_object: 'invalid_type',
+  picklist: 'invalid_value',
+  min_length: 'too_short',
+  max_length: 'too_long',
+  min_value: 'too_small',
+  gt_value: 'too_small',
+  max_value: 'too_big',
+  finite: 'invalid_number',
+  integer: 'not_integer',
+  regex: 'invalid_format',
+  email: 'invalid_email',
+  url: 'invalid_url',
+  check: 'invalid_value',
+  partial_check: 'invalid_value',
+};

@@ -1,0 +1,47 @@
+import { CURRENCIES, type CurrencyCode } from './currencies.js';
+
+/** How every amount leaves the service: integer minor units, exact decimal text, display text. */
+export interface Money {
+  minor: number;
+  decimal: string;
+  formatted: string;
+}
+
+/** Largest minor amount we answer as a JSON integer without precision loss (2^53 − 1). */
+export const MAX_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Exact decimal text of a minor amount: 123450n, 2 → "1234.50"; JPY (0 digits) → "1234". */
+export function minorToDecimal(minor: bigint, digits: number): string {
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const fraction = text.slice(text.length - digits);
+  return (negative ? '-' : '') + whole + (digits > 0 ? `.${fraction}` : '');
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats exact decimal text for a currency with a fixed number of fraction digits. Intl accepts
+ * decimal strings and formats them without going through a float, so large amounts stay exact.
+ */
+export function formatDecimal(decimal: string, currency: CurrencyCode, fractionDigits: number): string {
+  const key = `${currency}:${fractionDigits}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(CURRENCIES[currency].locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter.format(decimal as Intl.StringNumericLiteral);
+}
+
+export function toMoney(minor: bigint, currency: CurrencyCode): Money {
+  const digits = CURRENCIES[currency].digits;
+  const decimal = minorToDecimal(minor, digits);
+  return { minor: Number(minor), decimal, formatted: formatDecimal(decimal, currency, digits) };
+}
