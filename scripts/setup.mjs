@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Set-up shared by `npm start` and `npm test`: Node version, npm dependencies, and the Debian
+// packages the service needs (Chromium and fonts; Poppler and Redis for the tests). Fast when
+// everything is already there; installs what is missing when it can (root + apt-get), otherwise
+// stops with the exact command to run. Uses only Node built-ins: it runs before `npm ci`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const PACKAGES = {
+  start: [
+    { pkg: 'chromium', check: ['/usr/bin/chromium', '/usr/lib/chromium/chromium'] },
+    { pkg: 'fonts-noto-core', check: ['/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf'] },
+    { pkg: 'fonts-dejavu-core', check: ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'] },
+    // Fullwidth yen sign (JPY) and Japanese text.
+    { pkg: 'fonts-ipafont-gothic', check: ['/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf'] },
+    // Chinese, Japanese and Korean names and addresses.
+    { pkg: 'fonts-noto-cjk', check: ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'] },
+  ],
+  test: [
+    { pkg: 'poppler-utils', check: ['/usr/bin/pdftotext', '/usr/bin/pdfinfo', '/usr/bin/pdftoppm'] },
+    { pkg: 'redis-server', check: ['/usr/bin/redis-server'] },
+  ],
+};
+
+function say(message) {
+  process.stderr.write(`[setup] ${message}\n`);
+}
+
+function fail(message) {
+  say(message);
+  process.exit(1);
+}
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 11)) fail(`Node.js >= 20.11 is required; this is ${process.versions.node}.`);
+}
+
+function ensureDependencies() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  say('installing npm dependencies (npm ci)...');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) fail('`npm ci` failed; see the output above.');
+}
+
+function ensurePackages(purposes) {
+  const wanted = purposes.flatMap((purpose) => PACKAGES[purpose]);
+  const missing = wanted.filter(({ check }) => !check.some((path) => existsSync(path))).map(({ pkg }) => pkg);
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) {
+    fail(`missing system packages: ${missing.join(', ')}.\nInstall them (Debian/Ubuntu) with:\n  sudo sh -c '${command}'`);
+  }
+  say(`installing system packages: ${missing.join(', ')} (apt-get)...`);
+  try {
+    execFileSync('sh', ['-c', command], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch {
+    fail(`installing ${missing.join(', ')} failed. Run yourself:\n  ${command}`);
+  }
+}
+
+export function setup(purposes) {
+  checkNode();
+  ensureDependencies();
+  ensurePackages(purposes);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  setup(process.argv.slice(2).length ? process.argv.slice(2) : ['start']);
+}

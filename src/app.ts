@@ -1,0 +1,66 @@
+import Koa from 'koa';
+import type { Config } from './config.js';
+import { HELPER_OPERATIONS } from './helpers/index.js';
+import { cors } from './http/cors.js';
+import type { PaymentTerms } from './http/discovery/openapi.js';
+import { errorMiddleware } from './http/errorMiddleware.js';
+import { requestLog } from './http/requestLog.js';
+import { allowedMethods, buildRouter, notFound } from './http/router.js';
+import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
+import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
+import { healthRoutes } from './http/routes/healthRoutes.js';
+import { helperRoutes } from './http/routes/helperRoutes.js';
+import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
+import type { Logger } from './logger.js';
+
+export interface AppDependencies {
+  config: Config;
+  logger: Logger;
+  renderer?: PdfRenderer;
+  payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown };
+  now?: () => Date;
+}
+
+/** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
+export function createApp(deps: AppDependencies): { app: Koa; routes: readonly PricedRoute[] } {
+  const { config, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const terms: PaymentTerms = deps.payment?.terms ?? {
+    scheme: 'exact',
+    network: config.X402_NETWORK,
+    asset: config.USDC_ASSET,
+    payTo: config.PAY_TO ?? '',
+  };
+
+  let routes: PricedRoute[] = [];
+  const specs: RouteSpec<any>[] = [
+    ...invoiceRoutes(deps.renderer),
+    ...helperRoutes(HELPER_OPERATIONS, now),
+    ...discoveryRoutes(() => routes, {
+      baseUrl: config.PUBLIC_BASE_URL,
+      payment: terms,
+      offers: (route) => deps.payment?.offers(route) ?? [],
+    }),
+    ...healthRoutes(),
+  ];
+  routes = priceRoutes(specs, config.PRICES);
+
+  const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, paymentGate: deps.payment?.gate });
+  const app = new Koa({ proxy: false });
+  app.use(requestLog(logger));
+  app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
+  app.use(cors());
+  app.use(router.routes());
+  app.use(allowedMethods(router));
+  app.use(notFound);
+  return { app, routes };
+}
+
+function priceRoutes(specs: RouteSpec[], prices: Record<string, string>): PricedRoute[] {
+  const known = new Set(specs.map((spec) => spec.operationId));
+  const unknown = Object.keys(prices).filter((id) => !known.has(id));
+  if (unknown.length) {
+    throw new Error(`PRICES names unknown operations: ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
+  }
+  return specs.map((spec) => ({ ...spec, priceUsd: prices[spec.operationId] ?? '0' }));
+}

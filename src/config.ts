@@ -1,0 +1,107 @@
+import * as v from 'valibot';
+import { toIssues } from './invoice/issues.js';
+
+/**
+ * Configuration, read once from the environment by main.ts. Every variable has a default that
+ * serves (local payment mode on loopback), and a bad value stops start-up with one message that
+ * lists every problem. The table in README.md mirrors CONFIG_VARIABLES below.
+ */
+
+const integerVar = (min: number, max: number, fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, `must be a whole number between ${min} and ${max}`),
+    v.transform(Number),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+
+const urlVar = (protocols: string[]) =>
+  v.pipe(
+    v.string(),
+    v.check((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be an absolute ${protocols.join(' or ')} URL`),
+  );
+
+const addressVar = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address'));
+
+// operationId=USD pairs; USDC has 6 decimals, so prices have at most 6.
+const PRICE_LIST = /^\s*[a-z0-9_]+\s*=\s*\d+(\.\d{1,6})?\s*(,\s*[a-z0-9_]+\s*=\s*\d+(\.\d{1,6})?\s*)*$/;
+/** Operations not named in PRICES keep these prices; every other operation is free. */
+export const DEFAULT_PRICES: Readonly<Record<string, string>> = { v1_invoice_pdf: '0.02' };
+const parsePriceList = (text: string): Record<string, string> => ({
+  ...DEFAULT_PRICES,
+  ...Object.fromEntries(text.split(',').map((pair) => pair.split('=').map((part) => part.trim()) as [string, string])),
+});
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
+  PORT: integerVar(0, 65535, 8080),
+  PUBLIC_BASE_URL: v.optional(urlVar(['http:', 'https:'])),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
+  BODY_LIMIT_BYTES: integerVar(1024, 16 * 1024 * 1024, 1024 * 1024),
+  // Rendering
+  CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  RENDER_POOL_SIZE: integerVar(1, 16, 2),
+  RENDER_QUEUE_LIMIT: integerVar(0, 1000, 16),
+  RENDER_TIMEOUT_MS: integerVar(100, 120_000, 20_000),
+  BROWSER_MAX_RENDERS: integerVar(1, 100_000, 500),
+  PAPER_SIZE: v.optional(v.picklist(['auto', 'A4', 'Letter'], 'must be auto, A4 or Letter'), 'auto'),
+  // Payment
+  FACILITATOR_URL: v.optional(urlVar(['http:', 'https:'])),
+  FACILITATOR_AUTH_HEADER: v.optional(v.string()),
+  FACILITATOR_TIMEOUT_MS: integerVar(100, 120_000, 10_000),
+  PAY_TO: v.optional(addressVar),
+  X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network like eip155:8453')), 'eip155:8453'),
+  USDC_ASSET: v.optional(addressVar, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
+  USDC_EIP712_NAME: v.optional(v.string(), 'USD Coin'),
+  USDC_EIP712_VERSION: v.optional(v.string(), '2'),
+  PRICES: v.pipe(
+    v.optional(v.string(), 'v1_invoice_pdf=0.02'),
+    v.regex(PRICE_LIST, 'must be a comma-separated list of operationId=USD, e.g. v1_invoice_pdf=0.02,v1_late_fee=0.01'),
+    v.transform(parsePriceList),
+  ),
+  MAX_TIMEOUT_SECONDS: integerVar(30, 3600, 300),
+  LOCAL_CHAIN_PORT: integerVar(0, 65535, 8545),
+  LOCAL_FACILITATOR_PORT: integerVar(0, 65535, 8546),
+});
+
+export type Env = v.InferOutput<typeof EnvSchema>;
+
+export interface Config extends Env {
+  PUBLIC_BASE_URL: string;
+  /** No facilitator configured: start the embedded chain and facilitator on loopback. */
+  localPaymentMode: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  - ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // Empty variables count as unset, as in most shells' `FOO= npm start`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = v.safeParse(EnvSchema, present, { abortEarly: false });
+  if (!parsed.success) {
+    throw new ConfigError(toIssues(parsed.issues).map((issue) => `${issue.path}: ${issue.message} (got ${JSON.stringify(present[issue.path])})`));
+  }
+  const config = parsed.output;
+  const problems: string[] = [];
+  if (config.FACILITATOR_URL && !config.PAY_TO) problems.push('PAY_TO: is required when FACILITATOR_URL is set (the wallet that receives payments)');
+  if (problems.length) throw new ConfigError(problems);
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return {
+    ...config,
+    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, ''),
+    localPaymentMode: !config.FACILITATOR_URL,
+  };
+}

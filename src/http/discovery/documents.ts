@@ -1,0 +1,74 @@
+import { isPaid, type PricedRoute } from '../routeSpec.js';
+
+/** The small discovery documents: x402 manifest, llms.txt, RFC 9727 api-catalog, sitemap. */
+
+export function buildX402Manifest(routes: readonly PricedRoute[], offers: (route: PricedRoute) => unknown) {
+  const paid = routes.filter(isPaid);
+  return {
+    version: 1,
+    resources: paid.map((route) => `${route.method} ${route.path}`),
+    instructions:
+      'Call a resource without payment to receive HTTP 402 with a PAYMENT-REQUIRED header (x402 v2, base64 JSON). Sign an EIP-3009 USDC authorization for one of its accepts entries and repeat the request with a PAYMENT-SIGNATURE header. Validate the body first for free at POST /v1/invoice/validate: invalid bodies are answered 400 and never charged.',
+    offers: paid.map((route) => ({ resource: `${route.method} ${route.path}`, price: { amount: route.priceUsd, currency: 'USD' }, accepts: offers(route) })),
+  };
+}
+
+export function buildLlmsTxt(routes: readonly PricedRoute[], baseUrl: string): string {
+  const line = (route: PricedRoute) =>
+    `- [${route.method} ${route.path}](${baseUrl}/openapi.json): ${route.summary}${isPaid(route) ? ` — ${route.priceUsd} USD per call, x402 v2 (USDC)` : ''}`;
+  const byTag = (tag: PricedRoute['tag']) => routes.filter((route) => route.tag === tag).map(line);
+  return [
+    '# Invoice PDF API',
+    '',
+    '> Pay-per-call HTTP service that turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units for 12 currencies; the PDF is paid per call in USDC over x402 version 2, with no accounts and no API keys. Validation and the helper operations are free.',
+    '',
+    'Send POST /v1/invoice/validate first (free, same checks as the paid route), then POST /v1/invoice.pdf with an x402 v2 client: the first answer is 402 with a PAYMENT-REQUIRED header, the paid retry carries PAYMENT-SIGNATURE and returns the PDF with a PAYMENT-RESPONSE receipt. Errors are JSON: {"error":{"code","message","issues":[{"path","code","message"}]}}.',
+    '',
+    '## Invoices',
+    ...byTag('Invoices'),
+    '',
+    '## Helpers',
+    ...byTag('Helpers'),
+    '',
+    '## Discovery',
+    ...byTag('Discovery'),
+    '',
+    '## Optional',
+    ...byTag('Operations'),
+    '',
+  ].join('\n');
+}
+
+export function buildApiCatalog(baseUrl: string, docsPath: string | undefined) {
+  return {
+    linkset: [
+      {
+        anchor: `${baseUrl}/.well-known/api-catalog`,
+        item: [{ href: `${baseUrl}/openapi.json`, type: 'application/vnd.oai.openapi+json' }],
+      },
+      {
+        anchor: `${baseUrl}/`,
+        'service-desc': [{ href: `${baseUrl}/openapi.json`, type: 'application/vnd.oai.openapi+json' }],
+        'service-doc': [
+          ...(docsPath ? [{ href: `${baseUrl}${docsPath}`, type: 'text/html' }] : []),
+          { href: `${baseUrl}/llms.txt`, type: 'text/plain' },
+        ],
+        'service-meta': [{ href: `${baseUrl}/.well-known/x402`, type: 'application/json' }],
+        status: [{ href: `${baseUrl}/healthz`, type: 'application/json' }],
+      },
+    ],
+  };
+}
+
+const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+
+export function buildSitemap(routes: readonly PricedRoute[], baseUrl: string): string {
+  const urls = routes.filter((route) => route.method === 'GET' && route.document).map((route) => `${baseUrl}${route.path}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...urls.map((url) => `  <url><loc>${escapeXml(url)}</loc></url>`),
+    '</urlset>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,127 @@
+import * as v from 'valibot';
+import { jsonSchemaOf } from '../../invoice/fieldNotes.js';
+import { isPaid, type PricedRoute } from '../routeSpec.js';
+
+/** OpenAPI 3.1.0 document generated from the route table and the valibot schemas. */
+
+export const API_VERSION = '1.2.0';
+
+const ErrorBodySchema = v.object({
+  error: v.object({
+    code: v.pipe(v.string(), v.description('Stable snake_case code, e.g. validation_failed, invalid_json.')),
+    message: v.pipe(v.string(), v.description('Human-readable explanation, safe to show.')),
+    issues: v.optional(
+      v.array(
+        v.object({
+          path: v.pipe(v.string(), v.description('Where the problem is, e.g. line_items[3].quantity.')),
+          code: v.string(),
+          message: v.string(),
+        }),
+      ),
+    ),
+  }),
+});
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
+
+export interface PaymentTerms {
+  network: string;
+  asset: string;
+  payTo: string;
+  scheme: 'exact';
+}
+
+export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const paid = isPaid(route);
+    const responses: Record<string, unknown> = {
+      200: {
+        description: route.response.description,
+        ...(paid ? { headers: { 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } } } : {}),
+        content: {
+          [route.response.contentType]: {
+            schema: route.response.schema
+              ? jsonSchemaOf(route.response.schema)
+              : route.response.contentType === 'application/pdf'
+                ? { type: 'string', contentMediaType: 'application/pdf' }
+                : { type: 'object' },
+            ...(route.response.example !== undefined ? { example: route.response.example } : {}),
+          },
+        },
+      },
+    };
+    if (route.request) {
+      responses[400] = errorResponse('The body is not valid JSON or fails validation; every issue is listed. Never charged.');
+      responses[413] = errorResponse('The body is larger than the limit.');
+      responses[415] = errorResponse('The body is not sent as application/json.');
+    }
+    if (paid) {
+      responses[402] = {
+        description: 'Payment required (x402 v2). The PAYMENT-REQUIRED header carries the base64 JSON challenge; retry with PAYMENT-SIGNATURE.',
+        headers: { 'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' } },
+        content: { 'application/json': { schema: { type: 'object' } } },
+      };
+      responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
+      responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
+    }
+    paths[route.path] = {
+      ...paths[route.path],
+      [route.method.toLowerCase()]: {
+        operationId: route.operationId,
+        summary: route.summary,
+        description: route.description,
+        tags: [route.tag],
+        ...(route.request
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: jsonSchemaOf(route.request.schema), example: route.request.example } },
+              },
+            }
+          : {}),
+        responses,
+        ...(paid
+          ? {
+              'x-payment-info': {
+                protocol: 'x402',
+                x402Version: 2,
+                scheme: payment.scheme,
+                price: { amount: route.priceUsd, currency: 'USD' },
+                network: payment.network,
+                asset: payment.asset,
+                payTo: payment.payTo,
+              },
+            }
+          : {}),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Invoice PDF API',
+      version: API_VERSION,
+      description:
+        'Turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units. The PDF costs a fixed price paid per call in USDC over x402 v2; no accounts, no API keys. Validation and the helper operations are free unless priced by the operator.',
+    },
+    servers: [{ url: baseUrl }],
+    tags: [
+      { name: 'Invoices', description: 'Invoice validation and PDF rendering.' },
+      { name: 'Helpers', description: 'Reminder drafts, late fees, payment terms, invoices from timesheets.' },
+      { name: 'Discovery', description: 'Machine-readable descriptions of the service.' },
+      { name: 'Operations', description: 'Health and readiness.' },
+    ],
+    paths,
+    components: {
+      schemas: { ErrorBody: jsonSchemaOf(ErrorBodySchema) },
+      headers: {
+        'PAYMENT-REQUIRED': { description: 'base64(JSON PaymentRequired), x402 v2.', schema: { type: 'string' } },
+        'PAYMENT-RESPONSE': { description: 'base64(JSON SettleResponse): the settlement receipt, x402 v2.', schema: { type: 'string' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { AppError } from '../errors.js';
+
+/**
+ * JSON bodies only: a POST without `application/json` is a 415 before a byte is read; the body is
+ * parsed strictly (an object or array) within `limitBytes`, after any gzip/deflate decoding.
+ */
+export function jsonBody(limitBytes: number): Middleware {
+  const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: limitBytes, urlencoded: false, text: false, multipart: false });
+  return async (ctx, next) => {
+    if (!ctx.is('application/json')) {
+      throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+    }
+    await parse(ctx, next);
+  };
+}

@@ -1,0 +1,51 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { AppError, validationFailed } from '../errors.js';
+import { jsonBody } from './jsonBody.js';
+import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.js';
+
+/**
+ * Mounts the route table. For a POST: parse JSON → validate into ctx.state.input (400 with every
+ * issue) → payment gate for priced routes → handler. Validation runs before anything about
+ * payment, so an invalid body is never charged and never reaches a facilitator.
+ */
+export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimitBytes: number; paymentGate?: PaymentGateFactory | undefined }) {
+  const router = new Router();
+  for (const route of routes) {
+    const chain: Middleware[] = [];
+    if (route.request) {
+      const { parse } = route.request;
+      chain.push(jsonBody(options.bodyLimitBytes), async (ctx, next) => {
+        const body: unknown = ctx.request.body;
+        if (Array.isArray(body)) throw validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
+        ctx.state.input = parse(body);
+        await next();
+      });
+    }
+    if (isPaid(route)) {
+      chain.push(options.paymentGate ? options.paymentGate(route) : paymentUnavailable);
+    }
+    chain.push(async (ctx) => {
+      await route.handle(ctx, ctx.state.input);
+    });
+    router.register(route.path, [route.method], chain, { name: route.operationId });
+  }
+  return router;
+}
+
+export function allowedMethods(router: Router): Middleware {
+  return router.allowedMethods({
+    throw: true,
+    methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'This method is not allowed on this path; see the Allow header.'),
+    notImplemented: () => new AppError(501, 'not_implemented', 'This HTTP method is not supported.'),
+  }) as Middleware;
+}
+
+// A priced route on an app built without payments (some tests) must never hand out free work.
+const paymentUnavailable: Middleware = async () => {
+  throw new AppError(501, 'payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
+};
+
+export const notFound: Middleware = async (ctx) => {
+  throw new AppError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}. See /openapi.json.`);
+};

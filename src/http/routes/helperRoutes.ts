@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { validationFailed } from '../../errors.js';
+import type { JsonOperation } from '../../helpers/operation.js';
+import { toIssues } from '../../invoice/issues.js';
+import type { RouteSpec } from '../routeSpec.js';
+
+/** Turns each pure helper operation into a JSON route; `today` is read per request (UTC). */
+export function helperRoutes(operations: readonly JsonOperation[], now: () => Date): RouteSpec<any>[] {
+  return operations.map((operation) => ({
+    method: 'POST',
+    path: operation.path,
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.description,
+    tag: 'Helpers',
+    request: {
+      schema: operation.request,
+      example: operation.example,
+      parse(body: unknown) {
+        const parsed = v.safeParse(operation.request, body, { abortEarly: false });
+        if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
+        return parsed.output;
+      },
+    },
+    response: {
+      contentType: 'application/json',
+      description: 'The computed result.',
+      schema: operation.response,
+      example: operation.run(v.parse(operation.request, operation.example), { today: exampleToday }),
+    },
+    handle(ctx, input) {
+      ctx.body = operation.run(input, { today: now().toISOString().slice(0, 10) });
+    },
+  }));
+}
+
+// Examples in the docs are computed for a fixed day so the published documents don't change daily.
+const exampleToday = '2026-11-22';

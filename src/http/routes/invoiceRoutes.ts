@@ -1,0 +1,67 @@
+import { AppError } from '../../errors.js';
+import { EXAMPLE_INVOICE } from '../../invoice/example.js';
+import { describeInvoiceFields } from '../../invoice/fieldNotes.js';
+import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import { InvoiceSchema } from '../../invoice/schema.js';
+import { buildTotalsReport, TotalsReportSchema } from '../../invoice/totalsReport.js';
+import type { RouteSpec } from '../routeSpec.js';
+
+/** Renders a prepared invoice to PDF bytes; provided by src/render. */
+export interface PdfRenderer {
+  renderPdf(prepared: PreparedInvoice): Promise<{ pdf: Buffer; pages: number }>;
+}
+
+const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, parse: prepareInvoice };
+
+export function invoiceRoutes(renderer: PdfRenderer | undefined): RouteSpec<any>[] {
+  const validate: RouteSpec<PreparedInvoice> = {
+    method: 'POST',
+    path: '/v1/invoice/validate',
+    operationId: 'v1_invoice_validate',
+    summary: 'Validate an invoice and compute its totals (free)',
+    description:
+      'Applies exactly the checks of the paid PDF route and answers the computed totals: every line, subtotal, discount, taxable amount, tax and total, each in integer minor units, exact decimal text and formatted text. Nothing is charged.',
+    tag: 'Invoices',
+    request: invoiceRequest,
+    response: { contentType: 'application/json', description: 'The computed totals.', schema: TotalsReportSchema, example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)) },
+    handle(ctx, prepared) {
+      ctx.body = buildTotalsReport(prepared);
+    },
+  };
+
+  const pdf: RouteSpec<PreparedInvoice> = {
+    method: 'POST',
+    path: '/v1/invoice.pdf',
+    operationId: 'v1_invoice_pdf',
+    summary: 'Render an invoice PDF (paid, x402)',
+    description:
+      'Validates the invoice (400, never charged), then asks for payment over x402 v2 (402 with PAYMENT-REQUIRED), renders the PDF and settles the payment only after the PDF exists. The 200 carries the PDF and a PAYMENT-RESPONSE settlement receipt.',
+    tag: 'Invoices',
+    request: invoiceRequest,
+    response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
+    async handle(ctx, prepared) {
+      if (!renderer) throw new AppError(501, 'not_implemented', 'PDF rendering is not available on this instance.');
+      const { pdf, pages } = await renderer.renderPdf(prepared);
+      ctx.type = 'application/pdf';
+      ctx.set('Content-Disposition', `inline; filename="invoice.pdf"`);
+      ctx.set('X-Page-Count', String(pages));
+      ctx.body = pdf;
+    },
+  };
+
+  const schema: RouteSpec = {
+    method: 'GET',
+    path: '/v1/schema',
+    operationId: 'v1_schema',
+    summary: 'Example invoice and field notes (free)',
+    description: 'An example invoice that validates, plus notes for every field (type, required, limits), the currencies and the totals formula, generated from the same schema the service validates with.',
+    tag: 'Invoices',
+    document: true,
+    response: { contentType: 'application/json', description: 'Example and field notes.' },
+    handle(ctx) {
+      ctx.body = { example: EXAMPLE_INVOICE, ...describeInvoiceFields() };
+    },
+  };
+
+  return [pdf, validate, schema];
+}

@@ -1,0 +1,39 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp, type AppDependencies } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+
+export interface TestApp {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts the real app on 127.0.0.1 with a free port; env overrides go through the real config loader. */
+export async function startTestApp(env: Record<string, string> = {}, deps: Partial<AppDependencies> = {}): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example', ...env });
+  const { app } = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return response;
+}
