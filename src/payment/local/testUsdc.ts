@@ -1,0 +1,56 @@
+import { createPublicClient, createTestClient, createWalletClient, http, parseAbi, type LocalAccount } from 'viem';
+import { deployedBytecode } from './contractArtifacts.js';
+import { LOCAL_RPC, MULTICALL3_ADDRESS, localBaseChain } from './localChain.js';
+
+// The real USDC address on Base: production offers and @x402/fetch's default spend controls
+// (known assets only) work unchanged against the local chain.
+export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+/** EIP-712 domain of contracts/TestUSDC.sol, same as USDC on Base mainnet. */
+export const TEST_USDC_DOMAIN = { name: 'USD Coin', version: '2' } as const;
+
+const testUsdcAbi = parseAbi([
+  'function mint(address to, uint256 value)',
+  'function balanceOf(address account) view returns (uint256)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+]);
+
+export interface TestUsdc {
+  address: `0x${string}`;
+  balanceOf(account: `0x${string}`): Promise<bigint>;
+  authorizationState(from: `0x${string}`, nonce: `0x${string}`): Promise<boolean>;
+}
+
+export interface InstallTestUsdcOptions {
+  rpcUrl: string;
+  /** Sends the mint transactions (anyone may mint TestUSDC). */
+  minter: LocalAccount;
+  grants: { to: `0x${string}`; amount: bigint }[];
+}
+
+// setCode places runtime code without running a constructor, which TestUSDC and Multicall3 are
+// written for; balances are then created by ordinary mint transactions (with Transfer events).
+export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<TestUsdc> {
+  const chain = localBaseChain(opts.rpcUrl);
+  const transport = http(opts.rpcUrl, { timeout: LOCAL_RPC.timeoutMs });
+  const pollingInterval = LOCAL_RPC.pollingIntervalMs;
+  const testClient = createTestClient({ mode: 'anvil', chain, transport });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval });
+  const wallet = createWalletClient({ account: opts.minter, chain, transport, pollingInterval });
+
+  await testClient.setCode({ address: USDC_ON_BASE, bytecode: deployedBytecode('TestUSDC') });
+  await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: deployedBytecode('Multicall3') });
+
+  for (const { to, amount } of opts.grants) {
+    const hash = await wallet.writeContract({ address: USDC_ON_BASE, abi: testUsdcAbi, functionName: 'mint', args: [to, amount] });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: LOCAL_RPC.timeoutMs });
+    if (receipt.status !== 'success') throw new Error(`TestUSDC mint to ${to} reverted (${hash})`);
+  }
+
+  return {
+    address: USDC_ON_BASE,
+    balanceOf: (account) =>
+      publicClient.readContract({ address: USDC_ON_BASE, abi: testUsdcAbi, functionName: 'balanceOf', args: [account] }),
+    authorizationState: (from, nonce) =>
+      publicClient.readContract({ address: USDC_ON_BASE, abi: testUsdcAbi, functionName: 'authorizationState', args: [from, nonce] }),
+  };
+}
