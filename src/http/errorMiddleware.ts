@@ -15,6 +15,9 @@ export function errorMiddleware(logError: ErrorLogger): Middleware {
       const error = toAppError(thrown);
       if (error.status >= 500) logError(thrown, { method: ctx.method, path: ctx.path, status: error.status });
       ctx.status = error.status;
+      // Headers a handler set for a successful answer don't describe an error body.
+      ctx.remove('Content-Disposition');
+      ctx.remove('X-Page-Count');
       ctx.set(error.headers);
       ctx.body = error.toBody();
     }

@@ -1,0 +1,58 @@
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { usdToAtomic } from './price.js';
+
+/** What the service asks for: one `exact` USDC offer per priced route (X402.md "Shapes"). */
+export interface OfferTerms {
+  network: `${string}:${string}`;
+  asset: string;
+  payTo: string;
+  /** The token's EIP-712 domain, per network ("USD Coin"/"2" on Base mainnet, "USDC"/"2" on Base Sepolia). */
+  eip712Name: string;
+  eip712Version: string;
+  maxTimeoutSeconds: number;
+}
+
+export interface PricedResource {
+  method: string;
+  path: string;
+  priceUsd: string;
+  description: string;
+  mimeType: string;
+  /** For the bazaar discovery extension: an example JSON body and the JSON Schema of the body. */
+  exampleBody?: unknown;
+  bodySchema?: Record<string, unknown>;
+}
+
+export function buildRequirements(resource: PricedResource, terms: OfferTerms): PaymentRequirements {
+  return {
+    scheme: 'exact',
+    network: terms.network,
+    amount: usdToAtomic(resource.priceUsd),
+    asset: terms.asset,
+    payTo: terms.payTo,
+    maxTimeoutSeconds: terms.maxTimeoutSeconds,
+    extra: { name: terms.eip712Name, version: terms.eip712Version },
+  };
+}
+
+/** The 402 challenge. `resource.url` comes from the configured public base URL, never the Host header. */
+export function buildPaymentRequired(resource: PricedResource, terms: OfferTerms, baseUrl: string, error: string): PaymentRequired {
+  const bazaar = declareDiscoveryExtension({
+    bodyType: 'json',
+    ...(resource.exampleBody ? { input: resource.exampleBody as Record<string, unknown> } : {}),
+    ...(resource.bodySchema ? { inputSchema: resource.bodySchema } : {}),
+    output: { example: { contentType: resource.mimeType }, schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType } } } },
+  });
+  // declareDiscoveryExtension leaves the method to the framework adapter; a hand-written server sets it.
+  for (const extension of Object.values(bazaar) as { info?: { input?: Record<string, unknown> } }[]) {
+    if (extension.info?.input) extension.info.input.method = resource.method;
+  }
+  return {
+    x402Version: 2,
+    error,
+    resource: { url: `${baseUrl}${resource.path}`, description: resource.description, mimeType: resource.mimeType },
+    accepts: [buildRequirements(resource, terms)],
+    extensions: bazaar,
+  };
+}

@@ -1,0 +1,74 @@
+import { createFacilitatorClient, type FacilitatorClientOptions } from './facilitatorClient.js';
+import { startLocalPaymentNetwork, type LocalPaymentNetwork } from './local/localPaymentNetwork.js';
+import { createMemoryPaymentStore } from './memoryPaymentStore.js';
+import type { OfferTerms } from './offer.js';
+import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from './paymentProcessor.js';
+import type { PaymentStore } from './paymentStore.js';
+
+export interface PaymentSettings {
+  localPaymentMode: boolean;
+  facilitatorUrl?: string | undefined;
+  facilitatorAuthHeader?: string | undefined;
+  facilitatorTimeoutMs: number;
+  payTo?: string | undefined;
+  network: `${string}:${string}`;
+  asset: string;
+  eip712Name: string;
+  eip712Version: string;
+  maxTimeoutSeconds: number;
+  baseUrl: string;
+  localChainPort: number;
+  localFacilitatorPort: number;
+}
+
+export interface Payments {
+  processor: PaymentProcessor;
+  terms: OfferTerms;
+  /** Present in local payment mode: the embedded chain and facilitator. */
+  local?: LocalPaymentNetwork;
+  close(): Promise<void>;
+}
+
+/**
+ * Production: a configured facilitator and payTo. Local payment mode (no facilitator configured):
+ * a real chain and facilitator on loopback, reached through the same HTTP facilitator client.
+ */
+export async function startPayments(
+  settings: PaymentSettings,
+  hooks: { log: (line: string) => void; onEvent?: (event: PaymentEvent, details: object) => void; observe?: FacilitatorClientOptions['observe']; store?: PaymentStore },
+): Promise<Payments> {
+  let local: LocalPaymentNetwork | undefined;
+  if (settings.localPaymentMode) {
+    local = await startLocalPaymentNetwork({ chainPort: settings.localChainPort, facilitatorPort: settings.localFacilitatorPort, log: hooks.log });
+  }
+  const facilitatorUrl = local?.facilitatorUrl ?? settings.facilitatorUrl;
+  const payTo = settings.payTo ?? local?.payTo;
+  if (!facilitatorUrl || !payTo) throw new Error('a facilitator URL and PAY_TO are required outside local payment mode');
+
+  const terms: OfferTerms = {
+    network: settings.network,
+    asset: settings.asset,
+    payTo,
+    eip712Name: settings.eip712Name,
+    eip712Version: settings.eip712Version,
+    maxTimeoutSeconds: settings.maxTimeoutSeconds,
+  };
+  const authHeader = settings.facilitatorAuthHeader;
+  const facilitator = createFacilitatorClient({
+    url: facilitatorUrl,
+    timeoutMs: settings.facilitatorTimeoutMs,
+    ...(authHeader ? { authHeaders: () => ({ authorization: authHeader }) } : {}),
+    ...(hooks.observe ? { observe: hooks.observe } : {}),
+  });
+  const store = hooks.store ?? createMemoryPaymentStore();
+  const processor = createPaymentProcessor({ terms, baseUrl: settings.baseUrl, facilitator, store, ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}) });
+  return {
+    processor,
+    terms,
+    ...(local ? { local } : {}),
+    async close() {
+      await store.close();
+      await local?.close();
+    },
+  };
+}

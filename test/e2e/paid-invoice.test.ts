@@ -1,0 +1,287 @@
+// x402 v2 end to end: a real client signs EIP-3009 authorizations, the real local facilitator
+// verifies and settles them on a real local chain, and the real renderer prints the PDF.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { x402Client } from '@x402/core/client';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { PaymentRequiredV2Schema } from '@x402/core/schemas';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { createWalletClient, http, parseAbi } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { postJson } from '../support/testApp.js';
+import { startPaidService, startPaymentWorld, USDC } from '../support/paidService.js';
+
+let world: Awaited<ReturnType<typeof startPaymentWorld>>;
+let service: Awaited<ReturnType<typeof startPaidService>>;
+
+before(async () => {
+  world = await startPaymentWorld();
+  service = await startPaidService({ net: world.net, renderer: world.renderer });
+}, { timeout: 60_000 });
+after(async () => {
+  await service?.close();
+  await world?.close();
+}, { timeout: 30_000 });
+
+const invoiceUrl = () => `${service.url}/v1/invoice.pdf`;
+
+async function challenge(url = invoiceUrl()): Promise<PaymentRequired> {
+  const response = await postJson(url, EXAMPLE_INVOICE);
+  assert.equal(response.status, 402);
+  return decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
+}
+
+async function sign(privateKey: `0x${string}`, paymentRequired: PaymentRequired): Promise<PaymentPayload> {
+  return new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(privateKey))).createPaymentPayload(paymentRequired);
+}
+
+const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: { from: `0x${string}`; nonce: `0x${string}` } }).authorization;
+
+const pay = (header: string, body: unknown = EXAMPLE_INVOICE, url = invoiceUrl()) => postJson(url, body, { 'PAYMENT-SIGNATURE': header });
+
+describe('the 402 challenge', () => {
+  test('decodes with @x402/core and carries the exact offer', async () => {
+    const response = await postJson(invoiceUrl(), EXAMPLE_INVOICE);
+    assert.equal(response.status, 402);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    const body = await response.json();
+    assert.equal(body.error.code, 'payment_required');
+    const required = decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
+    assert.equal(PaymentRequiredV2Schema.safeParse(required).success, true);
+    assert.equal(required.x402Version, 2);
+    assert.equal(required.error, 'Payment required');
+    assert.equal(required.resource.url, 'http://127.0.0.1/v1/invoice.pdf');
+    assert.equal(required.resource.mimeType, 'application/pdf');
+    assert.deepEqual(required.accepts, [
+      { scheme: 'exact', network: 'eip155:8453', amount: '20000', asset: USDC, payTo: world.net.payTo, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } },
+    ]);
+    const bazaar = required.extensions?.bazaar as { info: { input: { method: string; bodyType: string; body: unknown } } };
+    assert.equal(bazaar.info.input.method, 'POST');
+    assert.equal(bazaar.info.input.bodyType, 'json');
+    assert.deepEqual(bazaar.info.input.body, EXAMPLE_INVOICE);
+  });
+
+  test('an invalid body is a 400 before any payment logic, even with a payment header', async () => {
+    const buyer = world.net.buyers[1]!;
+    const payload = await sign(buyer.privateKey, await challenge());
+    const before = await world.net.balanceOf(buyer.address);
+    const response = await pay(encodePaymentSignatureHeader(payload), { ...EXAMPLE_INVOICE, line_items: [] });
+    assert.equal(response.status, 400);
+    assert.equal(response.headers.get('PAYMENT-REQUIRED'), null);
+    const { nonce } = authorizationOf(payload);
+    assert.equal(await world.net.authorizationState(buyer.address, nonce), false);
+    assert.equal(await world.net.balanceOf(buyer.address), before);
+  });
+});
+
+describe('buying a PDF', () => {
+  test('a real @x402/fetch client pays 20000 atomic USDC and gets the PDF and a receipt', async () => {
+    const buyer = world.net.buyers[0]!;
+    const buyerBefore = await world.net.balanceOf(buyer.address);
+    const payToBefore = await world.net.balanceOf(world.net.payTo);
+    const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
+    const payingFetch = wrapFetchWithPayment(fetch, client);
+    const response = await payingFetch(invoiceUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(EXAMPLE_INVOICE),
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/pdf');
+    assert.equal(response.headers.get('cache-control'), 'private');
+    const pdf = Buffer.from(await response.arrayBuffer());
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    const receipt = decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!);
+    assert.equal(receipt.success, true);
+    assert.match(receipt.transaction, /^0x[0-9a-f]{64}$/);
+    assert.equal(receipt.network, 'eip155:8453');
+    assert.equal(receipt.payer?.toLowerCase(), buyer.address.toLowerCase());
+    assert.equal(await world.net.balanceOf(buyer.address), buyerBefore - 20000n);
+    assert.equal(await world.net.balanceOf(world.net.payTo), payToBefore + 20000n);
+  });
+
+  test('the nonce is used on chain after settlement, and a re-send returns the same result without a second charge', async () => {
+    const buyer = world.net.buyers[2]!;
+    const payload = await sign(buyer.privateKey, await challenge());
+    const header = encodePaymentSignatureHeader(payload);
+    const first = await pay(header);
+    assert.equal(first.status, 200);
+    const firstPdf = Buffer.from(await first.arrayBuffer());
+    const { nonce } = authorizationOf(payload);
+    assert.equal(await world.net.authorizationState(buyer.address, nonce), true);
+    const balance = await world.net.balanceOf(buyer.address);
+    const rendersBefore = service.renders();
+
+    const again = await pay(header);
+    assert.equal(again.status, 200);
+    assert.deepEqual(Buffer.from(await again.arrayBuffer()), firstPdf);
+    assert.equal(again.headers.get('PAYMENT-RESPONSE'), first.headers.get('PAYMENT-RESPONSE'));
+    assert.equal(service.renders(), rendersBefore, 'no second render');
+    assert.equal(await world.net.balanceOf(buyer.address), balance, 'no second transfer');
+
+    const otherBody = await pay(header, { ...EXAMPLE_INVOICE, invoice_number: 'OTHER-1' });
+    assert.equal(otherBody.status, 409);
+    assert.equal((await otherBody.json()).error.code, 'payment_reused');
+  });
+
+  test('the same signature sent 10 times at once: one render, one transfer, no 5xx', async () => {
+    const buyer = world.net.buyers[3]!;
+    const header = encodePaymentSignatureHeader(await sign(buyer.privateKey, await challenge()));
+    const balance = await world.net.balanceOf(buyer.address);
+    const payToBefore = await world.net.balanceOf(world.net.payTo);
+    const rendersBefore = service.renders();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => pay(header)));
+    const statuses = responses.map((response) => response.status);
+    assert.ok(statuses.every((status) => status === 200 || status === 409), statuses.join(','));
+    const bodies = await Promise.all(responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())));
+    assert.ok(bodies.length >= 1);
+    for (const body of bodies) assert.deepEqual(body, bodies[0]);
+    assert.equal(service.renders() - rendersBefore, 1);
+    assert.equal(await world.net.balanceOf(buyer.address), balance - 20000n);
+    assert.equal(await world.net.balanceOf(world.net.payTo), payToBefore + 20000n);
+  });
+});
+
+describe('payments that are refused', () => {
+  test('tampered accepted fields, wrong network and an expired authorization get a 402 with the reason', async () => {
+    const buyer = world.net.buyers[4]!;
+    const required = await challenge();
+    const offer = required.accepts[0]!;
+    const cases: [string, PaymentRequired['accepts'][number], RegExp][] = [
+      ['amount', { ...offer, amount: '1' }, /amount/],
+      ['payTo', { ...offer, payTo: buyer.address }, /payTo/],
+      ['network', { ...offer, network: 'eip155:84532' }, /network/],
+    ];
+    for (const [name, tampered, reason] of cases) {
+      const payload = await sign(buyer.privateKey, { ...required, accepts: [tampered] });
+      const response = await pay(encodePaymentSignatureHeader(payload));
+      assert.equal(response.status, 402, name);
+      assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', reason, name);
+    }
+    // Sign honestly, then claim a cheaper price in the unsigned `accepted` copy.
+    const honest = await sign(buyer.privateKey, required);
+    const lying = { ...honest, accepted: { ...honest.accepted, amount: '1' } };
+    assert.equal((await pay(encodePaymentSignatureHeader(lying))).status, 402);
+    // Expired: validBefore in the past.
+    const expired = await sign(buyer.privateKey, { ...required, accepts: [{ ...offer, maxTimeoutSeconds: 1 }] });
+    const authorization = (expired.payload as { authorization: Record<string, string> }).authorization;
+    authorization.validBefore = String(Math.floor(Date.now() / 1000) - 60);
+    const expiredResponse = await pay(encodePaymentSignatureHeader({ ...expired, accepted: offer }));
+    assert.equal(expiredResponse.status, 402);
+    assert.match(decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error ?? '', /expired/);
+    assert.equal(await world.net.balanceOf(world.net.payTo) >= 0n, true);
+  });
+
+  test('a buyer without funds is refused by the facilitator with a 402', async () => {
+    const poor = generatePrivateKey();
+    const payload = await sign(poor, await challenge());
+    const response = await pay(encodePaymentSignatureHeader(payload));
+    assert.equal(response.status, 402);
+    assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', /insufficient_balance/);
+  });
+
+  test('malformed, non-base64 and oversized headers are 400/431', async () => {
+    const notBase64 = await pay('%%%not base64%%%');
+    assert.equal(notBase64.status, 400);
+    assert.equal((await notBase64.json()).error.code, 'invalid_payment_header');
+    assert.equal((await pay(Buffer.from('not json').toString('base64'))).status, 400);
+    assert.equal((await pay(Buffer.from(JSON.stringify({ x402Version: 1 })).toString('base64'))).status, 400);
+    const oversized = await pay('A'.repeat(20_000));
+    assert.equal(oversized.status, 431);
+  });
+});
+
+describe('never charged when the work or the facilitator fails', () => {
+  test('a render failure is a 502 and the nonce stays unused on chain', async () => {
+    // A named fake renderer that always fails; the real renderer is exercised by every other test.
+    const failingRenderer = { renderPdf: async () => Promise.reject(Object.assign(new Error('render exploded'), {})) };
+    const failing = await startPaidService({ net: world.net, renderer: failingRenderer });
+    try {
+      const buyer = world.net.buyers[5]!;
+      const payload = await sign(buyer.privateKey, await challenge(`${failing.url}/v1/invoice.pdf`));
+      const before = await world.net.balanceOf(buyer.address);
+      const response = await pay(encodePaymentSignatureHeader(payload), EXAMPLE_INVOICE, `${failing.url}/v1/invoice.pdf`);
+      assert.ok(response.status >= 500, String(response.status));
+      assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
+      assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
+      assert.equal(await world.net.balanceOf(buyer.address), before);
+      // Nothing was spent, so the same signature still buys the PDF where rendering works.
+      const retry = await pay(encodePaymentSignatureHeader(payload));
+      assert.equal(retry.status, 200);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  test('facilitator down: 502 and nothing settled', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const down = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: `http://127.0.0.1:${port}` });
+    try {
+      const buyer = world.net.buyers[6]!;
+      const payload = await sign(buyer.privateKey, await challenge(`${down.url}/v1/invoice.pdf`));
+      const response = await pay(encodePaymentSignatureHeader(payload), EXAMPLE_INVOICE, `${down.url}/v1/invoice.pdf`);
+      assert.equal(response.status, 502);
+      assert.equal((await response.json()).error.code, 'facilitator_unavailable');
+      assert.equal(down.renders(), 0);
+      assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
+    } finally {
+      await down.close();
+    }
+  });
+
+  test('settlement that fails for real (funds gone between verify and settle) is a 402 with a failed receipt and no PDF', async () => {
+    // Buyer 8 keeps exactly one payment's worth, then signs two payments at once: both verify
+    // (the balance covers each), only one can settle.
+    const buyer = world.net.buyers[7]!;
+    const wallet = createWalletClient({ account: privateKeyToAccount(buyer.privateKey), transport: http(world.net.rpcUrl) });
+    const spare = (await world.net.balanceOf(buyer.address)) - 20000n;
+    await wallet.writeContract({ chain: null, address: USDC, abi: parseAbi(['function transfer(address,uint256) returns (bool)']), functionName: 'transfer', args: [world.net.buyers[8]!.address, spare] });
+    for (let i = 0; i < 50 && (await world.net.balanceOf(buyer.address)) !== 20000n; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await world.net.balanceOf(buyer.address), 20000n);
+
+    const required = await challenge();
+    const [a, b] = await Promise.all([sign(buyer.privateKey, required), sign(buyer.privateKey, required)]);
+    const responses = await Promise.all([pay(encodePaymentSignatureHeader(a!)), pay(encodePaymentSignatureHeader(b!), { ...EXAMPLE_INVOICE, invoice_number: 'INV-B' })]);
+    const statuses = responses.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [200, 402]);
+    const failed = responses.find((r) => r.status === 402)!;
+    const receipt = decodePaymentResponseHeader(failed.headers.get('PAYMENT-RESPONSE')!);
+    assert.equal(receipt.success, false);
+    assert.notEqual(failed.headers.get('content-type'), 'application/pdf');
+    assert.equal(await world.net.balanceOf(buyer.address), 0n);
+  });
+
+  test('settlement that times out is a 504, never a 402', async () => {
+    // A named fault-injecting proxy: verify goes to the real facilitator, settle hangs.
+    const proxy: Server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (req.url === '/settle') return; // never answers
+      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const hanging = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, facilitatorTimeoutMs: 1500 });
+    try {
+      const buyer = world.net.buyers[8]!;
+      const header = encodePaymentSignatureHeader(await sign(buyer.privateKey, await challenge(`${hanging.url}/v1/invoice.pdf`)));
+      const response = await pay(header, EXAMPLE_INVOICE, `${hanging.url}/v1/invoice.pdf`);
+      assert.equal(response.status, 504);
+      assert.equal((await response.json()).error.code, 'settlement_unknown');
+      assert.equal(response.headers.get('PAYMENT-REQUIRED'), null);
+    } finally {
+      await hanging.close();
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});
