@@ -5,7 +5,7 @@ import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { requestLog } from './http/requestLog.js';
-import { allowedMethods, buildRouter, notFound } from './http/router.js';
+import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
 import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes } from './http/routes/healthRoutes.js';
@@ -51,8 +51,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
   app.use(cors());
   app.use(router.routes());
-  app.use(allowedMethods(router));
-  app.use(notFound);
+  app.use(fallbacks(router));
   return { app, routes };
 }
 

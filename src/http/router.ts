@@ -33,19 +33,26 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
   return router;
 }
 
-export function allowedMethods(router: Router): Middleware {
-  return router.allowedMethods({
-    throw: true,
-    methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'This method is not allowed on this path; see the Allow header.'),
-    notImplemented: () => new AppError(501, 'not_implemented', 'This HTTP method is not supported.'),
-  }) as Middleware;
-}
-
 // A priced route on an app built without payments (some tests) must never hand out free work.
 const paymentUnavailable: Middleware = async () => {
   throw new AppError(501, 'payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
 };
 
-export const notFound: Middleware = async (ctx) => {
-  throw new AppError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}. See /openapi.json.`);
-};
+/**
+ * What happens when no route answered: 405 (with Allow) when the path exists under another
+ * method, 501 for methods the router doesn't know, otherwise 404, all with the standard body.
+ */
+export function fallbacks(router: Router): Middleware {
+  const allowed = router.allowedMethods() as Middleware;
+  return async (ctx) => {
+    await allowed(ctx, async () => {});
+    if (ctx.status === 405) {
+      throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`, {
+        headers: { Allow: String(ctx.response.get('Allow')) },
+      });
+    }
+    if (ctx.status === 501) throw new AppError(501, 'not_implemented', `The HTTP method ${ctx.method} is not supported.`);
+    if (ctx.method === 'OPTIONS' && ctx.status === 200) return; // plain OPTIONS: Allow is set
+    throw new AppError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}. See /openapi.json.`);
+  };
+}
