@@ -40,6 +40,12 @@ async function sign(privateKey: `0x${string}`, paymentRequired: PaymentRequired)
   return new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(privateKey))).createPaymentPayload(paymentRequired);
 }
 
+/** A client without spend controls, to sign what a careless or hostile client would. */
+async function signAnything(privateKey: `0x${string}`, paymentRequired: PaymentRequired): Promise<PaymentPayload> {
+  const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(privateKeyToAccount(privateKey)) }], spendControls: false });
+  return client.createPaymentPayload(paymentRequired);
+}
+
 const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: { from: `0x${string}`; nonce: `0x${string}` } }).authorization;
 
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE, url = invoiceUrl()) => postJson(url, body, { 'PAYMENT-SIGNATURE': header });
@@ -159,7 +165,7 @@ describe('payments that are refused', () => {
       ['network', { ...offer, network: 'eip155:84532' }, /network/],
     ];
     for (const [name, tampered, reason] of cases) {
-      const payload = await sign(buyer.privateKey, { ...required, accepts: [tampered] });
+      const payload = await signAnything(buyer.privateKey, { ...required, accepts: [tampered] });
       const response = await pay(encodePaymentSignatureHeader(payload));
       assert.equal(response.status, 402, name);
       assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', reason, name);
