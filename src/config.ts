@@ -68,6 +68,7 @@ const EnvSchema = v.object({
     v.transform(parsePriceList),
   ),
   MAX_TIMEOUT_SECONDS: integerVar(30, 3600, 300),
+  REDIS_URL: v.optional(urlVar(['redis:', 'rediss:'])),
   LOCAL_CHAIN_PORT: integerVar(0, 65535, 8545),
   LOCAL_FACILITATOR_PORT: integerVar(0, 65535, 8546),
 });

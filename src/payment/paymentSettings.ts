@@ -16,5 +16,6 @@ export function paymentSettings(config: Config): PaymentSettings {
     baseUrl: config.PUBLIC_BASE_URL,
     localChainPort: config.LOCAL_CHAIN_PORT,
     localFacilitatorPort: config.LOCAL_FACILITATOR_PORT,
+    redisUrl: config.REDIS_URL,
   };
 }

@@ -1,6 +1,7 @@
 import { createFacilitatorClient, type FacilitatorClientOptions } from './facilitatorClient.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from './local/localPaymentNetwork.js';
 import { createMemoryPaymentStore } from './memoryPaymentStore.js';
+import { createRedisPaymentStore } from './redisPaymentStore.js';
 import type { OfferTerms } from './offer.js';
 import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from './paymentProcessor.js';
 import type { PaymentStore } from './paymentStore.js';
@@ -19,6 +20,8 @@ export interface PaymentSettings {
   baseUrl: string;
   localChainPort: number;
   localFacilitatorPort: number;
+  /** Shared payment state for several instances; unset: in memory (one instance). */
+  redisUrl?: string | undefined;
 }
 
 export interface Payments {
@@ -60,7 +63,8 @@ export async function startPayments(
     ...(authHeader ? { authHeaders: () => ({ authorization: authHeader }) } : {}),
     ...(hooks.observe ? { observe: hooks.observe } : {}),
   });
-  const store = hooks.store ?? createMemoryPaymentStore();
+  const store =
+    hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
   const processor = createPaymentProcessor({ terms, baseUrl: settings.baseUrl, facilitator, store, ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}) });
   return {
     processor,

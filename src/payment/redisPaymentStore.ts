@@ -1,0 +1,285 @@
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { AppError } from '../errors.js';
+import type { ClaimOutcome, PaidResult, PaymentStore } from './paymentStore.js';
+
+export interface RedisPaymentStoreOptions {
+  /** redis://[user:password@]host:port[/db], or rediss:// for TLS. Never logged (it may hold a password). */
+  url: string;
+  /** Namespace of this service's keys in a Redis that others may share. */
+  keyPrefix?: string;
+  /** Upper bound on how long one store call may wait for Redis before it fails with a 503. */
+  commandTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Redis is down or too slow. Every PaymentStore call that reaches a client happens while nothing
+ * has been settled (claim, release), so the message can promise that nothing was charged; the one
+ * call after settlement (complete) is caught by the payment gate, which delivers the PDF anyway.
+ */
+export class PaymentStoreUnavailable extends AppError {
+  constructor(cause: unknown) {
+    super(503, 'payment_store_unavailable', 'Payment state is unavailable; nothing was charged. Retry shortly.', {
+      cause,
+      headers: { 'Retry-After': '2' },
+    });
+    this.name = 'PaymentStoreUnavailable';
+  }
+}
+
+// Data layout: ONE key per authorization, `${keyPrefix}${authorizationKey}`, whose Redis type is its
+// state. A string is a claim (JSON saying who holds it, for humans running redis-cli); a hash is a
+// paid result (fingerprint, contentType, receipt, body as raw bytes). Both carry a PX expiry at the
+// authorization's validBefore, so Redis forgets an authorization exactly when it can no longer be
+// settled. One key means every state change is a single-key script: atomic, and cluster-safe.
+
+// SET NX is the single-flight lock; on a miss the same script reads the result, so a claimer never
+// sees a key that changed between two round trips.
+const CLAIM_SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'claimed'} end
+if redis.call('TYPE', KEYS[1]).ok == 'hash' then
+  return {'done', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'receipt', 'body'))}
+end
+return {'busy'}`;
+
+// Deletes a claim, never a result: a release racing a complete (or arriving late) can't erase a
+// paid result, which a plain DEL could.
+const RELEASE_SCRIPT = `
+if redis.call('TYPE', KEYS[1]).ok == 'string' then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+// Withdraws one particular claim (matched by its unique value): never another holder's claim,
+// never a result.
+const WITHDRAW_SCRIPT = `
+if redis.call('TYPE', KEYS[1]).ok == 'string' and redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+// Replaces the claim by the result in one step: no reader ever sees neither.
+const COMPLETE_SCRIPT = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'receipt', ARGV[4], 'body', ARGV[5])
+return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
+
+interface StoreScripts {
+  // The Buffer variant ioredis derives from defineCommand: the body must come back byte-exact.
+  paymentClaimBuffer(key: string, claim: string, ttlMs: number): Promise<(Buffer | null)[]>;
+  paymentRelease(key: string): Promise<number>;
+  paymentWithdraw(key: string, claim: string): Promise<number>;
+  paymentComplete(key: string, ttlMs: number, fingerprint: string, contentType: string, receipt: string, body: Buffer): Promise<number>;
+}
+
+const DEFAULT_KEY_PREFIX = 'invoice-pdf-x402:';
+const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+// Generous enough for a TLS handshake to a managed Redis; calls never wait on it longer than
+// commandTimeoutMs, so it only decides when ioredis gives up on one connection attempt.
+const CONNECT_TIMEOUT_MS = 2_000;
+// Reconnect attempts back off 100 ms, 200 ms, ... up to this, forever: the store heals by itself
+// within about this long after Redis is back, without hammering a Redis that is restarting.
+const MAX_RECONNECT_DELAY_MS = 2_000;
+// PX must be a positive integer. An expiry already in the past (validBefore passed between the
+// offer check and the store call) gets 1 ms: like the memory store, which accepts such an entry and
+// drops it on the next claim. Refusing instead would need an outcome the processor doesn't have;
+// and the authorization is dead anyway (the facilitator and the token reject it after validBefore).
+const ttlUntil = (expiresAtMs: number) => Math.max(1, Math.ceil(expiresAtMs - Date.now()));
+// In-doubt claims remembered for withdrawal; past this, an outage simply leaves them to expire.
+const MAX_IN_DOUBT_CLAIMS = 1_000;
+
+/** Shared payment state for many instances of the service: the same guarantees as the memory store. */
+export function createRedisPaymentStore(options: RedisPaymentStoreOptions): PaymentStore {
+  const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const log = options.log ?? (() => {});
+  const instance = `${hostname()}:${process.pid}`;
+
+  const redis = new Redis(options.url, {
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
+    // Fail fast instead of queueing: a queued or re-sent claim could run after its caller already
+    // got a 503, and then lock the authorization for nobody until validBefore.
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
+  });
+  redis.defineCommand('paymentClaim', { numberOfKeys: 1, lua: CLAIM_SCRIPT });
+  redis.defineCommand('paymentRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  redis.defineCommand('paymentComplete', { numberOfKeys: 1, lua: COMPLETE_SCRIPT });
+  redis.defineCommand('paymentWithdraw', { numberOfKeys: 1, lua: WITHDRAW_SCRIPT });
+  const scripts = redis as Redis & StoreScripts;
+  const inDoubt = inDoubtClaims((key, claim) => scripts.paymentWithdraw(key, claim));
+  const connection = watchConnection(redis, `${redis.options.host}:${redis.options.port}`, log, () => void inDoubt.withdraw());
+
+  // A failure before sending changed nothing; after sending, the effect is unknown (onUnknownOutcome).
+  async function call<T>(operation: () => Promise<T>, onUnknownOutcome?: () => void): Promise<T> {
+    try {
+      await connection.ready(commandTimeoutMs);
+    } catch (error) {
+      throw new PaymentStoreUnavailable(error);
+    }
+    try {
+      const value = await operation();
+      void inDoubt.withdraw();
+      return value;
+    } catch (error) {
+      onUnknownOutcome?.();
+      throw new PaymentStoreUnavailable(error);
+    }
+  }
+
+  const redisKey = (key: string) => `${prefix}${key}`;
+
+  return {
+    claim(key, expiresAtMs) {
+      // Unique, so this very claim can be withdrawn later without touching anyone else's.
+      const claim = JSON.stringify({ claimedAt: new Date().toISOString(), by: instance, id: randomUUID() });
+      return call(
+        async (): Promise<ClaimOutcome> => {
+          const [kind, ...fields] = await scripts.paymentClaimBuffer(redisKey(key), claim, ttlUntil(expiresAtMs));
+          switch (kind?.toString()) {
+            case 'claimed':
+              return { kind: 'claimed' };
+            case 'busy':
+              return { kind: 'busy' };
+            case 'done':
+              return { kind: 'done', result: paidResult(fields) };
+            default:
+              throw new Error(`unexpected claim reply ${String(kind)}`);
+          }
+        },
+        () => inDoubt.add(redisKey(key), claim, expiresAtMs),
+      );
+    },
+
+    release: (key) =>
+      call(async () => {
+        await scripts.paymentRelease(redisKey(key));
+      }),
+
+    complete: (key, result, expiresAtMs) =>
+      call(async () => {
+        await scripts.paymentComplete(redisKey(key), ttlUntil(expiresAtMs), result.fingerprint, result.contentType, result.receipt, result.body);
+      }),
+
+    async close() {
+      connection.closing();
+      if (redis.status === 'ready') {
+        try {
+          await redis.quit(); // lets replies in flight arrive
+          return;
+        } catch {
+          // a dying connection: cut it below
+        }
+      }
+      redis.disconnect();
+    },
+  };
+}
+
+// A claim whose reply never came (command timeout, connection lost mid-command) may still have been
+// applied by Redis, but its caller got a 503 and will never release it: the authorization would
+// stay locked for nobody until validBefore, and a retry with the same signature would wait for a
+// result that never comes. Such claims are withdrawn by value as soon as Redis answers again (the
+// first attempt goes right behind the claim on the same connection, so Redis runs it after the
+// claim even if both time out on our side).
+function inDoubtClaims(withdrawOne: (key: string, claim: string) => Promise<unknown>) {
+  const pending = new Map<string, { key: string; expiresAtMs: number }>();
+  let running = false;
+
+  async function withdraw(): Promise<void> {
+    if (running || pending.size === 0) return;
+    running = true;
+    try {
+      for (const [claim, { key, expiresAtMs }] of pending) {
+        if (expiresAtMs > Date.now()) await withdrawOne(key, claim);
+        pending.delete(claim);
+      }
+    } catch {
+      // Redis is still away: the next successful call or reconnection tries again.
+    } finally {
+      running = false;
+    }
+  }
+
+  return {
+    add(key: string, claim: string, expiresAtMs: number) {
+      if (pending.size < MAX_IN_DOUBT_CLAIMS) pending.set(claim, { key, expiresAtMs });
+      void withdraw();
+    },
+    withdraw,
+  };
+}
+
+function paidResult([fingerprint, contentType, receipt, body]: (Buffer | null)[]): PaidResult {
+  if (!fingerprint || !contentType || !receipt || !body) throw new Error('the stored payment result is incomplete');
+  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), receipt: receipt.toString(), body };
+}
+
+interface ConnectionWatch {
+  /** Resolves when commands can be sent; rejects at once while Redis is known to be down. */
+  ready(timeoutMs: number): Promise<void>;
+  closing(): void;
+}
+
+// With the offline queue off, a command sent before the connection is ready fails at once. Right
+// after start (or while a reconnect attempt is connecting) that would turn a healthy Redis into
+// 503s, so calls wait for readiness, briefly. Between reconnect attempts Redis is known to be down:
+// calls fail immediately instead of each holding a request for the full timeout.
+function watchConnection(redis: Redis, address: string, log: (line: string) => void, onReady: () => void): ConnectionWatch {
+  const waiters = new Set<(ready: boolean) => void>();
+  const wake = (ready: boolean) => {
+    for (const waiter of waiters) waiter(ready);
+    waiters.clear();
+  };
+  let lastError: string | undefined;
+  let healthy = false;
+  let closing = false;
+
+  // One line per outage, not one per reconnect attempt. The 'error' listener is also what keeps
+  // ioredis from printing every failed attempt to the console.
+  redis.on('error', (error: Error) => {
+    if (lastError === undefined && !closing) log(`payment store: Redis at ${address} unavailable (${error.message}); reconnecting`);
+    lastError = error.message;
+  });
+  redis.on('close', () => {
+    if (healthy && !closing) {
+      log(`payment store: lost the connection to Redis at ${address}; reconnecting`);
+      lastError = 'connection closed';
+    }
+    healthy = false;
+  });
+  redis.on('ready', () => {
+    log(lastError === undefined ? `payment store: Redis at ${address} ready` : `payment store: Redis at ${address} is back`);
+    healthy = true;
+    lastError = undefined;
+    wake(true);
+    onReady();
+  });
+  redis.on('end', () => wake(false));
+
+  return {
+    ready(timeoutMs) {
+      const status = redis.status;
+      if (status === 'ready') return Promise.resolve();
+      if (status === 'reconnecting' || status === 'close' || status === 'end') {
+        return Promise.reject(new Error(`Redis connection is ${status}${lastError ? ` (${lastError})` : ''}`));
+      }
+      return new Promise((resolve, reject) => {
+        const waiter = (ready: boolean) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          if (ready) resolve();
+          else reject(new Error(`Redis not ready within ${timeoutMs} ms${lastError ? ` (${lastError})` : ''}`));
+        };
+        const timer = setTimeout(() => waiter(false), timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    closing() {
+      closing = true;
+    },
+  };
+}

@@ -1,0 +1,320 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { AppError } from '../../src/errors.js';
+import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
+import { authorizationKey, type ClaimOutcome, type PaidResult, type PaymentStore } from '../../src/payment/paymentStore.js';
+import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
+import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+
+let server: RedisServer;
+before(async () => {
+  server = await startRedisServer();
+});
+after(async () => {
+  await server?.stop();
+});
+
+/** Two service instances sharing payment state (for the memory store: one instance, asked twice). */
+interface Instances {
+  a: PaymentStore;
+  b: PaymentStore;
+  close(): Promise<void>;
+}
+
+const uniquePrefix = () => `test:${randomBytes(6).toString('hex')}:`;
+
+const implementations: { name: string; open(): Instances }[] = [
+  {
+    name: 'memory payment store',
+    open() {
+      const store = createMemoryPaymentStore();
+      return { a: store, b: store, close: () => store.close() };
+    },
+  },
+  {
+    name: 'redis payment store',
+    open() {
+      // Two connections = two instances; a fresh prefix keeps tests apart on one server.
+      const keyPrefix = uniquePrefix();
+      const a = createRedisPaymentStore({ url: server.url, keyPrefix });
+      const b = createRedisPaymentStore({ url: server.url, keyPrefix });
+      return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
+    },
+  },
+];
+
+const newKey = () => authorizationKey('eip155:8453', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
+const inAMinute = () => Date.now() + 60_000;
+
+const paidResult = (): PaidResult => ({
+  fingerprint: randomBytes(32).toString('hex'),
+  contentType: 'application/pdf',
+  body: randomBytes(200 * 1024),
+  receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString('base64'),
+});
+
+function assertDone(outcome: ClaimOutcome, expected: PaidResult) {
+  assert.equal(outcome.kind, 'done');
+  if (outcome.kind !== 'done') return;
+  const { result } = outcome;
+  assert.equal(result.fingerprint, expected.fingerprint);
+  assert.equal(result.contentType, expected.contentType);
+  assert.equal(result.receipt, expected.receipt);
+  assert.ok(Buffer.isBuffer(result.body));
+  assert.equal(result.body.length, expected.body.length);
+  assert.ok(result.body.equals(expected.body), 'the body comes back byte for byte');
+}
+
+/** Claims every 50 ms until claimed; bounded, so a key that never expires fails the test. */
+async function claimWhenFree(store: PaymentStore, key: string, expiresAtMs: number, boundMs: number): Promise<ClaimOutcome[]> {
+  const seen: ClaimOutcome[] = [];
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const outcome = await store.claim(key, expiresAtMs);
+    seen.push(outcome);
+    if (outcome.kind === 'claimed') return seen;
+    assert.ok(Date.now() < deadline, `still ${outcome.kind} after ${boundMs} ms`);
+    await sleep(50);
+  }
+}
+
+// The PaymentStore contract, run against every implementation so they stay equivalent.
+const behaviours: { name: string; run(instances: Instances): Promise<void> }[] = [
+  {
+    name: 'a claim makes every other claimer busy until it is released',
+    async run({ a, b }) {
+      const key = newKey();
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'claimed' });
+      assert.deepEqual(await b.claim(key, inAMinute()), { kind: 'busy' });
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'busy' });
+      await a.release(key);
+      assert.deepEqual(await b.claim(key, inAMinute()), { kind: 'claimed' });
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'busy' });
+    },
+  },
+  {
+    name: 'a completed result is done, byte for byte, for every claimer',
+    async run({ a, b }) {
+      const key = newKey();
+      const result = paidResult();
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'claimed' });
+      await a.complete(key, result, inAMinute());
+      for (const store of [a, b, a, b]) assertDone(await store.claim(key, inAMinute()), result);
+    },
+  },
+  {
+    name: 'release after complete keeps the result',
+    async run({ a, b }) {
+      const key = newKey();
+      const result = paidResult();
+      await a.claim(key, inAMinute());
+      await a.complete(key, result, inAMinute());
+      await a.release(key);
+      await b.release(key);
+      assertDone(await b.claim(key, inAMinute()), result);
+    },
+  },
+  {
+    name: 'releasing a key nobody holds does nothing',
+    async run({ a, b }) {
+      const key = newKey();
+      await a.release(key);
+      assert.deepEqual(await b.claim(key, inAMinute()), { kind: 'claimed' });
+    },
+  },
+  {
+    name: 'authorizations are independent of each other',
+    async run({ a, b }) {
+      const [first, second] = [newKey(), newKey()];
+      assert.deepEqual(await a.claim(first, inAMinute()), { kind: 'claimed' });
+      assert.deepEqual(await b.claim(second, inAMinute()), { kind: 'claimed' });
+      await a.complete(first, paidResult(), inAMinute());
+      assert.deepEqual(await a.claim(second, inAMinute()), { kind: 'busy' });
+    },
+  },
+  {
+    name: 'a claim expires at expiresAtMs: claimable again after ~300 ms',
+    async run({ a, b }) {
+      const key = newKey();
+      assert.deepEqual(await a.claim(key, Date.now() + 300), { kind: 'claimed' });
+      const seen = await claimWhenFree(b, key, inAMinute(), 2_000);
+      assert.equal(seen[0]?.kind, 'busy', 'held before it expires');
+    },
+  },
+  {
+    name: 'a result expires at expiresAtMs too',
+    async run({ a, b }) {
+      const key = newKey();
+      const result = paidResult();
+      await a.claim(key, inAMinute());
+      await a.complete(key, result, Date.now() + 300);
+      assertDone(await b.claim(key, inAMinute()), result);
+      await claimWhenFree(b, key, inAMinute(), 2_000);
+    },
+  },
+  {
+    name: 'a claim whose expiry is already past holds nothing',
+    async run({ a, b }) {
+      const key = newKey();
+      assert.deepEqual(await a.claim(key, Date.now() - 1_000), { kind: 'claimed' });
+      await sleep(10);
+      assert.deepEqual(await b.claim(key, inAMinute()), { kind: 'claimed' });
+    },
+  },
+  {
+    name: '20 concurrent claims from two instances: exactly one is claimed',
+    async run({ a, b }) {
+      const key = newKey();
+      const expiresAtMs = inAMinute();
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claim(key, expiresAtMs)));
+      const kinds = outcomes.map((outcome) => outcome.kind);
+      assert.equal(kinds.filter((kind) => kind === 'claimed').length, 1);
+      assert.equal(kinds.filter((kind) => kind === 'busy').length, 19);
+    },
+  },
+];
+
+for (const implementation of implementations) {
+  describe(implementation.name, () => {
+    for (const behaviour of behaviours) {
+      test(behaviour.name, async () => {
+        const instances = implementation.open();
+        try {
+          await behaviour.run(instances);
+        } finally {
+          await instances.close();
+        }
+      });
+    }
+  });
+}
+
+describe('redis payment store: Redis itself', () => {
+  test('a store used right after creation waits for its connection', async () => {
+    const store = createRedisPaymentStore({ url: server.url, keyPrefix: uniquePrefix() });
+    try {
+      assert.deepEqual(await store.claim(newKey(), inAMinute()), { kind: 'claimed' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('layout: one key per authorization, a claim string then a result hash, both expiring with the authorization', async () => {
+    const keyPrefix = uniquePrefix();
+    const store = createRedisPaymentStore({ url: server.url, keyPrefix });
+    const raw = new Redis(server.url);
+    try {
+      const key = newKey();
+      const expiresAtMs = Date.now() + 30_000;
+      await store.claim(key, expiresAtMs);
+      assert.equal(await raw.type(`${keyPrefix}${key}`), 'string');
+      const claim = JSON.parse((await raw.get(`${keyPrefix}${key}`)) ?? 'null');
+      assert.match(claim.by, /:\d+$/);
+      const claimTtl = await raw.pttl(`${keyPrefix}${key}`);
+      assert.ok(claimTtl > 25_000 && claimTtl <= 30_000, `claim TTL ${claimTtl} ms`);
+
+      const result = paidResult();
+      await store.complete(key, result, expiresAtMs);
+      assert.equal(await raw.type(`${keyPrefix}${key}`), 'hash');
+      assert.ok((await raw.hgetBuffer(`${keyPrefix}${key}`, 'body'))?.equals(result.body));
+      const resultTtl = await raw.pttl(`${keyPrefix}${key}`);
+      assert.ok(resultTtl > 25_000 && resultTtl <= 30_000, `result TTL ${resultTtl} ms`);
+      assert.deepEqual(await raw.keys(`${keyPrefix}*`), [`${keyPrefix}${key}`]);
+    } finally {
+      raw.disconnect();
+      await store.close();
+    }
+  });
+
+  test('keyPrefix separates services sharing one Redis', async () => {
+    const one = createRedisPaymentStore({ url: server.url, keyPrefix: uniquePrefix() });
+    const other = createRedisPaymentStore({ url: server.url, keyPrefix: uniquePrefix() });
+    try {
+      const key = newKey();
+      assert.deepEqual(await one.claim(key, inAMinute()), { kind: 'claimed' });
+      assert.deepEqual(await other.claim(key, inAMinute()), { kind: 'claimed' });
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+    }
+  });
+
+  test('a claim that timed out (Redis hung) does not keep the authorization locked once Redis answers again', async () => {
+    const hungServer = await startRedisServer();
+    const raw = new Redis(hungServer.url);
+    const store = createRedisPaymentStore({ url: hungServer.url, keyPrefix: uniquePrefix(), commandTimeoutMs: 300 });
+    try {
+      const pid = Number(/process_id:(\d+)/.exec(await raw.info('server'))?.[1]);
+      assert.ok(pid > 0);
+      assert.deepEqual(await store.claim(newKey(), inAMinute()), { kind: 'claimed' });
+      const key = newKey();
+      process.kill(pid, 'SIGSTOP'); // the claim reaches Redis, its reply doesn't come back in time
+      try {
+        await assert.rejects(store.claim(key, inAMinute()), (error) => error instanceof AppError && error.status === 503);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      // Redis runs the late claim after all; the store withdraws it, so a retry can proceed.
+      await claimWhenFree(store, key, inAMinute(), 2_000);
+    } finally {
+      raw.disconnect();
+      await store.close();
+      await hungServer.stop();
+    }
+  });
+
+  test('outage: calls fail within 2 s with a 503, and the store recovers by itself when Redis is back', async () => {
+    const outageServer = await startRedisServer();
+    const lines: string[] = [];
+    const keyPrefix = uniquePrefix();
+    const store = createRedisPaymentStore({ url: outageServer.url, keyPrefix, log: (line) => lines.push(line) });
+    let lateStore: PaymentStore | undefined;
+    try {
+      assert.deepEqual(await store.claim(newKey(), inAMinute()), { kind: 'claimed' });
+
+      await outageServer.stop();
+      const isUnavailable = (error: unknown) => {
+        assert.ok(error instanceof AppError, String(error));
+        assert.equal(error.status, 503);
+        assert.equal(error.code, 'payment_store_unavailable');
+        assert.equal(error.headers['Retry-After'], '2');
+        return true;
+      };
+      const key = newKey();
+      const started = Date.now();
+      await assert.rejects(store.claim(key, inAMinute()), isUnavailable);
+      const claimFailedMs = Date.now() - started;
+      assert.ok(claimFailedMs < 2_000, `claim failed after ${claimFailedMs} ms`);
+      await assert.rejects(store.release(key), isUnavailable);
+      await assert.rejects(store.complete(key, paidResult(), inAMinute()), isUnavailable);
+      // An instance that starts during the outage fails just as promptly.
+      lateStore = createRedisPaymentStore({ url: outageServer.url, keyPrefix });
+      const lateStarted = Date.now();
+      await assert.rejects(lateStore.claim(key, inAMinute()), isUnavailable);
+      assert.ok(Date.now() - lateStarted < 2_000, `a new store failed after ${Date.now() - lateStarted} ms`);
+
+      await outageServer.restart();
+      const recovered = Date.now();
+      const recoveredWithin = async (candidate: PaymentStore, candidateKey: string) => {
+        for (;;) {
+          try {
+            return await candidate.claim(candidateKey, inAMinute());
+          } catch (error) {
+            isUnavailable(error);
+            assert.ok(Date.now() - recovered < 10_000, 'still unavailable 10 s after Redis came back');
+            await sleep(100);
+          }
+        }
+      };
+      assert.deepEqual(await recoveredWithin(store, key), { kind: 'claimed' });
+      assert.deepEqual(await recoveredWithin(lateStore, key), { kind: 'busy' });
+      assert.ok(lines.some((line) => /lost the connection|unavailable/.test(line)), lines.join('\n'));
+      assert.ok(lines.some((line) => /is back/.test(line)), lines.join('\n'));
+    } finally {
+      await Promise.all([store.close(), lateStore?.close()]);
+      await outageServer.stop();
+    }
+  });
+});
