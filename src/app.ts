@@ -8,16 +8,19 @@ import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
 import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
-import { healthRoutes } from './http/routes/healthRoutes.js';
+import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
 import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 
 export interface AppDependencies {
   config: Config;
   logger: Logger;
   renderer?: PdfRenderer;
   payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown };
+  metrics?: Metrics;
+  readiness?: () => Promise<Readiness>;
   now?: () => Date;
 }
 
@@ -34,20 +37,20 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
 
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
-    ...invoiceRoutes(deps.renderer),
+    ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
       payment: terms,
       offers: (route) => deps.payment?.offers(route) ?? [],
     }),
-    ...healthRoutes(),
+    ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
   ];
   routes = priceRoutes(specs, config.PRICES);
 
   const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, paymentGate: deps.payment?.gate });
   const app = new Koa({ proxy: false });
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, deps.metrics?.observeRequest));
   app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
   app.use(cors());
   app.use(router.routes());

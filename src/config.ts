@@ -46,6 +46,7 @@ const EnvSchema = v.object({
   PUBLIC_BASE_URL: v.optional(urlVar(['http:', 'https:'])),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
   BODY_LIMIT_BYTES: integerVar(1024, 16 * 1024 * 1024, 1024 * 1024),
+  SHUTDOWN_DEADLINE_MS: integerVar(0, 600_000, 30_000),
   // Rendering
   CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   RENDER_POOL_SIZE: integerVar(1, 16, 2),

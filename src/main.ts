@@ -1,12 +1,16 @@
+import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
-import { createLogger } from './logger.js';
+import { createLifecycle, type Lifecycle } from './lifecycle.js';
+import { createLogger, type Logger } from './logger.js';
+import { createMetrics } from './metrics.js';
 import { paymentSettings } from './payment/paymentSettings.js';
-import { startPayments } from './payment/startPayments.js';
+import { startPayments, type Payments } from './payment/startPayments.js';
+import type { Renderer } from './render/renderer.js';
 import { startRenderer } from './render/startRenderer.js';
 
-/** Process entry: read the environment once, start payments and the renderer, listen, shut down cleanly. */
+/** Process entry: read the environment once, start payments and the renderer, listen, drain on a signal. */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -19,46 +23,88 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  const lifecycle = createLifecycle();
+  const metrics = createMetrics();
 
   const payments = await startPayments(paymentSettings(config), {
     log: (line) => logger.info(line),
-    onEvent: (event, details) => logger.info({ payment: event, ...details }, `payment ${event}`),
+    onEvent: (event, details) => {
+      metrics.observePayment(event);
+      logger.info({ payment: event, ...details }, `payment ${event}`);
+    },
+    observe: (operation, ms, outcome) => metrics.observeFacilitator(operation, ms / 1000, outcome),
   });
   const renderer = await startRenderer(config, logger);
-  const { app } = createApp({ config, logger, renderer, payment: paymentDependencies(payments) });
+  metrics.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
 
-  const server = app.listen(config.PORT, config.HOST, () => {
-    logger.info({ url: `http://${config.HOST}:${config.PORT}`, publicBaseUrl: config.PUBLIC_BASE_URL, env: config.NODE_ENV }, 'listening');
-    if (payments.local) {
-      const [first] = payments.local.buyers;
-      logger.info(
-        {
-          mode: 'local-payment',
-          rpcUrl: payments.local.rpcUrl,
-          facilitatorUrl: payments.local.facilitatorUrl,
-          payTo: payments.terms.payTo,
-          testUsdcHolders: payments.local.buyers.map((buyer) => buyer.address),
-        },
-        'LOCAL PAYMENT MODE: a local test chain (chain id 8453) and facilitator run on loopback; payments use TEST USDC, not real money. ' +
-          `Dev accounts 1-9 (anvil's public test mnemonic) hold 1000 test USDC each; account 0 (${payments.terms.payTo}) receives. ` +
-          `Pay with: npm run buy -- invoice.json out.pdf   (uses dev account 1, ${first?.address}). Set FACILITATOR_URL and PAY_TO for production.`,
-      );
-    }
+  const { app } = createApp({
+    config,
+    logger,
+    renderer,
+    metrics,
+    payment: paymentDependencies(payments, lifecycle),
+    readiness: async () => {
+      const stats = renderer.stats();
+      const checks = {
+        browser: renderer.ready() && stats.browserConnected,
+        queue: stats.queued < config.RENDER_QUEUE_LIMIT,
+        not_draining: !lifecycle.draining,
+        facilitator: await payments.facilitatorProbe.reachable(),
+      };
+      return { ready: Object.values(checks).every(Boolean), checks };
+    },
   });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), 30_000).unref();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await renderer.close();
-    await payments.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info({ url: `http://${config.HOST}:${port}`, publicBaseUrl: config.PUBLIC_BASE_URL, env: config.NODE_ENV }, 'listening');
+    if (payments.local) announceLocalPaymentMode(logger, payments);
+  });
+  // Slow or idle clients must not pin sockets: bounded header, request and keep-alive times.
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 120_000;
+  server.keepAliveTimeout = 5_000;
+
+  const stop = (signal: string) => void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS });
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
+  const local = payments.local!;
+  logger.info(
+    { mode: 'local-payment', rpcUrl: local.rpcUrl, facilitatorUrl: local.facilitatorUrl, payTo: payments.terms.payTo, testUsdcHolders: local.buyers.map((buyer) => buyer.address) },
+    'LOCAL PAYMENT MODE: a local test chain (chain id 8453) and facilitator run on loopback; payments use TEST USDC, not real money. ' +
+      `Dev accounts 1-9 of anvil's public test mnemonic hold 1000 test USDC each; dev account 0 (${payments.terms.payTo}) receives. ` +
+      `Pay with: npm run buy -- invoice.json out.pdf  (uses dev account 1, ${local.buyers[0]?.address}). Set FACILITATOR_URL and PAY_TO for production.`,
+  );
+}
+
+/**
+ * Drain: readiness 503 at once, no new connections, requests in flight finish. At the deadline,
+ * requests that have not begun settling are abandoned before settlement; settlements under way
+ * are waited for. Then the browser and the local chain close.
+ */
+async function shutdown(options: { signal: string; server: Server; lifecycle: Lifecycle; renderer: Renderer; payments: Payments; logger: Logger; deadlineMs: number }) {
+  const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
+  if (lifecycle.draining) return;
+  lifecycle.drain();
+  logger.info({ signal, deadlineMs }, 'draining');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineMs).unref());
+  if ((await Promise.race([closed, deadline])) === 'deadline') {
+    lifecycle.passDeadline();
+    logger.warn('shutdown deadline passed: abandoning requests that have not started settling');
+    await lifecycle.settlementsDone(15_000);
+    server.closeAllConnections();
+  }
+  await lifecycle.settlementsDone(15_000);
+  await renderer.close();
+  await payments.close();
+  logger.info('stopped');
+  process.exit(0);
 }
 
 await main();

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { AppError } from '../errors.js';
 import { jsonSchemaOf } from '../invoice/fieldNotes.js';
 import type { PricedResource } from '../payment/offer.js';
+import type { Lifecycle } from '../lifecycle.js';
 import type { PaymentProcessor } from '../payment/paymentProcessor.js';
 import type { PaymentGateFactory, PricedRoute } from './routeSpec.js';
 
@@ -25,7 +26,7 @@ const fingerprintOf = (ctx: Context) => createHash('sha256').update(`${ctx.metho
  * challenge → verify → handler (the work) → settle → answer. Nothing reaches the client before
  * settlement because Koa writes the response only after this middleware returns.
  */
-export function paymentGate(processor: PaymentProcessor): PaymentGateFactory {
+export function paymentGate(processor: PaymentProcessor, lifecycle?: Lifecycle): PaymentGateFactory {
   return (route) => {
     const resource = pricedResource(route);
     const gate: Middleware = async (ctx, next) => {
@@ -62,7 +63,18 @@ export function paymentGate(processor: PaymentProcessor): PaymentGateFactory {
         return;
       }
 
-      const outcome = await payment.settle();
+      if (lifecycle && !lifecycle.settlementAllowed()) {
+        // Shutting down past the deadline: stop before settlement, never in the middle of it.
+        await payment.abandon();
+        throw new AppError(503, 'shutting_down', 'The service is shutting down; nothing was charged. Retry with the same payment.', { headers: { 'Retry-After': '1' } });
+      }
+      const endSettlement = lifecycle?.beginSettlement();
+      let outcome;
+      try {
+        outcome = await payment.settle();
+      } finally {
+        endSettlement?.();
+      }
       if (outcome.kind === 'settle-failed') {
         ctx.status = 402;
         ctx.remove('Content-Disposition');

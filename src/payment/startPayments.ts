@@ -1,4 +1,5 @@
 import { createFacilitatorClient, type FacilitatorClientOptions } from './facilitatorClient.js';
+import { createFacilitatorProbe, type FacilitatorProbe } from './facilitatorProbe.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from './local/localPaymentNetwork.js';
 import { createMemoryPaymentStore } from './memoryPaymentStore.js';
 import { createRedisPaymentStore } from './redisPaymentStore.js';
@@ -27,6 +28,8 @@ export interface PaymentSettings {
 export interface Payments {
   processor: PaymentProcessor;
   terms: OfferTerms;
+  /** Readiness: has the facilitator answered recently? */
+  facilitatorProbe: FacilitatorProbe;
   /** Present in local payment mode: the embedded chain and facilitator. */
   local?: LocalPaymentNetwork;
   close(): Promise<void>;
@@ -57,11 +60,16 @@ export async function startPayments(
     maxTimeoutSeconds: settings.maxTimeoutSeconds,
   };
   const authHeader = settings.facilitatorAuthHeader;
+  const authHeaders = authHeader ? () => ({ authorization: authHeader }) : undefined;
+  const facilitatorProbe = createFacilitatorProbe({ url: facilitatorUrl, timeoutMs: settings.facilitatorTimeoutMs, ...(authHeaders ? { authHeaders } : {}) });
   const facilitator = createFacilitatorClient({
     url: facilitatorUrl,
     timeoutMs: settings.facilitatorTimeoutMs,
-    ...(authHeader ? { authHeaders: () => ({ authorization: authHeader }) } : {}),
-    ...(hooks.observe ? { observe: hooks.observe } : {}),
+    ...(authHeaders ? { authHeaders } : {}),
+    observe(operation, ms, outcome) {
+      if (outcome === 'ok') facilitatorProbe.markReachable();
+      hooks.observe?.(operation, ms, outcome);
+    },
   });
   const store =
     hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
@@ -69,6 +77,7 @@ export async function startPayments(
   return {
     processor,
     terms,
+    facilitatorProbe,
     ...(local ? { local } : {}),
     async close() {
       await store.close();

@@ -1,13 +1,20 @@
+import type { Registry } from 'prom-client';
 import type { RouteSpec } from '../routeSpec.js';
 
-export function healthRoutes(): RouteSpec[] {
-  return [
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, boolean>;
+}
+
+/** Liveness, readiness and metrics: never paid, never rate-limited, not in the sitemap. */
+export function healthRoutes(options: { readiness?: () => Promise<Readiness>; registry?: Registry }): RouteSpec[] {
+  const routes: RouteSpec[] = [
     {
       method: 'GET',
       path: '/healthz',
       operationId: 'healthz',
       summary: 'Liveness: the process is up',
-      description: 'Answers 200 {"status":"ok"} while the process runs. Never paid, never rate-limited.',
+      description: 'Answers 200 {"status":"ok"} while the process runs.',
       tag: 'Operations',
       response: { contentType: 'application/json', description: 'Alive.' },
       handle(ctx) {
@@ -15,4 +22,39 @@ export function healthRoutes(): RouteSpec[] {
       },
     },
   ];
+  const { readiness, registry } = options;
+  if (readiness) {
+    routes.push({
+      method: 'GET',
+      path: '/readyz',
+      operationId: 'readyz',
+      summary: 'Readiness: can take paid work now',
+      description:
+        'Answers 200 when the browser is connected, the render queue is not full, the service is not draining and the payment facilitator answered recently; otherwise 503. The body names each check.',
+      tag: 'Operations',
+      response: { contentType: 'application/json', description: 'Ready, with the result of each check.' },
+      async handle(ctx) {
+        const result = await readiness();
+        ctx.status = result.ready ? 200 : 503;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: result.ready ? 'ready' : 'not_ready', checks: result.checks };
+      },
+    });
+  }
+  if (registry) {
+    routes.push({
+      method: 'GET',
+      path: '/metrics',
+      operationId: 'metrics',
+      summary: 'Prometheus metrics',
+      description: 'Requests, latency, renders, pool and queue, browser restarts, payments by outcome and facilitator latency, in the Prometheus text format.',
+      tag: 'Operations',
+      response: { contentType: 'text/plain; version=0.0.4', description: 'Prometheus text exposition.' },
+      async handle(ctx) {
+        ctx.type = registry.contentType;
+        ctx.body = await registry.metrics();
+      },
+    });
+  }
+  return routes;
 }

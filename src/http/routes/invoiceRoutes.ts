@@ -13,7 +13,7 @@ export interface PdfRenderer {
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, parse: prepareInvoice };
 
-export function invoiceRoutes(renderer: PdfRenderer | undefined): RouteSpec<any>[] {
+export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
   const validate: RouteSpec<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',
@@ -41,7 +41,9 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined): RouteSpec<any>
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
     async handle(ctx, prepared) {
       if (!renderer) throw new AppError(501, 'not_implemented', 'PDF rendering is not available on this instance.');
+      const started = performance.now();
       const { pdf, pages } = await renderer.renderPdf(prepared);
+      onRendered?.((performance.now() - started) / 1000, pages);
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="invoice.pdf"`);
       ctx.set('X-Page-Count', String(pages));

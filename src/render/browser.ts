@@ -1,0 +1,193 @@
+import puppeteer, { type Browser } from 'puppeteer-core';
+import type { ScratchDir } from './scratchDir.js';
+
+/**
+ * Keeps one Chromium running for the page pool. The browser is launched on demand (the first page
+ * asked for after start, a crash or a retirement), shared by every page created while it is
+ * current, and replaced:
+ *  - at once when it disconnects (killed, crashed): the pages on it fail validation and are
+ *    destroyed, and the next page asked for launches a new browser, so renders waiting in the
+ *    queue get a page on the new browser instead of failing;
+ *  - after maxRenders renders, or when one of its pages crashed: it is retired, new pages go to a
+ *    new browser, and the old one is closed when its last page is closed.
+ */
+export interface BrowserHandle {
+  readonly browser: Browser;
+  readonly pid: number | undefined;
+  readonly profileDir: string;
+  renders: number;
+  openPages: number;
+  /** Takes no new pages; closed when openPages drops to 0. */
+  retired: boolean;
+}
+
+export interface BrowserSupervisorOptions {
+  executablePath: string;
+  maxRenders: number;
+  protocolTimeoutMs: number;
+  scratch: ScratchDir;
+  log: (event: object) => void;
+}
+
+/**
+ * Chromium flags for a server that renders trusted templates filled with untrusted text. Network
+ * features are off because nothing may be fetched anyway; /dev/shm is small in containers; the
+ * sandbox cannot run as root.
+ *
+ * No host name or address resolves, IP literals included: the third network layer, under offline
+ * mode and request interception (lockDownPage.ts). Those two stop every request, but measured
+ * here they let Chromium open TCP connections for navigations (<object>, <embed>, meta refresh)
+ * and <link rel=preconnect> before the request is blocked; with this rule nothing connects.
+ */
+export function chromiumArgs(isRoot: boolean = process.getuid?.() === 0): string[] {
+  return [
+    ...(isRoot ? ['--no-sandbox'] : []),
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-quic',
+    '--host-resolver-rules=MAP * ~NOTFOUND',
+    '--disable-extensions',
+    '--disable-default-apps',
+    '--mute-audio',
+    '--hide-scrollbars',
+  ];
+}
+
+const CLOSE_TIMEOUT_MS = 5_000;
+/** A broken Chromium must not be relaunched in a tight loop by every waiting render. */
+const LAUNCH_RETRY_DELAY_MS = 1_000;
+
+export class BrowserSupervisor {
+  readonly #options: BrowserSupervisorOptions;
+  #current: BrowserHandle | undefined;
+  #launching: Promise<BrowserHandle> | undefined;
+  readonly #live = new Set<BrowserHandle>();
+  #launches = 0;
+  #lastLaunchFailure = 0;
+  #closed = false;
+
+  constructor(options: BrowserSupervisorOptions) {
+    this.#options = options;
+  }
+
+  /** The browser new pages go to; launches one when there is none. */
+  acquire(): Promise<BrowserHandle> {
+    if (this.#closed) return Promise.reject(new Error('the browser supervisor is closed'));
+    const current = this.#current;
+    if (current && !current.retired && current.browser.connected) return Promise.resolve(current);
+    if (current) this.retire(current, 'disconnected');
+    this.#launching ??= this.#launch().finally(() => {
+      this.#launching = undefined;
+    });
+    return this.#launching;
+  }
+
+  get current(): BrowserHandle | undefined {
+    return this.#current?.browser.connected ? this.#current : undefined;
+  }
+
+  /** Browser launches after the first: crashes, kills and retirements together. */
+  get restarts(): number {
+    return Math.max(0, this.#launches - 1);
+  }
+
+  pageOpened(handle: BrowserHandle): void {
+    handle.openPages++;
+  }
+
+  pageClosed(handle: BrowserHandle): void {
+    handle.openPages--;
+    if (handle.retired && handle.openPages <= 0) void this.#dispose(handle);
+  }
+
+  /** Counts a finished render; retires the browser when it has done its share. */
+  renderDone(handle: BrowserHandle): void {
+    handle.renders++;
+    if (handle.renders >= this.#options.maxRenders) this.retire(handle, 'max_renders');
+  }
+
+  retire(handle: BrowserHandle, reason: string): void {
+    if (this.#current === handle) this.#current = undefined;
+    if (handle.retired) return;
+    handle.retired = true;
+    this.#options.log({ event: 'browser_retired', pid: handle.pid, reason, renders: handle.renders });
+    if (handle.openPages <= 0 || !handle.browser.connected) void this.#dispose(handle);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#launching?.catch(() => undefined);
+    this.#current = undefined;
+    await Promise.all([...this.#live].map((handle) => this.#dispose(handle)));
+  }
+
+  async #launch(): Promise<BrowserHandle> {
+    const wait = this.#lastLaunchFailure + LAUNCH_RETRY_DELAY_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const { scratch, executablePath, protocolTimeoutMs, log } = this.#options;
+    const profileDir = scratch.profile();
+    const started = performance.now();
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath,
+        headless: true,
+        // A pipe instead of a DevTools port: no other local process can connect to our browser.
+        pipe: true,
+        userDataDir: profileDir,
+        args: chromiumArgs(),
+        env: { ...process.env, TMPDIR: scratch.path },
+        // Without it a renderer crash hangs a page call for the default 180 s (RENDERING.md).
+        protocolTimeout: protocolTimeoutMs,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (error) {
+      this.#lastLaunchFailure = Date.now();
+      scratch.remove(profileDir);
+      log({ event: 'browser_launch_failed', error: String(error) });
+      throw error;
+    }
+    const handle: BrowserHandle = { browser, pid: browser.process()?.pid, profileDir, renders: 0, openPages: 0, retired: false };
+    this.#live.add(handle);
+    if (this.#closed) {
+      await this.#dispose(handle);
+      throw new Error('the browser supervisor is closed');
+    }
+    browser.once('disconnected', () => {
+      if (!this.#live.has(handle)) return; // we closed it ourselves
+      log({ event: 'browser_disconnected', pid: handle.pid, renders: handle.renders });
+      this.retire(handle, 'disconnected');
+    });
+    this.#launches++;
+    this.#current = handle;
+    log({ event: 'browser_launched', pid: handle.pid, ms: Math.round(performance.now() - started), restarts: this.restarts });
+    return handle;
+  }
+
+  /** Closes a browser (killing it if it doesn't go), then removes its profile. Idempotent. */
+  async #dispose(handle: BrowserHandle): Promise<void> {
+    if (!this.#live.delete(handle)) return;
+    if (this.#current === handle) this.#current = undefined;
+    const child = handle.browser.process();
+    if (handle.browser.connected) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        handle.browser.close().catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS))),
+      ]);
+      clearTimeout(timer);
+    }
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    this.#options.scratch.remove(handle.profileDir);
+  }
+}

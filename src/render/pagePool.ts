@@ -1,0 +1,106 @@
+import genericPool, { type Pool } from 'generic-pool';
+import type { Page } from 'puppeteer-core';
+import type { BrowserHandle, BrowserSupervisor } from './browser.js';
+import { lockDownPage } from './lockDownPage.js';
+
+/**
+ * Warm, locked-down Chromium pages in a generic-pool. A page is reused across renders (a new page
+ * per request costs ≈ 3× the render itself, RENDERING.md) until anything about it is doubtful:
+ * validate() on every borrow rejects pages whose browser is gone or retired, or that crashed; a
+ * page that failed or timed out during a render is destroyed by the renderer, never released.
+ * `min` = `max` keeps the pool warm, and refills it (launching a browser if needed) whenever a
+ * page is destroyed.
+ */
+export interface PooledPage {
+  readonly page: Page;
+  readonly browser: BrowserHandle;
+  /** Set when the page crashed; never reused after that. */
+  broken: boolean;
+  /** Rejects when the page crashes, so a render fails at once instead of at its deadline. */
+  readonly crashed: Promise<never>;
+}
+
+export interface PagePoolOptions {
+  size: number;
+  /** Renders allowed to wait beyond the ones that hold a page (the renderer enforces it exactly). */
+  maxWaiting: number;
+  acquireTimeoutMs: number;
+  log: (event: object) => void;
+}
+
+const PAGE_CLOSE_TIMEOUT_MS = 5_000;
+
+export function createPagePool(supervisor: BrowserSupervisor, options: PagePoolOptions): Pool<PooledPage> {
+  const pool = genericPool.createPool<PooledPage>(
+    {
+      create: () => openPage(supervisor, options.log),
+      destroy: (pooled) => closePage(supervisor, pooled),
+      validate: async (pooled) =>
+        !pooled.broken && !pooled.page.isClosed() && !pooled.browser.retired && pooled.browser.browser.connected,
+    },
+    {
+      max: options.size,
+      min: options.size,
+      testOnBorrow: true,
+      acquireTimeoutMillis: options.acquireTimeoutMs,
+      maxWaitingClients: options.maxWaiting,
+      fifo: true,
+      autostart: true,
+    },
+  );
+  pool.on('factoryCreateError', (error) => options.log({ event: 'page_create_failed', error: String(error) }));
+  pool.on('factoryDestroyError', (error) => options.log({ event: 'page_destroy_failed', error: String(error) }));
+  return pool;
+}
+
+async function openPage(supervisor: BrowserSupervisor, log: (event: object) => void): Promise<PooledPage> {
+  let handle = await supervisor.acquire();
+  let page: Page;
+  try {
+    page = await handle.browser.newPage();
+  } catch (error) {
+    // The browser died between acquire and newPage (a kill lands at any moment): try once more,
+    // which launches a new one.
+    if (handle.browser.connected) throw error;
+    handle = await supervisor.acquire();
+    page = await handle.browser.newPage();
+  }
+  supervisor.pageOpened(handle);
+  try {
+    await lockDownPage(page);
+  } catch (error) {
+    await page.close().catch(() => undefined);
+    supervisor.pageClosed(handle);
+    throw error;
+  }
+  let reportCrash: (error: Error) => void = () => undefined;
+  const crashed = new Promise<never>((_, reject) => {
+    reportCrash = reject;
+  });
+  crashed.catch(() => undefined);
+  const pooled: PooledPage = { page, browser: handle, broken: false, crashed };
+  page.once('error', (error) => {
+    // A renderer crash ("Page crashed!") does not disconnect the browser, and reusing the page
+    // hangs (RENDERING.md): mark it, fail the render on it now, and move on to a new browser.
+    pooled.broken = true;
+    log({ event: 'page_crashed', pid: handle.pid, error: String(error) });
+    supervisor.retire(handle, 'page_crashed');
+    reportCrash(error);
+  });
+  return pooled;
+}
+
+async function closePage(supervisor: BrowserSupervisor, pooled: PooledPage): Promise<void> {
+  try {
+    if (pooled.browser.browser.connected && !pooled.page.isClosed()) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        pooled.page.close().catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, PAGE_CLOSE_TIMEOUT_MS))),
+      ]);
+      clearTimeout(timer);
+    }
+  } finally {
+    supervisor.pageClosed(pooled.browser);
+  }
+}

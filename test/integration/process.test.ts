@@ -1,0 +1,97 @@
+// The real entry point as a user runs it: start-up in local payment mode, readiness, metrics,
+// and a clean stop on SIGTERM that leaves no browser or chain process behind.
+import assert from 'node:assert/strict';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { after, before, test } from 'node:test';
+
+let child: ChildProcess;
+let url = '';
+const lines: string[] = [];
+
+function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
+  const children = new Map<number, number[]>();
+  for (const line of out.trim().split('\n')) {
+    const [p, pp] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(pp, [...(children.get(pp) ?? []), p]);
+  }
+  const all: number[] = [];
+  const walk = (parent: number) => {
+    for (const kid of children.get(parent) ?? []) {
+      all.push(kid);
+      walk(kid);
+    }
+  };
+  walk(pid);
+  return all;
+}
+
+/** Running, not a zombie waiting to be reaped by init. */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+before(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', LOCAL_CHAIN_PORT: '0', LOCAL_FACILITATOR_PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DEADLINE_MS: '5000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (chunk) => lines.push(String(chunk)));
+  const reader = createInterface({ input: child.stdout! });
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" line in 60 s:\n${lines.join('\n')}`)), 60_000);
+    reader.on('line', (line) => {
+      lines.push(line);
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'listening' && entry.url) {
+        clearTimeout(timer);
+        resolve(entry.url);
+      }
+    });
+  });
+}, { timeout: 70_000 });
+
+after(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+test('start-up says it is in local payment mode and which accounts hold test USDC', async () => {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const text = lines.join('\n');
+  assert.match(text, /LOCAL PAYMENT MODE/);
+  assert.match(text, /0x70997970C51812dc3A010C7d01b50e0d17dc79C8/); // dev account 1
+  assert.match(text, /npm run buy/);
+  assert.doesNotMatch(text, /privateKey|0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d/i, 'no private key is logged');
+});
+
+test('readyz is ready and metrics list the service metrics', async () => {
+  const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(ready.status, 200);
+  assert.deepEqual((await ready.json()).checks, { browser: true, queue: true, not_draining: true, facilitator: true });
+  await fetch(`${url}/v1/invoice.pdf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify((await (await fetch(`${url}/v1/schema`)).json()).example) });
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  for (const name of ['http_requests_total', 'http_request_duration_seconds', 'render_duration_seconds', 'render_pages', 'render_pool_size', 'render_queue_depth', 'render_browser_restarts', 'payments_total', 'facilitator_call_duration_seconds']) {
+    assert.match(metrics, new RegExp(`# TYPE ${name} `), name);
+  }
+  assert.match(metrics, /payments_total\{outcome="challenged"\} 1/);
+  assert.match(metrics, /http_requests_total\{route="\/v1\/invoice.pdf",method="POST",status="402"\} 1/);
+});
+
+test('SIGTERM stops the service, the browser and the chain within the deadline', async () => {
+  const kids = descendants(child.pid!);
+  assert.ok(kids.length >= 2, 'the browser and anvil run as child processes');
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = Date.now();
+  child.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
+  assert.equal(code, 0, lines.slice(-5).join('\n'));
+  assert.ok(Date.now() - started < 20_000);
+  for (let i = 0; i < 20 && kids.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(kids.filter(alive), [], 'no process outlives the service by 2 s');
+});
