@@ -5,7 +5,8 @@ import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from '@x402/core/
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 
 export interface FacilitatorServerOptions {
-  host: '127.0.0.1';
+  /** Loopback by default; a container running the network for other containers binds 0.0.0.0. */
+  host: string;
   /** 0 lets the OS pick a free port. */
   port: number;
   log?: (line: string) => void;

@@ -24,6 +24,8 @@ export interface LocalPaymentNetwork {
 
 export interface LocalPaymentNetworkOptions {
   host?: '127.0.0.1';
+  /** Where the facilitator listens; defaults to `host`. Only a container shared over a network sets 0.0.0.0. */
+  facilitatorHost?: string;
   /** 0 or absent: a free port. */
   chainPort?: number;
   /** 0 or absent: a free port. */
@@ -55,7 +57,7 @@ export async function startLocalPaymentNetwork(opts: LocalPaymentNetworkOptions 
       grants: buyers.map((b) => ({ to: b.address, amount: BUYER_GRANT })),
     });
     const facilitator = createLocalFacilitator({ rpcUrl: anvil.rpcUrl, gasPayer });
-    const server = await serveFacilitator(facilitator, { host, port: opts.facilitatorPort ?? 0, log });
+    const server = await serveFacilitator(facilitator, { host: opts.facilitatorHost ?? host, port: opts.facilitatorPort ?? 0, log });
     closers.push(server.close);
     log?.(`local payment network: facilitator ${server.url} (gas payer ${gasPayer.address}), payTo ${payTo}`);
 
