@@ -8,6 +8,7 @@ import { createFacilitatorClient } from '../../src/payment/facilitatorClient.js'
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from '../../src/payment/local/localPaymentNetwork.js';
 import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
 import type { OfferTerms } from '../../src/payment/offer.js';
+import type { PaymentStore } from '../../src/payment/paymentStore.js';
 import { createPaymentProcessor } from '../../src/payment/paymentProcessor.js';
 import { startRenderer } from '../../src/render/startRenderer.js';
 import type { Renderer } from '../../src/render/renderer.js';
@@ -35,6 +36,8 @@ export interface PaidServiceOptions {
   /** Defaults to the local facilitator; tests point it elsewhere to inject faults. */
   facilitatorUrl?: string;
   facilitatorTimeoutMs?: number;
+  /** Defaults to a fresh in-memory store; several services given Redis stores act as instances. */
+  store?: PaymentStore;
 }
 
 /** The real app with the real payment processor, listening on 127.0.0.1. */
@@ -53,7 +56,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     terms,
     baseUrl: config.PUBLIC_BASE_URL,
     facilitator: createFacilitatorClient({ url: options.facilitatorUrl ?? options.net.facilitatorUrl, timeoutMs: options.facilitatorTimeoutMs ?? 10_000 }),
-    store: createMemoryPaymentStore(),
+    store: options.store ?? createMemoryPaymentStore(),
     onEvent: (event) => events.push(event),
   });
   let renders = 0;
