@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, { pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
   const lifecycle = createLifecycle();
   const metrics = createMetrics();
 
