@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { HELPER_OPERATIONS } from './helpers/index.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
+import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
@@ -39,8 +40,10 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),
+    docsRoute(),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
+      docsPath: '/docs',
       payment: terms,
       offers: (route) => deps.payment?.offers(route) ?? [],
     }),
@@ -53,6 +56,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(requestLog(logger, deps.metrics?.observeRequest));
   app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
   app.use(cors());
+  app.use(docsAssets());
   app.use(router.routes());
   app.use(fallbacks(router));
   return { app, routes };

@@ -83,3 +83,22 @@ test('/sitemap.xml lists the public GET documents with absolute URLs', async () 
   }
   assert.ok(!xml.includes('/v1/invoice.pdf'));
 });
+
+test('/docs serves Swagger UI from the npm package, linked from llms.txt and the api-catalog', async () => {
+  const page = await get('/docs');
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /<script src="\/docs\/swagger-ui-bundle.js"><\/script>/);
+  assert.doesNotMatch(html, /https?:\/\/(?!invoices\.example)[a-z]/i, 'no CDN');
+  for (const asset of ['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/init.js']) {
+    const response = await get(asset);
+    assert.equal(response.status, 200, asset);
+    assert.ok((await response.arrayBuffer()).byteLength > 50, asset);
+  }
+  assert.equal((await get('/docs/../package.json')).status, 404);
+  const catalog = await (await get('/.well-known/api-catalog')).json();
+  assert.ok(JSON.stringify(catalog).includes(`${base}/docs`));
+  assert.match(await (await get('/llms.txt')).text(), /\[GET \/docs\]/);
+  const openapi = await (await get('/openapi.json')).json();
+  assert.match(openapi.paths['/v1/invoice.pdf'].post.description, /Price: 0\.02 USD per call/);
+});

@@ -73,7 +73,9 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       [route.method.toLowerCase()]: {
         operationId: route.operationId,
         summary: route.summary,
-        description: route.description,
+        description: paid
+          ? `${route.description}\n\n**Price: ${route.priceUsd} USD per call**, paid in USDC (${payment.network}, scheme ${payment.scheme}) over x402 version 2.`
+          : route.description,
         tags: [route.tag],
         ...(route.request
           ? {
