@@ -8,8 +8,9 @@ import type { ScratchDir } from './scratchDir.js';
  *  - at once when it disconnects (killed, crashed): the pages on it fail validation and are
  *    destroyed, and the next page asked for launches a new browser, so renders waiting in the
  *    queue get a page on the new browser instead of failing;
- *  - after maxRenders renders, or when one of its pages crashed: it is retired, new pages go to a
- *    new browser, and the old one is closed when its last page is closed.
+ *  - after maxRenders renders (its successor is launched first, so no render waits for it), or
+ *    when one of its pages crashed: it is retired, new pages go to the new browser, and the old
+ *    one is closed when its last page is closed.
  */
 export interface BrowserHandle {
   readonly browser: Browser;
@@ -27,6 +28,8 @@ export interface BrowserSupervisorOptions {
   protocolTimeoutMs: number;
   scratch: ScratchDir;
   log: (event: object) => void;
+  /** Called when a browser is retired, e.g. to hand back idle pages that still hold it. */
+  onRetired?: () => void;
 }
 
 /**
@@ -69,6 +72,7 @@ export class BrowserSupervisor {
   readonly #live = new Set<BrowserHandle>();
   #launches = 0;
   #lastLaunchFailure = 0;
+  #lastLaunchOk = false;
   #closed = false;
 
   constructor(options: BrowserSupervisorOptions) {
@@ -91,6 +95,14 @@ export class BrowserSupervisor {
     return this.#current?.browser.connected ? this.#current : undefined;
   }
 
+  /**
+   * A browser is up, or the last launch worked and the next one (after a retirement or a crash)
+   * is expected to: the renderer can take work.
+   */
+  get healthy(): boolean {
+    return !this.#closed && (this.current !== undefined || this.#lastLaunchOk);
+  }
+
   /** Browser launches after the first: crashes, kills and retirements together. */
   get restarts(): number {
     return Math.max(0, this.#launches - 1);
@@ -105,10 +117,21 @@ export class BrowserSupervisor {
     if (handle.retired && handle.openPages <= 0) void this.#dispose(handle);
   }
 
-  /** Counts a finished render; retires the browser when it has done its share. */
+  /**
+   * Counts a finished render. A browser that has done its share is replaced without a gap: the
+   * successor is launched first while the old one keeps serving, then the old one is retired. If
+   * the launch fails, the old browser carries on and the next render tries again.
+   */
   renderDone(handle: BrowserHandle): void {
     handle.renders++;
-    if (handle.renders >= this.#options.maxRenders) this.retire(handle, 'max_renders');
+    if (handle.renders < this.#options.maxRenders || handle !== this.#current || this.#launching || this.#closed) return;
+    this.#launching = this.#launch().finally(() => {
+      this.#launching = undefined;
+    });
+    this.#launching.then(
+      () => this.retire(handle, 'max_renders'),
+      () => undefined,
+    );
   }
 
   retire(handle: BrowserHandle, reason: string): void {
@@ -117,6 +140,7 @@ export class BrowserSupervisor {
     handle.retired = true;
     this.#options.log({ event: 'browser_retired', pid: handle.pid, reason, renders: handle.renders });
     if (handle.openPages <= 0 || !handle.browser.connected) void this.#dispose(handle);
+    else this.#options.onRetired?.();
   }
 
   async close(): Promise<void> {
@@ -150,6 +174,7 @@ export class BrowserSupervisor {
       });
     } catch (error) {
       this.#lastLaunchFailure = Date.now();
+      this.#lastLaunchOk = false;
       scratch.remove(profileDir);
       log({ event: 'browser_launch_failed', error: String(error) });
       throw error;
@@ -166,28 +191,35 @@ export class BrowserSupervisor {
       this.retire(handle, 'disconnected');
     });
     this.#launches++;
+    this.#lastLaunchOk = true;
     this.#current = handle;
     log({ event: 'browser_launched', pid: handle.pid, ms: Math.round(performance.now() - started), restarts: this.restarts });
     return handle;
   }
 
-  /** Closes a browser (killing it if it doesn't go), then removes its profile. Idempotent. */
+  /** Closes a browser (killing it if it doesn't go), then removes its profile. Idempotent; never throws. */
   async #dispose(handle: BrowserHandle): Promise<void> {
     if (!this.#live.delete(handle)) return;
     if (this.#current === handle) this.#current = undefined;
-    const child = handle.browser.process();
-    if (handle.browser.connected) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        handle.browser.close().catch(() => undefined),
-        new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS))),
-      ]);
-      clearTimeout(timer);
+    try {
+      const child = handle.browser.process();
+      if (handle.browser.connected) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          handle.browser.close().catch(() => undefined),
+          new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS))),
+        ]);
+        clearTimeout(timer);
+      }
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }
+      this.#options.scratch.remove(handle.profileDir);
+      this.#options.log({ event: 'browser_closed', pid: handle.pid, renders: handle.renders });
+    } catch (error) {
+      this.#options.log({ event: 'browser_close_failed', pid: handle.pid, error: String(error) });
     }
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-    this.#options.scratch.remove(handle.profileDir);
   }
 }

@@ -79,9 +79,10 @@ async function openPage(supervisor: BrowserSupervisor, log: (event: object) => v
   });
   crashed.catch(() => undefined);
   const pooled: PooledPage = { page, browser: handle, broken: false, crashed };
-  page.once('error', (error) => {
+  page.on('error', (error) => {
     // A renderer crash ("Page crashed!") does not disconnect the browser, and reusing the page
     // hangs (RENDERING.md): mark it, fail the render on it now, and move on to a new browser.
+    if (pooled.broken) return;
     pooled.broken = true;
     log({ event: 'page_crashed', pid: handle.pid, error: String(error) });
     supervisor.retire(handle, 'page_crashed');

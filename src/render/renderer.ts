@@ -1,3 +1,4 @@
+import type { CurrencyCode } from '../invoice/currencies.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { AppError } from '../errors.js';
 import { BrowserSupervisor } from './browser.js';
@@ -10,7 +11,7 @@ import { printOptions } from './printOptions.js';
 import { rendererBusy, rendererClosed, renderFailed, renderTimeout } from './renderErrors.js';
 import { openScratchDir } from './scratchDir.js';
 import { loadInvoiceTemplates } from './templates.js';
-import { buildInvoiceView } from './viewModel.js';
+import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 
 export interface RendererOptions {
   /** Chromium binary; found on the usual Debian paths and PATH when not given. */
@@ -63,7 +64,7 @@ export interface Renderer {
   /** The filled HTML Chromium would print. */
   renderHtml(prepared: PreparedInvoice): string;
   stats(): RendererStats;
-  /** A browser is up and the renderer is not closing. */
+  /** Can take work: a browser is up, or is being replaced after a retirement or crash and the last launch worked. */
   ready(): boolean;
   browserPid(): number | undefined;
   /** Waits for renders in progress, then closes every page and browser and removes their files. */
@@ -111,6 +112,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     protocolTimeoutMs: Math.max(PROTOCOL_TIMEOUT_MS, settings.renderTimeoutMs + 5_000),
     scratch,
     log,
+    onRetired: () => sweepIdlePages(),
   });
   const pool = createPagePool(supervisor, {
     size: settings.poolSize,
@@ -126,10 +128,10 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   let failures = 0;
   let closed = false;
 
-  async function render(prepared: PreparedInvoice, timeoutMs: number): Promise<Buffer> {
-    const view = buildInvoiceView(prepared);
+  /** Chromium's PDF of the invoice: HTML and footer filled here, printed on a pooled page. */
+  async function print(view: InvoiceView, currency: CurrencyCode, timeoutMs: number): Promise<Buffer> {
     const html = templates.page(view);
-    const pdfOptions = printOptions(paperFor(prepared.totals.currency, settings.paperSize), templates.footer(view), settings.tagged);
+    const pdfOptions = printOptions(paperFor(currency, settings.paperSize), templates.footer(view), settings.tagged);
 
     const pooled = await acquirePage();
     let reusable = false;
@@ -146,8 +148,22 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       throw error instanceof AppError ? error : renderFailed(error);
     } finally {
       // A page that failed or timed out may be mid-navigation or hung: destroy it, never reuse it.
-      if (reusable && !pooled.browser.retired) void pool.release(pooled);
-      else void pool.destroy(pooled);
+      const done = reusable && !pooled.browser.retired ? pool.release(pooled) : pool.destroy(pooled);
+      done.catch((error) => log({ event: 'page_return_failed', error: String(error) }));
+    }
+  }
+
+  /**
+   * Idle pages of a retired browser would keep it (≈ 400 MB) alive until later renders happen to
+   * borrow them. Borrowing runs validate(), which destroys them and lets the pool refill on the
+   * new browser; so borrow every idle page once and hand it straight back.
+   */
+  function sweepIdlePages(): void {
+    for (let index = 0; index < pool.available; index++) {
+      pool
+        .acquire()
+        .then((page) => pool.release(page))
+        .catch(() => undefined);
     }
   }
 
@@ -170,12 +186,12 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const started = performance.now();
       admitted++;
       try {
-        const printed = await render(prepared, call.timeoutMs ?? settings.renderTimeoutMs);
-        const { invoice } = prepared;
+        const view = buildInvoiceView(prepared);
+        const printed = await print(view, prepared.totals.currency, call.timeoutMs ?? settings.renderTimeoutMs);
         const pdf = setPdfInfo(printed, {
-          title: `Invoice ${invoice.invoice_number}`,
-          author: invoice.seller.name,
-          date: invoice.issue_date,
+          title: view.title,
+          author: prepared.invoice.seller.name,
+          date: prepared.invoice.issue_date,
           creator: PDF_CREATOR,
         });
         const pages = pdfPageCount(pdf);
@@ -206,7 +222,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       failures,
     }),
 
-    ready: () => !closed && supervisor.current !== undefined,
+    ready: () => !closed && supervisor.healthy,
 
     browserPid: () => supervisor.current?.pid,
 

@@ -15,6 +15,7 @@ export interface ScratchDir {
   path: string;
   /** A new, empty user-data-dir for one browser. */
   profile(): string;
+  /** Best effort: whatever stays behind goes with close() or the next start. */
   remove(path: string): void;
   close(): void;
 }
@@ -24,16 +25,28 @@ export function openScratchDir(root: string = DEFAULT_SCRATCH_ROOT): ScratchDir 
   for (const name of readdirSync(root)) {
     const pid = /^render-(\d+)-/.exec(name)?.[1];
     if (pid === undefined || !isAlive(Number(pid))) {
-      rmSync(join(root, name), { recursive: true, force: true });
+      removeQuietly(join(root, name));
     }
   }
   const path = mkdtempSync(join(root, `render-${process.pid}-`));
   return {
     path,
     profile: () => mkdtempSync(join(path, 'profile-')),
-    remove: (dir) => rmSync(dir, { recursive: true, force: true }),
-    close: () => rmSync(path, { recursive: true, force: true }),
+    remove: (dir) => removeQuietly(dir),
+    close: () => removeQuietly(path),
   };
+}
+
+/**
+ * Helper processes of a killed browser can still be writing into its profile for a moment
+ * (ENOTEMPTY while deleting); retry a few times, and never let cleanup fail a render or the service.
+ */
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch {
+    // left for close() or the next start
+  }
 }
 
 function isAlive(pid: number): boolean {

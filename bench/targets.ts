@@ -1,0 +1,157 @@
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
+import type { InvoiceInput } from '../src/invoice/schema.js';
+import { chromiumArgs } from '../src/render/browser.js';
+import { findChromium } from '../src/render/chromiumPath.js';
+import { lockDownPage } from '../src/render/lockDownPage.js';
+import { paperFor } from '../src/render/paper.js';
+import { printOptions } from '../src/render/printOptions.js';
+import { createRenderer, TAGGED_DEFAULT, type Renderer, type RendererOptions } from '../src/render/renderer.js';
+import { openScratchDir } from '../src/render/scratchDir.js';
+import { loadInvoiceTemplates } from '../src/render/templates.js';
+import { buildInvoiceView } from '../src/render/viewModel.js';
+import { processTree } from './processMemory.js';
+
+/**
+ * What the benchmark measures: something that turns an invoice request body into PDF bytes.
+ * `service` is the renderer as the HTTP route uses it (prepareInvoice + renderPdf); `http` posts
+ * to a running server (the hook for measuring the whole stack); `floor` and `naive` are the
+ * baselines, printing the very same HTML with the very same options.
+ */
+export interface BenchTarget {
+  name: string;
+  /** Resolves with the size of the PDF. */
+  render(body: InvoiceInput): Promise<number>;
+  /** The browser processes to measure; all Chromium below this process when absent. */
+  processes?(): number[];
+  close(): Promise<void>;
+}
+
+export async function serviceTarget(options: RendererOptions = {}): Promise<BenchTarget & { renderer: Renderer }> {
+  const renderer = await createRenderer(options);
+  return {
+    name: 'service',
+    renderer,
+    render: async (body) => (await renderer.renderPdf(prepareInvoice(body))).pdf.length,
+    processes: () => {
+      const pid = renderer.browserPid();
+      return pid === undefined ? [] : processTree(pid);
+    },
+    close: () => renderer.close(),
+  };
+}
+
+/**
+ * POST /v1/invoice.pdf of a running server, e.g. BENCH_HTTP_URL=http://127.0.0.1:8080/v1/invoice.pdf
+ * against a server started with PRICES=v1_invoice_pdf=0 (free, so no payment round trip), or with
+ * BENCH_HTTP_HEADERS='{"PAYMENT-SIGNATURE":"..."}' where a payment is set up.
+ */
+export function httpTarget(url: string, headers: Record<string, string> = {}): BenchTarget {
+  return {
+    name: 'http',
+    async render(body) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(60_000),
+      });
+      const bytes = (await response.arrayBuffer()).byteLength;
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+      return bytes;
+    },
+    close: async () => undefined,
+  };
+}
+
+/** The HTML and print options the service would use for a body, computed once per body (outside the timing). */
+function jobs(tagged: boolean) {
+  const templates = loadInvoiceTemplates();
+  const cache = new WeakMap<InvoiceInput, { html: string; options: ReturnType<typeof printOptions> }>();
+  return {
+    get(body: InvoiceInput) {
+      let job = cache.get(body);
+      if (!job) {
+        const prepared = prepareInvoice(body);
+        const view = buildInvoiceView(prepared);
+        job = { html: templates.page(view), options: printOptions(paperFor(prepared.totals.currency, 'auto'), templates.footer(view), tagged) };
+        cache.set(body, job);
+      }
+      return job;
+    },
+    close: () => templates.close(),
+  };
+}
+
+async function launch(profileDir: string, tmpDir: string): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: findChromium(),
+    headless: true,
+    pipe: true,
+    userDataDir: profileDir,
+    args: chromiumArgs(),
+    env: { ...process.env, TMPDIR: tmpDir },
+  });
+}
+
+/** The floor: page.setContent + page.pdf on warm, locked-down pages of one browser; nothing else. */
+export async function floorTarget(pages: number, tagged = TAGGED_DEFAULT): Promise<BenchTarget> {
+  const scratch = openScratchDir();
+  const browser = await launch(scratch.profile(), scratch.path);
+  const idle: Page[] = [];
+  for (let index = 0; index < pages; index++) {
+    const page = await browser.newPage();
+    await lockDownPage(page);
+    idle.push(page);
+  }
+  const waiting: ((page: Page) => void)[] = [];
+  const take = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<Page>((resolve) => waiting.push(resolve)));
+  const give = (page: Page) => (waiting.length ? waiting.shift()!(page) : idle.push(page));
+  const work = jobs(tagged);
+  return {
+    name: 'floor',
+    async render(body) {
+      const job = work.get(body);
+      const page = await take();
+      try {
+        await page.setContent(job.html, { waitUntil: 'load' });
+        return (await page.pdf(job.options)).length;
+      } finally {
+        give(page);
+      }
+    },
+    processes: () => processTree(browser.process()!.pid!),
+    async close() {
+      work.close();
+      await browser.close();
+      scratch.close();
+    },
+  };
+}
+
+/** Naive: a browser launched per request, as a first implementation often does. */
+export function naiveTarget(tagged = TAGGED_DEFAULT): BenchTarget {
+  const scratch = openScratchDir();
+  const work = jobs(tagged);
+  return {
+    name: 'naive',
+    async render(body) {
+      const job = work.get(body);
+      const profile = scratch.profile();
+      const browser = await launch(profile, scratch.path);
+      try {
+        const page = await browser.newPage();
+        await lockDownPage(page);
+        await page.setContent(job.html, { waitUntil: 'load' });
+        return (await page.pdf(job.options)).length;
+      } finally {
+        await browser.close();
+        scratch.remove(profile);
+      }
+    },
+    async close() {
+      work.close();
+      scratch.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { PROJECT_ROOT } from '../../src/render/templates.js';
+import { startCanary, type Canary } from '../fixtures/canary.js';
+import { hostileInvoice } from '../fixtures/invoices.js';
+import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
+
+/**
+ * The second layer: suppose a template edit printed user text raw ({{{ }}}), so the markup became
+ * real elements. JavaScript off, offline mode and request interception must still keep every
+ * fetch and file read from happening.
+ */
+let renderer: Renderer;
+let canary: Canary;
+let root: string;
+
+const RAW_FIELDS: Record<string, string[]> = {
+  'line-item.hbs': ['description'],
+  'party.hbs': ['name', 'address'],
+  'notes.hbs': ['notes.text', 'paymentInstructions.text'],
+};
+
+before(async () => {
+  canary = await startCanary();
+  root = mkdtempSync(join(tmpdir(), 'raw-templates-'));
+  cpSync(join(PROJECT_ROOT, 'templates'), join(root, 'templates'), { recursive: true });
+  cpSync(join(PROJECT_ROOT, 'styles'), join(root, 'styles'), { recursive: true });
+  for (const [file, fields] of Object.entries(RAW_FIELDS)) {
+    const path = join(root, 'templates', 'partials', file);
+    let source = readFileSync(path, 'utf8');
+    for (const field of fields) source = source.replaceAll(`{{${field}}}`, `{{{${field}}}}`);
+    writeFileSync(path, source);
+  }
+  renderer = await createRenderer({ poolSize: 1, templatesRoot: root });
+});
+after(async () => {
+  await renderer?.close();
+  await canary.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('with user markup live in the page, nothing is fetched and no file is read', { timeout: 60_000 }, async () => {
+  const prepared = prepareInvoice(hostileInvoice(canary.origin));
+  assert.match(renderer.renderHtml(prepared), /<img src=http:\/\/127\.0\.0\.1:\d+\/x>/, 'the markup really is live');
+  const { pdf } = await renderer.renderPdf(prepared);
+  await canary.settle();
+  assert.equal(canary.connections(), 0, 'connections to the canary');
+
+  const text = normalizeText(pdfPages(pdf, 'raw').join('\n'));
+  assert.ok(!text.includes('<img src=http'), 'the markup was interpreted, not printed');
+  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').filter((line) => line.length > 8);
+  for (const line of passwd) assert.ok(!text.includes(line), `no /etc/passwd line: ${line}`);
+});

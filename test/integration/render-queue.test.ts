@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { AppError } from '../../src/errors.js';
+import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { invoiceWithItems } from '../fixtures/invoices.js';
+
+/** Beyond the pages and the queue, renders are turned away at once with 503 and Retry-After. */
+let renderer: Renderer;
+before(async () => {
+  renderer = await createRenderer({ poolSize: 1, queueLimit: 1 });
+});
+after(async () => {
+  await renderer.close();
+});
+
+test('one page and a queue of one: of four renders at once, two run and two are told to come back', { timeout: 60_000 }, async () => {
+  await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // the page is warm
+  const results = await Promise.allSettled(Array.from({ length: 4 }, () => renderer.renderPdf(prepareInvoice(invoiceWithItems(200)))));
+
+  const busy = results.filter((result) => result.status === 'rejected');
+  for (const result of busy) {
+    const error = (result as PromiseRejectedResult).reason;
+    assert.ok(error instanceof AppError, String(error));
+    assert.equal(error.status, 503);
+    assert.equal(error.code, 'renderer_busy');
+    assert.match(error.headers['Retry-After'] ?? '', /^[1-9]\d*$/);
+  }
+  assert.equal(busy.length, 2, 'poolSize + queueLimit = 2 are admitted');
+  for (const result of results.filter((result) => result.status === 'fulfilled')) {
+    assert.ok((result as PromiseFulfilledResult<{ pages: number }>).value.pages > 1);
+  }
+
+  // Turned-away renders cost nothing: the next one goes straight through.
+  assert.equal((await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE))).pages, 1);
+  assert.equal(renderer.stats().queued, 0);
+});
