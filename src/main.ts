@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     readiness: async () => {
       const stats = renderer.stats();
       const checks = {
-        browser: renderer.ready() && stats.browserConnected,
+        browser: renderer.ready(),
         queue: stats.queued < config.RENDER_QUEUE_LIMIT,
         not_draining: !lifecycle.draining,
         facilitator: await payments.facilitatorProbe.reachable(),
