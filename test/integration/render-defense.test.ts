@@ -47,9 +47,18 @@ after(async () => {
 test('with user markup live in the page, nothing is fetched and no file is read', { timeout: 60_000 }, async () => {
   const prepared = prepareInvoice(hostileInvoice(canary.origin));
   assert.match(renderer.renderHtml(prepared), /<img src=http:\/\/127\.0\.0\.1:\d+\/x>/, 'the markup really is live');
-  const { pdf } = await renderer.renderPdf(prepared);
+  // The live <meta http-equiv=refresh> starts a navigation that is blocked; under load it can
+  // race the print and make the render fail (seen once in a full-suite run). Refusing to print is
+  // a safe outcome too: what must never happen is a fetch or a file read.
+  let pdf: Buffer | undefined;
+  try {
+    ({ pdf } = await renderer.renderPdf(prepared));
+  } catch (error) {
+    assert.equal((error as { code?: string }).code, 'render_failed', String(error));
+  }
   await canary.settle();
   assert.equal(canary.connections(), 0, 'connections to the canary');
+  if (!pdf) return;
 
   const text = normalizeText(pdfPages(pdf, 'raw').join('\n'));
   assert.ok(!text.includes('<img src=http'), 'the markup was interpreted, not printed');
