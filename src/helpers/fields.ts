@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { CURRENCY_CODES, DEFAULT_CURRENCY } from '../invoice/currencies.js';
-import { LIMITS } from '../invoice/schema.js';
+import { CurrencyField, LIMITS } from '../invoice/schema.js';
 import { amount, calendarDate, isCalendarDate, text } from '../invoice/textRules.js';
-import { TotalsReportSchema } from '../invoice/totalsReport.js';
+import { MoneySchema } from '../invoice/totalsReport.js';
 
 /** Request and response building blocks shared by the four helper operations. */
 
@@ -27,20 +26,14 @@ export function helperDate(description: string) {
 
 export const asOfField = v.optional(helperDate('The day to compute for, YYYY-MM-DD. Default: today (UTC).'));
 
-export const currencyField = v.optional(
-  v.pipe(
-    v.picklist(CURRENCY_CODES, `must be one of ${CURRENCY_CODES.join(', ')}`),
-    v.description(`ISO 4217 code, one of ${CURRENCY_CODES.join(', ')}. Default ${DEFAULT_CURRENCY}.`),
-  ),
-  DEFAULT_CURRENCY,
-);
+export const currencyField = CurrencyField;
 
 export function moneyAmount(description: string) {
   return amount({ min: 0, max: MAX_AMOUNT, description: `${description} Major units (12.5 = twelve and a half dollars), 0 to ${MAX_AMOUNT}.` });
 }
 
-/** The Money shape of the invoice totals report, reused so both describe amounts identically. */
-export const MoneySchema = TotalsReportSchema.entries.subtotal;
+/** The Money shape of the invoice totals report, so both describe amounts identically. */
+export { MoneySchema };
 
 export const DateSchema = v.pipe(v.string(), v.description('YYYY-MM-DD'));
 

@@ -21,6 +21,15 @@ export const LIMITS = {
   paymentInstructions: 1000,
 } as const;
 
+/** An optional ISO 4217 code among the 12 supported, defaulting to USD; shared with the helpers. */
+export const CurrencyField = v.optional(
+  v.pipe(
+    v.picklist(CURRENCY_CODES, `must be one of ${CURRENCY_CODES.join(', ')}`),
+    v.description(`ISO 4217 code, one of ${CURRENCY_CODES.join(', ')}. Default ${DEFAULT_CURRENCY}.`),
+  ),
+  DEFAULT_CURRENCY,
+);
+
 export const PartySchema = v.strictObject(
   {
     name: text({ min: 1, max: LIMITS.partyName, description: 'Legal or trading name, 1 to 120 characters.' }),
@@ -64,13 +73,7 @@ const InvoiceFieldsSchema = v.strictObject(
     invoice_number: text({ min: 1, max: LIMITS.invoiceNumber, description: 'Invoice number, 1 to 64 characters.' }),
     issue_date: calendarDate('Issue date, YYYY-MM-DD, a real calendar date.'),
     due_date: v.optional(calendarDate('Due date, YYYY-MM-DD, a real calendar date, not before issue_date.')),
-    currency: v.optional(
-      v.pipe(
-        v.picklist(CURRENCY_CODES, `must be one of ${CURRENCY_CODES.join(', ')}`),
-        v.description(`ISO 4217 code, one of ${CURRENCY_CODES.join(', ')}. Default ${DEFAULT_CURRENCY}.`),
-      ),
-      DEFAULT_CURRENCY,
-    ),
+    currency: CurrencyField,
     line_items: v.pipe(
       v.array(LineItemSchema, 'must be an array of line items'),
       v.minLength(LIMITS.lineItems.min, 'must have at least 1 line item'),

@@ -6,7 +6,7 @@ import type { PreparedInvoice } from './prepareInvoice.js';
 
 /** The body of a 200 from POST /v1/invoice/validate; also what the PDF prints. */
 
-const MoneySchema = v.pipe(
+export const MoneySchema = v.pipe(
   v.object({
     minor: v.pipe(v.number(), v.integer(), v.description('Integer minor units (cents; yen for JPY).')),
     decimal: v.pipe(v.string(), v.description('Exact decimal text in major units, with the currency digits, e.g. "1234.50".')),
