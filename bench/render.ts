@@ -1,6 +1,7 @@
 /**
  * Render benchmark: `npx tsx bench/render.ts`. In one run, on this machine:
- *   service  prepareInvoice + renderer.renderPdf, as the paid route calls it (pool of 2 pages)
+ *   service  the real app over HTTP on loopback: POST /v1/invoice.pdf (parse, validate, totals,
+ *            render; the route priced at 0 so the payment round trip is left out), pool of 2 pages
  *   floor    page.setContent + page.pdf of the same HTML, same options, on warm pages (the best
  *            Chromium can do; no queue, no metadata, no validation)
  *   naive    a browser launched per request
@@ -107,7 +108,7 @@ async function main() {
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
   const results: TargetResult[] = [];
 
-  log('service (prepareInvoice + renderPdf, pool of 2) and floor (setContent + pdf on 4 warm pages), alternating...');
+  log('service (POST /v1/invoice.pdf over HTTP, pool of 2) and floor (setContent + pdf on 4 warm pages), alternating...');
   const service = await serviceTarget();
   const floor = await floorTarget(Math.max(...CONCURRENCY));
   const compared: BenchTarget[] = [service, floor];

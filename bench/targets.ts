@@ -1,4 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
 import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { chromiumArgs } from '../src/render/browser.js';
@@ -14,7 +18,7 @@ import { processTree } from './processMemory.js';
 
 /**
  * What the benchmark measures: something that turns an invoice request body into PDF bytes.
- * `service` is the renderer as the HTTP route uses it (prepareInvoice + renderPdf); `http` posts
+ * `service` is the real app over HTTP (POST /v1/invoice.pdf, priced at 0 so no payment round trip); `http` posts
  * to a running server (the hook for measuring the whole stack); `floor` and `naive` are the
  * baselines, printing the very same HTML with the very same options.
  */
@@ -27,17 +31,31 @@ export interface BenchTarget {
   close(): Promise<void>;
 }
 
+/**
+ * The real app over HTTP on loopback: POST /v1/invoice.pdf with JSON parsing, validation, totals,
+ * rendering and the PDF response — everything but the payment round trip, which is left out by
+ * pricing the route at 0 for the benchmark (PRICES=v1_invoice_pdf=0).
+ */
 export async function serviceTarget(options: RendererOptions = {}): Promise<BenchTarget & { renderer: Renderer }> {
   const renderer = await createRenderer(options);
+  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PRICES: 'v1_invoice_pdf=0' });
+  const { app } = createApp({ config, logger: createLogger('silent'), renderer });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const http = httpTarget(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/invoice.pdf`);
   return {
     name: 'service',
     renderer,
-    render: async (body) => (await renderer.renderPdf(prepareInvoice(body))).pdf.length,
+    render: http.render,
     processes: () => {
       const pid = renderer.browserPid();
       return pid === undefined ? [] : processTree(pid);
     },
-    close: () => renderer.close(),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await renderer.close();
+    },
   };
 }
 
