@@ -49,6 +49,7 @@ const EnvSchema = v.object({
   SHUTDOWN_DEADLINE_MS: integerVar(0, 600_000, 30_000),
   // Rendering
   CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  CHROMIUM_SANDBOX: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   RENDER_POOL_SIZE: integerVar(1, 16, 2),
   RENDER_QUEUE_LIMIT: integerVar(0, 1000, 16),
   RENDER_TIMEOUT_MS: integerVar(100, 120_000, 20_000),

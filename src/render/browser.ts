@@ -24,6 +24,8 @@ export interface BrowserHandle {
 
 export interface BrowserSupervisorOptions {
   executablePath: string;
+  /** False in containers whose seccomp profile denies the namespaces Chromium's sandbox needs. */
+  sandbox: boolean;
   maxRenders: number;
   protocolTimeoutMs: number;
   scratch: ScratchDir;
@@ -42,9 +44,9 @@ export interface BrowserSupervisorOptions {
  * here they let Chromium open TCP connections for navigations (<object>, <embed>, meta refresh)
  * and <link rel=preconnect> before the request is blocked; with this rule nothing connects.
  */
-export function chromiumArgs(isRoot: boolean = process.getuid?.() === 0): string[] {
+export function chromiumArgs(sandbox = true, isRoot: boolean = process.getuid?.() === 0): string[] {
   return [
-    ...(isRoot ? ['--no-sandbox'] : []),
+    ...(isRoot || !sandbox ? ['--no-sandbox'] : []),
     '--disable-gpu',
     '--disable-dev-shm-usage',
     '--no-first-run',
@@ -153,7 +155,7 @@ export class BrowserSupervisor {
   async #launch(): Promise<BrowserHandle> {
     const wait = this.#lastLaunchFailure + LAUNCH_RETRY_DELAY_MS - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const { scratch, executablePath, protocolTimeoutMs, log } = this.#options;
+    const { scratch, executablePath, sandbox, protocolTimeoutMs, log } = this.#options;
     const profileDir = scratch.profile();
     const started = performance.now();
     let browser: Browser;
@@ -164,7 +166,7 @@ export class BrowserSupervisor {
         // A pipe instead of a DevTools port: no other local process can connect to our browser.
         pipe: true,
         userDataDir: profileDir,
-        args: chromiumArgs(),
+        args: chromiumArgs(sandbox),
         env: { ...process.env, TMPDIR: scratch.path },
         // Without it a renderer crash hangs a page call for the default 180 s (RENDERING.md).
         protocolTimeout: protocolTimeoutMs,

@@ -16,6 +16,8 @@ import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 export interface RendererOptions {
   /** Chromium binary; found on the usual Debian paths and PATH when not given. */
   executablePath?: string;
+  /** Chromium's own sandbox (default true; always off as root, where it cannot run). */
+  sandbox?: boolean;
   /** Warm pages, i.e. renders at once (default 2: two pages per two cores gives most of the throughput). */
   poolSize?: number;
   /** Renders that may wait for a page beyond those rendering (default 16); more are 503 renderer_busy. */
@@ -108,6 +110,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   const scratch = openScratchDir(options.scratchRoot);
   const supervisor = new BrowserSupervisor({
     executablePath,
+    sandbox: options.sandbox ?? true,
     maxRenders: settings.maxRendersPerBrowser,
     protocolTimeoutMs: Math.max(PROTOCOL_TIMEOUT_MS, settings.renderTimeoutMs + 5_000),
     scratch,

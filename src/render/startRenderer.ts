@@ -6,6 +6,7 @@ import { createRenderer, type Renderer } from './renderer.js';
 export function startRenderer(config: Config, logger: Logger): Promise<Renderer> {
   return createRenderer({
     ...(config.CHROMIUM_PATH ? { executablePath: config.CHROMIUM_PATH } : {}),
+    sandbox: config.CHROMIUM_SANDBOX === 'on',
     poolSize: config.RENDER_POOL_SIZE,
     queueLimit: config.RENDER_QUEUE_LIMIT,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,

@@ -24,7 +24,7 @@ const events: { event: string }[] = [];
 before(() => {
   scratch = openScratchDir(root);
   const log = (event: object) => events.push(event as { event: string });
-  supervisor = new BrowserSupervisor({ executablePath: findChromium(), maxRenders: 100, protocolTimeoutMs: 30_000, scratch, log });
+  supervisor = new BrowserSupervisor({ executablePath: findChromium(), sandbox: true, maxRenders: 100, protocolTimeoutMs: 30_000, scratch, log });
   pool = createPagePool(supervisor, { size: 1, maxWaiting: 4, acquireTimeoutMs: 20_000, log });
 });
 after(async () => {
