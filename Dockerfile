@@ -11,7 +11,8 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 # tsx runs the TypeScript sources directly, so only production dependencies are needed.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# (npm install, not npm ci: see scripts/setup.mjs on the platform-specific anvil packages.)
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY src ./src
 COPY templates ./templates
 COPY styles ./styles
