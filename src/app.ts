@@ -12,6 +12,7 @@ import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
 import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
+import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -23,10 +24,16 @@ export interface AppDependencies {
   metrics?: Metrics;
   readiness?: () => Promise<Readiness>;
   now?: () => Date;
+  /**
+   * The development preview (mounted only when config.PREVIEW is on): the renderer that prints
+   * its free PDFs and page images, and the folder of templates/ and styles/ it watches (default:
+   * the project root; the renderer must read the same folder).
+   */
+  preview?: { renderer?: PreviewRenderer; templatesRoot?: string };
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
-export function createApp(deps: AppDependencies): { app: Koa; routes: readonly PricedRoute[] } {
+export function createApp(deps: AppDependencies): { app: Koa; routes: readonly PricedRoute[]; close(): void } {
   const { config, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const terms: PaymentTerms = deps.payment?.terms ?? {
@@ -55,11 +62,25 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const app = new Koa({ proxy: false });
   app.use(requestLog(logger, deps.metrics?.observeRequest));
   app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
+  // Development preview: outside the route table (no discovery document lists it) and before
+  // CORS, so other sites can't read its answers.
+  const preview =
+    config.PREVIEW === 'on'
+      ? createPreview({
+          renderer: deps.preview?.renderer,
+          templatesRoot: deps.preview?.templatesRoot,
+          paperSize: config.PAPER_SIZE,
+          bodyLimitBytes: config.BODY_LIMIT_BYTES,
+          log: (event) => logger.info(event, 'preview'),
+        })
+      : undefined;
+  if (preview) app.use(preview.middleware);
   app.use(cors());
   app.use(docsAssets());
   app.use(router.routes());
   app.use(fallbacks(router));
-  return { app, routes };
+  // Ends what would keep a draining server open: the preview's event streams.
+  return { app, routes, close: () => preview?.close() };
 }
 
 function priceRoutes(specs: RouteSpec[], prices: Record<string, string>): PricedRoute[] {

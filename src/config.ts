@@ -55,6 +55,8 @@ const EnvSchema = v.object({
   RENDER_TIMEOUT_MS: integerVar(100, 120_000, 20_000),
   BROWSER_MAX_RENDERS: integerVar(1, 100_000, 500),
   PAPER_SIZE: v.optional(v.picklist(['auto', 'A4', 'Letter'], 'must be auto, A4 or Letter'), 'auto'),
+  // Development preview (GET /preview); its default depends on NODE_ENV, see loadConfig.
+  PREVIEW: v.optional(v.picklist(['on', 'off'], 'must be on or off')),
   // Payment
   FACILITATOR_URL: v.optional(urlVar(['http:', 'https:'])),
   FACILITATOR_AUTH_HEADER: v.optional(v.string()),
@@ -79,6 +81,8 @@ export type Env = v.InferOutput<typeof EnvSchema>;
 
 export interface Config extends Env {
   PUBLIC_BASE_URL: string;
+  /** The development preview and its free PDF download: on by default only in development. */
+  PREVIEW: 'on' | 'off';
   /** No facilitator configured: start the embedded chain and facilitator on loopback. */
   localPaymentMode: boolean;
 }
@@ -100,11 +104,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = parsed.output;
   const problems: string[] = [];
   if (config.FACILITATOR_URL && !config.PAY_TO) problems.push('PAY_TO: is required when FACILITATOR_URL is set (the wallet that receives payments)');
+  // The preview hands out PDFs without payment: never outside development, even by mistake.
+  if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development') problems.push(`PREVIEW: on is allowed only with NODE_ENV=development (the preview renders PDFs without payment); NODE_ENV is ${config.NODE_ENV}`);
   if (problems.length) throw new ConfigError(problems);
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   return {
     ...config,
     PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, ''),
     localPaymentMode: !config.FACILITATOR_URL,
+    PREVIEW: config.PREVIEW ?? (config.NODE_ENV === 'development' ? 'on' : 'off'),
   };
 }

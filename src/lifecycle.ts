@@ -2,13 +2,16 @@
  * Process lifecycle shared by readiness, the payment gate and shutdown. On a stop signal the
  * service drains: readiness turns 503 at once, requests in flight may finish; once the deadline
  * passes, a request that has not started settling is abandoned before settlement (never in the
- * middle of it), and shutdown waits for settlements already under way.
+ * middle of it), and shutdown waits for settlements already under way, answers included.
  */
 export interface Lifecycle {
   readonly draining: boolean;
   /** False once the shutdown deadline has passed: do not start a settlement. */
   settlementAllowed(): boolean;
-  /** Marks a settlement in progress until the returned function is called. */
+  /**
+   * Marks a settlement in progress until the returned function is called: from the settle call
+   * until its answer (the PDF, or why there is none) has been written to the client.
+   */
   beginSettlement(): () => void;
   drain(): void;
   passDeadline(): void;

@@ -37,12 +37,14 @@ async function main(): Promise<void> {
   const renderer = await startRenderer(config, logger);
   metrics.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
 
-  const { app } = createApp({
+  const { app, close: closeApp } = createApp({
     config,
     logger,
     renderer,
     metrics,
-    payment: paymentDependencies(payments, lifecycle),
+    // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
+    preview: { renderer },
+    payment: paymentDependencies(payments, lifecycle, renderer),
     readiness: async () => {
       const stats = renderer.stats();
       const checks = {
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
   server.requestTimeout = 120_000;
   server.keepAliveTimeout = 5_000;
 
-  const stop = (signal: string) => void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS });
+  const stop = (signal: string) => void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS, closeApp });
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 }
@@ -86,11 +88,13 @@ function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
  * requests that have not begun settling are abandoned before settlement; settlements under way
  * are waited for. Then the browser and the local chain close.
  */
-async function shutdown(options: { signal: string; server: Server; lifecycle: Lifecycle; renderer: Renderer; payments: Payments; logger: Logger; deadlineMs: number }) {
+async function shutdown(options: { signal: string; server: Server; lifecycle: Lifecycle; renderer: Renderer; payments: Payments; logger: Logger; deadlineMs: number; closeApp: () => void }) {
   const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
   if (lifecycle.draining) return;
   lifecycle.drain();
   logger.info({ signal, deadlineMs }, 'draining');
+  // Open preview event streams never end by themselves; they would hold the server open.
+  options.closeApp();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineMs).unref());

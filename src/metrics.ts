@@ -27,7 +27,7 @@ export function createMetrics() {
   });
   const renderSeconds = new Histogram({ name: 'render_duration_seconds', help: 'Time to render one PDF.', buckets: [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8], registers: [registry] });
   const renderPages = new Histogram({ name: 'render_pages', help: 'Pages per rendered PDF.', buckets: [1, 2, 3, 5, 8, 13, 21], registers: [registry] });
-  const payments = new Counter({ name: 'payments_total', help: 'Payment outcomes: challenged, verified, invalid, settled, settle_failed, settle_unknown, replayed, abandoned.', labelNames: ['outcome'], registers: [registry] });
+  const payments = new Counter({ name: 'payments_total', help: 'Payment outcomes: challenged, verified, invalid, settled, settle_failed, settle_unknown, replayed, collected, abandoned.', labelNames: ['outcome'], registers: [registry] });
   const facilitator = new Histogram({
     name: 'facilitator_call_duration_seconds',
     help: 'Facilitator call latency by operation and outcome.',

@@ -6,6 +6,13 @@ import type { PreparedInvoice } from './prepareInvoice.js';
 
 /** The body of a 200 from POST /v1/invoice/validate; also what the PDF prints. */
 
+/**
+ * Most fraction digits Intl.NumberFormat accepts here (V8 in Node 20 allows 0..20; ES2023 allows
+ * 100). A valid unit price such as 5e-324 has hundreds of decimals: its display text is rounded to
+ * this many (the exact value stays in `decimal`) instead of failing the whole request with a 500.
+ */
+const MAX_DISPLAY_FRACTION_DIGITS = 20;
+
 export const MoneySchema = v.pipe(
   v.object({
     minor: v.pipe(v.number(), v.integer(), v.description('Integer minor units (cents; yen for JPY).')),
@@ -65,7 +72,7 @@ export function buildTotalsReport({ invoice, totals }: PreparedInvoice): TotalsR
         quantity: decimalToString(decimalFromNumber(line.quantity)),
         unit_price: {
           decimal: priceText,
-          formatted: formatDecimal(priceText, currency, Math.max(totals.digits, significantScale(price))),
+          formatted: formatDecimal(priceText, currency, Math.min(MAX_DISPLAY_FRACTION_DIGITS, Math.max(totals.digits, significantScale(price)))),
         },
         amount: money(totals.lineAmounts[index] ?? 0n),
       };

@@ -1,9 +1,16 @@
-import type { ClaimOutcome, PaidResult, PaymentStore } from './paymentStore.js';
+import { DEFAULT_PARKED_LEASE_MS, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 
-type Entry = { expiresAtMs: number; result?: PaidResult };
+type Entry = { expiresAtMs: number; result?: PaidResult; parked?: { pending: PendingResult; heldUntilMs: number } };
+
+export interface MemoryPaymentStoreOptions {
+  now?: () => number;
+  /** How long a re-sender holds a parked settlement (default 60 s). */
+  parkedLeaseMs?: number;
+}
 
 /** The embedded default: correct for one instance. Expired entries are swept on each claim. */
-export function createMemoryPaymentStore(now: () => number = Date.now): PaymentStore {
+export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}): PaymentStore {
+  const { now = Date.now, parkedLeaseMs = DEFAULT_PARKED_LEASE_MS } = options;
   const entries = new Map<string, Entry>();
 
   const sweep = () => {
@@ -16,6 +23,11 @@ export function createMemoryPaymentStore(now: () => number = Date.now): PaymentS
       sweep();
       const entry = entries.get(key);
       if (entry?.result) return { kind: 'done', result: entry.result };
+      if (entry?.parked) {
+        if (entry.parked.heldUntilMs > now()) return { kind: 'busy' };
+        entry.parked.heldUntilMs = now() + parkedLeaseMs;
+        return { kind: 'parked', pending: entry.parked.pending };
+      }
       if (entry) return { kind: 'busy' };
       entries.set(key, { expiresAtMs });
       return { kind: 'claimed' };
@@ -25,6 +37,10 @@ export function createMemoryPaymentStore(now: () => number = Date.now): PaymentS
     },
     async complete(key, result, expiresAtMs) {
       entries.set(key, { expiresAtMs, result });
+    },
+    async park(key, pending, expiresAtMs) {
+      if (entries.get(key)?.result) return;
+      entries.set(key, { expiresAtMs, parked: { pending, heldUntilMs: 0 } });
     },
     async close() {
       entries.clear();

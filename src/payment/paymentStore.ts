@@ -2,6 +2,20 @@
  * Shared payment state: a single-flight claim per authorization (network, asset, from, nonce) and
  * the paid result, kept until the authorization expires. One small interface so an in-memory
  * store (one instance) and a Redis store (many instances) give the same guarantees.
+ *
+ * The life of one authorization's entry:
+ *
+ *   (none) ──claim──► claimed ──complete──► done (the result, for re-sends)
+ *                        │  └──release──► (none)          (nothing was settled)
+ *                        └──park──► parked ──claim──► parked, held by one re-sender
+ *                                     ▲                 ├──complete──► done
+ *                                     └─────park────────┤
+ *                                                       └──release──► (none)
+ *
+ * "Parked" is a settlement whose outcome is unknown (the facilitator timed out, failed, or said
+ * pending): the rendered PDF is kept with the claim so that a re-send of the same signature can
+ * settle again and collect it. A parked entry is handed to one re-sender at a time, for at most
+ * the store's lease (a re-sender that dies doesn't keep it from the next one).
  */
 export interface PaidResult {
   /** Which request body was paid for: a re-sent signature with another body is refused. */
@@ -12,15 +26,34 @@ export interface PaidResult {
   receipt: string;
 }
 
-export type ClaimOutcome = { kind: 'claimed' } | { kind: 'busy' } | { kind: 'done'; result: PaidResult };
+/** The work of a payment whose settlement outcome is unknown, waiting to be collected. */
+export interface PendingResult {
+  fingerprint: string;
+  contentType: string;
+  body: Buffer;
+  /** A transaction hash the facilitator named (settlement_pending), or '' when none is known. */
+  transaction: string;
+}
+
+export type ClaimOutcome =
+  | { kind: 'claimed' }
+  | { kind: 'busy' }
+  | { kind: 'done'; result: PaidResult }
+  /** A parked settlement, now held by this caller until it completes, releases or parks it again. */
+  | { kind: 'parked'; pending: PendingResult };
+
+/** How long a re-sender holds a parked settlement before another one may take it over. */
+export const DEFAULT_PARKED_LEASE_MS = 60_000;
 
 export interface PaymentStore {
   /** Take the authorization for processing until `expiresAtMs`, unless someone holds it or it is paid. */
   claim(key: string, expiresAtMs: number): Promise<ClaimOutcome>;
-  /** Nothing was settled: let the same authorization be tried again. */
+  /** Nothing was settled (or a parked settlement failed for good): let the authorization be tried again. Never drops a result. */
   release(key: string): Promise<void>;
   /** Settled: keep the result for re-sends of the same signature until `expiresAtMs`. */
   complete(key: string, result: PaidResult, expiresAtMs: number): Promise<void>;
+  /** The settlement outcome is unknown: keep the work, locked, for a re-send to collect. Never replaces a result. */
+  park(key: string, pending: PendingResult, expiresAtMs: number): Promise<void>;
   close(): Promise<void>;
 }
 

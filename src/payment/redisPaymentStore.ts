@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../errors.js';
-import type { ClaimOutcome, PaidResult, PaymentStore } from './paymentStore.js';
+import { DEFAULT_PARKED_LEASE_MS, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 
 export interface RedisPaymentStoreOptions {
   /** redis://[user:password@]host:port[/db], or rediss:// for TLS. Never logged (it may hold a password). */
@@ -11,13 +11,16 @@ export interface RedisPaymentStoreOptions {
   keyPrefix?: string;
   /** Upper bound on how long one store call may wait for Redis before it fails with a 503. */
   commandTimeoutMs?: number;
+  /** How long a re-sender holds a parked settlement before another may take it (default 60 s). */
+  parkedLeaseMs?: number;
   log?: (line: string) => void;
 }
 
 /**
  * Redis is down or too slow. Every PaymentStore call that reaches a client happens while nothing
- * has been settled (claim, release), so the message can promise that nothing was charged; the one
- * call after settlement (complete) is caught by the payment gate, which delivers the PDF anyway.
+ * has been settled (claim, release), so the message can promise that nothing was charged; the calls
+ * after a settlement attempt (complete, park, and release after a definite failure) are caught by
+ * the payment processor and gate, which answer with the outcome they know.
  */
 export class PaymentStoreUnavailable extends AppError {
   constructor(cause: unknown) {
@@ -30,24 +33,38 @@ export class PaymentStoreUnavailable extends AppError {
 }
 
 // Data layout: ONE key per authorization, `${keyPrefix}${authorizationKey}`, whose Redis type is its
-// state. A string is a claim (JSON saying who holds it, for humans running redis-cli); a hash is a
-// paid result (fingerprint, contentType, receipt, body as raw bytes). Both carry a PX expiry at the
-// authorization's validBefore, so Redis forgets an authorization exactly when it can no longer be
-// settled. One key means every state change is a single-key script: atomic, and cluster-safe.
+// state. A string is a claim (JSON saying who holds it, for humans running redis-cli); a hash is
+// either a paid result (fingerprint, contentType, receipt, body as raw bytes) or, when it has a
+// `state` field ('parked'), a settlement of unknown outcome waiting to be collected (fingerprint,
+// contentType, transaction, body, and `heldUntil`: until when, in Redis server milliseconds, one
+// re-sender holds it). All carry a PX expiry at the authorization's validBefore, so Redis forgets an
+// authorization exactly when it can no longer be settled. One key means every state change is a
+// single-key script: atomic, and cluster-safe.
 
-// SET NX is the single-flight lock; on a miss the same script reads the result, so a claimer never
-// sees a key that changed between two round trips.
+// SET NX is the single-flight lock; on a miss the same script reads the result, or hands a parked
+// settlement to this caller if nobody holds it (the lease uses Redis's clock, the same for every
+// instance), so a claimer never sees a key that changed between two round trips.
 const CLAIM_SCRIPT = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'claimed'} end
 if redis.call('TYPE', KEYS[1]).ok == 'hash' then
+  if redis.call('HEXISTS', KEYS[1], 'state') == 1 then
+    local time = redis.call('TIME')
+    local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    if tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0') > now then return {'busy'} end
+    redis.call('HSET', KEYS[1], 'heldUntil', string.format('%.0f', now + tonumber(ARGV[3])))
+    return {'parked', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'transaction', 'body'))}
+  end
   return {'done', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'receipt', 'body'))}
 end
 return {'busy'}`;
 
-// Deletes a claim, never a result: a release racing a complete (or arriving late) can't erase a
-// paid result, which a plain DEL could.
+// Deletes a claim or a parked settlement, never a result: a release racing a complete (or
+// arriving late) can't erase a paid result, which a plain DEL could.
 const RELEASE_SCRIPT = `
-if redis.call('TYPE', KEYS[1]).ok == 'string' then return redis.call('DEL', KEYS[1]) end
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'string' or (kind == 'hash' and redis.call('HEXISTS', KEYS[1], 'state') == 1) then
+  return redis.call('DEL', KEYS[1])
+end
 return 0`;
 
 // Withdraws one particular claim (matched by its unique value): never another holder's claim,
@@ -58,18 +75,27 @@ if redis.call('TYPE', KEYS[1]).ok == 'string' and redis.call('GET', KEYS[1]) == 
 end
 return 0`;
 
-// Replaces the claim by the result in one step: no reader ever sees neither.
+// Replaces the claim (or the parked settlement) by the result in one step: no reader ever sees neither.
 const COMPLETE_SCRIPT = `
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'receipt', ARGV[4], 'body', ARGV[5])
 return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
 
+// Replaces the claim (or a parked settlement, freeing it for the next re-sender) by a parked
+// settlement, in one step; a paid result stays as it is.
+const PARK_SCRIPT = `
+if redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HEXISTS', KEYS[1], 'state') == 0 then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'state', 'parked', 'heldUntil', '0', 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'transaction', ARGV[4], 'body', ARGV[5])
+return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
+
 interface StoreScripts {
   // The Buffer variant ioredis derives from defineCommand: the body must come back byte-exact.
-  paymentClaimBuffer(key: string, claim: string, ttlMs: number): Promise<(Buffer | null)[]>;
+  paymentClaimBuffer(key: string, claim: string, ttlMs: number, leaseMs: number): Promise<(Buffer | null)[]>;
   paymentRelease(key: string): Promise<number>;
   paymentWithdraw(key: string, claim: string): Promise<number>;
   paymentComplete(key: string, ttlMs: number, fingerprint: string, contentType: string, receipt: string, body: Buffer): Promise<number>;
+  paymentPark(key: string, ttlMs: number, fingerprint: string, contentType: string, transaction: string, body: Buffer): Promise<number>;
 }
 
 const DEFAULT_KEY_PREFIX = 'invoice-pdf-x402:';
@@ -92,6 +118,7 @@ const MAX_IN_DOUBT_CLAIMS = 1_000;
 export function createRedisPaymentStore(options: RedisPaymentStoreOptions): PaymentStore {
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const parkedLeaseMs = Math.max(1, Math.round(options.parkedLeaseMs ?? DEFAULT_PARKED_LEASE_MS));
   const log = options.log ?? (() => {});
   const instance = `${hostname()}:${process.pid}`;
 
@@ -109,6 +136,7 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
   redis.defineCommand('paymentRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   redis.defineCommand('paymentComplete', { numberOfKeys: 1, lua: COMPLETE_SCRIPT });
   redis.defineCommand('paymentWithdraw', { numberOfKeys: 1, lua: WITHDRAW_SCRIPT });
+  redis.defineCommand('paymentPark', { numberOfKeys: 1, lua: PARK_SCRIPT });
   const scripts = redis as Redis & StoreScripts;
   const inDoubt = inDoubtClaims((key, claim) => scripts.paymentWithdraw(key, claim));
   const connection = watchConnection(redis, `${redis.options.host}:${redis.options.port}`, log, () => void inDoubt.withdraw());
@@ -138,7 +166,7 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
       const claim = JSON.stringify({ claimedAt: new Date().toISOString(), by: instance, id: randomUUID() });
       return call(
         async (): Promise<ClaimOutcome> => {
-          const [kind, ...fields] = await scripts.paymentClaimBuffer(redisKey(key), claim, ttlUntil(expiresAtMs));
+          const [kind, ...fields] = await scripts.paymentClaimBuffer(redisKey(key), claim, ttlUntil(expiresAtMs), parkedLeaseMs);
           switch (kind?.toString()) {
             case 'claimed':
               return { kind: 'claimed' };
@@ -146,6 +174,8 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
               return { kind: 'busy' };
             case 'done':
               return { kind: 'done', result: paidResult(fields) };
+            case 'parked':
+              return { kind: 'parked', pending: pendingResult(fields) };
             default:
               throw new Error(`unexpected claim reply ${String(kind)}`);
           }
@@ -162,6 +192,11 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
     complete: (key, result, expiresAtMs) =>
       call(async () => {
         await scripts.paymentComplete(redisKey(key), ttlUntil(expiresAtMs), result.fingerprint, result.contentType, result.receipt, result.body);
+      }),
+
+    park: (key, pending, expiresAtMs) =>
+      call(async () => {
+        await scripts.paymentPark(redisKey(key), ttlUntil(expiresAtMs), pending.fingerprint, pending.contentType, pending.transaction, pending.body);
       }),
 
     async close() {
@@ -216,6 +251,11 @@ function inDoubtClaims(withdrawOne: (key: string, claim: string) => Promise<unkn
 function paidResult([fingerprint, contentType, receipt, body]: (Buffer | null)[]): PaidResult {
   if (!fingerprint || !contentType || !receipt || !body) throw new Error('the stored payment result is incomplete');
   return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), receipt: receipt.toString(), body };
+}
+
+function pendingResult([fingerprint, contentType, transaction, body]: (Buffer | null)[]): PendingResult {
+  if (!fingerprint || !contentType || !transaction || !body) throw new Error('the parked settlement is incomplete');
+  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), transaction: transaction.toString(), body };
 }
 
 interface ConnectionWatch {

@@ -60,9 +60,24 @@ export interface RendererStats {
   failures: number;
 }
 
+/** One admission slot (a page or a queue place) held ahead of a render. Releasing twice is harmless. */
+export interface RenderReservation {
+  release(): void;
+}
+
 export interface Renderer {
-  /** Renders the PDF. Rejects with AppError 503 renderer_busy, 502 render_timeout or 502 render_failed. */
-  renderPdf(prepared: PreparedInvoice, options?: { timeoutMs?: number }): Promise<RenderResult>;
+  /**
+   * Renders the PDF. Rejects with AppError 503 renderer_busy, 502 render_timeout or 502
+   * render_failed. With a reservation from tryReserve(), the render uses that slot (and releases
+   * it when done) instead of being admitted again. `paper` overrides the configured paper size
+   * for this one render (the development preview's paper switch).
+   */
+  renderPdf(prepared: PreparedInvoice, options?: { timeoutMs?: number; reservation?: RenderReservation | undefined; paper?: PaperSetting | undefined }): Promise<RenderResult>;
+  /**
+   * Holds a slot for a render that will start soon (a paid request reserves one before it asks the
+   * facilitator to verify), or undefined when pages and queue are all taken.
+   */
+  tryReserve(): RenderReservation | undefined;
   /** The filled HTML Chromium would print. */
   renderHtml(prepared: PreparedInvoice): string;
   stats(): RendererStats;
@@ -126,15 +141,32 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     log,
   });
 
+  // Renders in progress or queued, plus reservations not yet rendering: at most poolSize + queueLimit.
   let admitted = 0;
+  const reservations = new WeakSet<RenderReservation>();
+  const takeSlot = (): RenderReservation => {
+    admitted++;
+    let held = true;
+    const slot = {
+      release() {
+        if (!held) return;
+        held = false;
+        reservations.delete(slot);
+        admitted--;
+      },
+    };
+    reservations.add(slot);
+    return slot;
+  };
+  const full = () => admitted >= settings.poolSize + settings.queueLimit;
   let renders = 0;
   let failures = 0;
   let closed = false;
 
   /** Chromium's PDF of the invoice: HTML and footer filled here, printed on a pooled page. */
-  async function print(view: InvoiceView, currency: CurrencyCode, timeoutMs: number): Promise<Buffer> {
+  async function print(view: InvoiceView, currency: CurrencyCode, paper: PaperSetting, timeoutMs: number): Promise<Buffer> {
     const html = templates.page(view);
-    const pdfOptions = printOptions(paperFor(currency, settings.paperSize), templates.footer(view), settings.tagged);
+    const pdfOptions = printOptions(paperFor(currency, paper), templates.footer(view), settings.tagged);
 
     const pooled = await acquirePage();
     let reusable = false;
@@ -184,13 +216,17 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
 
   const renderer: Renderer = {
     async renderPdf(prepared, call = {}) {
-      if (closed) throw rendererClosed();
-      if (admitted >= settings.poolSize + settings.queueLimit) throw rendererBusy(RETRY_AFTER_SECONDS);
+      const reserved = call.reservation && reservations.has(call.reservation) ? call.reservation : undefined;
+      if (closed) {
+        reserved?.release();
+        throw rendererClosed();
+      }
+      if (!reserved && full()) throw rendererBusy(RETRY_AFTER_SECONDS);
+      const slot = reserved ?? takeSlot();
       const started = performance.now();
-      admitted++;
       try {
         const view = buildInvoiceView(prepared);
-        const printed = await print(view, prepared.totals.currency, call.timeoutMs ?? settings.renderTimeoutMs);
+        const printed = await print(view, prepared.totals.currency, call.paper ?? settings.paperSize, call.timeoutMs ?? settings.renderTimeoutMs);
         const pdf = setPdfInfo(printed, {
           title: view.title,
           author: prepared.invoice.seller.name,
@@ -208,9 +244,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
         log({ event: 'render_failed', code: failure.code, error: String(failure.cause ?? failure.message) });
         throw failure;
       } finally {
-        admitted--;
+        slot.release();
       }
     },
+
+    tryReserve: () => (closed || full() ? undefined : takeSlot()),
 
     renderHtml: (prepared) => templates.page(buildInvoiceView(prepared)),
 

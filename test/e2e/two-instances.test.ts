@@ -4,12 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
+import { startFaultyFacilitator } from '../support/faultyFacilitator.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson } from '../support/testApp.js';
@@ -61,6 +62,35 @@ test('one signature sent to both instances at once settles exactly once', async 
   assert.equal(again.status, 200);
   assert.deepEqual(Buffer.from(await again.arrayBuffer()), pdfs[0]);
   assert.equal(await world.net.balanceOf(buyer.address), before - 20000n);
+});
+
+test('a settlement whose answer was lost on one instance is collected by re-sending to the other', async () => {
+  // Instance C's facilitator settles on chain, then the answer is cut: C parks the PDF in Redis.
+  const proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
+  const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
+  const lossy = await startPaidService({ net: world.net, renderer: world.renderer, store, facilitatorUrl: proxy.url });
+  try {
+    proxy.fault('forward-then-drop', 'settle');
+    const buyer = world.net.buyers[2]!;
+    const before = await world.net.balanceOf(buyer.address);
+    const header = await signedHeader(2);
+    const lost = await postJson(`${lossy.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header });
+    assert.equal(lost.status, 502);
+    assert.equal((await lost.json()).error.code, 'settlement_unknown');
+    assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'the transfer did happen');
+
+    const rendersBefore = instances[1]!.renders();
+    const collected = await postJson(`${instances[1]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header });
+    assert.equal(collected.status, 200);
+    assert.equal(Buffer.from(await collected.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(decodePaymentResponseHeader(collected.headers.get('PAYMENT-RESPONSE')!).success, true);
+    assert.equal(instances[1]!.renders(), rendersBefore, 'the PDF parked by the other instance, not a new render');
+    assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'one transfer');
+  } finally {
+    await lossy.close();
+    await store.close();
+    await proxy.close();
+  }
 });
 
 test('a Redis outage makes paid requests 503 without charging, and they recover when Redis returns', async () => {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AppError } from '../../src/errors.js';
 import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
-import { authorizationKey, type ClaimOutcome, type PaidResult, type PaymentStore } from '../../src/payment/paymentStore.js';
+import { authorizationKey, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from '../../src/payment/paymentStore.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 
@@ -26,21 +26,26 @@ interface Instances {
 
 const uniquePrefix = () => `test:${randomBytes(6).toString('hex')}:`;
 
-const implementations: { name: string; open(): Instances }[] = [
+/** Store options every implementation takes. */
+interface StoreOptions {
+  parkedLeaseMs?: number;
+}
+
+const implementations: { name: string; open(options?: StoreOptions): Instances }[] = [
   {
     name: 'memory payment store',
-    open() {
-      const store = createMemoryPaymentStore();
+    open(options = {}) {
+      const store = createMemoryPaymentStore(options);
       return { a: store, b: store, close: () => store.close() };
     },
   },
   {
     name: 'redis payment store',
-    open() {
+    open(options = {}) {
       // Two connections = two instances; a fresh prefix keeps tests apart on one server.
       const keyPrefix = uniquePrefix();
-      const a = createRedisPaymentStore({ url: server.url, keyPrefix });
-      const b = createRedisPaymentStore({ url: server.url, keyPrefix });
+      const a = createRedisPaymentStore({ url: server.url, keyPrefix, ...options });
+      const b = createRedisPaymentStore({ url: server.url, keyPrefix, ...options });
       return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
     },
   },
@@ -55,6 +60,24 @@ const paidResult = (): PaidResult => ({
   body: randomBytes(200 * 1024),
   receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString('base64'),
 });
+
+const pendingResult = (transaction = ''): PendingResult => ({
+  fingerprint: randomBytes(32).toString('hex'),
+  contentType: 'application/pdf',
+  body: randomBytes(200 * 1024),
+  transaction,
+});
+
+function assertParked(outcome: ClaimOutcome, expected: PendingResult) {
+  assert.equal(outcome.kind, 'parked');
+  if (outcome.kind !== 'parked') return;
+  const { pending } = outcome;
+  assert.equal(pending.fingerprint, expected.fingerprint);
+  assert.equal(pending.contentType, expected.contentType);
+  assert.equal(pending.transaction, expected.transaction);
+  assert.ok(Buffer.isBuffer(pending.body));
+  assert.ok(pending.body.equals(expected.body), 'the parked body comes back byte for byte');
+}
 
 function assertDone(outcome: ClaimOutcome, expected: PaidResult) {
   assert.equal(outcome.kind, 'done');
@@ -82,7 +105,7 @@ async function claimWhenFree(store: PaymentStore, key: string, expiresAtMs: numb
 }
 
 // The PaymentStore contract, run against every implementation so they stay equivalent.
-const behaviours: { name: string; run(instances: Instances): Promise<void> }[] = [
+const behaviours: { name: string; options?: StoreOptions; run(instances: Instances): Promise<void> }[] = [
   {
     name: 'a claim makes every other claimer busy until it is released',
     async run({ a, b }) {
@@ -175,13 +198,113 @@ const behaviours: { name: string; run(instances: Instances): Promise<void> }[] =
       assert.equal(kinds.filter((kind) => kind === 'busy').length, 19);
     },
   },
+  {
+    name: 'a parked settlement goes to one re-sender at a time, byte for byte',
+    async run({ a, b }) {
+      const key = newKey();
+      const pending = pendingResult('0x' + 'ab'.repeat(32));
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'claimed' });
+      await a.park(key, pending, inAMinute());
+      assertParked(await b.claim(key, inAMinute()), pending);
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'busy' }, 'held by the first re-sender');
+      assert.deepEqual(await b.claim(key, inAMinute()), { kind: 'busy' });
+    },
+  },
+  {
+    name: 'parking again (still unknown) hands it to the next re-sender, with the newer details',
+    async run({ a, b }) {
+      const key = newKey();
+      const first = pendingResult();
+      await a.claim(key, inAMinute());
+      await a.park(key, first, inAMinute());
+      assertParked(await b.claim(key, inAMinute()), first);
+      const newer = { ...first, transaction: '0x' + 'cd'.repeat(32) };
+      await b.park(key, newer, inAMinute());
+      assertParked(await a.claim(key, inAMinute()), newer);
+    },
+  },
+  {
+    name: 'a collected settlement becomes a result for every later re-send',
+    async run({ a, b }) {
+      const key = newKey();
+      const pending = pendingResult();
+      await a.claim(key, inAMinute());
+      await a.park(key, pending, inAMinute());
+      assertParked(await b.claim(key, inAMinute()), pending);
+      const result = { ...paidResult(), fingerprint: pending.fingerprint, body: pending.body };
+      await b.complete(key, result, inAMinute());
+      for (const store of [a, b]) assertDone(await store.claim(key, inAMinute()), result);
+    },
+  },
+  {
+    name: 'releasing a parked settlement (it failed for good) frees the authorization',
+    async run({ a, b }) {
+      const key = newKey();
+      await a.claim(key, inAMinute());
+      await a.park(key, pendingResult(), inAMinute());
+      assert.equal((await b.claim(key, inAMinute())).kind, 'parked');
+      await b.release(key);
+      assert.deepEqual(await a.claim(key, inAMinute()), { kind: 'claimed' });
+    },
+  },
+  {
+    name: 'park never replaces a paid result',
+    async run({ a, b }) {
+      const key = newKey();
+      const result = paidResult();
+      await a.claim(key, inAMinute());
+      await a.complete(key, result, inAMinute());
+      await b.park(key, pendingResult(), inAMinute());
+      assertDone(await b.claim(key, inAMinute()), result);
+    },
+  },
+  {
+    name: 'a re-sender that vanished holds a parked settlement only for the lease (300 ms here)',
+    options: { parkedLeaseMs: 300 },
+    async run({ a, b }) {
+      const key = newKey();
+      const pending = pendingResult();
+      await a.claim(key, inAMinute());
+      await a.park(key, pending, inAMinute());
+      assertParked(await a.claim(key, inAMinute()), pending); // ...and never comes back
+      const deadline = Date.now() + 2_000;
+      let outcome = await b.claim(key, inAMinute());
+      assert.equal(outcome.kind, 'busy', 'held during the lease');
+      while (outcome.kind === 'busy' && Date.now() < deadline) {
+        await sleep(50);
+        outcome = await b.claim(key, inAMinute());
+      }
+      assertParked(outcome, pending);
+    },
+  },
+  {
+    name: '20 concurrent re-sends of a parked settlement from two instances: exactly one gets it',
+    async run({ a, b }) {
+      const key = newKey();
+      await a.claim(key, inAMinute());
+      await a.park(key, pendingResult(), inAMinute());
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claim(key, inAMinute())));
+      const kinds = outcomes.map((outcome) => outcome.kind);
+      assert.equal(kinds.filter((kind) => kind === 'parked').length, 1);
+      assert.equal(kinds.filter((kind) => kind === 'busy').length, 19);
+    },
+  },
+  {
+    name: 'a parked settlement expires at expiresAtMs, like a claim',
+    async run({ a, b }) {
+      const key = newKey();
+      await a.claim(key, inAMinute());
+      await a.park(key, pendingResult(), Date.now() + 300);
+      await claimWhenFree(b, key, inAMinute(), 2_000);
+    },
+  },
 ];
 
 for (const implementation of implementations) {
   describe(implementation.name, () => {
     for (const behaviour of behaviours) {
       test(behaviour.name, async () => {
-        const instances = implementation.open();
+        const instances = implementation.open(behaviour.options);
         try {
           await behaviour.run(instances);
         } finally {
@@ -223,6 +346,21 @@ describe('redis payment store: Redis itself', () => {
       const resultTtl = await raw.pttl(`${keyPrefix}${key}`);
       assert.ok(resultTtl > 25_000 && resultTtl <= 30_000, `result TTL ${resultTtl} ms`);
       assert.deepEqual(await raw.keys(`${keyPrefix}*`), [`${keyPrefix}${key}`]);
+
+      // A parked settlement: a hash with a state, held by one re-sender until heldUntil (Redis time).
+      const parkedKey = newKey();
+      await store.claim(parkedKey, expiresAtMs);
+      await store.park(parkedKey, pendingResult(), expiresAtMs);
+      assert.equal(await raw.type(`${keyPrefix}${parkedKey}`), 'hash');
+      assert.equal(await raw.hget(`${keyPrefix}${parkedKey}`, 'state'), 'parked');
+      assert.equal(await raw.hget(`${keyPrefix}${parkedKey}`, 'heldUntil'), '0');
+      const parkedTtl = await raw.pttl(`${keyPrefix}${parkedKey}`);
+      assert.ok(parkedTtl > 25_000 && parkedTtl <= 30_000, `parked TTL ${parkedTtl} ms`);
+      await store.claim(parkedKey, expiresAtMs);
+      const [seconds = 0, micros = 0] = (await raw.time()).map(Number);
+      const heldUntil = Number(await raw.hget(`${keyPrefix}${parkedKey}`, 'heldUntil'));
+      const lease = heldUntil - (Number(seconds) * 1000 + Math.floor(Number(micros) / 1000));
+      assert.ok(lease > 55_000 && lease <= 60_000, `lease ${lease} ms`);
     } finally {
       raw.disconnect();
       await store.close();
@@ -289,6 +427,7 @@ describe('redis payment store: Redis itself', () => {
       assert.ok(claimFailedMs < 2_000, `claim failed after ${claimFailedMs} ms`);
       await assert.rejects(store.release(key), isUnavailable);
       await assert.rejects(store.complete(key, paidResult(), inAMinute()), isUnavailable);
+      await assert.rejects(store.park(key, pendingResult(), inAMinute()), isUnavailable);
       // An instance that starts during the outage fails just as promptly.
       lateStore = createRedisPaymentStore({ url: outageServer.url, keyPrefix });
       const lateStarted = Date.now();

@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { paymentDependencies } from '../../src/http/paymentDependencies.js';
+import type { RenderCapacity } from '../../src/http/paymentGate.js';
+import type { Lifecycle } from '../../src/lifecycle.js';
 import type { PdfRenderer } from '../../src/http/routes/invoiceRoutes.js';
 import { createLogger } from '../../src/logger.js';
 import { createFacilitatorClient } from '../../src/payment/facilitatorClient.js';
@@ -38,6 +40,11 @@ export interface PaidServiceOptions {
   facilitatorTimeoutMs?: number;
   /** Defaults to a fresh in-memory store; several services given Redis stores act as instances. */
   store?: PaymentStore;
+  /** The gate reserves render capacity here before verify (pass the real renderer). */
+  capacity?: RenderCapacity;
+  lifecycle?: Lifecycle;
+  /** How long a duplicate waits for an in-flight payment (default 60 s). */
+  duplicateWaitMs?: number;
 }
 
 /** The real app with the real payment processor, listening on 127.0.0.1. */
@@ -52,28 +59,36 @@ export async function startPaidService(options: PaidServiceOptions) {
     maxTimeoutSeconds: 300,
   };
   const events: string[] = [];
+  const eventDetails: { event: string; payer?: string; nonce?: string; reason?: string }[] = [];
   const processor = createPaymentProcessor({
     terms,
     baseUrl: config.PUBLIC_BASE_URL,
     facilitator: createFacilitatorClient({ url: options.facilitatorUrl ?? options.net.facilitatorUrl, timeoutMs: options.facilitatorTimeoutMs ?? 10_000 }),
     store: options.store ?? createMemoryPaymentStore(),
-    onEvent: (event) => events.push(event),
+    ...(options.duplicateWaitMs !== undefined ? { duplicateWaitMs: options.duplicateWaitMs } : {}),
+    onEvent: (event, details) => {
+      events.push(event);
+      eventDetails.push({ event, ...details });
+    },
   });
   let renders = 0;
   const counting: PdfRenderer = {
-    renderPdf: (prepared) => {
+    renderPdf: (prepared, renderOptions) => {
       renders += 1;
-      return options.renderer.renderPdf(prepared);
+      return options.renderer.renderPdf(prepared, renderOptions);
     },
   };
-  const { app } = createApp({ config, logger: createLogger('silent'), renderer: counting, payment: paymentDependencies({ processor, terms }) });
+  const { app } = createApp({ config, logger: createLogger('silent'), renderer: counting, payment: paymentDependencies({ processor, terms }, options.lifecycle, options.capacity) });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     events,
+    eventDetails,
     renders: () => renders,
+    /** What shutdown does once settlements are done: every connection is cut at once. */
+    cutConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -8,7 +8,8 @@ import type { RouteSpec } from '../routeSpec.js';
 
 /** Renders a prepared invoice to PDF bytes; provided by src/render. */
 export interface PdfRenderer {
-  renderPdf(prepared: PreparedInvoice): Promise<{ pdf: Buffer; pages: number }>;
+  /** `reservation`: the render slot the payment gate reserved before verify (ctx.state.renderReservation). */
+  renderPdf(prepared: PreparedInvoice, options?: { reservation?: { release(): void } | undefined }): Promise<{ pdf: Buffer; pages: number }>;
 }
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, parse: prepareInvoice };
@@ -42,7 +43,7 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     async handle(ctx, prepared) {
       if (!renderer) throw new AppError(501, 'not_implemented', 'PDF rendering is not available on this instance.');
       const started = performance.now();
-      const { pdf, pages } = await renderer.renderPdf(prepared);
+      const { pdf, pages } = await renderer.renderPdf(prepared, { reservation: ctx.state.renderReservation });
       onRendered?.((performance.now() - started) / 1000, pages);
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="invoice.pdf"`);

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { AppError } from '../../../src/errors.js';
+import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
+import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
+import { buildRequirements, type PricedResource } from '../../../src/payment/offer.js';
+import { createPaymentProcessor } from '../../../src/payment/paymentProcessor.js';
+
+/** The processor with a scripted facilitator that counts its calls. */
+const terms = { network: 'eip155:8453' as const, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
+const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
+
+function setup() {
+  const calls = { verify: 0, settle: 0 };
+  const facilitator: FacilitatorClient = {
+    async verify() {
+      calls.verify++;
+      return { isValid: true };
+    },
+    async settle() {
+      calls.settle++;
+      return { success: true, transaction: `0x${'ab'.repeat(32)}`, network: terms.network };
+    },
+  };
+  const processor = createPaymentProcessor({ terms, baseUrl: 'http://127.0.0.1', facilitator, store: createMemoryPaymentStore() });
+  return { processor, calls };
+}
+
+function header(validBefore: string): string {
+  const offer = buildRequirements(resource, terms);
+  const authorization = { from: `0x${randomBytes(20).toString('hex')}`, to: terms.payTo, value: offer.amount, validAfter: '0', validBefore, nonce: `0x${randomBytes(32).toString('hex')}` };
+  return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { signature: `0x${'cd'.repeat(65)}`, authorization } } as never);
+}
+const inSeconds = (seconds: number) => String(Math.floor(Date.now() / 1000) + seconds);
+
+test('an authorization past its window gets a 402 that says so, and leaves no claim behind', async () => {
+  const { processor, calls } = setup();
+  const expired = header(inSeconds(3));
+  for (let i = 0; i < 2; i++) {
+    const check = await processor.check(resource, expired, 'body');
+    assert.equal(check.kind, 'payment-required');
+    if (check.kind === 'payment-required') assert.match(check.paymentRequired.error ?? '', /expired/);
+  }
+  assert.equal(calls.verify, 0);
+});
+
+test('a re-send of a paid signature close to its validBefore still gets the stored result', async () => {
+  let now = Date.now();
+  const calls = { verify: 0, settle: 0 };
+  const processor = createPaymentProcessor({
+    terms,
+    baseUrl: 'http://127.0.0.1',
+    now: () => now,
+    store: createMemoryPaymentStore({ now: () => now }),
+    facilitator: {
+      verify: async () => (calls.verify++, { isValid: true }),
+      settle: async () => (calls.settle++, { success: true, transaction: '0x01', network: terms.network }),
+    },
+  });
+  const signature = header(String(Math.floor(now / 1000) + 60));
+  const first = await processor.check(resource, signature, 'body');
+  assert.equal(first.kind, 'payment-verified');
+  if (first.kind !== 'payment-verified') return;
+  const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1') };
+  const settled = await first.payment.settle(work);
+  assert.equal(settled.kind, 'settled');
+  if (settled.kind === 'settled') await first.payment.complete(work, settled);
+
+  now += 57_000; // 3 s before validBefore: too late to settle, not too late to collect
+  const again = await processor.check(resource, signature, 'body');
+  assert.equal(again.kind, 'replayed');
+  assert.equal(calls.settle, 1);
+});
+
+test('beforeVerify (render capacity) refusing: the error propagates, no verify, and the authorization is free again', async () => {
+  const { processor, calls } = setup();
+  const signature = header(inSeconds(120));
+  const busy = new AppError(503, 'renderer_busy', 'busy');
+  await assert.rejects(processor.check(resource, signature, 'body', { beforeVerify: () => { throw busy; } }), (error) => error === busy);
+  assert.equal(calls.verify, 0);
+  const retry = await processor.check(resource, signature, 'body');
+  assert.equal(retry.kind, 'payment-verified');
+  assert.equal(calls.verify, 1);
+});
+
+test('a validBefore of 2^256 - 1 is accepted without overflowing the claim expiry', async () => {
+  const { processor } = setup();
+  const check = await processor.check(resource, header((2n ** 256n - 1n).toString()), 'body');
+  assert.equal(check.kind, 'payment-verified');
+});
