@@ -23,6 +23,8 @@ const PACKAGES = {
   test: [
     { pkg: 'poppler-utils', check: ['/usr/bin/pdftotext', '/usr/bin/pdfinfo', '/usr/bin/pdftoppm'] },
     { pkg: 'redis-server', check: ['/usr/bin/redis-server'] },
+    // The reliability suite counts Chromium's connect() calls with strace.
+    { pkg: 'strace', check: ['/usr/bin/strace'] },
   ],
 };
 
