@@ -15,6 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { postJson } from '../support/testApp.js';
 import { startPaidService, startPaymentWorld, USDC } from '../support/paidService.js';
+import { authorizationOf } from '../support/x402Buyer.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let service: Awaited<ReturnType<typeof startPaidService>>;
@@ -46,7 +47,6 @@ async function signAnything(privateKey: `0x${string}`, paymentRequired: PaymentR
   return client.createPaymentPayload(paymentRequired);
 }
 
-const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: { from: `0x${string}`; nonce: `0x${string}` } }).authorization;
 
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE, url = invoiceUrl()) => postJson(url, body, { 'PAYMENT-SIGNATURE': header });
 

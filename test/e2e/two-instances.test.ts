@@ -3,10 +3,7 @@
 // makes paid requests 503 (never free, never double-charged) until Redis returns.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { privateKeyToAccount } from 'viem/accounts';
+import { decodePaymentResponseHeader } from '@x402/core/http';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
@@ -14,6 +11,7 @@ import { startFaultyFacilitator } from '../support/faultyFacilitator.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson } from '../support/testApp.js';
+import { challengeOf, signerFor } from '../support/x402Buyer.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let redis: RedisServer;
@@ -38,10 +36,7 @@ after(async () => {
 }, { timeout: 30_000 });
 
 async function signedHeader(buyerIndex: number): Promise<string> {
-  const challenge = await postJson(`${instances[0]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
-  const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
-  const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(world.net.buyers[buyerIndex]!.privateKey)));
-  return encodePaymentSignatureHeader(await client.createPaymentPayload(required));
+  return (await signerFor(world.net.buyers[buyerIndex]!, await challengeOf(instances[0]!.url))()).header;
 }
 
 test('one signature sent to both instances at once settles exactly once', async () => {

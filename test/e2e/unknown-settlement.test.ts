@@ -5,10 +5,7 @@
 // facilitator or network breaks, sometimes after the transfer really happened on the real chain.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import type { PaymentPayload } from '@x402/core/types';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { createWalletClient, http, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
@@ -16,6 +13,7 @@ import type { DevKey } from '../../src/payment/local/devAccounts.js';
 import { startFaultyFacilitator, type Fault, type FaultyFacilitator } from '../support/faultyFacilitator.js';
 import { startPaidService, startPaymentWorld, USDC } from '../support/paidService.js';
 import { postJson } from '../support/testApp.js';
+import { challengeOf, signerFor, type Signed } from '../support/x402Buyer.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let proxy: FaultyFacilitator;
@@ -33,13 +31,8 @@ after(async () => {
 }, { timeout: 30_000 });
 
 const invoiceUrl = () => `${service.url}/v1/invoice.pdf`;
-const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: { from: `0x${string}`; nonce: `0x${string}` } }).authorization;
-
-async function signFor(buyer: DevKey): Promise<{ header: string; nonce: `0x${string}` }> {
-  const challenge = await postJson(invoiceUrl(), EXAMPLE_INVOICE);
-  const required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
-  const payload = await new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey))).createPaymentPayload(required);
-  return { header: encodePaymentSignatureHeader(payload), nonce: authorizationOf(payload).nonce };
+async function signFor(buyer: DevKey): Promise<Signed> {
+  return signerFor(buyer, await challengeOf(service.url))();
 }
 
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE) => postJson(invoiceUrl(), body, { 'PAYMENT-SIGNATURE': header });

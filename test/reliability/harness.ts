@@ -1,16 +1,10 @@
 // Shared by the reliability suite (GitHub issue 7). Each property prints one figure line,
 // `[reliability] <n> <name>: ...`, and asserts its target. The short variants run with `npm test`;
 // RELIABILITY_LONG=1 (`npm run reliability`) runs the long ones.
-import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
+import type { PaymentPayload } from '@x402/core/types';
 import { createPublicClient, http, parseAbiItem } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import type { DevKey } from '../../src/payment/local/devAccounts.js';
 import type { LocalPaymentNetwork } from '../../src/payment/local/localPaymentNetwork.js';
-import { postJson } from '../support/testApp.js';
+import { authorizationOf } from '../support/x402Buyer.js';
 
 export const LONG = process.env.RELIABILITY_LONG === '1';
 
@@ -31,30 +25,7 @@ export const ms = (value: number) => `${Math.round(value)} ms`;
 
 export const PRICE = 20000n;
 
-export interface Signed {
-  header: string;
-  from: `0x${string}`;
-  nonce: `0x${string}`;
-}
-
-const authorizationOf = (payload: PaymentPayload) => (payload.payload as { authorization: { from: `0x${string}`; nonce: `0x${string}` } }).authorization;
-
-/** The 402 challenge of the paid route (the same for every body: the offer doesn't depend on it). */
-export async function challengeOf(serviceUrl: string): Promise<PaymentRequired> {
-  const response = await postJson(`${serviceUrl}/v1/invoice.pdf`, EXAMPLE_INVOICE);
-  if (response.status !== 402) throw new Error(`expected a 402 challenge, got ${response.status}`);
-  return decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
-}
-
-/** A real x402 client for one buyer: every call signs a fresh EIP-3009 authorization (a new nonce). */
-export function signerFor(buyer: DevKey, required: PaymentRequired): () => Promise<Signed> {
-  const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
-  return async () => {
-    const payload = await client.createPaymentPayload(required);
-    const { from, nonce } = authorizationOf(payload);
-    return { header: encodePaymentSignatureHeader(payload), from, nonce };
-  };
-}
+export { challengeOf, signerFor, type Signed } from '../support/x402Buyer.js';
 
 export function decodeNonce(header: string): { from: `0x${string}`; nonce: `0x${string}` } {
   return authorizationOf(JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as PaymentPayload);
