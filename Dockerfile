@@ -2,10 +2,11 @@
 # Build: docker build -t invoice-pdf-x402 .      Run: see docker-compose.yml and the README.
 FROM node:20-bookworm-slim
 
-# Chromium prints the PDFs; the fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari,
+# Chromium's headless shell prints the PDFs (the full browser is not needed, and it makes network
+# requests of its own at launch; see src/render/chromiumPath.ts); the fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari,
 # CJK and every currency symbol we print (the fullwidth yen sign comes from IPAGothic).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-noto-core fonts-dejavu-core fonts-ipafont-gothic fonts-noto-cjk ca-certificates \
+ && apt-get install -y --no-install-recommends chromium-headless-shell fonts-noto-core fonts-dejavu-core fonts-ipafont-gothic fonts-noto-cjk ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -23,7 +24,7 @@ COPY scripts ./scripts
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    CHROMIUM_PATH=/usr/bin/chromium \
+    CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell \
     CHROMIUM_SANDBOX=off \
     TMPDIR=/tmp
 

@@ -6,7 +6,7 @@ import { createLogger } from '../src/logger.js';
 import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { chromiumArgs } from '../src/render/browser.js';
-import { findChromium } from '../src/render/chromiumPath.js';
+import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperFor } from '../src/render/paper.js';
 import { printOptions } from '../src/render/printOptions.js';
@@ -102,9 +102,10 @@ function jobs(tagged: boolean) {
 }
 
 async function launch(profileDir: string, tmpDir: string): Promise<Browser> {
+  const executablePath = findChromium();
   return puppeteer.launch({
-    executablePath: findChromium(),
-    headless: true,
+    executablePath,
+    headless: headlessMode(executablePath),
     pipe: true,
     userDataDir: profileDir,
     args: chromiumArgs(),

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Set-up shared by `npm start` and `npm test`: Node version, npm dependencies, and the Debian
-// packages the service needs (Chromium and fonts; Poppler and Redis for the tests). Fast when
-// everything is already there; installs what is missing when it can (root + apt-get), otherwise
-// stops with the exact command to run. Uses only Node built-ins: it runs before the npm install.
+// packages the service needs (Chromium's headless shell and fonts; full Chromium, Poppler, Redis
+// and strace for the tests). Fast when everything is already there; installs what is missing when
+// it can (root + apt-get), otherwise stops with the exact command to run. Uses only Node built-ins: it runs before the npm install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const PACKAGES = {
   start: [
-    { pkg: 'chromium', check: ['/usr/bin/chromium', '/usr/lib/chromium/chromium'] },
+    // Prints the PDFs: the headless shell makes no network requests of its own (src/render/chromiumPath.ts).
+    { pkg: 'chromium-headless-shell', check: ['/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell'] },
     { pkg: 'fonts-noto-core', check: ['/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf'] },
     { pkg: 'fonts-dejavu-core', check: ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'] },
     // Fullwidth yen sign (JPY) and Japanese text.
@@ -21,6 +22,8 @@ const PACKAGES = {
     { pkg: 'fonts-noto-cjk', check: ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'] },
   ],
   test: [
+    // The full browser: Playwright drives the preview with it.
+    { pkg: 'chromium', check: ['/usr/bin/chromium', '/usr/lib/chromium/chromium'] },
     { pkg: 'poppler-utils', check: ['/usr/bin/pdftotext', '/usr/bin/pdfinfo', '/usr/bin/pdftoppm'] },
     { pkg: 'redis-server', check: ['/usr/bin/redis-server'] },
     // The reliability suite counts Chromium's connect() calls with strace.

@@ -1,4 +1,5 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { headlessMode } from './chromiumPath.js';
 import type { ScratchDir } from './scratchDir.js';
 
 /**
@@ -162,7 +163,7 @@ export class BrowserSupervisor {
     try {
       browser = await puppeteer.launch({
         executablePath,
-        headless: true,
+        headless: headlessMode(executablePath),
         // A pipe instead of a DevTools port: no other local process can connect to our browser.
         pipe: true,
         userDataDir: profileDir,

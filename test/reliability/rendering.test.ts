@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { PaymentRequired } from '@x402/core/types';
 import type { PdfRenderer } from '../../src/http/routes/invoiceRoutes.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { findChromium } from '../../src/render/chromiumPath.js';
 import { startCanary, type Canary } from '../fixtures/canary.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
@@ -225,17 +226,13 @@ describe('7 SSRF and file probes', () => {
       const inet = calls.filter((call) => call.family !== 'AF_UNIX');
       const outside = inet.filter((call) => !call.loopback);
       const stream = outside.filter((call) => call.type !== 'SOCK_DGRAM');
-      // Chromium's network service opens (without sending anything) a UDP socket "connected" to
-      // Google's public DNS IPv6 address at start-up, whatever it renders: a route lookup for its
-      // IPv6 reachability check, which no packet leaves. Anything else is a finding.
-      const startupProbe = outside.filter((call) => call.type === 'SOCK_DGRAM' && call.address === '2001:4860:4860::8888');
       figure(
         '7 strace',
-        `renderer + Chromium rendering every probe: ${calls.length} connect() calls (${calls.length - inet.length} AF_UNIX, ${inet.length - outside.length} loopback), ` +
-          `${outside.length} to non-loopback addresses (${stream.length} TCP; ${startupProbe.length} UDP route probes to [2001:4860:4860::8888]:443 by Chromium's network service at start-up, no packet sent)`,
+        `renderer (${findChromium()}) rendering every probe: ${calls.length} connect() calls (${calls.length - inet.length} AF_UNIX, ` +
+          `${inet.length - outside.length} loopback), ${outside.length} to non-loopback addresses (${stream.length} TCP, ${outside.length - stream.length} UDP)`,
       );
       assert.equal(inet.length - outside.length, 0, 'no connect to the loopback canary or anything else on loopback');
-      assert.deepEqual(outside.filter((call) => !startupProbe.includes(call)).map((call) => call.line), []);
+      assert.deepEqual(outside.map((call) => call.line), [], 'no connect() to any address outside the machine');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

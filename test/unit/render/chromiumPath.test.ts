@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { findChromium } from '../../../src/render/chromiumPath.js';
+import { CHROMIUM_CANDIDATES, findChromium, headlessMode } from '../../../src/render/chromiumPath.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chromium-path-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,4 +27,17 @@ test('absolute candidates first, then names on PATH; files that are not executab
 
 test('nothing found: the error says how to install it', () => {
   assert.throws(() => findChromium(undefined, ['/nonexistent/chromium', 'google-chrome'], dir), /apt-get install -y chromium/);
+});
+
+test("Debian's headless shell is preferred to the full browser, which makes network requests of its own at launch", () => {
+  const shell = CHROMIUM_CANDIDATES.findIndex((candidate) => candidate.endsWith('chromium-headless-shell'));
+  const full = CHROMIUM_CANDIDATES.indexOf('/usr/bin/chromium');
+  assert.ok(shell >= 0 && full > shell, CHROMIUM_CANDIDATES.join(', '));
+});
+
+test('the headless shell is launched in shell mode, every other binary in new headless mode', () => {
+  assert.equal(headlessMode('/usr/bin/chromium-headless-shell'), 'shell');
+  assert.equal(headlessMode('/usr/lib/chromium/chromium-headless-shell'), 'shell');
+  assert.equal(headlessMode('/usr/bin/chromium'), true);
+  assert.equal(headlessMode('/opt/google/chrome/google-chrome'), true);
 });
