@@ -4,12 +4,15 @@
  *            render; the route priced at 0 so the payment round trip is left out), pool of 2 pages
  *   floor    page.setContent + page.pdf of the same HTML, same options, on warm pages (the best
  *            Chromium can do; no queue, no metadata, no validation)
- *   naive    a browser launched per request
+ *   naive    a browser launched per request, same browser binary as the service
+ *   naive-full  the same with Debian's full Chromium, what `puppeteer.launch()` users get (when
+ *            the service runs the headless shell and the full browser is installed)
  *   http     optional: POST to a running server (BENCH_HTTP_URL, see bench/targets.ts)
- * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4, peak memory
- * of the browser processes (summed PSS, and RSS) and of Node, ratios against the baselines, and
- * memory before/after 500 renders on one browser. Service, floor (and http) run side by side,
- * alternating sample by sample. Sample counts come from the environment (BENCH_SAMPLES,
+ * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of
+ * BENCH_ROUNDS rounds), peak memory of the browser processes (summed PSS, and RSS) and of Node,
+ * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
+ * all along, by windows of 100 renders). Service, floor (and http) run side by side, alternating
+ * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, or BENCH_SCALE=0.25
  * to scale them all); the defaults take about 2.5 minutes on 2 cores.
  */
@@ -18,6 +21,7 @@ import type { InvoiceInput } from '../src/invoice/schema.js';
 import { TAGGED_DEFAULT } from '../src/render/renderer.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { latencies, percentile, throughput } from './measure.js';
+import { findChromium } from '../src/render/chromiumPath.js';
 import { browserMemory, descendants, nodeMemory, samplePeak, type Memory } from './processMemory.js';
 import { floorTarget, httpTarget, naiveTarget, serviceTarget, type BenchTarget } from './targets.js';
 
@@ -37,10 +41,13 @@ const counts = (name: string, defaults: Record<Size, number>): Record<Size, numb
   return Object.fromEntries(SIZES.map((size) => [size, Math.max(1, Math.round((override ? Number(override) : defaults[size]) * scale))])) as Record<Size, number>;
 };
 const SAMPLES = counts('BENCH_SAMPLES', { 1: 40, 20: 30, 200: 16 });
-const CALLS = counts('BENCH_CALLS', { 1: 40, 20: 24, 200: 12 });
+const CALLS = counts('BENCH_CALLS', { 1: 60, 20: 40, 200: 12 });
 const NAIVE_SAMPLES = counts('BENCH_NAIVE_SAMPLES', { 1: 5, 20: 5, 200: 4 });
 const NAIVE_CALLS = counts('BENCH_NAIVE_CALLS', { 1: 4, 20: 4, 200: 4 });
 const MEMORY_RENDERS = Math.round(number('BENCH_MEMORY_RENDERS', 500));
+const MEMORY_WINDOW = 100;
+/** Throughput rounds per target and concurrency; the median counts (one noisy second can't decide). */
+const ROUNDS = Math.max(1, Math.round(number('BENCH_ROUNDS', 3)));
 const WARMUP = 3;
 
 const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
@@ -76,10 +83,13 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
     for (let sample = 0; sample < samples[size]; sample++) {
       for (const [index, target] of targets.entries()) times[index]!.push(...(await latencies(1, () => target.render(body))));
     }
-    const rates = targets.map((): Record<number, number> => ({}));
-    for (const concurrency of CONCURRENCY) {
-      for (const [index, target] of targets.entries()) rates[index]![concurrency] = await throughput(calls[size], concurrency, () => target.render(body));
+    const runs = targets.map((): Record<number, number[]> => Object.fromEntries(CONCURRENCY.map((c) => [c, []])));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const concurrency of CONCURRENCY) {
+        for (const [index, target] of targets.entries()) runs[index]![concurrency]!.push(await throughput(calls[size], concurrency, () => target.render(body)));
+      }
     }
+    const rates = runs.map((run) => Object.fromEntries(CONCURRENCY.map((c) => [c, percentile(run[c]!, 50)])) as Record<number, number>);
     results.forEach((result, index) => {
       result.sizes[size] = { p50: percentile(times[index]!, 50), p95: percentile(times[index]!, 95), throughput: rates[index]!, bytes: bytes[index]! };
       log(`  ${result.name} ${size} lines: p50 ${fmt(result.sizes[size].p50)} ms`);
@@ -89,18 +99,34 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
   return results;
 }
 
-/** Memory of one browser life: before and after MEMORY_RENDERS renders of mixed sizes at concurrency 2. */
+/**
+ * The browser's memory over one browser life: MEMORY_RENDERS renders of mixed sizes at concurrency
+ * 2, PSS sampled every 100 ms and grouped by windows of MEMORY_WINDOW renders. A leak shows as
+ * windows that keep rising; caches filling up (fonts, glyphs, layout) show as a rise during the
+ * first window and then a plateau. Both the cold figure and the windows are reported.
+ */
 async function memoryOverRenders() {
   // One browser for the whole run: retirement would hide growth (the warm-up renders count too).
   const target = await serviceTarget({ maxRendersPerBrowser: MEMORY_RENDERS + SIZES.length + 1 });
   for (const size of SIZES) await target.render(BODIES[size]);
-  const before = { browser: browserMemory(), node: nodeMemory() };
+  const cold = { browser: browserMemory(), node: nodeMemory() };
+  let done = 0;
+  const samples: { renders: number; pssMiB: number }[] = [];
+  const timer = setInterval(() => samples.push({ renders: done, pssMiB: browserMemory().pssMiB }), 100);
   let next = 0;
-  await throughput(MEMORY_RENDERS, 2, () => target.render(BODIES[SIZES[next++ % SIZES.length]!]));
+  await throughput(MEMORY_RENDERS, 2, async () => {
+    await target.render(BODIES[SIZES[next++ % SIZES.length]!]);
+    done++;
+  });
+  clearInterval(timer);
   const after = { browser: browserMemory(), node: nodeMemory() };
+  const windows = Array.from({ length: Math.ceil(MEMORY_RENDERS / MEMORY_WINDOW) }, (_, index) => {
+    const inWindow = samples.filter((sample) => Math.floor(sample.renders / MEMORY_WINDOW) === index).map((sample) => sample.pssMiB);
+    return { from: index * MEMORY_WINDOW + 1, to: Math.min(MEMORY_RENDERS, (index + 1) * MEMORY_WINDOW), median: percentile(inWindow, 50), max: Math.max(...inWindow) };
+  });
   const restarts = target.renderer.stats().restarts;
   await target.close();
-  return { before, after, restarts };
+  return { cold, after, windows, restarts };
 }
 
 async function main() {
@@ -121,10 +147,12 @@ async function main() {
   await service.close();
   await floor.close();
 
-  log('naive (a browser per request)...');
-  const naive = naiveTarget();
-  results.push(...(await measure([naive], NAIVE_SAMPLES, NAIVE_CALLS, 1)));
-  await naive.close();
+  const naives = [naiveTarget()];
+  const full = fullChromium();
+  if (full) naives.push(naiveTarget({ name: 'naive-full', executablePath: full }));
+  log(`naive (a browser per request: ${naives.map((naive) => naive.name).join(', ')})...`);
+  results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, 1)));
+  for (const naive of naives) await naive.close();
 
   log(`memory over ${MEMORY_RENDERS} renders...`);
   const memory = await memoryOverRenders();
@@ -138,6 +166,7 @@ function report(results: TargetResult[], memory: Awaited<ReturnType<typeof memor
   const service = byName('service');
   const floor = byName('floor');
   const naive = byName('naive');
+  const naiveFull = results.find((result) => result.name === 'naive-full');
 
   out('\nLatency (ms) and throughput (PDF/s)');
   out(row(['lines', 'target', 'p50', 'p95', 'tput c=1', 'c=2', 'c=4', 'PDF KB']));
@@ -149,7 +178,7 @@ function report(results: TargetResult[], memory: Awaited<ReturnType<typeof memor
   }
 
   out('\nRatios (same run)');
-  out(row(['lines', 'service/floor p50', 'best tput service/floor', 'naive/service p50']));
+  out(row(['lines', 'service/floor p50', 'best tput service/floor', 'naive/service p50', ...(naiveFull ? ['naive-full/service p50'] : [])]));
   for (const size of SIZES) {
     const best = (result: TargetResult) => Math.max(...Object.values(result.sizes[size].throughput));
     out(
@@ -158,6 +187,7 @@ function report(results: TargetResult[], memory: Awaited<ReturnType<typeof memor
         ratio(service.sizes[size].p50 / floor.sizes[size].p50),
         ratio(best(service) / best(floor)),
         ratio(naive.sizes[size].p50 / service.sizes[size].p50),
+        ...(naiveFull ? [ratio(naiveFull.sizes[size].p50 / service.sizes[size].p50)] : []),
       ]),
     );
   }
@@ -170,13 +200,30 @@ function report(results: TargetResult[], memory: Awaited<ReturnType<typeof memor
   const node = nodeMemory();
   out(`Node process: RSS ${node.rssMiB.toFixed(0)} MiB now, peak ${node.peakRssMiB.toFixed(0)} MiB`);
 
-  out(`\nMemory over ${MEMORY_RENDERS} renders on one browser (mixed sizes, concurrency 2, ${memory.restarts} restarts)`);
-  out(row(['', 'browser PSS MiB', 'browser RSS MiB', 'Node RSS MiB']));
-  for (const [label, m] of [['before', memory.before], ['after', memory.after]] as const) {
-    out(row([label, m.browser.pssMiB.toFixed(0), m.browser.rssMiB.toFixed(0), m.node.rssMiB.toFixed(0)]));
+  out(`\nBrowser memory over ${MEMORY_RENDERS} renders on one browser (mixed sizes, concurrency 2, ${memory.restarts} restarts)`);
+  out(`cold (after ${SIZES.length} renders): browser PSS ${memory.cold.browser.pssMiB.toFixed(0)} MiB, Node RSS ${memory.cold.node.rssMiB.toFixed(0)} MiB`);
+  out(row(['', 'renders', 'PSS median MiB', 'PSS max MiB']));
+  for (const window of memory.windows) out(row(['', `${window.from}–${window.to}`, window.median.toFixed(0), window.max.toFixed(0)]));
+  const first = memory.windows[0]!;
+  const last = memory.windows.at(-1)!;
+  out(
+    `first → last window median: ${first.median.toFixed(0)} → ${last.median.toFixed(0)} MiB (${percentChange(first.median, last.median)}); ` +
+      `cold → last window median: ${percentChange(memory.cold.browser.pssMiB, last.median)}; ` +
+      `Node RSS ${memory.cold.node.rssMiB.toFixed(0)} → ${memory.after.node.rssMiB.toFixed(0)} MiB`,
+  );
+}
+
+/** Debian's full Chromium, when the service runs something else (the headless shell) and it is installed. */
+function fullChromium(): string | undefined {
+  try {
+    const full = findChromium(undefined, ['/usr/bin/chromium', '/usr/lib/chromium/chromium']);
+    return full.includes('headless') || findChromium() === full ? undefined : full;
+  } catch {
+    return undefined;
   }
 }
 
+const percentChange = (from: number, to: number) => `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)}%`;
 const fmt = (ms: number) => ms.toFixed(0);
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 const row = (cells: string[]) => cells.map((cell, index) => (index < 2 ? cell.padEnd(index === 0 ? 6 : 22) : cell.padStart(12))).join(' ');
