@@ -14,7 +14,7 @@
  * all along, by windows of 100 renders). Service, floor (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, or BENCH_SCALE=0.25
- * to scale them all); the defaults take about 5 minutes on 2 cores.
+ * to scale them all); the defaults take about 2.5 minutes on 2 cores.
  */
 import { cpus } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';
@@ -69,7 +69,7 @@ interface TargetResult {
  * Measures targets side by side: samples and throughput runs alternate between them, so drift on
  * a noisy machine (other load, CPU frequency) hits all of them alike and the ratios stay fair.
  */
-async function measure(targets: BenchTarget[], samples: Record<Size, number>, calls: Record<Size, number>, warmup = WARMUP, rounds = ROUNDS): Promise<TargetResult[]> {
+async function measure(targets: BenchTarget[], samples: Record<Size, number>, calls: Record<Size, number>, warmup = WARMUP): Promise<TargetResult[]> {
   const everything = () => descendants(process.pid);
   const peaks = targets.map((target) => samplePeak(target.processes ? () => target.processes!() : everything));
   const results = targets.map((target) => ({ name: target.name, sizes: {} as Record<Size, SizeResult>, peak: undefined as unknown as Memory }));
@@ -84,7 +84,7 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
       for (const [index, target] of targets.entries()) times[index]!.push(...(await latencies(1, () => target.render(body))));
     }
     const runs = targets.map((): Record<number, number[]> => Object.fromEntries(CONCURRENCY.map((c) => [c, []])));
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       for (const concurrency of CONCURRENCY) {
         for (const [index, target] of targets.entries()) runs[index]![concurrency]!.push(await throughput(calls[size], concurrency, () => target.render(body)));
       }
@@ -151,8 +151,7 @@ async function main() {
   const full = fullChromium();
   if (full) naives.push(naiveTarget({ name: 'naive-full', executablePath: full }));
   log(`naive (a browser per request: ${naives.map((naive) => naive.name).join(', ')})...`);
-  // One round: a launch per call is slow and its spread is small next to the ratio measured.
-  results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, 1, 1)));
+  results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, 1)));
   for (const naive of naives) await naive.close();
 
   log(`memory over ${MEMORY_RENDERS} renders...`);

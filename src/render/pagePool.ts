@@ -16,8 +16,6 @@ export interface PooledPage {
   readonly browser: BrowserHandle;
   /** Set when the page crashed; never reused after that. */
   broken: boolean;
-  /** Renders printed on this page. */
-  renders: number;
   /** Rejects when the page crashes, so a render fails at once instead of at its deadline. */
   readonly crashed: Promise<never>;
 }
@@ -80,7 +78,7 @@ async function openPage(supervisor: BrowserSupervisor, log: (event: object) => v
     reportCrash = reject;
   });
   crashed.catch(() => undefined);
-  const pooled: PooledPage = { page, browser: handle, broken: false, renders: 0, crashed };
+  const pooled: PooledPage = { page, browser: handle, broken: false, crashed };
   page.on('error', (error) => {
     // A renderer crash ("Page crashed!") does not disconnect the browser, and reusing the page
     // hangs (RENDERING.md): mark it, fail the render on it now, and move on to a new browser.

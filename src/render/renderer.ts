@@ -26,12 +26,6 @@ export interface RendererOptions {
   renderTimeoutMs?: number;
   /** A browser is replaced after this many renders (default 500), bounding leaks and fragmentation. */
   maxRendersPerBrowser?: number;
-  /**
-   * A page is closed and replaced after this many renders (default 100). Each page has a renderer
-   * process whose caches grow for its first few hundred renders (≈ 45 → 125 MiB, measured); a new
-   * page starts small again, for ≈ 0.5 ms of page creation per render.
-   */
-  maxRendersPerPage?: number;
   /** auto: Letter for USD, CAD, MXN and A4 otherwise (default auto). */
   paperSize?: PaperSetting;
   /** Recompile templates and styles when their files change (development). */
@@ -109,7 +103,6 @@ const DEFAULTS = {
   queueLimit: 16,
   renderTimeoutMs: 20_000,
   maxRendersPerBrowser: 500,
-  maxRendersPerPage: 100,
   paperSize: 'auto' as PaperSetting,
   watchTemplates: false,
   tagged: TAGGED_DEFAULT,
@@ -183,16 +176,13 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
         return pooled.page.pdf({ ...pdfOptions, timeout: timeoutMs });
       })();
       const bytes = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));
-      pooled.renders++;
-      reusable = pooled.renders < settings.maxRendersPerPage;
-      if (!reusable) log({ event: 'page_retired', renders: pooled.renders });
+      reusable = true;
       supervisor.renderDone(pooled.browser);
       return Buffer.from(bytes);
     } catch (error) {
       throw error instanceof AppError ? error : renderFailed(error);
     } finally {
       // A page that failed or timed out may be mid-navigation or hung: destroy it, never reuse it.
-      // One that has done its share is destroyed too; the pool opens a fresh one in its place.
       const done = reusable && !pooled.browser.retired ? pool.release(pooled) : pool.destroy(pooled);
       done.catch((error) => log({ event: 'page_return_failed', error: String(error) }));
     }

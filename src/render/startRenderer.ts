@@ -11,7 +11,6 @@ export function startRenderer(config: Config, logger: Logger): Promise<Renderer>
     queueLimit: config.RENDER_QUEUE_LIMIT,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,
     maxRendersPerBrowser: config.BROWSER_MAX_RENDERS,
-    maxRendersPerPage: config.PAGE_MAX_RENDERS,
     paperSize: config.PAPER_SIZE,
     watchTemplates: config.NODE_ENV === 'development',
     log: (event) => logger.info(event, 'renderer'),
