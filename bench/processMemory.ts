@@ -79,22 +79,3 @@ export function nodeMemory(): { rssMiB: number; peakRssMiB: number } {
   const peak = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
   return { rssMiB: process.memoryUsage().rss / 1024 / 1024, peakRssMiB: peak / 1024 };
 }
-
-/** Samples the memory of `pids()` every `intervalMs` until stopped; keeps the peaks. */
-export function samplePeak(pids: () => number[], intervalMs = 150): { stop(): Memory } {
-  let peak: Memory = { pssMiB: 0, rssMiB: 0, processes: 0 };
-  const take = () => {
-    const now = memoryOf(pids());
-    if (now.pssMiB > peak.pssMiB) peak = { ...now, rssMiB: Math.max(now.rssMiB, peak.rssMiB) };
-    else peak.rssMiB = Math.max(peak.rssMiB, now.rssMiB);
-  };
-  take();
-  const timer = setInterval(take, intervalMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      take();
-      return peak;
-    },
-  };
-}

@@ -22,7 +22,8 @@ import { TAGGED_DEFAULT } from '../src/render/renderer.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { latencies, percentile, throughput } from './measure.js';
 import { findChromium } from '../src/render/chromiumPath.js';
-import { browserMemory, descendants, nodeMemory, samplePeak, type Memory } from './processMemory.js';
+import { samplePeakInWorker } from './peakSampler.js';
+import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
 import { floorTarget, httpTarget, naiveTarget, serviceTarget, type BenchTarget } from './targets.js';
 
 const SIZES = [1, 20, 200] as const;
@@ -70,8 +71,7 @@ interface TargetResult {
  * a noisy machine (other load, CPU frequency) hits all of them alike and the ratios stay fair.
  */
 async function measure(targets: BenchTarget[], samples: Record<Size, number>, calls: Record<Size, number>, warmup = WARMUP): Promise<TargetResult[]> {
-  const everything = () => descendants(process.pid);
-  const peaks = targets.map((target) => samplePeak(target.processes ? () => target.processes!() : everything));
+  const peaks = targets.map((target) => samplePeakInWorker(() => (target.browserPid ? target.browserPid() : 'all')));
   const results = targets.map((target) => ({ name: target.name, sizes: {} as Record<Size, SizeResult>, peak: undefined as unknown as Memory }));
   for (const size of SIZES) {
     const body = BODIES[size];
@@ -95,13 +95,13 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
       log(`  ${result.name} ${size} lines: p50 ${fmt(result.sizes[size].p50)} ms`);
     });
   }
-  results.forEach((result, index) => (result.peak = peaks[index]!.stop()));
+  for (const [index, result] of results.entries()) result.peak = await peaks[index]!.stop();
   return results;
 }
 
 /**
  * The browser's memory over one browser life: MEMORY_RENDERS renders of mixed sizes at concurrency
- * 2, PSS sampled every 100 ms and grouped by windows of MEMORY_WINDOW renders. A leak shows as
+ * 2, PSS sampled every 250 ms and grouped by windows of MEMORY_WINDOW renders. A leak shows as
  * windows that keep rising; caches filling up (fonts, glyphs, layout) show as a rise during the
  * first window and then a plateau. Both the cold figure and the windows are reported.
  */
@@ -112,7 +112,7 @@ async function memoryOverRenders() {
   const cold = { browser: browserMemory(), node: nodeMemory() };
   let done = 0;
   const samples: { renders: number; pssMiB: number }[] = [];
-  const timer = setInterval(() => samples.push({ renders: done, pssMiB: browserMemory().pssMiB }), 100);
+  const timer = setInterval(() => samples.push({ renders: done, pssMiB: browserMemory().pssMiB }), 250);
   let next = 0;
   await throughput(MEMORY_RENDERS, 2, async () => {
     await target.render(BODIES[SIZES[next++ % SIZES.length]!]);

@@ -15,7 +15,6 @@ import { createRenderer, TAGGED_DEFAULT, type Renderer, type RendererOptions } f
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
 import { buildInvoiceView } from '../src/render/viewModel.js';
-import { processTree } from './processMemory.js';
 
 /**
  * What the benchmark measures: something that turns an invoice request body into PDF bytes.
@@ -27,8 +26,8 @@ export interface BenchTarget {
   name: string;
   /** Resolves with the size of the PDF. */
   render(body: InvoiceInput): Promise<number>;
-  /** The browser processes to measure; all Chromium below this process when absent. */
-  processes?(): number[];
+  /** Pid of the browser whose process tree is measured; all Chromium below this process when absent. */
+  browserPid?(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -48,10 +47,7 @@ export async function serviceTarget(options: RendererOptions = {}): Promise<Benc
     name: 'service',
     renderer,
     render: http.render,
-    processes: () => {
-      const pid = renderer.browserPid();
-      return pid === undefined ? [] : processTree(pid);
-    },
+    browserPid: () => renderer.browserPid(),
     close: async () => {
       await http.close();
       server.closeAllConnections();
@@ -152,7 +148,7 @@ export async function floorTarget(pages: number, tagged = TAGGED_DEFAULT): Promi
         give(page);
       }
     },
-    processes: () => processTree(browser.process()!.pid!),
+    browserPid: () => browser.process()?.pid,
     async close() {
       work.close();
       await browser.close();
