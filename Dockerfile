@@ -3,8 +3,9 @@
 FROM node:20-bookworm-slim
 
 # Chromium's headless shell prints the PDFs (the full browser is not needed, and it makes network
-# requests of its own at launch; see src/render/chromiumPath.ts); the fonts cover Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari,
-# CJK and every currency symbol we print (the fullwidth yen sign comes from IPAGothic).
+# requests of its own at launch; see src/render/chromiumPath.ts). The fonts cover Latin, Greek,
+# Cyrillic, Arabic, Hebrew, Devanagari, CJK and every currency symbol we print (the fullwidth yen
+# sign comes from IPAGothic).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends chromium-headless-shell fonts-noto-core fonts-dejavu-core fonts-ipafont-gothic fonts-noto-cjk ca-certificates \
  && rm -rf /var/lib/apt/lists/*

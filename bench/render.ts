@@ -13,8 +13,8 @@
  * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
  * all along, by windows of 100 renders). Service, floor (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
- * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, or BENCH_SCALE=0.25
- * to scale them all); the defaults take about 2.5 minutes on 2 cores.
+ * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
+ * BENCH_SCALE=0.25 to scale the counts); the defaults take about 5 minutes on 2 cores.
  */
 import { cpus } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';

@@ -2,7 +2,8 @@
 // Set-up shared by `npm start` and `npm test`: Node version, npm dependencies, and the Debian
 // packages the service needs (Chromium's headless shell and fonts; full Chromium, Poppler, Redis
 // and strace for the tests). Fast when everything is already there; installs what is missing when
-// it can (root + apt-get), otherwise stops with the exact command to run. Uses only Node built-ins: it runs before the npm install.
+// it can (root + apt-get), otherwise stops with the exact command to run. Uses only Node
+// built-ins: it runs before the npm install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
