@@ -5,8 +5,6 @@ import { LOCAL_RPC, MULTICALL3_ADDRESS, localBaseChain } from './localChain.js';
 // The real USDC address on Base: production offers and @x402/fetch's default spend controls
 // (known assets only) work unchanged against the local chain.
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-/** EIP-712 domain of contracts/TestUSDC.sol, same as USDC on Base mainnet. */
-export const TEST_USDC_DOMAIN = { name: 'USD Coin', version: '2' } as const;
 
 const testUsdcAbi = parseAbi([
   'function mint(address to, uint256 value)',
