@@ -102,7 +102,7 @@ function jobs(tagged: boolean) {
       if (!job) {
         const prepared = prepareInvoice(body);
         const view = buildInvoiceView(prepared);
-        job = { html: templates.page(view), options: printOptions(paperFor(prepared.totals.currency, 'auto'), templates.footer(view), tagged) };
+        job = { html: templates.printPage(view), options: printOptions(paperFor(prepared.totals.currency, 'auto'), tagged) };
         cache.set(body, job);
       }
       return job;

@@ -3,8 +3,8 @@ import type { InvoiceTemplates } from './templates.js';
 import { buildInvoiceView } from './viewModel.js';
 
 /**
- * The filled, self-contained HTML of an invoice, exactly what Chromium prints (minus the page
- * footer, which Chromium adds per page). For previews and the golden snapshot tests.
+ * The filled, self-contained HTML of an invoice, exactly what Chromium prints. For previews and
+ * the golden snapshot tests.
  */
 export function renderInvoiceHtml(prepared: PreparedInvoice, templates: InvoiceTemplates): string {
   return templates.page(buildInvoiceView(prepared));

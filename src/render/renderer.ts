@@ -78,7 +78,7 @@ export interface Renderer {
    * facilitator to verify), or undefined when pages and queue are all taken.
    */
   tryReserve(): RenderReservation | undefined;
-  /** The filled HTML Chromium would print. */
+  /** The filled HTML as the preview shows it (the printed copy adds SCREEN_OFF_CSS, templates.ts). */
   renderHtml(prepared: PreparedInvoice): string;
   stats(): RendererStats;
   /** Can take work: a browser is up, or is being replaced after a retirement or crash and the last launch worked. */
@@ -163,10 +163,10 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   let failures = 0;
   let closed = false;
 
-  /** Chromium's PDF of the invoice: HTML and footer filled here, printed on a pooled page. */
+  /** Chromium's PDF of the invoice: HTML filled here, printed on a pooled page. */
   async function print(view: InvoiceView, currency: CurrencyCode, paper: PaperSetting, timeoutMs: number): Promise<Buffer> {
-    const html = templates.page(view);
-    const pdfOptions = printOptions(paperFor(currency, paper), templates.footer(view), settings.tagged);
+    const html = templates.printPage(view);
+    const pdfOptions = printOptions(paperFor(currency, paper), settings.tagged);
 
     const pooled = await acquirePage();
     let reusable = false;

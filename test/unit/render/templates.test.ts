@@ -7,7 +7,7 @@ import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../../src/invoice/schema.js';
 import { renderInvoiceHtml } from '../../../src/render/invoiceHtml.js';
-import { loadInvoiceTemplates, PROJECT_ROOT, type InvoiceTemplates } from '../../../src/render/templates.js';
+import { loadInvoiceTemplates, PROJECT_ROOT, SCREEN_OFF_CSS, type InvoiceTemplates } from '../../../src/render/templates.js';
 import { buildInvoiceView } from '../../../src/render/viewModel.js';
 import { EXTREME_INVOICE, hostileInvoice, UNICODE_INVOICE } from '../../fixtures/invoices.js';
 
@@ -60,17 +60,27 @@ describe('filled HTML', () => {
     assert.match(body, /&lt;iframe src&#x3D;file:\/\/\/etc\/passwd&gt;/);
   });
 
+  test('the printed copy differs only by hiding the screen layout Chromium would compute for nothing', () => {
+    const view = buildInvoiceView(prepareInvoice(EXAMPLE_INVOICE));
+    const shown = templates.page(view);
+    const printed = templates.printPage(view);
+    assert.ok(!shown.includes(SCREEN_OFF_CSS));
+    assert.equal(printed.replace(SCREEN_OFF_CSS, ''), shown);
+    assert.match(SCREEN_OFF_CSS, /@media screen \{ body \{ display: none; \} \}/);
+  });
+
   test('the discount and taxable lines appear only with a discount', () => {
     assert.match(html(EXAMPLE_INVOICE), /Taxable amount/);
     const page = html({ ...EXAMPLE_INVOICE, discount: 0 });
     assert.doesNotMatch(page, /Discount|Taxable amount/);
   });
 
-  test('the footer escapes the invoice number and carries Chromium\'s page counters', () => {
-    const footer = templates.footer(buildInvoiceView(prepareInvoice({ ...EXAMPLE_INVOICE, invoice_number: '<b>"7"</b>' })));
-    assert.match(footer, /&lt;b&gt;&quot;7&quot;&lt;\/b&gt;/);
-    assert.match(footer, /<span class="pageNumber"><\/span>/);
-    assert.match(footer, /<span class="totalPages"><\/span>/);
+  test('the page footer escapes the invoice number; only the page counters are in CSS', () => {
+    const page = html({ ...EXAMPLE_INVOICE, invoice_number: 'ZQX<b>"7"</b>' });
+    assert.match(page, /<footer class="page-footer">Invoice <bdi>ZQX&lt;b&gt;&quot;7&quot;&lt;\/b&gt;<\/bdi><\/footer>/);
+    assert.match(page, /content: "Page " counter\(page\) " of " counter\(pages\);/);
+    const css = page.slice(page.indexOf('<style>'), page.indexOf('</style>'));
+    assert.doesNotMatch(css, /ZQX/, 'no invoice number in the stylesheet');
   });
 });
 

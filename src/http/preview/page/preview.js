@@ -13,7 +13,7 @@ const sheet = $('sheet');
 const PAPER_WIDTH_MM = { A4: 210, Letter: 215.9 };
 const TIMEOUT_MS = 30_000;
 
-let margins = { top: '14mm', right: '16mm', bottom: '18mm', left: '16mm' };
+let margins = { top: '14mm', right: '16mm', bottom: '10mm', left: '16mm' };
 let view = 'html';
 let generation = 0;
 
