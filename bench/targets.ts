@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -10,7 +10,8 @@ import { chromiumArgs } from '../src/render/browser.js';
 import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperFor } from '../src/render/paper.js';
-import { printOptions } from '../src/render/printOptions.js';
+import { printParams, type PrintParams } from '../src/render/printOptions.js';
+import { openPrintablePage, printHtml, type PrintablePage } from '../src/render/printPage.js';
 import { createRenderer, TAGGED_DEFAULT, type Renderer, type RendererOptions } from '../src/render/renderer.js';
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
@@ -95,14 +96,14 @@ export function httpTarget(url: string, headers: Record<string, string> = {}): B
 /** The HTML and print options the service would use for a body, computed once per body (outside the timing). */
 function jobs(tagged: boolean) {
   const templates = loadInvoiceTemplates();
-  const cache = new WeakMap<InvoiceInput, { html: string; options: ReturnType<typeof printOptions> }>();
+  const cache = new WeakMap<InvoiceInput, { html: string; params: PrintParams }>();
   return {
     get(body: InvoiceInput) {
       let job = cache.get(body);
       if (!job) {
         const prepared = prepareInvoice(body);
         const view = buildInvoiceView(prepared);
-        job = { html: templates.printPage(view), options: printOptions(paperFor(prepared.totals.currency, 'auto'), tagged) };
+        job = { html: templates.printPage(view), params: printParams(paperFor(prepared.totals.currency, 'auto'), tagged) };
         cache.set(body, job);
       }
       return job;
@@ -122,19 +123,22 @@ async function launch(profileDir: string, tmpDir: string, executablePath = findC
   });
 }
 
-/** The floor: page.setContent + page.pdf on warm, locked-down pages of one browser; nothing else. */
+/**
+ * The floor: the service's own two print calls (printHtml: Page.setDocumentContent +
+ * Page.printToPDF) on warm, locked-down pages of one browser; nothing else.
+ */
 export async function floorTarget(pages: number, tagged = TAGGED_DEFAULT): Promise<BenchTarget> {
   const scratch = openScratchDir();
   const browser = await launch(scratch.profile(), scratch.path);
-  const idle: Page[] = [];
+  const idle: PrintablePage[] = [];
   for (let index = 0; index < pages; index++) {
     const page = await browser.newPage();
     await lockDownPage(page);
-    idle.push(page);
+    idle.push(await openPrintablePage(page));
   }
-  const waiting: ((page: Page) => void)[] = [];
-  const take = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<Page>((resolve) => waiting.push(resolve)));
-  const give = (page: Page) => (waiting.length ? waiting.shift()!(page) : idle.push(page));
+  const waiting: ((page: PrintablePage) => void)[] = [];
+  const take = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<PrintablePage>((resolve) => waiting.push(resolve)));
+  const give = (page: PrintablePage) => (waiting.length ? waiting.shift()!(page) : idle.push(page));
   const work = jobs(tagged);
   return {
     name: 'floor',
@@ -142,8 +146,7 @@ export async function floorTarget(pages: number, tagged = TAGGED_DEFAULT): Promi
       const job = work.get(body);
       const page = await take();
       try {
-        await page.setContent(job.html, { waitUntil: 'load' });
-        return (await page.pdf(job.options)).length;
+        return (await printHtml(page, job.html, job.params)).length;
       } finally {
         give(page);
       }
@@ -174,8 +177,7 @@ export function naiveTarget(options: { name?: string; executablePath?: string; t
       try {
         const page = await browser.newPage();
         await lockDownPage(page);
-        await page.setContent(job.html, { waitUntil: 'load' });
-        return (await page.pdf(job.options)).length;
+        return (await printHtml(await openPrintablePage(page), job.html, job.params)).length;
       } finally {
         await browser.close();
         scratch.remove(profile);

@@ -7,8 +7,8 @@ import type { HTTPRequest, Page } from 'puppeteer-core';
  *  - offline mode: the one measure that stopped every network vector tried, prefetch included
  *    (RENDERING.md);
  *  - request interception as a second layer: every request is aborted. Content arrives through
- *    page.setContent, which writes the document without a request, so the only request a page
- *    has a use for is the about:blank it starts on.
+ *    Page.setDocumentContent (printPage.ts), which writes the document without a request, so
+ *    the only request a page has a use for is the about:blank it starts on.
  */
 export async function lockDownPage(page: Page): Promise<void> {
   await page.setJavaScriptEnabled(false);

@@ -2,6 +2,7 @@ import genericPool, { type Pool } from 'generic-pool';
 import type { Page } from 'puppeteer-core';
 import type { BrowserHandle, BrowserSupervisor } from './browser.js';
 import { lockDownPage } from './lockDownPage.js';
+import { openPrintablePage, type PrintablePage } from './printPage.js';
 
 /**
  * Warm, locked-down Chromium pages in a generic-pool. A page is reused across renders (a new page
@@ -13,6 +14,8 @@ import { lockDownPage } from './lockDownPage.js';
  */
 export interface PooledPage {
   readonly page: Page;
+  /** The page's own DevTools session that renders are printed through (printPage.ts). */
+  readonly printable: PrintablePage;
   readonly browser: BrowserHandle;
   /** Set when the page crashed; never reused after that. */
   broken: boolean;
@@ -66,8 +69,10 @@ async function openPage(supervisor: BrowserSupervisor, log: (event: object) => v
     page = await handle.browser.newPage();
   }
   supervisor.pageOpened(handle);
+  let printable: PrintablePage;
   try {
     await lockDownPage(page);
+    printable = await openPrintablePage(page);
   } catch (error) {
     await page.close().catch(() => undefined);
     supervisor.pageClosed(handle);
@@ -78,7 +83,7 @@ async function openPage(supervisor: BrowserSupervisor, log: (event: object) => v
     reportCrash = reject;
   });
   crashed.catch(() => undefined);
-  const pooled: PooledPage = { page, browser: handle, broken: false, crashed };
+  const pooled: PooledPage = { page, printable, browser: handle, broken: false, crashed };
   page.on('error', (error) => {
     // A renderer crash ("Page crashed!") does not disconnect the browser, and reusing the page
     // hangs (RENDERING.md): mark it, fail the render on it now, and move on to a new browser.

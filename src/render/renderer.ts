@@ -7,7 +7,8 @@ import { withDeadline } from './deadline.js';
 import { createPagePool, type PooledPage } from './pagePool.js';
 import { paperFor, type PaperSetting } from './paper.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
-import { printOptions } from './printOptions.js';
+import { printParams } from './printOptions.js';
+import { printHtml } from './printPage.js';
 import { rendererBusy, rendererClosed, renderFailed, renderTimeout } from './renderErrors.js';
 import { openScratchDir } from './scratchDir.js';
 import { loadInvoiceTemplates } from './templates.js';
@@ -166,19 +167,16 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   /** Chromium's PDF of the invoice: HTML filled here, printed on a pooled page. */
   async function print(view: InvoiceView, currency: CurrencyCode, paper: PaperSetting, timeoutMs: number): Promise<Buffer> {
     const html = templates.printPage(view);
-    const pdfOptions = printOptions(paperFor(currency, paper), settings.tagged);
+    const params = printParams(paperFor(currency, paper), settings.tagged);
 
     const pooled = await acquirePage();
     let reusable = false;
     try {
-      const work = (async () => {
-        await pooled.page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
-        return pooled.page.pdf({ ...pdfOptions, timeout: timeoutMs });
-      })();
+      const work = printHtml(pooled.printable, html, params);
       const bytes = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));
       reusable = true;
       supervisor.renderDone(pooled.browser);
-      return Buffer.from(bytes);
+      return bytes;
     } catch (error) {
       throw error instanceof AppError ? error : renderFailed(error);
     } finally {
