@@ -2,9 +2,10 @@
  * Render benchmark: `npx tsx bench/render.ts`. In one run, on this machine:
  *   service  the real app over HTTP on loopback: POST /v1/invoice.pdf (parse, validate, totals,
  *            render; the route priced at 0 so the payment round trip is left out), pool of 2 pages
- *   floor    page.setContent + page.pdf of the same HTML, same options, on warm pages (the best
- *            Chromium can do; no queue, no metadata, no validation)
- *   naive    a browser launched per request, same browser binary as the service
+ *   floor    the service's own print calls (Page.setDocumentContent + Page.printToPDF, the lean
+ *            form of page.setContent + page.pdf, src/render/printPage.ts) with the same HTML and
+ *            options on warm pages: the best Chromium can do; no queue, metadata or validation
+ *   naive    a browser launched per request, same binary and print calls as the service
  *   naive-full  the same with Debian's full Chromium, what `puppeteer.launch()` users get (when
  *            the service runs the headless shell and the full browser is installed)
  *   http     optional: POST to a running server (BENCH_HTTP_URL, see bench/targets.ts)
@@ -134,7 +135,7 @@ async function main() {
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
   const results: TargetResult[] = [];
 
-  log('service (POST /v1/invoice.pdf over HTTP, pool of 2) and floor (setContent + pdf on 4 warm pages), alternating...');
+  log('service (POST /v1/invoice.pdf over HTTP, pool of 2) and floor (the same print calls on 4 warm pages), alternating...');
   const service = await serviceTarget();
   const floor = await floorTarget(Math.max(...CONCURRENCY));
   const compared: BenchTarget[] = [service, floor];
@@ -144,6 +145,8 @@ async function main() {
     compared.push(httpTarget(process.env.BENCH_HTTP_URL, headers));
   }
   results.push(...(await measure(compared, SAMPLES, CALLS)));
+  const serviceStats = service.renderer.stats();
+  log(`  service: ${serviceStats.renders} renders, ${serviceStats.restarts} browser replacements (BROWSER_MAX_RENDERS)`);
   await service.close();
   await floor.close();
 

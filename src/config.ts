@@ -53,7 +53,7 @@ const EnvSchema = v.object({
   RENDER_POOL_SIZE: integerVar(1, 16, 2),
   RENDER_QUEUE_LIMIT: integerVar(0, 1000, 16),
   RENDER_TIMEOUT_MS: integerVar(100, 120_000, 20_000),
-  BROWSER_MAX_RENDERS: integerVar(1, 100_000, 500),
+  BROWSER_MAX_RENDERS: integerVar(1, 100_000, 2000),
   PAPER_SIZE: v.optional(v.picklist(['auto', 'A4', 'Letter'], 'must be auto, A4 or Letter'), 'auto'),
   // Development preview (GET /preview); its default depends on NODE_ENV, see loadConfig.
   PREVIEW: v.optional(v.picklist(['on', 'off'], 'must be on or off')),
