@@ -15,7 +15,8 @@
  * all along, by windows of 100 renders). Service, floor (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
- * BENCH_SCALE=0.25 to scale the counts); the defaults take about 5 minutes on 2 cores.
+ * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half); the defaults
+ * take about 6 minutes on 2 cores.
  */
 import { cpus } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';
@@ -54,6 +55,9 @@ const MEMORY_WINDOW = 100;
 /** Throughput rounds per target and concurrency; the median counts (one noisy second can't decide). */
 const ROUNDS = Math.max(1, Math.round(number('BENCH_ROUNDS', 3)));
 const WARMUP = 3;
+/** BENCH_ONLY=latency or memory runs one half (e.g. a long memory run: BENCH_ONLY=memory BENCH_MEMORY_RENDERS=2500). */
+const ONLY = process.env.BENCH_ONLY ?? 'all';
+if (!['all', 'latency', 'memory'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency or memory');
 
 const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
 
@@ -136,6 +140,15 @@ async function memoryOverRenders() {
 async function main() {
   const started = performance.now();
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
+  if (ONLY !== 'memory') report(await latencyAndThroughput());
+  if (ONLY !== 'latency') {
+    log(`memory over ${MEMORY_RENDERS} renders...`);
+    reportMemory(await memoryOverRenders());
+  }
+  log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+async function latencyAndThroughput(): Promise<TargetResult[]> {
   const results: TargetResult[] = [];
 
   log('service (POST /v1/invoice.pdf over HTTP, pool of 2) and floor (the same print calls on 4 warm pages), alternating...');
@@ -159,15 +172,10 @@ async function main() {
   log(`naive (a browser per request: ${naives.map((naive) => naive.name).join(', ')})...`);
   results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, 1)));
   for (const naive of naives) await naive.close();
-
-  log(`memory over ${MEMORY_RENDERS} renders...`);
-  const memory = await memoryOverRenders();
-
-  report(results, memory);
-  log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return results;
 }
 
-function report(results: TargetResult[], memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
+function report(results: TargetResult[]) {
   const byName = (name: string) => results.find((result) => result.name === name)!;
   const service = byName('service');
   const floor = byName('floor');
@@ -205,7 +213,9 @@ function report(results: TargetResult[], memory: Awaited<ReturnType<typeof memor
   }
   const node = nodeMemory();
   out(`Node process: RSS ${node.rssMiB.toFixed(0)} MiB now, peak ${node.peakRssMiB.toFixed(0)} MiB`);
+}
 
+function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
   out(`\nBrowser memory over ${MEMORY_RENDERS} renders on one browser (mixed sizes, concurrency 2, ${memory.restarts} restarts)`);
   out(`cold (after ${SIZES.length} renders): browser PSS ${memory.cold.browser.pssMiB.toFixed(0)} MiB, Node RSS ${memory.cold.node.rssMiB.toFixed(0)} MiB`);
   out(row(['', 'renders', 'PSS median MiB', 'PSS max MiB']));
