@@ -10,8 +10,8 @@ import type { PrintParams } from './printOptions.js';
  * (compared byte for byte, timestamps aside), but puppeteer adds round trips around them: an
  * isolated world to evaluate document.write in, a wait for the load event, document.fonts.ready,
  * and reading the PDF back as a stream (IO.read, IO.close). Each call costs a pipe write and a
- * wake-up of both processes; together ≈ 1.5 ms of Node CPU and 2–5 ms of latency per render,
- * 10% of a one-line invoice. Our pages need none of it: JavaScript is off, nothing loads, the
+ * wake-up of both processes; together ≈ 1.5 ms of Node CPU per render and 10–15% of a small
+ * invoice's render time (npm run bench:print-path). Our pages need none of it: JavaScript is off, nothing loads, the
  * fonts are the system's. Every lock-down of lockDownPage() stays in force: those are settings
  * of the page (its target), whichever session sends the content.
  */

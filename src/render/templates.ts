@@ -41,9 +41,9 @@ const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly: true, 
 /**
  * Added to the stylesheets of the printed copy only. The renderer's page is never looked at, yet
  * Chromium lays it out for the screen after parsing and again after printing (to restore the
- * screen); with nothing to show on screen both cost nothing. That is ≈ 20 ms of a 200-line
- * invoice's ≈ 120 ms (measured side by side; the printed PDF is the same, byte for byte apart
- * from its timestamps). Print media is untouched.
+ * screen); with nothing to show on screen both cost nothing. That is 14% of a 200-line render
+ * (npm run bench:print-path; the printed PDF is the same, byte for byte apart from its
+ * timestamps). Print media is untouched.
  */
 export const SCREEN_OFF_CSS = '\n/* The renderer\'s copy is printed, never shown (src/render/templates.ts). */\n@media screen { body { display: none; } }\n';
 

@@ -32,7 +32,7 @@ test('SIGKILL of the browser fails only the render in flight; the queued and the
   const inFlight = renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
   const queued = renderer.renderPdf(prepareInvoice(invoiceWithItems(1)));
   await waitUntil(() => renderer.stats().pagesInUse === 1 && renderer.stats().queued === 1);
-  await new Promise((resolve) => setTimeout(resolve, 30)); // into setContent/pdf
+  await new Promise((resolve) => setTimeout(resolve, 30)); // into the print calls
   process.kill(pid, 'SIGKILL');
 
   await assert.rejects(inFlight, (error: unknown) => {
