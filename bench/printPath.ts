@@ -10,19 +10,20 @@
  * variant so that the machine's drift hits all alike. Also checks that every variant prints the
  * same number of pages. BENCH_PRINT_SAMPLES (default 30) samples per variant and size.
  */
-import puppeteer, { type Page, type PDFOptions } from 'puppeteer-core';
+import puppeteer, { type Page } from 'puppeteer-core';
 import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
 import { chromiumArgs } from '../src/render/browser.js';
 import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { pdfPageCount } from '../src/render/pdfInfo.js';
-import { PAGE_MARGINS, printParams, type PrintParams } from '../src/render/printOptions.js';
+import { printParams } from '../src/render/printOptions.js';
 import { openPrintablePage, printHtml, type PrintablePage } from '../src/render/printPage.js';
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates, SCREEN_OFF_CSS } from '../src/render/templates.js';
 import { buildInvoiceView } from '../src/render/viewModel.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { percentile } from './measure.js';
+import { pdfOptions } from './printCalls.js';
 
 const SAMPLES = Math.max(1, Number(process.env.BENCH_PRINT_SAMPLES ?? 30));
 const SIZES = [1, 20, 200];
@@ -33,19 +34,6 @@ const FOOTER_TEMPLATE = (invoiceNumber: string) => `<style>
        font-family: "Noto Sans", "DejaVu Sans", sans-serif; font-size: 7.5pt; color: #6b7280; -webkit-print-color-adjust: exact; }
   .p { color: #0f5c6e; }
 </style><div class="f"><span>Invoice ${invoiceNumber}</span><span class="p">Page <span class="pageNumber"></span> of <span class="totalPages"></span></span></div>`;
-
-/** page.pdf options equal to printParams (Letter: every fixture is in USD). */
-function pdfOptions(params: PrintParams): PDFOptions {
-  return {
-    width: `${params.paperWidth}in`,
-    height: `${params.paperHeight}in`,
-    margin: PAGE_MARGINS,
-    printBackground: true,
-    tagged: params.generateTaggedPDF ?? false,
-    outline: false,
-    waitForFonts: false,
-  };
-}
 
 type Print = (html: string) => Promise<Uint8Array>;
 

@@ -2,17 +2,18 @@
  * Render benchmark: `npx tsx bench/render.ts`. In one run, on this machine:
  *   service  the real app over HTTP on loopback: POST /v1/invoice.pdf (parse, validate, totals,
  *            render; the route priced at 0 so the payment round trip is left out), pool of 2 pages
- *   floor    the service's own print calls (Page.setDocumentContent + Page.printToPDF, the lean
- *            form of page.setContent + page.pdf, src/render/printPage.ts) with the same HTML and
- *            options on warm pages: the best Chromium can do; no queue, metadata or validation
- *   naive    a browser launched per request, same binary and print calls as the service
+ *   floor    page.setContent + page.pdf of the same HTML with the same options on warm pages
+ *            (no queue, metadata or validation), the floor as issue #3 defines it
+ *   floor-lean  the same with the service's own two print calls (Page.setDocumentContent +
+ *            Page.printToPDF, src/render/printPage.ts): a stricter floor
+ *   naive    a browser launched per request (page.setContent + page.pdf), same binary as the service
  *   naive-full  the same with Debian's full Chromium, what `puppeteer.launch()` users get (when
  *            the service runs the headless shell and the full browser is installed)
  *   http     optional: POST to a running server (BENCH_HTTP_URL, see bench/targets.ts)
  * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of
  * BENCH_ROUNDS rounds), peak memory of the browser processes (summed PSS, and RSS) and of Node,
  * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
- * all along, by windows of 100 renders). Service, floor (and http) run side by side, alternating
+ * all along, by windows of 100 renders). Service, floors (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
  * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half); the defaults
@@ -151,10 +152,11 @@ async function main() {
 async function latencyAndThroughput(): Promise<TargetResult[]> {
   const results: TargetResult[] = [];
 
-  log('service (POST /v1/invoice.pdf over HTTP, pool of 2) and floor (the same print calls on 4 warm pages), alternating...');
+  log('service (POST /v1/invoice.pdf over HTTP, pool of 2), floor and floor-lean (4 warm pages each), alternating...');
   const service = await serviceTarget();
-  const floor = await floorTarget(Math.max(...CONCURRENCY));
-  const compared: BenchTarget[] = [service, floor];
+  const floor = await floorTarget(Math.max(...CONCURRENCY), 'standard');
+  const floorLean = await floorTarget(Math.max(...CONCURRENCY), 'lean');
+  const compared: BenchTarget[] = [service, floor, floorLean];
   if (process.env.BENCH_HTTP_URL) {
     log(`  and http (${process.env.BENCH_HTTP_URL})`);
     const headers = process.env.BENCH_HTTP_HEADERS ? (JSON.parse(process.env.BENCH_HTTP_HEADERS) as Record<string, string>) : {};
@@ -165,6 +167,7 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   log(`  service: ${serviceStats.renders} renders, ${serviceStats.restarts} browser replacements (BROWSER_MAX_RENDERS)`);
   await service.close();
   await floor.close();
+  await floorLean.close();
 
   const naives = [naiveTarget()];
   const full = fullChromium();
@@ -179,6 +182,7 @@ function report(results: TargetResult[]) {
   const byName = (name: string) => results.find((result) => result.name === name)!;
   const service = byName('service');
   const floor = byName('floor');
+  const floorLean = byName('floor-lean');
   const naive = byName('naive');
   const naiveFull = results.find((result) => result.name === 'naive-full');
 
@@ -192,7 +196,7 @@ function report(results: TargetResult[]) {
   }
 
   out('\nRatios (same run)');
-  out(row(['lines', 'service/floor p50', 'best tput service/floor', 'naive/service p50', ...(naiveFull ? ['naive-full/service p50'] : [])]));
+  out(row(['lines', 'service/floor p50', 'best tput service/floor', 'naive/service p50', ...(naiveFull ? ['naive-full/service p50'] : []), 'p50 /floor-lean', 'tput /floor-lean']));
   for (const size of SIZES) {
     const best = (result: TargetResult) => Math.max(...Object.values(result.sizes[size].throughput));
     out(
@@ -202,6 +206,8 @@ function report(results: TargetResult[]) {
         ratio(best(service) / best(floor)),
         ratio(naive.sizes[size].p50 / service.sizes[size].p50),
         ...(naiveFull ? [ratio(naiveFull.sizes[size].p50 / service.sizes[size].p50)] : []),
+        ratio(service.sizes[size].p50 / floorLean.sizes[size].p50),
+        ratio(best(service) / best(floorLean)),
       ]),
     );
   }

@@ -11,7 +11,7 @@ import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperFor } from '../src/render/paper.js';
 import { printParams, type PrintParams } from '../src/render/printOptions.js';
-import { openPrintablePage, printHtml, type PrintablePage } from '../src/render/printPage.js';
+import { pagePrinter, type PagePrinter, type PrintCalls } from './printCalls.js';
 import { createRenderer, TAGGED_DEFAULT, type Renderer, type RendererOptions } from '../src/render/renderer.js';
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
@@ -124,31 +124,32 @@ async function launch(profileDir: string, tmpDir: string, executablePath = findC
 }
 
 /**
- * The floor: the service's own two print calls (printHtml: Page.setDocumentContent +
- * Page.printToPDF) on warm, locked-down pages of one browser; nothing else.
+ * The floor: nothing but printing, on warm, locked-down pages of one browser (no HTTP, queue,
+ * validation or metadata). `standard` prints with page.setContent + page.pdf, the floor as issue
+ * #3 defines it; `lean` with the service's own two DevTools calls, a stricter floor.
  */
-export async function floorTarget(pages: number, tagged = TAGGED_DEFAULT): Promise<BenchTarget> {
+export async function floorTarget(pages: number, calls: PrintCalls = 'standard', tagged = TAGGED_DEFAULT): Promise<BenchTarget> {
   const scratch = openScratchDir();
   const browser = await launch(scratch.profile(), scratch.path);
-  const idle: PrintablePage[] = [];
+  const idle: PagePrinter[] = [];
   for (let index = 0; index < pages; index++) {
     const page = await browser.newPage();
     await lockDownPage(page);
-    idle.push(await openPrintablePage(page));
+    idle.push(await pagePrinter(page, calls));
   }
-  const waiting: ((page: PrintablePage) => void)[] = [];
-  const take = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<PrintablePage>((resolve) => waiting.push(resolve)));
-  const give = (page: PrintablePage) => (waiting.length ? waiting.shift()!(page) : idle.push(page));
+  const waiting: ((printer: PagePrinter) => void)[] = [];
+  const take = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<PagePrinter>((resolve) => waiting.push(resolve)));
+  const give = (printer: PagePrinter) => (waiting.length ? waiting.shift()!(printer) : idle.push(printer));
   const work = jobs(tagged);
   return {
-    name: 'floor',
+    name: calls === 'lean' ? 'floor-lean' : 'floor',
     async render(body) {
       const job = work.get(body);
-      const page = await take();
+      const print = await take();
       try {
-        return (await printHtml(page, job.html, job.params)).length;
+        return (await print(job.html, job.params)).length;
       } finally {
-        give(page);
+        give(print);
       }
     },
     browserPid: () => browser.process()?.pid,
@@ -161,9 +162,10 @@ export async function floorTarget(pages: number, tagged = TAGGED_DEFAULT): Promi
 }
 
 /**
- * Naive: a browser launched per request, as a first implementation often does. By default with the
- * service's own browser binary (the cost of launching, nothing else); `executablePath` measures
- * another one, e.g. the full Chromium that `puppeteer.launch()` users get.
+ * Naive: a browser launched per request, as a first implementation often does, printing with
+ * page.setContent + page.pdf. By default with the service's own browser binary (the cost of
+ * launching, nothing else); `executablePath` measures another one, e.g. the full Chromium that
+ * `puppeteer.launch()` users get.
  */
 export function naiveTarget(options: { name?: string; executablePath?: string; tagged?: boolean } = {}): BenchTarget {
   const scratch = openScratchDir();
@@ -177,7 +179,8 @@ export function naiveTarget(options: { name?: string; executablePath?: string; t
       try {
         const page = await browser.newPage();
         await lockDownPage(page);
-        return (await printHtml(await openPrintablePage(page), job.html, job.params)).length;
+        const print = await pagePrinter(page, 'standard');
+        return (await print(job.html, job.params)).length;
       } finally {
         await browser.close();
         scratch.remove(profile);
