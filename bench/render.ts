@@ -17,7 +17,7 @@
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
  * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half); the defaults
- * take about 6 minutes on 2 cores.
+ * take about 7 minutes on 2 cores.
  */
 import { cpus } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';
