@@ -6,6 +6,9 @@
  *   puppeteer-calls page.setContent + page.pdf instead of the two DevTools calls
  *   screen-layout   without SCREEN_OFF_CSS (Chromium lays the page out for the screen too)
  *   footer-template Chromium's footerTemplate for the footer, as this service did before
+ *   one-font        one font family ("Noto Sans") instead of the per-script fallback stack
+ *   no-page-count   without the "Page X of Y" margin box (counter(pages))
+ * (the last two are features the invoice cannot give up; they show what each costs)
  * and prints each one's median time and its ratio to `current`, samples alternating variant by
  * variant so that the machine's drift hits all alike. Also checks that every variant prints the
  * same number of pages. BENCH_PRINT_SAMPLES (default 30) samples per variant and size.
@@ -49,13 +52,15 @@ async function main() {
     const params = printParams('Letter', false);
     const options = pdfOptions(params);
     process.stdout.write(`print path, ${SAMPLES} samples per variant and size, median ms (ratio to current)\n`);
-    process.stdout.write(`${['lines', 'current', 'puppeteer-calls', 'screen-layout', 'footer-template'].map((cell) => cell.padEnd(22)).join('')}\n`);
+    process.stdout.write(`${['lines', 'current', 'puppeteer-calls', 'screen-layout', 'footer-template', 'one-font', 'no-page-count'].map((cell) => cell.padEnd(22)).join('')}\n`);
     for (const size of SIZES) {
       const view = buildInvoiceView(prepareInvoice(invoiceWithItems(size)));
       const printed = templates.printPage(view);
       const shown = templates.page(view);
       // The footer-template variant: no footer in the page, Chromium's template instead.
       const withoutPageFooter = printed.replace(/<footer class="page-footer">[\s\S]*?<\/footer>/, '').replace(/@bottom-right\s*\{[^}]*\}/, '');
+      const oneFont = printed.replace('</head>', '<style>html, [lang], .num { font-family: "Noto Sans" !important; }</style></head>');
+      const withoutPageCount = printed.replace(/@bottom-right\s*\{[^}]*\}/, '');
       const variants: Record<string, { html: string; print: Print }> = {
         current: { html: printed, print: (html) => printHtml(printable, html, params) },
         'puppeteer-calls': {
@@ -73,8 +78,10 @@ async function main() {
             return page.pdf({ ...options, displayHeaderFooter: true, headerTemplate: '<span></span>', footerTemplate: FOOTER_TEMPLATE(view.invoiceNumber) });
           },
         },
+        'one-font': { html: oneFont, print: (html) => printHtml(printable, html, params) },
+        'no-page-count': { html: withoutPageCount, print: (html) => printHtml(printable, html, params) },
       };
-      if (!printed.includes(SCREEN_OFF_CSS) || withoutPageFooter === printed) throw new Error('the variants did not come out as intended');
+      if (!printed.includes(SCREEN_OFF_CSS) || withoutPageFooter === printed || oneFont === printed || withoutPageCount === printed) throw new Error('the variants did not come out as intended');
       const times: Record<string, number[]> = {};
       const pages: Record<string, number> = {};
       for (let round = -3; round < SAMPLES; round++) {
