@@ -1,5 +1,5 @@
 /**
- * Why the renderer prints the way it does: `npm run bench:print-path` (about 2 minutes). On one
+ * Why the renderer prints the way it does: `npm run bench:print-path` (about 35 s). On one
  * warm page of one browser, for 1-, 20- and 200-line invoices, it prints the same invoice with
  *   current         what the service does: printHtml (Page.setDocumentContent + Page.printToPDF),
  *                   the printed copy with SCREEN_OFF_CSS, the footer in the page
