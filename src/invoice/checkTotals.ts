@@ -3,8 +3,9 @@ import { MAX_MINOR } from './money.js';
 import type { Totals } from './totals.js';
 
 /**
- * Business rules that need the computed totals: a discount may not exceed the subtotal, and every
- * amount must fit a JSON integer exactly (2^53 − 1 minor units). Returns the error, or undefined.
+ * Business rules that need the computed totals: a discount may not exceed the subtotal, an amount
+ * paid may not exceed the total, and every amount must fit a JSON integer exactly (2^53 − 1 minor
+ * units). Returns the error, or undefined.
  */
 export function checkTotals(totals: Totals): AppError | undefined {
   if (totals.discount > totals.subtotal) {
@@ -27,6 +28,11 @@ export function checkTotals(totals: Totals): AppError | undefined {
         message: `computes to ${value} minor units, more than the maximum of ${MAX_MINOR}`,
       })),
     );
+  }
+  if (totals.amountPaid > totals.total) {
+    return rejected('amount_paid_exceeds_total', 'The amount paid is larger than the invoice total.', [
+      { path: 'amount_paid', code: 'amount_paid_exceeds_total', message: `must not be larger than the total (${totals.total} minor units)` },
+    ]);
   }
   return undefined;
 }

@@ -25,23 +25,26 @@ const formatters = new Map<string, Intl.NumberFormat>();
  * Formats exact decimal text for a currency with a fixed number of fraction digits. Intl accepts
  * decimal strings and formats them without going through a float, so large amounts stay exact.
  */
-export function formatDecimal(decimal: string, currency: CurrencyCode, fractionDigits: number): string {
-  const key = `${currency}:${fractionDigits}`;
+export function formatDecimal(decimal: string, currency: CurrencyCode, fractionDigits: number, locale: string = CURRENCIES[currency].locale): string {
+  const key = `${locale}:${currency}:${fractionDigits}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.NumberFormat(CURRENCIES[currency].locale, {
+    formatter = new Intl.NumberFormat(locale, {
       style: 'currency',
       currency,
       minimumFractionDigits: fractionDigits,
       maximumFractionDigits: fractionDigits,
     });
+    // Locales come from requests: keep the cache bounded whatever tags clients send.
+    if (formatters.size >= 1000) formatters.clear();
     formatters.set(key, formatter);
   }
   return formatter.format(decimal as Intl.StringNumericLiteral);
 }
 
-export function toMoney(minor: bigint, currency: CurrencyCode): Money {
+/** `locale`: the invoice's formatting locale; the currency's own (DECISIONS.md) by default. */
+export function toMoney(minor: bigint, currency: CurrencyCode, locale?: string): Money {
   const digits = CURRENCIES[currency].digits;
   const decimal = minorToDecimal(minor, digits);
-  return { minor: Number(minor), decimal, formatted: formatDecimal(decimal, currency, digits) };
+  return { minor: Number(minor), decimal, formatted: formatDecimal(decimal, currency, digits, locale) };
 }

@@ -1,33 +1,43 @@
 import { currencyDigits, type CurrencyCode } from './currencies.js';
-import { decimalFromNumber } from './decimal.js';
-import { divideRounded, scaleRounded } from './rounding.js';
+import { decimalFromNumber, type Decimal } from './decimal.js';
+import { scaleRounded } from './rounding.js';
+import { defaultCategory, type VatCategory } from './vatCategories.js';
+import { groupLines, taxGroups, type VatGroup } from './vatGroups.js';
 
 /**
  * The invoice formula of DECISIONS.md, in bigint minor units:
  *   line.amount = round(quantity × unit_price × 10^digits)
  *   subtotal    = Σ line.amount
- *   discount    = round(discount × 10^digits)
- *   taxable     = subtotal − discount
- *   tax         = round(taxable × tax_rate / 100)
- *   total       = taxable + tax
- * round() is half away from zero, applied once per line, once to the discount, once to the tax.
+ *   discount    = round(discount × 10^digits), shared among the VAT groups (vatGroups.ts)
+ *   group.tax   = round((group.net − group.discount) × group.rate / 100)
+ *   tax         = Σ group.tax
+ *   total       = subtotal − discount + tax
+ *   balance_due = total − round(amount_paid × 10^digits)
+ * round() is half away from zero. With a single rate this is exactly SPEC's formula
+ * (taxable = subtotal − discount, tax = round(taxable × tax_rate / 100)).
  */
 export interface TotalsInput {
   currency: CurrencyCode;
-  line_items: readonly { quantity: number; unit_price: number }[];
+  line_items: readonly { quantity: number; unit_price: number; tax_rate?: number | undefined; tax_category?: VatCategory | undefined }[];
   tax_rate?: number | undefined;
   discount?: number | undefined;
+  amount_paid?: number | undefined;
 }
 
 export interface Totals {
   currency: CurrencyCode;
   digits: number;
   lineAmounts: bigint[];
+  /** Each line's effective VAT category and rate, and the index of its group. */
+  lineTax: { category: VatCategory; rate: Decimal; group: number }[];
+  groups: VatGroup[];
   subtotal: bigint;
   discount: bigint;
   taxable: bigint;
   tax: bigint;
   total: bigint;
+  amountPaid: bigint;
+  balanceDue: bigint;
 }
 
 export function lineAmount(quantity: number, unitPrice: number, digits: number): bigint {
@@ -36,14 +46,41 @@ export function lineAmount(quantity: number, unitPrice: number, digits: number):
   return scaleRounded(q.coefficient * p.coefficient, q.scale + p.scale, digits);
 }
 
+function toMinor(value: number | undefined, digits: number): bigint {
+  const decimal = decimalFromNumber(value ?? 0);
+  return scaleRounded(decimal.coefficient, decimal.scale, digits);
+}
+
 export function computeTotals(input: TotalsInput): Totals {
   const digits = currencyDigits(input.currency);
-  const lineAmounts = input.line_items.map((line) => lineAmount(line.quantity, line.unit_price, digits));
-  const subtotal = lineAmounts.reduce((sum, value) => sum + value, 0n);
-  const discountDecimal = decimalFromNumber(input.discount ?? 0);
-  const discount = scaleRounded(discountDecimal.coefficient, discountDecimal.scale, digits);
+  const lines = input.line_items.map((line) => {
+    const rate = decimalFromNumber(line.tax_rate ?? input.tax_rate ?? 0);
+    return {
+      amount: lineAmount(line.quantity, line.unit_price, digits),
+      category: line.tax_category ?? defaultCategory(rate.coefficient > 0n),
+      rate,
+    };
+  });
+  const { groups: grouped, lineGroups } = groupLines(lines);
+  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0n);
+  const discount = toMinor(input.discount, digits);
+  const groups = taxGroups(grouped, discount);
+  const tax = groups.reduce((sum, group) => sum + group.tax, 0n);
   const taxable = subtotal - discount;
-  const rate = decimalFromNumber(input.tax_rate ?? 0);
-  const tax = divideRounded(taxable * rate.coefficient, 100n * 10n ** BigInt(rate.scale));
-  return { currency: input.currency, digits, lineAmounts, subtotal, discount, taxable, tax, total: taxable + tax };
+  const total = taxable + tax;
+  const amountPaid = toMinor(input.amount_paid, digits);
+  return {
+    currency: input.currency,
+    digits,
+    lineAmounts: lines.map((line) => line.amount),
+    lineTax: lines.map((line, at) => ({ category: line.category, rate: line.rate, group: lineGroups[at] ?? 0 })),
+    groups,
+    subtotal,
+    discount,
+    taxable,
+    tax,
+    total,
+    amountPaid,
+    balanceDue: total - amountPaid,
+  };
 }

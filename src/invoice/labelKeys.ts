@@ -1,0 +1,34 @@
+/**
+ * The keys of every label catalog (templates/locales/<language>.json; a test checks that each
+ * catalog has exactly these). A request's `labels` may override any of them for one invoice,
+ * except those in FIXED_LABEL_KEYS.
+ */
+export const UNIT_CODES_WITH_NAMES = [
+  'HUR', 'MIN', 'DAY', 'WEE', 'MON', 'ANN', 'C62', 'H87', 'EA', 'SET', 'PR',
+  'KGM', 'GRM', 'TNE', 'MTR', 'KMT', 'MTK', 'MTQ', 'LTR', 'KWH', 'LS',
+] as const;
+
+export const LABEL_KEYS = [
+  'language_name', 'invoice', 'credit_note', 'from', 'bill_to', 'ship_to', 'issue_date', 'due_date', 'currency',
+  'purchase_order', 'buyer_reference', 'preceding_invoice', 'line_number', 'description', 'item_code', 'quantity',
+  'unit_price', 'line_vat_rate', 'amount', 'subtotal', 'discount', 'taxable_amount', 'tax', 'total_due', 'total_credit',
+  'amount_paid', 'balance_due', 'vat_breakdown', 'vat_category', 'vat_rate', 'vat_taxable', 'vat_amount',
+  'category_S', 'category_Z', 'category_E', 'category_AE', 'category_K', 'category_G', 'category_O',
+  'exemption_E', 'exemption_AE', 'exemption_K', 'exemption_G', 'exemption_O',
+  'vat_id', 'tax_id', 'contact', 'payment_details', 'account_name', 'iban', 'bic', 'payment_reference',
+  'payment_instructions', 'notes', 'scan_to_pay', 'page_of',
+  ...UNIT_CODES_WITH_NAMES.map((code) => `unit_${code}` as const),
+] as const;
+
+export type LabelKey = (typeof LABEL_KEYS)[number];
+export type LabelCatalog = Record<LabelKey, string>;
+
+/**
+ * Not overridable per request: `page_of` is printed from CSS ("Page X of Y" can only come from an
+ * @page margin box), where request text must never go; `language_name` is the catalog's own name.
+ */
+export const FIXED_LABEL_KEYS = ['language_name', 'page_of'] as const satisfies readonly LabelKey[];
+
+export const OVERRIDABLE_LABEL_KEYS = LABEL_KEYS.filter(
+  (key): key is Exclude<LabelKey, (typeof FIXED_LABEL_KEYS)[number]> => !(FIXED_LABEL_KEYS as readonly string[]).includes(key),
+);

@@ -1,0 +1,40 @@
+/**
+ * Every limit of the invoice request. SPEC §2 and §8 fix the first group; the rest are the limits
+ * of the optional real-world fields (DECISIONS.md leaves them to us; the README lists them).
+ */
+export const LIMITS = {
+  lineItems: { min: 1, max: 200 },
+  invoiceNumber: 64,
+  partyName: 120,
+  partyAddress: 400,
+  partyEmail: 254,
+  partyPhone: 40,
+  partyTaxId: 60,
+  description: 300,
+  quantity: 1_000_000,
+  unitPrice: 1_000_000_000,
+  taxRate: 100,
+  discount: 1_000_000_000,
+  notes: 2000,
+  paymentInstructions: 1000,
+
+  partyStreet: 200,
+  partyCity: 100,
+  partyPostalCode: 20,
+  itemCode: 64,
+  reference: 64,
+  taxExemptionReason: 300,
+  /** Major units; the real bound is the invoice total (amount_paid_exceeds_total). */
+  amountPaid: 100_000_000_000_000,
+  customFields: 10,
+  customFieldLabel: 40,
+  customFieldValue: 200,
+  label: 200,
+  localeTag: 35,
+  /** Decoded logo bytes (256 KiB): a logo is inlined into every render of the invoice. */
+  logoBytes: 256 * 1024,
+  /** Pixels on either side; a logo prints at most about 60 × 20 mm. */
+  logoSide: 4000,
+  accountName: 70,
+  paymentReference: 140,
+} as const;
