@@ -23,7 +23,6 @@ import { printParams } from '../src/render/printOptions.js';
 import { openPrintablePage, printHtml, type PrintablePage } from '../src/render/printPage.js';
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates, SCREEN_OFF_CSS } from '../src/render/templates.js';
-import { buildInvoiceView } from '../src/render/viewModel.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { percentile } from './measure.js';
 import { pdfOptions } from './printCalls.js';
@@ -53,7 +52,7 @@ async function main() {
     const options = pdfOptions(params);
     process.stdout.write(`print path, ${SAMPLES} samples per variant and size, median ms (ratio to current)\n`);
     for (const size of SIZES) {
-      const view = buildInvoiceView(prepareInvoice(invoiceWithItems(size)));
+      const view = templates.view(prepareInvoice(invoiceWithItems(size)));
       const printed = templates.printPage(view);
       const shown = templates.page(view);
       const withoutPageCount = printed.replace(/@bottom-right\s*\{[^}]*\}/, '');

@@ -15,7 +15,6 @@ import { pagePrinter, type PagePrinter, type PrintCalls } from './printCalls.js'
 import { createRenderer, TAGGED_DEFAULT, type Renderer, type RendererOptions } from '../src/render/renderer.js';
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
-import { buildInvoiceView } from '../src/render/viewModel.js';
 
 /**
  * What the benchmark measures: something that turns an invoice request body into PDF bytes.
@@ -102,7 +101,7 @@ function jobs(tagged: boolean) {
       let job = cache.get(body);
       if (!job) {
         const prepared = prepareInvoice(body);
-        const view = buildInvoiceView(prepared);
+        const view = templates.view(prepared);
         job = { html: templates.printPage(view), params: printParams(paperFor(prepared.totals.currency, 'auto'), tagged) };
         cache.set(body, job);
       }

@@ -11,7 +11,7 @@ export const UNIT_CODES_WITH_NAMES = [
 export const LABEL_KEYS = [
   'language_name', 'invoice', 'credit_note', 'from', 'bill_to', 'ship_to', 'issue_date', 'due_date', 'currency',
   'purchase_order', 'buyer_reference', 'preceding_invoice', 'line_number', 'description', 'item_code', 'quantity',
-  'unit_price', 'line_vat_rate', 'amount', 'subtotal', 'discount', 'taxable_amount', 'tax', 'total_due', 'total_credit',
+  'unit_price', 'line_vat_rate', 'amount', 'subtotal', 'discount', 'taxable_amount', 'tax', 'total_due', 'total_credit', 'total',
   'amount_paid', 'balance_due', 'vat_breakdown', 'vat_category', 'vat_rate', 'vat_taxable', 'vat_amount',
   'category_S', 'category_Z', 'category_E', 'category_AE', 'category_K', 'category_G', 'category_O',
   'exemption_E', 'exemption_AE', 'exemption_K', 'exemption_G', 'exemption_O',

@@ -1,11 +1,10 @@
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { InvoiceTemplates } from './templates.js';
-import { buildInvoiceView } from './viewModel.js';
 
 /**
  * The filled, self-contained HTML of an invoice, exactly what Chromium prints. For previews and
  * the golden snapshot tests.
  */
 export function renderInvoiceHtml(prepared: PreparedInvoice, templates: InvoiceTemplates): string {
-  return templates.page(buildInvoiceView(prepared));
+  return templates.page(templates.view(prepared));
 }

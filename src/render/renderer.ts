@@ -12,7 +12,7 @@ import { printHtml } from './printPage.js';
 import { rendererBusy, rendererClosed, renderFailed, renderTimeout } from './renderErrors.js';
 import { openScratchDir } from './scratchDir.js';
 import { loadInvoiceTemplates } from './templates.js';
-import { buildInvoiceView, type InvoiceView } from './viewModel.js';
+import type { InvoiceView } from './viewModel.js';
 
 export interface RendererOptions {
   /** Chromium binary; found on the usual Debian paths and PATH when not given. */
@@ -227,7 +227,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const slot = reserved ?? takeSlot();
       const started = performance.now();
       try {
-        const view = buildInvoiceView(prepared);
+        const view = templates.view(prepared);
         const printed = await print(view, prepared.totals.currency, call.paper ?? settings.paperSize, call.timeoutMs ?? settings.renderTimeoutMs);
         const pdf = setPdfInfo(printed, {
           title: view.title,
@@ -252,7 +252,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
 
     tryReserve: () => (closed || full() ? undefined : takeSlot()),
 
-    renderHtml: (prepared) => templates.page(buildInvoiceView(prepared)),
+    renderHtml: (prepared) => templates.page(templates.view(prepared)),
 
     stats: () => ({
       browserConnected: supervisor.current !== undefined,

@@ -3,18 +3,23 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
-import { prepareInvoice } from '../invoice/prepareInvoice.js';
+import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { invoiceCss } from './invoiceCss.js';
+import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
- * under its file name), and styles/*.css inlined into the page in a fixed order.
+ * under its file name), the label catalogs templates/locales/*.json, and styles/*.css inlined
+ * into the page in a fixed order.
  *
  * Compiled once at start-up (a broken template stops the service there, not at the first paid
  * request). With `watch`, files are recompiled on change; a broken edit is logged and the last
  * good version keeps serving, so a typo doesn't take a development server down.
  */
 export interface InvoiceTemplates {
+  /** The view model of an invoice, with the label catalogs currently loaded. */
+  view(prepared: PreparedInvoice): InvoiceView;
   /** The complete, self-contained HTML document of an invoice, as the preview shows it. */
   page(view: InvoiceView): string;
   /** The same document as the renderer prints it: with SCREEN_OFF_CSS added. */
@@ -52,8 +57,8 @@ type PageData = InvoiceView & { css: Handlebars.SafeString };
 
 interface Compiled {
   page: HandlebarsTemplateDelegate<PageData>;
-  css: Handlebars.SafeString;
-  printCss: Handlebars.SafeString;
+  css: string;
+  catalogs: LabelCatalogs;
 }
 
 export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemplates {
@@ -76,14 +81,15 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
       }, 100);
       timer.unref();
     };
-    for (const dir of ['templates', 'templates/partials', 'styles']) {
+    for (const dir of ['templates', 'templates/partials', 'templates/locales', 'styles']) {
       watchers.push(watch(join(root, dir), { persistent: false }, reload));
     }
   }
 
   return {
-    page: (view) => compiled.page({ ...view, css: compiled.css }),
-    printPage: (view) => compiled.page({ ...view, css: compiled.printCss }),
+    view: (prepared) => buildInvoiceView(prepared, compiled.catalogs),
+    page: (view) => fill(compiled, view, ''),
+    printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
     close: () => watchers.forEach((watcher) => watcher.close()),
   };
 }
@@ -95,18 +101,22 @@ function compileAll(root: string): Compiled {
   for (const file of partials) {
     hb.registerPartial(basename(file, '.hbs'), readFileSync(join(partialsDir, file), 'utf8'));
   }
-  const css = readStyles(root);
   const compiled: Compiled = {
     page: hb.compile<PageData>(readFileSync(join(root, 'templates', 'invoice.hbs'), 'utf8'), COMPILE_OPTIONS),
-    // Our own files, trusted: SafeString keeps the templates free of triple-stash altogether.
-    css: new hb.SafeString(css),
-    printCss: new hb.SafeString(css + SCREEN_OFF_CSS),
+    css: readStyles(root),
+    catalogs: loadLabelCatalogs(root),
   };
   // Handlebars compiles lazily on first use; fill the example now so that a syntax error or an
   // unknown field surfaces at start-up, and the first real request doesn't pay for compilation.
-  const example = buildInvoiceView(prepareInvoice(EXAMPLE_INVOICE));
-  compiled.page({ ...example, css: compiled.css });
+  fill(compiled, buildInvoiceView(prepareInvoice(EXAMPLE_INVOICE), compiled.catalogs), '');
   return compiled;
+}
+
+/** The page with its styles: our stylesheets, this invoice's few rules (invoiceCss.ts), `extra`. */
+function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
+  // Our own files and invoiceCss's checked output: SafeString keeps the templates free of
+  // triple-stash altogether.
+  return compiled.page({ ...view, css: new Handlebars.SafeString(compiled.css + invoiceCss(view) + extra) });
 }
 
 function readStyles(root: string): string {

@@ -1,7 +1,14 @@
+import { UNIT_CODES_WITH_NAMES, type LabelCatalog, type LabelKey } from '../invoice/labelKeys.js';
+import { formatDate, formatPercent, formatQuantity } from '../invoice/localeFormat.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import type { Party } from '../invoice/schema.js';
 import { buildTotalsReport, type TotalsReport } from '../invoice/totalsReport.js';
+import { EXEMPT_CATEGORIES, type VatCategory } from '../invoice/vatCategories.js';
+import type { LabelCatalogs } from './labelCatalogs.js';
+import { nonBlank, partyView, type PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
+
+export type { PartyView } from './partyView.js';
+export { formatDate } from '../invoice/localeFormat.js';
 
 /**
  * Everything the invoice template prints, already as display strings. Amounts come verbatim from
@@ -12,36 +19,56 @@ import { textLanguage } from './textLanguage.js';
 export interface InvoiceView {
   /** The document <title>; Chromium copies it into the PDF Title. */
   title: string;
+  /** The invoice language (`lang` of the page) and "rtl" for Arabic and Hebrew, else null. */
+  lang: string;
+  dir: 'rtl' | null;
+  /** The words of the page: the language's catalog with the request's `labels` over it. */
+  labels: LabelCatalog;
+  /** "Invoice" or "Credit note" in the invoice language. */
+  documentTitle: string;
   invoiceNumber: string;
   issueDate: string;
   dueDate: string | null;
   currency: string;
   seller: PartyView;
   buyer: PartyView;
+  shipTo: PartyView | null;
+  /** Purchase order, buyer reference, preceding invoice and custom fields, in the details panel. */
+  details: DetailView[];
+  logo: { src: string; width: number; height: number } | null;
+  /** The request's accent colour, normalised to #rrggbb (lower case), or null for the design's own. */
+  accent: string | null;
+  /** A VAT rate column in the line table: only when the lines have more than one rate. */
+  rateColumn: boolean;
+  /** Column span of the empty cells left of the totals' labels. */
+  totalsPad: number;
   /** All lines but the last few, which travel with the totals so those never start a page alone. */
   lines: LineView[];
   tailLines: LineView[];
   totals: TotalsView;
+  /** The VAT breakdown table, printed when there is more than one VAT group. */
+  vatBreakdown: VatRowView[] | null;
+  /** Why no VAT is charged on some lines (E, AE, K, G, O). */
+  exemptions: TextView[];
+  payment: PaymentView | null;
   notes: TextView | null;
   paymentInstructions: TextView | null;
 }
 
-export interface PartyView {
-  /** `lang` of the block of user text: "" (unknown) unless CJK script tells us more. */
+export interface DetailView {
+  label: string;
+  value: string;
   lang: string;
-  name: string;
-  address: string | null;
-  email: string | null;
-  phone: string | null;
-  taxId: string | null;
 }
 
 export interface LineView {
   number: number;
   lang: string;
   description: string;
+  itemCode: string | null;
   quantity: string;
   unitPrice: string;
+  rate: string;
   amount: string;
 }
 
@@ -51,9 +78,27 @@ export interface TotalsView {
   discount: string | null;
   /** Null with no discount, where it would repeat the subtotal. */
   taxable: string | null;
-  taxRate: string;
-  tax: string;
+  /** One row per VAT group: "Tax (7.5%)" and its amount. */
+  taxes: { label: string; amount: string }[];
+  totalLabel: string;
   total: string;
+  /** Both null unless the request gives amount_paid. */
+  amountPaid: string | null;
+  balanceDue: string | null;
+}
+
+export interface VatRowView {
+  category: string;
+  rate: string;
+  taxable: string;
+  tax: string;
+}
+
+export interface PaymentView {
+  accountName: string | null;
+  iban: string | null;
+  bic: string | null;
+  reference: string | null;
 }
 
 export interface TextView {
@@ -64,69 +109,118 @@ export interface TextView {
 /** How many of the last lines are kept on the page of the totals. */
 export const LINES_KEPT_WITH_TOTALS = 3;
 
-// Day month-name year reads the same to US and European customers (02/11 does not).
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
 
-export function formatDate(isoDate: string): string {
-  return DATE_FORMAT.format(new Date(`${isoDate}T00:00:00Z`));
-}
-
-export function buildInvoiceView(prepared: PreparedInvoice, report: TotalsReport = buildTotalsReport(prepared)): InvoiceView {
-  const { invoice } = prepared;
-  const locale = report.currency.locale;
+export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatalogs, report: TotalsReport = buildTotalsReport(prepared)): InvoiceView {
+  const { invoice, locale } = prepared;
+  const labels: LabelCatalog = { ...catalogs[locale.language], ...(invoice.labels as Partial<LabelCatalog> | undefined) };
+  const rateColumn = report.tax_groups.length > 1;
+  const percent = (rate: string) => formatPercent(rate, locale);
+  const userLang = (text: string) => textLanguage(text, locale.tag);
   const lines = report.lines.map(
-    (line, index): LineView => ({
-      number: index + 1,
-      lang: textLanguage(line.description, locale),
-      description: line.description,
-      quantity: line.quantity,
-      unitPrice: line.unit_price.formatted,
-      amount: line.amount.formatted,
-    }),
+    (line, index): LineView => {
+      const unit = invoice.line_items[index]?.unit;
+      const quantity = formatQuantity(line.quantity, locale);
+      return {
+        number: index + 1,
+        lang: userLang(line.description),
+        description: line.description,
+        itemCode: invoice.line_items[index]?.item_code ?? null,
+        // A no-break space keeps "8 h" together.
+        quantity: unit === undefined ? quantity : `${quantity}\u00a0${UNIT_NAMES.has(unit) ? labels[`unit_${unit}` as LabelKey] : unit}`,
+        unitPrice: line.unit_price.formatted,
+        rate: percent(line.tax_rate),
+        amount: line.amount.formatted,
+      };
+    },
   );
   const split = Math.max(0, lines.length - LINES_KEPT_WITH_TOTALS);
   const hasDiscount = report.discount.minor !== 0;
+  const creditNote = report.document_type === 'credit_note';
+  const documentTitle = creditNote ? labels.credit_note : labels.invoice;
+  const paid = invoice.amount_paid !== undefined;
   return {
-    title: `Invoice ${invoice.invoice_number}`,
+    title: `${documentTitle} ${invoice.invoice_number}`,
+    lang: locale.language,
+    dir: locale.direction === 'rtl' ? 'rtl' : null,
+    labels,
+    documentTitle,
     invoiceNumber: invoice.invoice_number,
-    issueDate: formatDate(report.issue_date),
-    dueDate: report.due_date === null ? null : formatDate(report.due_date),
+    issueDate: formatDate(report.issue_date, locale),
+    dueDate: report.due_date === null ? null : formatDate(report.due_date, locale),
     currency: report.currency.code,
     seller: partyView(invoice.seller, locale),
     buyer: partyView(invoice.buyer, locale),
+    shipTo: invoice.ship_to ? partyView(invoice.ship_to, locale) : null,
+    details: detailsOf(prepared, labels, userLang),
+    logo: prepared.logo ? { src: prepared.logo.dataUri, width: prepared.logo.width, height: prepared.logo.height } : null,
+    // Rebuilt from the parsed number, so only #rrggbb can ever reach the style sheet.
+    accent: invoice.accent_color === undefined ? null : `#${Number.parseInt(invoice.accent_color.slice(1), 16).toString(16).padStart(6, '0')}`,
+    rateColumn,
+    totalsPad: rateColumn ? 3 : 2,
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
       subtotal: report.subtotal.formatted,
       discount: hasDiscount ? report.discount.formatted : null,
       taxable: hasDiscount ? report.taxable.formatted : null,
-      taxRate: report.tax_rate,
-      tax: report.tax.formatted,
+      taxes: report.tax_groups.map((group) => ({ label: `${labels.tax} (${percent(group.rate)})`, amount: group.tax.formatted })),
+      totalLabel: creditNote ? labels.total_credit : labels.total_due,
       total: report.total.formatted,
+      amountPaid: paid ? report.amount_paid.formatted : null,
+      balanceDue: paid ? report.balance_due.formatted : null,
     },
-    notes: textView(invoice.notes, locale),
-    paymentInstructions: textView(invoice.payment_instructions, locale),
+    vatBreakdown: rateColumn
+      ? report.tax_groups.map((group) => ({
+          category: labels[`category_${group.category}`],
+          rate: percent(group.rate),
+          taxable: group.taxable.formatted,
+          tax: group.tax.formatted,
+        }))
+      : null,
+    exemptions: exemptionsOf(prepared, report, labels, userLang),
+    payment: paymentOf(prepared),
+    notes: textView(invoice.notes, userLang),
+    paymentInstructions: textView(invoice.payment_instructions, userLang),
   };
 }
 
-function partyView(party: Party, locale: string): PartyView {
-  const allText = [party.name, party.address, party.phone, party.tax_id].filter(Boolean).join(' ');
+function detailsOf(prepared: PreparedInvoice, labels: LabelCatalog, userLang: (text: string) => string): DetailView[] {
+  const { invoice, locale } = prepared;
+  const detail = (label: string, value: string | undefined): DetailView[] => (value === undefined || value.trim() === '' ? [] : [{ label, value, lang: userLang(value) }]);
+  const preceding = invoice.preceding_invoice;
+  return [
+    ...detail(labels.purchase_order, invoice.purchase_order),
+    ...detail(labels.buyer_reference, invoice.buyer_reference),
+    ...detail(labels.preceding_invoice, preceding && (preceding.issue_date ? `${preceding.number} (${formatDate(preceding.issue_date, locale)})` : preceding.number)),
+    ...(invoice.custom_fields ?? []).flatMap((field) => detail(field.label, field.value)),
+  ];
+}
+
+/** One note per exempt category on the invoice: the request's reason, else the standard wording. */
+function exemptionsOf(prepared: PreparedInvoice, report: TotalsReport, labels: LabelCatalog, userLang: (text: string) => string): TextView[] {
+  const categories = [...new Set(report.tax_groups.map((group) => group.category))].filter((category): category is Exclude<VatCategory, 'S' | 'Z'> =>
+    EXEMPT_CATEGORIES.has(category),
+  );
+  if (categories.length === 0) return [];
+  const reason = prepared.invoice.tax_exemption_reason;
+  if (reason !== undefined) return [{ lang: userLang(reason), text: reason }];
+  return categories.map((category) => ({ lang: prepared.locale.language, text: labels[`exemption_${category}`] }));
+}
+
+function paymentOf({ invoice }: PreparedInvoice): PaymentView | null {
+  const payment = invoice.payment;
+  if (!payment || (!payment.iban && !payment.bic && !payment.account_name && !payment.reference)) return null;
   return {
-    lang: textLanguage(allText, locale),
-    name: party.name,
-    address: nonBlank(party.address),
-    email: nonBlank(party.email),
-    phone: nonBlank(party.phone),
-    taxId: nonBlank(party.tax_id),
+    accountName: payment.account_name ?? null,
+    // Printed in groups of four, as IBANs are written on paper.
+    iban: payment.iban ? payment.iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ') : null,
+    bic: payment.bic ?? null,
+    reference: payment.reference ?? null,
   };
 }
 
-function textView(text: string | undefined, locale: string): TextView | null {
+function textView(text: string | undefined, userLang: (text: string) => string): TextView | null {
   const value = nonBlank(text);
-  return value === null ? null : { lang: textLanguage(value, locale), text: value };
-}
-
-/** Optional text that is empty or only white space prints nothing (and no empty label). */
-function nonBlank(text: string | undefined): string | null {
-  return text === undefined || text.trim() === '' ? null : text;
+  return value === null ? null : { lang: userLang(value), text: value };
 }

@@ -3,8 +3,13 @@ import { describe, test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../../src/invoice/totalsReport.js';
-import { buildInvoiceView, formatDate, LINES_KEPT_WITH_TOTALS } from '../../../src/render/viewModel.js';
+import { loadLabelCatalogs } from '../../../src/render/labelCatalogs.js';
+import { PROJECT_ROOT } from '../../../src/render/templates.js';
+import { buildInvoiceView as buildWith, formatDate, LINES_KEPT_WITH_TOTALS } from '../../../src/render/viewModel.js';
 import { invoiceWithItems, UNICODE_INVOICE } from '../../fixtures/invoices.js';
+
+const catalogs = loadLabelCatalogs(PROJECT_ROOT);
+const buildInvoiceView = (prepared: Parameters<typeof buildWith>[0]) => buildWith(prepared, catalogs);
 
 describe('buildInvoiceView', () => {
   test('prints the totals report strings, never its own', () => {
@@ -20,9 +25,11 @@ describe('buildInvoiceView', () => {
       subtotal: report.subtotal.formatted,
       discount: report.discount.formatted,
       taxable: report.taxable.formatted,
-      taxRate: '7.5',
-      tax: report.tax.formatted,
+      taxes: [{ label: 'Tax (7.5%)', amount: report.tax.formatted }],
+      totalLabel: 'Total due',
       total: report.total.formatted,
+      amountPaid: null,
+      balanceDue: null,
     });
     assert.equal(view.totals.total, '$10,803.74');
   });
@@ -45,7 +52,7 @@ describe('buildInvoiceView', () => {
     assert.equal(view.totals.taxable, null);
     const none = buildInvoiceView(prepareInvoice({ ...EXAMPLE_INVOICE, discount: undefined, tax_rate: undefined }));
     assert.equal(none.totals.discount, null);
-    assert.equal(none.totals.taxRate, '0');
+    assert.deepEqual(none.totals.taxes.map((tax) => tax.label), ['Tax (0%)']);
   });
 
   test('absent and blank optional text is null, so the template prints no empty label', () => {
@@ -54,7 +61,7 @@ describe('buildInvoiceView', () => {
     assert.equal(view.dueDate, null);
     assert.equal(view.notes, null);
     assert.equal(view.paymentInstructions, null);
-    assert.deepEqual(view.buyer, { lang: '', name: 'B', address: null, email: null, phone: null, taxId: null });
+    assert.deepEqual(view.buyer, { lang: '', name: 'B', address: null, contactName: null, email: null, phone: null, vatId: null, taxId: null });
   });
 
   const splits: [number, number, number][] = [

@@ -1,0 +1,39 @@
+import type { InvoiceView } from './viewModel.js';
+
+/**
+ * The few style rules that depend on the invoice, appended after styles/*.css: the accent colour
+ * of the request, "Page X of Y" in the invoice language, and the page number on the left for
+ * right-to-left invoices. Empty for an English left-to-right invoice in the design's colour, so
+ * such invoices print exactly as the stylesheets alone make them.
+ *
+ * Only two kinds of value reach CSS here, never request text: the accent, rebuilt by the view
+ * model as #rrggbb from a parsed number, and the catalog's page_of text (our own files; requests
+ * cannot override it), written as CSS strings with every character outside letters, digits and
+ * spaces escaped.
+ */
+export function invoiceCss(view: Pick<InvoiceView, 'accent' | 'dir' | 'lang' | 'labels'>): string {
+  const rules: string[] = [];
+  if (view.accent !== null) {
+    if (!/^#[0-9a-f]{6}$/.test(view.accent)) throw new Error('accent must be #rrggbb');
+    rules.push(`:root { --accent: ${view.accent}; }`);
+  }
+  const box = view.dir === 'rtl' ? 'bottom-left' : 'bottom-right';
+  if (view.lang !== 'en' || view.dir === 'rtl') {
+    const content = pageOfContent(view.labels.page_of);
+    rules.push(view.dir === 'rtl' ? `@page { @bottom-right { content: none; } @${box} { content: ${content}; } }` : `@page { @${box} { content: ${content}; } }`);
+  }
+  return rules.length === 0 ? '' : `\n/* This invoice (src/render/invoiceCss.ts). */\n${rules.join('\n')}\n`;
+}
+
+/** "Seite {page} von {pages}" → "Seite " counter(page) " von " counter(pages) */
+export function pageOfContent(template: string): string {
+  return template
+    .split(/(\{pages?\})/)
+    .filter((part) => part !== '')
+    .map((part) => (part === '{page}' ? 'counter(page)' : part === '{pages}' ? 'counter(pages)' : cssString(part)))
+    .join(' ');
+}
+
+function cssString(text: string): string {
+  return `"${[...text].map((char) => (/[\p{L}\p{N} ]/u.test(char) ? char : `\\${char.codePointAt(0)!.toString(16)} `)).join('')}"`;
+}
