@@ -11,6 +11,7 @@ import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../src/invoice/schema.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
+import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../fixtures/realWorldInvoices.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
 
 /**
@@ -32,6 +33,13 @@ const FIXTURES: Record<string, InvoiceInput> = {
   example: EXAMPLE_INVOICE,
   // A4 (EUR), several pages: the repeated table header, the break rules, the totals kept with the last lines.
   'multi-page': invoiceWithItems(45, { currency: 'EUR' }),
+  // The real-world fields: German, two VAT rates, logo, accent, balance due (two A4 pages).
+  'de-mixed-rate-logo': GERMAN_MIXED_RATE,
+  // Right to left, Arabic digits, reverse charge.
+  'ar-rtl': ARABIC_INVOICE,
+  // Japanese labels and dates, JPY, 10 % and 8 %.
+  'ja-jpy': JAPANESE_INVOICE,
+  'credit-note': CREDIT_NOTE,
 };
 
 let renderer: Renderer;

@@ -9,6 +9,7 @@ import type { InvoiceInput } from '../../../src/invoice/schema.js';
 import { renderInvoiceHtml } from '../../../src/render/invoiceHtml.js';
 import { loadInvoiceTemplates, PROJECT_ROOT, SCREEN_OFF_CSS, type InvoiceTemplates } from '../../../src/render/templates.js';
 import { EXTREME_INVOICE, hostileInvoice, UNICODE_INVOICE } from '../../fixtures/invoices.js';
+import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../../fixtures/realWorldInvoices.js';
 
 const GOLDEN_DIR = join(PROJECT_ROOT, 'test', 'golden', 'html');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -23,6 +24,10 @@ const FIXTURES: Record<string, InvoiceInput> = {
   unicode: UNICODE_INVOICE,
   hostile: hostileInvoice('http://127.0.0.1:9'),
   extreme: EXTREME_INVOICE,
+  'de-mixed-rate-logo': GERMAN_MIXED_RATE,
+  'ar-rtl': ARABIC_INVOICE,
+  'ja-jpy': JAPANESE_INVOICE,
+  'credit-note': CREDIT_NOTE,
 };
 
 /** The stylesheets are inlined verbatim; the snapshots are about what the templates fill in. */
