@@ -17,6 +17,8 @@ export interface RouteSpec<TInput = unknown> {
   request?: {
     schema: v.GenericSchema;
     example: unknown;
+    /** Further named examples for the OpenAPI document (`example` is then listed as "minimal"). */
+    moreExamples?: Record<string, unknown>;
     /** Turns the parsed JSON into the handler's input; throws a 400 AppError with every issue. */
     parse(body: unknown): TInput;
   };

@@ -1,6 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { CURRENCIES, CURRENCY_CODES, DEFAULT_CURRENCY } from './currencies.js';
+import { LANGUAGES } from './locales.js';
 import { InvoiceSchema } from './schema.js';
 
 /** JSON Schema (2020-12) of a valibot schema; checks JSON Schema cannot express are described in text. */
@@ -41,8 +42,11 @@ export const TOTALS_FORMULA = [
   'subtotal = Σ line.amount',
   'discount = round(discount × 10^digits); a discount larger than the subtotal is a 400 (discount_exceeds_subtotal)',
   'taxable = subtotal − discount',
-  'tax = round(taxable × tax_rate / 100)',
+  'lines are grouped by (tax_category, rate) in order of first appearance; a line\'s rate is its tax_rate, else the invoice\'s tax_rate, else 0; group.net = Σ line.amount',
+  'the discount is shared among the groups: share = floor(discount × group.net / subtotal), the minor units left over go one each to the groups with the largest remainders (ties to the earlier group)',
+  'group.tax = round((group.net − share) × rate / 100); tax = Σ group.tax (with one rate: tax = round(taxable × tax_rate / 100))',
   'total = taxable + tax',
+  'balance_due = total − round(amount_paid × 10^digits); an amount paid above the total is a 400 (amount_paid_exceeds_total)',
 ];
 
 export function describeInvoiceFields() {
@@ -53,7 +57,11 @@ export function describeInvoiceFields() {
       'issue_date and due_date must be real calendar dates; due_date may not be before issue_date.',
       'Text may contain any Unicode except control characters (newline and tab are allowed); it is kept as sent.',
       'Numbers are read as the exact decimal they are written as (0.1 is exactly one tenth).',
+      'A line\'s tax_category must agree with its rate: S needs a rate above 0, Z, E, AE, K, G and O a rate of 0.',
+      'tax_exemption_reason only with lines in E, AE, K, G or O; without it those invoices print the standard wording of the language.',
+      'logo: a PNG or JPEG data URI, checked by its bytes (SVG refused), at most 256 KiB and 4000 pixels per side.',
     ],
+    languages: LANGUAGES.map((language) => ({ language, direction: language === 'ar' || language === 'he' ? 'rtl' : 'ltr', catalog: `templates/locales/${language}.json` })),
     totals: {
       formula: TOTALS_FORMULA,
       rounding: 'round() is half away from zero, applied once per line, once to the discount and once to the tax.',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { hostileInvoice, invoiceWithItems } from '../fixtures/invoices.js';
+import { logoPng } from '../fixtures/realWorldInvoices.js';
 import { pdfInfo } from '../fixtures/pdfTools.js';
 import { BASE_URL, isOwnRequest, TEMPLATES_ROOT } from './support/env.js';
 
@@ -130,6 +131,8 @@ test('editing a template or a style on disk updates the open preview and the PDF
   const styles = join(TEMPLATES_ROOT, 'styles', 'invoice.css');
   const originalHeader = readFileSync(header, 'utf8');
   const originalStyles = readFileSync(styles, 'utf8');
+  const english = join(TEMPLATES_ROOT, 'templates', 'locales', 'en.json');
+  const originalCatalog = readFileSync(english, 'utf8');
   await openPreview(page);
   const invoice = page.frameLocator('#html');
   const title = invoice.locator('.masthead__title h1');
@@ -138,10 +141,15 @@ test('editing a template or a style on disk updates the open preview and the PDF
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'still here'));
 
   try {
-    expect(originalHeader).toContain('<h1>Invoice</h1>');
-    writeFileSync(header, originalHeader.replace('<h1>Invoice</h1>', '<h1>Rechnung</h1>'));
+    expect(originalHeader).toContain('<h1>{{documentTitle}}</h1>');
+    writeFileSync(header, originalHeader.replace('<h1>{{documentTitle}}</h1>', '<h1>Rechnung</h1>'));
     await expect(title).toHaveText('Rechnung');
     await expect(page.locator('#status')).toContainText('reloaded');
+
+    // A translator's edit of a label catalog shows the same way.
+    const catalog = JSON.parse(originalCatalog) as Record<string, string>;
+    writeFileSync(english, JSON.stringify({ ...catalog, subtotal: 'Net amount' }, null, 2));
+    await expect(invoice.locator('.totals__first th')).toHaveText('Net amount');
 
     expect(originalStyles).toMatch(/--accent: #[0-9a-f]{6};/);
     writeFileSync(styles, originalStyles.replace(/--accent: #[0-9a-f]{6};/, '--accent: #aa0000;'));
@@ -153,6 +161,7 @@ test('editing a template or a style on disk updates the open preview and the PDF
   } finally {
     writeFileSync(header, originalHeader);
     writeFileSync(styles, originalStyles);
+    writeFileSync(english, originalCatalog);
   }
   await expect(title).toHaveText('Invoice');
 });
@@ -160,3 +169,32 @@ test('editing a template or a style on disk updates the open preview and the PDF
 function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-', '-'], { input: pdf, encoding: 'utf8', timeout: 30_000 });
 }
+
+test('the language, document and logo switches edit the JSON, and the page follows', async ({ page }) => {
+  await openPreview(page);
+  const invoice = page.frameLocator('#html');
+  const editorJson = async () => JSON.parse(await page.locator('#invoice').inputValue()) as Record<string, unknown>;
+
+  await page.locator('#locale').selectOption('de-DE');
+  await expect(invoice.locator('.masthead__title h1')).toHaveText('Rechnung');
+  await expect(invoice.locator('.totals__total th')).toContainText('Gesamtbetrag');
+  expect((await editorJson()).locale).toBe('de-DE');
+
+  await page.locator('#document-type').selectOption('credit_note');
+  await expect(invoice.locator('.masthead__title h1')).toHaveText('Gutschrift');
+  expect((await editorJson()).document_type).toBe('credit_note');
+
+  await page.locator('#logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logoPng() });
+  await expect(invoice.locator('img.masthead__logo')).toBeVisible();
+  expect(String((await editorJson()).logo)).toMatch(/^data:image\/png;base64,/);
+  await page.locator('#logo-remove').click();
+  await expect(invoice.locator('img.masthead__logo')).toHaveCount(0);
+
+  await page.locator('#locale').selectOption('ar-EG');
+  await expect(invoice.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(invoice.locator('.masthead__title h1')).toHaveText('إشعار دائن');
+
+  await page.locator('#example').selectOption('real_world');
+  await expect(invoice.locator('.vat__table tbody tr')).toHaveCount(2);
+  await expect(page.locator('#locale')).toHaveValue('de-DE');
+});

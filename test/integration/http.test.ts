@@ -130,7 +130,16 @@ describe('GET /v1/schema', () => {
     assert.equal(fields.get('due_date').required, false);
     assert.equal(fields.get('currency').limits.enum.length, 12);
     assert.equal(fields.get('currency').limits.default, 'USD');
-    assert.equal(body.totals.formula.length, 6);
+    assert.equal(body.totals.formula.length, 9);
+    // The real-world example validates too, and its new fields have notes.
+    const realWorld = await postJson(`${app.url}/v1/invoice/validate`, body.example_real_world);
+    assert.equal(realWorld.status, 200);
+    assert.equal((await realWorld.json()).tax_groups.length, 2);
+    for (const path of ['locale', 'labels.invoice', 'logo', 'accent_color', 'amount_paid', 'ship_to.country', 'seller.vat_id', 'line_items[].tax_category', 'line_items[].unit', 'payment.iban', 'custom_fields']) {
+      assert.ok(fields.has(path), `notes for ${path}`);
+    }
+    assert.equal(fields.get('custom_fields').limits.maxItems, 10);
+    assert.equal(body.languages.length, 14);
     assert.match(body.totals.rounding, /half away from zero/);
     assert.equal(body.currencies.length, 12);
   });

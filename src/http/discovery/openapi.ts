@@ -81,7 +81,14 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
           ? {
               requestBody: {
                 required: true,
-                content: { 'application/json': { schema: jsonSchemaOf(route.request.schema), example: route.request.example } },
+                content: {
+                  'application/json': {
+                    schema: jsonSchemaOf(route.request.schema),
+                    ...(route.request.moreExamples
+                      ? { examples: { minimal: { value: route.request.example }, ...Object.fromEntries(Object.entries(route.request.moreExamples).map(([name, value]) => [name, { value }])) } }
+                      : { example: route.request.example }),
+                  },
+                },
               },
             }
           : {}),

@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa';
 import { AppError, validationFailed } from '../../errors.js';
 import { CURRENCY_CODES } from '../../invoice/currencies.js';
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
+import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../invoice/totalsReport.js';
 import { renderInvoiceHtml } from '../../render/invoiceHtml.js';
@@ -12,6 +13,10 @@ import { PAGE_MARGINS } from '../../render/printOptions.js';
 import { jsonBody } from '../jsonBody.js';
 import { pdfPageImages } from './pageImages.js';
 import { watchTemplateEvents, type TemplateEvents } from './templateEvents.js';
+
+
+/** One locale per invoice language for the preview's switch (any BCP 47 tag works in the JSON). */
+const PREVIEW_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-PT', 'pl-PL', 'sv-SE', 'ja-JP', 'zh-CN', 'ar-EG', 'he-IL', 'hi-IN'];
 
 /**
  * The development preview (PREVIEW=on, development only): GET /preview is a static page
@@ -97,7 +102,14 @@ export function createPreview(options: PreviewOptions): Preview {
   }
 
   router.get('/preview/start.json', ownPageOnly, (ctx) => {
-    ctx.body = { example: EXAMPLE_INVOICE, currencies: CURRENCY_CODES, paperSize: options.paperSize, margins: PAGE_MARGINS };
+    ctx.body = {
+      example: EXAMPLE_INVOICE,
+      examples: { spec: EXAMPLE_INVOICE, real_world: EXAMPLE_REAL_WORLD_INVOICE },
+      currencies: CURRENCY_CODES,
+      locales: PREVIEW_LOCALES.map((tag) => ({ tag, name: new Intl.DisplayNames([tag], { type: 'language' }).of(tag.slice(0, 2)) ?? tag })),
+      paperSize: options.paperSize,
+      margins: PAGE_MARGINS,
+    };
   });
 
   router.get('/preview/events', ownPageOnly, (ctx) => templateEvents().subscribe(ctx));

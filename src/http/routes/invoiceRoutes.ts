@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
+import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { describeInvoiceFields } from '../../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../../invoice/schema.js';
@@ -12,7 +13,7 @@ export interface PdfRenderer {
   renderPdf(prepared: PreparedInvoice, options?: { reservation?: { release(): void } | undefined }): Promise<{ pdf: Buffer; pages: number }>;
 }
 
-const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, parse: prepareInvoice };
+const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
 
 export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
   const validate: RouteSpec<PreparedInvoice> = {
@@ -21,7 +22,7 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     operationId: 'v1_invoice_validate',
     summary: 'Validate an invoice and compute its totals (free)',
     description:
-      'Applies exactly the checks of the paid PDF route and answers the computed totals: every line, subtotal, discount, taxable amount, tax and total, each in integer minor units, exact decimal text and formatted text. Nothing is charged.',
+      'Applies exactly the checks of the paid PDF route and answers the computed totals: every line, subtotal, discount, taxable amount, tax and total, the VAT groups (category, rate, net, discount share, taxable, tax), the amount paid and the balance due, each in integer minor units, exact decimal text and formatted text. Nothing is charged.',
     tag: 'Invoices',
     request: invoiceRequest,
     response: { contentType: 'application/json', description: 'The computed totals.', schema: TotalsReportSchema, example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)) },
@@ -57,12 +58,12 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     path: '/v1/schema',
     operationId: 'v1_schema',
     summary: 'Example invoice and field notes (free)',
-    description: 'An example invoice that validates, plus notes for every field (type, required, limits), the currencies and the totals formula, generated from the same schema the service validates with.',
+    description: 'An example invoice that validates (SPEC fields only), a real-world example (German, two VAT rates, discount, amount paid, ship-to, bank details), plus notes for every field (type, required, limits), the languages, the currencies and the totals formula, generated from the same schema the service validates with.',
     tag: 'Invoices',
     document: true,
     response: { contentType: 'application/json', description: 'Example and field notes.' },
     handle(ctx) {
-      ctx.body = { example: EXAMPLE_INVOICE, ...describeInvoiceFields() };
+      ctx.body = { example: EXAMPLE_INVOICE, example_real_world: EXAMPLE_REAL_WORLD_INVOICE, ...describeInvoiceFields() };
     },
   };
 

@@ -7,6 +7,9 @@ const $ = (id) => document.getElementById(id);
 const editor = $('invoice');
 const paperSelect = $('paper');
 const currencySelect = $('currency');
+const localeSelect = $('locale');
+const documentTypeSelect = $('document-type');
+let examples = {};
 const frame = $('html');
 const sheet = $('sheet');
 
@@ -21,7 +24,9 @@ async function start() {
   const setup = await (await fetch('/preview/start.json', { signal: AbortSignal.timeout(TIMEOUT_MS) })).json();
   margins = setup.margins;
   currencySelect.replaceChildren(...setup.currencies.map((code) => new Option(code, code)));
+  localeSelect.append(...setup.locales.map(({ tag, name }) => new Option(`${name} (${tag})`, tag)));
   paperSelect.value = setup.paperSize;
+  examples = setup.examples;
   editor.value = JSON.stringify(setup.example, null, 2);
 
   let typing;
@@ -31,6 +36,16 @@ async function start() {
   });
   paperSelect.addEventListener('change', refresh);
   currencySelect.addEventListener('change', switchCurrency);
+  localeSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'locale', localeSelect.value)));
+  documentTypeSelect.addEventListener('change', () =>
+    editInvoice((invoice) => setOrDelete(invoice, 'document_type', documentTypeSelect.value === 'invoice' ? '' : documentTypeSelect.value)),
+  );
+  $('logo').addEventListener('change', chooseLogo);
+  $('logo-remove').addEventListener('click', () => editInvoice((invoice) => setOrDelete(invoice, 'logo', '')));
+  $('example').addEventListener('change', () => {
+    editor.value = JSON.stringify(examples[$('example').value], null, 2);
+    refresh();
+  });
   $('download').addEventListener('click', download);
   $('tab-html').addEventListener('click', () => showView('html'));
   $('tab-pages').addEventListener('click', () => showView('pages'));
@@ -62,6 +77,10 @@ async function refresh() {
   const { invoice, error } = readInvoice();
   if (error) return showIssues(error);
   if (invoice && typeof invoice.currency === 'string') currencySelect.value = invoice.currency;
+  if (invoice && typeof invoice === 'object') {
+    localeSelect.value = [...localeSelect.options].some((option) => option.value === invoice.locale) ? invoice.locale : '';
+    documentTypeSelect.value = invoice.document_type === 'credit_note' ? 'credit_note' : 'invoice';
+  }
   document.body.classList.add('busy');
   try {
     const response = await post('/preview/html', invoice);
@@ -142,16 +161,37 @@ function showView(name) {
   refresh();
 }
 
-/** The currency switch edits the JSON, so that the editor always holds exactly what is shown. */
-function switchCurrency() {
+/** The switches edit the JSON, so that the editor always holds exactly what is shown. */
+function editInvoice(change) {
   const { invoice, error } = readInvoice();
   if (error || typeof invoice !== 'object' || invoice === null) {
-    showStatus('Fix the JSON before switching the currency.', true);
+    showStatus('Fix the JSON before using the switches.', true);
     return;
   }
-  invoice.currency = currencySelect.value;
+  change(invoice);
   editor.value = JSON.stringify(invoice, null, 2);
   refresh();
+}
+
+function setOrDelete(invoice, key, value) {
+  if (value) invoice[key] = value;
+  else delete invoice[key];
+}
+
+function switchCurrency() {
+  editInvoice((invoice) => {
+    invoice.currency = currencySelect.value;
+  });
+}
+
+/** The chosen image goes into the JSON as a data URI, as an API client would send it. */
+function chooseLogo(event) {
+  const file = event.target.files?.[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.addEventListener('load', () => editInvoice((invoice) => setOrDelete(invoice, 'logo', String(reader.result))));
+  reader.readAsDataURL(file);
+  event.target.value = '';
 }
 
 async function download() {
