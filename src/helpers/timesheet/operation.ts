@@ -25,7 +25,8 @@ export function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
 
   const expenses = input.expenses ?? [];
   const lineItems: LineItem[] = [
-    ...billed.map((group) => ({ description: group.description, quantity: hoursToNumber(group.hoursBilled), unit_price: group.rate })),
+    // Hours are printed as such ("12.5 h", "12,5 Std."): UN/ECE Rec 20 HUR.
+    ...billed.map((group) => ({ description: group.description, quantity: hoursToNumber(group.hoursBilled), unit: 'HUR', unit_price: group.rate })),
     ...expenses.map((expense) => ({ description: expense.description, quantity: 1, unit_price: expense.amount })),
   ];
   checkLineCount(lineItems.length, billed.length, expenses.length, input.group_by);
@@ -41,6 +42,10 @@ export function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
     ...(input.tax_rate !== undefined ? { tax_rate: input.tax_rate } : {}),
     ...(input.notes !== undefined ? { notes: input.notes } : {}),
     ...(input.payment_instructions !== undefined ? { payment_instructions: input.payment_instructions } : {}),
+    ...(input.locale !== undefined ? { locale: input.locale } : {}),
+    ...(input.purchase_order !== undefined ? { purchase_order: input.purchase_order } : {}),
+    ...(input.buyer_reference !== undefined ? { buyer_reference: input.buyer_reference } : {}),
+    ...(input.payment !== undefined ? { payment: input.payment } : {}),
   };
   const prepared = prepareInvoice(invoice);
 

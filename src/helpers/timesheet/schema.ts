@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { decimalFromNumber, significantScale } from '../../invoice/decimal.js';
-import { InvoiceSchema, LIMITS, PartySchema } from '../../invoice/schema.js';
+import { PaymentSchema } from '../../invoice/paymentSchema.js';
+import { InvoiceSchema, LIMITS, LocaleField, PartySchema } from '../../invoice/schema.js';
 import { amount, text, wholeNumber } from '../../invoice/textRules.js';
 import { TotalsReportSchema } from '../../invoice/totalsReport.js';
 import { currencyField, helperDate, moneyAmount } from '../fields.js';
@@ -112,6 +113,10 @@ export const TimesheetRequestSchema = v.strictObject(
     payment_instructions: v.optional(
       text({ max: LIMITS.paymentInstructions, description: 'Passed to the invoice: how to pay, at most 1000 characters.' }),
     ),
+    locale: LocaleField,
+    purchase_order: v.optional(text({ min: 1, max: LIMITS.reference, description: "Passed to the invoice: the buyer's purchase order number." })),
+    buyer_reference: v.optional(text({ min: 1, max: LIMITS.reference, description: "Passed to the invoice: the buyer's reference." })),
+    payment: v.optional(PaymentSchema),
   },
   'unknown property',
 );

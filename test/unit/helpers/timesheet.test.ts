@@ -272,3 +272,20 @@ test('a line may not exceed the invoice quantity limit of 1000000 hours', () => 
   assert.deepEqual(pathsAndCodes(issues), [['entries[0]', 'too_many_hours']]);
   assert.match(issues[0]?.message ?? '', /1001000 hours/);
 });
+
+test('time lines carry the unit HUR; locale, purchase order, buyer reference and bank details pass through', () => {
+  const { invoice } = fromTimesheet([{ date: '2026-11-02', description: 'Design', hours: 2 }], {
+    expenses: [{ description: 'Train', amount: 80 }],
+    locale: 'de-DE',
+    purchase_order: 'PO-1',
+    buyer_reference: 'REF-9',
+    payment: { iban: 'DE89370400440532013000' },
+  }) as { invoice: Record<string, any> };
+  assert.deepEqual(invoice.line_items.map((line: { unit?: string }) => line.unit ?? null), ['HUR', null]);
+  assert.equal(invoice.locale, 'de-DE');
+  assert.equal(invoice.purchase_order, 'PO-1');
+  assert.equal(invoice.buyer_reference, 'REF-9');
+  assert.deepEqual(invoice.payment, { iban: 'DE89370400440532013000' });
+  const rejected = rejectionOf(timesheetOperation, { ...base, entries: [{ date: '2026-11-02', description: 'D', hours: 1 }], locale: 'xx' });
+  assert.deepEqual(pathsAndCodes(rejected.issues), [['locale', 'invalid_value']]);
+});
