@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import { AppError } from '../errors.js';
 import { jsonSchemaOf } from '../invoice/fieldNotes.js';
+import { compactBodySchema } from './discovery/compactSchema.js';
 import type { PricedResource } from '../payment/offer.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { SettleResponse } from '../payment/facilitatorClient.js';
@@ -15,7 +16,9 @@ export function pricedResource(route: PricedRoute): PricedResource {
     priceUsd: route.priceUsd,
     description: route.summary,
     mimeType: route.response.contentType,
-    ...(route.request ? { exampleBody: route.request.example, bodySchema: jsonSchemaOf(route.request.schema) } : {}),
+    ...(route.request
+      ? { exampleBody: route.request.example, bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `GET /openapi.json, operation ${route.operationId}`) }
+      : {}),
   };
 }
 

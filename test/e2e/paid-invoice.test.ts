@@ -70,6 +70,13 @@ describe('the 402 challenge', () => {
     assert.equal(bazaar.info.input.method, 'POST');
     assert.equal(bazaar.info.input.bodyType, 'json');
     assert.deepEqual(bazaar.info.input.body, EXAMPLE_INVOICE);
+    // The challenge stays small enough for clients and proxies (Node's client refuses header
+    // blocks over 16 KiB, and clients echo the challenge into PAYMENT-SIGNATURE): the body schema
+    // inside it names the required fields and points to the OpenAPI document for the rest.
+    assert.ok(response.headers.get('PAYMENT-REQUIRED')!.length <= 4096, `PAYMENT-REQUIRED is ${response.headers.get('PAYMENT-REQUIRED')!.length} bytes`);
+    const schema = (required.extensions?.bazaar as { schema: { properties: { input: { properties: { body: Record<string, unknown> } } } } }).schema.properties.input.properties.body;
+    assert.deepEqual(schema.required, ['seller', 'buyer', 'invoice_number', 'issue_date', 'line_items']);
+    assert.match(String(schema.description), /openapi\.json/);
   });
 
   test('an invalid body is a 400 before any payment logic, even with a payment header', async () => {

@@ -1,0 +1,17 @@
+/**
+ * The body schema carried inside the 402 challenge (the bazaar discovery extension). The full
+ * JSON Schema of an invoice is about 20 KB: inline in PAYMENT-REQUIRED it would overflow the
+ * 16 KiB header limit of Node's HTTP client and most proxies, and clients echo the challenge back
+ * in PAYMENT-SIGNATURE. So the challenge carries the required top-level fields with their types
+ * and points to the OpenAPI document for the rest.
+ */
+export function compactBodySchema(schema: Record<string, unknown>, fullSchemaUrl: string): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = ((schema.required ?? []) as string[]).filter((key) => key in properties);
+  return {
+    type: 'object',
+    description: `Required fields only; every optional field and every limit: ${fullSchemaUrl}`,
+    required,
+    properties: Object.fromEntries(required.map((key) => [key, { type: properties[key]?.type ?? 'object' }])),
+  };
+}
