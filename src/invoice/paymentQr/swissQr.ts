@@ -14,6 +14,8 @@ export interface SwissQr {
   amountMinor: bigint;
 }
 
+const COUNTRY = /^[A-Z]{2}$/;
+
 /** A structured address is what type S needs: postal code, town and country (the street is optional). */
 export function hasStructuredAddress(party: PaymentQrParty | undefined): boolean {
   return party?.postal_code !== undefined && party.city !== undefined && party.country !== undefined;
@@ -35,6 +37,7 @@ function creditorAddress(input: PaymentQrInput, issues: PaymentQrIssue[]): Swiss
   if (seller.street !== undefined) swissText(seller.street, SWISS_LIMITS.street, 'seller.street', issues);
   if (seller.postal_code !== undefined) swissText(seller.postal_code, SWISS_LIMITS.postalCode, 'seller.postal_code', issues);
   if (seller.city !== undefined) swissText(seller.city, SWISS_LIMITS.town, 'seller.city', issues);
+  if (seller.country !== undefined && !COUNTRY.test(seller.country)) issues.push(issue('seller.country', 'invalid', 'must be an ISO 3166-1 alpha-2 code for the Swiss QR-bill'));
   if (missing.length > 0) return undefined;
   return { name: name.value, street: seller.street, postalCode: seller.postal_code!, town: seller.city!, country: seller.country! };
 }
@@ -45,7 +48,7 @@ function creditorAddress(input: PaymentQrInput, issues: PaymentQrIssue[]): Swiss
  * IG's own answer for an unknown debtor. It never decides where the money goes.
  */
 function debtorAddress(buyer: PaymentQrParty | undefined): SwissAddress | undefined {
-  if (!buyer || !hasStructuredAddress(buyer)) return undefined;
+  if (!buyer || !hasStructuredAddress(buyer) || !COUNTRY.test(buyer.country!)) return undefined;
   const fits = (value: string | undefined, max: number) => value === undefined || (value.length <= max && isSingleLine(value) && SWISS_CHARACTERS.test(value));
   if (!fits(buyer.name, SWISS_LIMITS.name) || !fits(buyer.street, SWISS_LIMITS.street) || !fits(buyer.postal_code, SWISS_LIMITS.postalCode) || !fits(buyer.city, SWISS_LIMITS.town)) return undefined;
   return { name: buyer.name, street: buyer.street, postalCode: buyer.postal_code!, town: buyer.city!, country: buyer.country! };

@@ -117,6 +117,7 @@ test('Swiss QR-bill: a missing structured address or non-Latin text is an issue 
   // An RF reference with a Swiss IBAN asks for the QR-bill: its missing address is reported, not skipped.
   assert.deepEqual(swiss({ iban: 'CH9300762011623852957', qr_reference: 'RF18539007547034' }, { name: 'Muster AG', city: 'Bern', country: 'CH' }), [{ path: 'seller.postal_code', code: 'qr_address_incomplete' }]);
   assert.deepEqual(swiss(QR, { ...SWISS_SELLER, name: '株式会社ミュスター' }), [{ path: 'seller.name', code: 'qr_text_invalid' }]);
+  assert.deepEqual(swiss(QR, { ...SWISS_SELLER, country: 'Schweiz' }), [{ path: 'seller.country', code: 'invalid' }]);
   assert.deepEqual(swiss({ ...QR, account_name: 'x'.repeat(70) }, { ...SWISS_SELLER, city: 'y'.repeat(36) }), [{ path: 'seller.city', code: 'qr_text_too_long' }]);
 });
 
