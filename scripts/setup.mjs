@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Set-up shared by `npm start` and `npm test`: Node version, npm dependencies, and the Debian
-// packages the service needs (Chromium's headless shell and fonts; full Chromium, Poppler, Redis
-// and strace for the tests). Fast when everything is already there; installs what is missing when
+// packages the service needs (Chromium's headless shell and fonts; full Chromium, Poppler, Redis,
+// strace and zbar for the tests). Fast when everything is already there; installs what is missing when
 // it can (root + apt-get), otherwise stops with the exact command to run. Uses only Node
 // built-ins: it runs before the npm install.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -29,6 +29,8 @@ const PACKAGES = {
     { pkg: 'redis-server', check: ['/usr/bin/redis-server'] },
     // The reliability suite counts Chromium's connect() calls with strace.
     { pkg: 'strace', check: ['/usr/bin/strace'] },
+    // The payment QR tests read the codes back from the printed PDF with zbarimg.
+    { pkg: 'zbar-tools', check: ['/usr/bin/zbarimg'] },
   ],
 };
 
