@@ -4,6 +4,7 @@ import { checkTotals } from './checkTotals.js';
 import { toIssues } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
+import { choosePaymentQr, type PaymentQr } from './paymentQr/index.js';
 import { checkInvoiceRules } from './rules.js';
 import { InvoiceSchema, type Invoice } from './schema.js';
 import { computeTotals, type Totals } from './totals.js';
@@ -14,6 +15,8 @@ export interface PreparedInvoice {
   locale: InvoiceLocale;
   /** The decoded, checked logo (decoded once here, never written anywhere). */
   logo: Logo | undefined;
+  /** The payment QR code the invoice prints (payment.qr auto), built from the balance due. */
+  paymentQr: PaymentQr | undefined;
 }
 
 /**
@@ -26,9 +29,29 @@ export function prepareInvoice(body: unknown): PreparedInvoice {
   const invoice = parsed.output;
   const totals = computeTotals(invoice);
   const decoded = invoice.logo === undefined ? undefined : decodeLogo(invoice.logo);
-  const issues = [...checkInvoiceRules(invoice, totals), ...(decoded && 'issue' in decoded ? [decoded.issue] : [])];
+  // A payment QR code that cannot be made exactly is a 400, never a code with a wrong payload.
+  const qr = choosePaymentQr({
+    currency: invoice.currency,
+    digits: totals.digits,
+    balanceDueMinor: totals.balanceDue,
+    invoiceNumber: invoice.invoice_number,
+    payment: invoice.payment,
+    seller: invoice.seller,
+    buyer: invoice.buyer,
+  });
+  const issues = [
+    ...checkInvoiceRules(invoice, totals),
+    ...(decoded && 'issue' in decoded ? [decoded.issue] : []),
+    ...(qr.kind === 'invalid' ? qr.issues : []),
+  ];
   if (issues.length > 0) throw validationFailed(issues);
   const error = checkTotals(totals);
   if (error) throw error;
-  return { invoice, totals, locale: invoiceLocale(invoice.locale, invoice.currency), logo: decoded && 'logo' in decoded ? decoded.logo : undefined };
+  return {
+    invoice,
+    totals,
+    locale: invoiceLocale(invoice.locale, invoice.currency),
+    logo: decoded && 'logo' in decoded ? decoded.logo : undefined,
+    paymentQr: qr.kind === 'qr' ? qr.qr : undefined,
+  };
 }

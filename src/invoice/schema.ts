@@ -5,7 +5,7 @@ import { LIMITS } from './limits.js';
 import { LineItemSchema } from './lineItemSchema.js';
 import { LANGUAGES, parseLocaleTag } from './locales.js';
 import { PartySchema } from './partySchema.js';
-import { PaymentSchema } from './paymentSchema.js';
+import { PaymentSchema } from './paymentQr/index.js';
 import { amount, calendarDate, text } from './textRules.js';
 
 /**

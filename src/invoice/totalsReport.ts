@@ -78,11 +78,20 @@ export const TotalsReportSchema = v.object({
   ),
   amount_paid: MoneySchema,
   balance_due: v.pipe(MoneySchema, v.description('total − amount_paid.')),
+  payment_qr: v.pipe(
+    v.nullable(
+      v.object({
+        scheme: v.picklist(['epc', 'swiss', 'pix', 'upi', 'eip681']),
+        payload: v.pipe(v.string(), v.description('Exactly the text the printed QR code encodes.')),
+      }),
+    ),
+    v.description('The payment QR code the PDF prints (payment.qr auto): EPC (EUR + IBAN), Swiss QR-bill, PIX, UPI or an EIP-681 USDC link; null when none.'),
+  ),
 });
 
 export type TotalsReport = v.InferOutput<typeof TotalsReportSchema>;
 
-export function buildTotalsReport({ invoice, totals, locale }: PreparedInvoice): TotalsReport {
+export function buildTotalsReport({ invoice, totals, locale, paymentQr }: PreparedInvoice): TotalsReport {
   const { currency } = totals;
   const formatLocale = locale.explicit ? locale.tag : CURRENCIES[currency].locale;
   const money = (minor: bigint) => toMoney(minor, currency, formatLocale);
@@ -126,5 +135,6 @@ export function buildTotalsReport({ invoice, totals, locale }: PreparedInvoice):
     })),
     amount_paid: money(totals.amountPaid),
     balance_due: money(totals.balanceDue),
+    payment_qr: paymentQr ? { scheme: paymentQr.scheme, payload: paymentQr.payload } : null,
   };
 }

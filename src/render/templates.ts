@@ -38,6 +38,8 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Later files override earlier ones; print.css holds the paged-media rules. */
 const STYLESHEETS = ['invoice.css', 'print.css'];
+/** Inlined only into invoices that carry a Swiss QR-bill, so other invoices print as before. */
+const QR_BILL_STYLESHEETS = ['qr-bill.css'];
 
 // strict: a field the view model doesn't have is an error, not a silently empty cell.
 // knownHelpersOnly: templates can use the built-in helpers but can't call something unexpected.
@@ -58,6 +60,7 @@ type PageData = InvoiceView & { css: Handlebars.SafeString };
 interface Compiled {
   page: HandlebarsTemplateDelegate<PageData>;
   css: string;
+  qrBillCss: string;
   catalogs: LabelCatalogs;
 }
 
@@ -103,7 +106,8 @@ function compileAll(root: string): Compiled {
   }
   const compiled: Compiled = {
     page: hb.compile<PageData>(readFileSync(join(root, 'templates', 'invoice.hbs'), 'utf8'), COMPILE_OPTIONS),
-    css: readStyles(root),
+    css: readStyles(root, STYLESHEETS),
+    qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
   };
   // Handlebars compiles lazily on first use; fill the example now so that a syntax error or an
@@ -116,11 +120,12 @@ function compileAll(root: string): Compiled {
 function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   // Our own files and invoiceCss's checked output: SafeString keeps the templates free of
   // triple-stash altogether.
-  return compiled.page({ ...view, css: new Handlebars.SafeString(compiled.css + invoiceCss(view) + extra) });
+  const qrBill = view.swissQrBill ? `\n${compiled.qrBillCss}` : '';
+  return compiled.page({ ...view, css: new Handlebars.SafeString(compiled.css + qrBill + invoiceCss(view) + extra) });
 }
 
-function readStyles(root: string): string {
-  const css = STYLESHEETS.map((file) => readFileSync(join(root, 'styles', file), 'utf8')).join('\n');
+function readStyles(root: string, files: readonly string[]): string {
+  const css = files.map((file) => readFileSync(join(root, 'styles', file), 'utf8')).join('\n');
   // The CSS is inlined into a <style> element; a closing tag in it would end that element early.
   if (/<\/style/i.test(css)) throw new Error('styles must not contain "</style"');
   return css;

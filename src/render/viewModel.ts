@@ -3,7 +3,11 @@ import { formatDate, formatPercent, formatQuantity } from '../invoice/localeForm
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { buildTotalsReport, type TotalsReport } from '../invoice/totalsReport.js';
 import { EXEMPT_CATEGORIES, type VatCategory } from '../invoice/vatCategories.js';
+import Handlebars from 'handlebars';
+import type { PaymentQr } from '../invoice/paymentQr/index.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
+import { paymentQrSvg } from './paymentQrSvg.js';
+import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
 import { nonBlank, partyView, type PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
 
@@ -51,6 +55,8 @@ export interface InvoiceView {
   /** Why no VAT is charged on some lines (E, AE, K, G, O). */
   exemptions: TextView[];
   payment: PaymentView | null;
+  /** The Swiss QR-bill (payment part and receipt) on a page of its own after the invoice. */
+  swissQrBill: SwissQrBillView | null;
   notes: TextView | null;
   paymentInstructions: TextView | null;
 }
@@ -99,6 +105,8 @@ export interface PaymentView {
   iban: string | null;
   bic: string | null;
   reference: string | null;
+  /** The payment QR code beside the bank details (EPC, PIX, UPI, USDC), and what it pays. */
+  qr: { svg: Handlebars.SafeString; scheme: string; lines: string[] } | null;
 }
 
 export interface TextView {
@@ -180,6 +188,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
       : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
+    swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.tag)) : null,
     notes: textView(invoice.notes, userLang),
     paymentInstructions: textView(invoice.payment_instructions, userLang),
   };
@@ -208,16 +217,38 @@ function exemptionsOf(prepared: PreparedInvoice, report: TotalsReport, labels: L
   return categories.map((category) => ({ lang: prepared.locale.language, text: labels[`exemption_${category}`] }));
 }
 
-function paymentOf({ invoice }: PreparedInvoice): PaymentView | null {
+function paymentOf({ invoice, paymentQr }: PreparedInvoice): PaymentView | null {
   const payment = invoice.payment;
-  if (!payment || (!payment.iban && !payment.bic && !payment.account_name && !payment.reference)) return null;
+  const qr = paymentQr && paymentQr.scheme !== 'swiss' ? qrView(paymentQr) : null;
+  if (!payment || (!payment.iban && !payment.bic && !payment.account_name && !payment.reference && !qr)) return null;
   return {
     accountName: payment.account_name ?? null,
     // Printed in groups of four, as IBANs are written on paper.
     iban: payment.iban ? payment.iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ') : null,
     bic: payment.bic ?? null,
     reference: payment.reference ?? null,
+    qr,
   };
+}
+
+/**
+ * The code and, beside it, what it pays in plain text, so that a payer whose app cannot read it
+ * still has everything (the EPC code's bank details are the panel's own lines). Scheme names are
+ * names, not words to translate.
+ */
+function qrView(qr: Exclude<PaymentQr, { scheme: 'swiss' }>): NonNullable<PaymentView['qr']> {
+  // SafeString: the SVG is geometry only, drawn from the payload's bits (paymentQrSvg.ts).
+  const svg = new Handlebars.SafeString(paymentQrSvg(qr.payload, { size: '30mm' }).svg);
+  switch (qr.scheme) {
+    case 'epc':
+      return { svg, scheme: 'SEPA (EPC QR)', lines: [] };
+    case 'pix':
+      return { svg, scheme: 'PIX', lines: [qr.details.key, `BRL ${qr.details.amount}`] };
+    case 'upi':
+      return { svg, scheme: 'UPI', lines: [qr.details.vpa, `INR ${qr.details.amount}`] };
+    case 'eip681':
+      return { svg, scheme: 'USDC · Base', lines: [`${qr.details.amount} USDC`, `Base (chain ${qr.details.chainId})`, qr.details.address] };
+  }
 }
 
 function textView(text: string | undefined, userLang: (text: string) => string): TextView | null {

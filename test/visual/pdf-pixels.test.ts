@@ -12,6 +12,7 @@ import type { InvoiceInput } from '../../src/invoice/schema.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
 import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../fixtures/realWorldInvoices.js';
+import { QR_INVOICES } from '../fixtures/paymentQrInvoices.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
 
 /**
@@ -40,6 +41,8 @@ const FIXTURES: Record<string, InvoiceInput> = {
   // Japanese labels and dates, JPY, 10 % and 8 %.
   'ja-jpy': JAPANESE_INVOICE,
   'credit-note': CREDIT_NOTE,
+  // The Swiss QR-bill on a page of its own after the invoice (payment part and receipt).
+  'swiss-qr-invoice': QR_INVOICES.swiss,
 };
 
 let renderer: Renderer;

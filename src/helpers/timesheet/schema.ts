@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { decimalFromNumber, significantScale } from '../../invoice/decimal.js';
-import { PaymentSchema } from '../../invoice/paymentSchema.js';
+import { PaymentSchema } from '../../invoice/paymentQr/index.js';
 import { InvoiceSchema, LIMITS, LocaleField, PartySchema } from '../../invoice/schema.js';
 import { amount, text, wholeNumber } from '../../invoice/textRules.js';
 import { TotalsReportSchema } from '../../invoice/totalsReport.js';

@@ -9,6 +9,7 @@ import type { InvoiceInput } from '../../../src/invoice/schema.js';
 import { renderInvoiceHtml } from '../../../src/render/invoiceHtml.js';
 import { loadInvoiceTemplates, PROJECT_ROOT, SCREEN_OFF_CSS, type InvoiceTemplates } from '../../../src/render/templates.js';
 import { EXTREME_INVOICE, hostileInvoice, UNICODE_INVOICE } from '../../fixtures/invoices.js';
+import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
 import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../../fixtures/realWorldInvoices.js';
 
 const GOLDEN_DIR = join(PROJECT_ROOT, 'test', 'golden', 'html');
@@ -28,6 +29,7 @@ const FIXTURES: Record<string, InvoiceInput> = {
   'ar-rtl': ARABIC_INVOICE,
   'ja-jpy': JAPANESE_INVOICE,
   'credit-note': CREDIT_NOTE,
+  'usdc-qr': QR_INVOICES.eip681,
 };
 
 /** The stylesheets are inlined verbatim; the snapshots are about what the templates fill in. */
