@@ -5,10 +5,13 @@
  * a 240 × 80 PNG logo, an accent colour and three VAT groups (19 %, 7 % and zero-rated lines in
  * turn; a 1-line invoice can only have one group). Samples alternate between the two so that the
  * machine's drift hits both alike; the ratio of the p50s is the figure (target ≤ 1.1×).
+ * Then each payment QR invoice (test/fixtures/paymentQrInvoices.ts) against the same invoice with
+ * payment.qr none (target ≤ 1.1×; the Swiss QR-bill adds a page, so it is reported apart).
  * BENCH_SCALE scales the sample counts as in bench/render.ts.
  */
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
+import { QR_INVOICES } from '../test/fixtures/paymentQrInvoices.js';
 import { logoDataUri } from '../test/fixtures/realWorldInvoices.js';
 import { percentile } from './measure.js';
 import { serviceTarget } from './targets.js';
@@ -31,6 +34,25 @@ function realWorld(plain: InvoiceInput): InvoiceInput {
   };
 }
 
+/** p50 and p95 of `a` and `b`, sampled alternately (order flipped each time) after a warm-up. */
+async function compare(render: (body: InvoiceInput) => Promise<number>, a: InvoiceInput, b: InvoiceInput, count: number) {
+  const samples = { a: [] as number[], b: [] as number[] };
+  const bytes = { a: 0, b: 0 };
+  for (let at = 0; at < WARMUP; at++) {
+    await render(a);
+    await render(b);
+  }
+  for (let at = 0; at < Math.max(1, Math.round(count * scale)); at++) {
+    const order = at % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+    for (const which of order) {
+      const started = performance.now();
+      bytes[which] = await render(which === 'a' ? a : b);
+      samples[which].push(performance.now() - started);
+    }
+  }
+  return { samples, bytes, ratio: percentile(samples.b, 50) / percentile(samples.a, 50) };
+}
+
 const target = await serviceTarget({ poolSize: 2 });
 try {
   process.stdout.write('real-world invoice (de-DE, logo, accent, 3 VAT groups) against the plain one, service over HTTP, p50 ms\n');
@@ -38,26 +60,21 @@ try {
   for (const size of SIZES) {
     const plain: InvoiceInput = { ...invoiceWithItems(size), currency: 'EUR' };
     const variant = realWorld(plain);
-    const samples = { plain: [] as number[], variant: [] as number[] };
-    const bytes = { plain: 0, variant: 0 };
-    for (let at = 0; at < WARMUP; at++) {
-      await target.render(plain);
-      await target.render(variant);
-    }
-    for (let at = 0; at < Math.max(1, Math.round(SAMPLES[size] * scale)); at++) {
-      // Alternate which goes first, so neither always follows the other's work.
-      const order = at % 2 === 0 ? (['plain', 'variant'] as const) : (['variant', 'plain'] as const);
-      for (const which of order) {
-        const started = performance.now();
-        bytes[which] = await target.render(which === 'plain' ? plain : variant);
-        samples[which].push(performance.now() - started);
-      }
-    }
+    const { samples: raw, bytes: rawBytes, ratio } = await compare(target.render, plain, variant, SAMPLES[size]);
+    const samples = { plain: raw.a, variant: raw.b };
+    const bytes = { plain: rawBytes.a, variant: rawBytes.b };
     const p = (list: number[], q: number) => percentile(list, q).toFixed(1);
-    const ratio = percentile(samples.variant, 50) / percentile(samples.plain, 50);
     process.stdout.write(
       `| ${size} | ${p(samples.plain, 50)} / ${p(samples.plain, 95)} | ${p(samples.variant, 50)} / ${p(samples.variant, 95)} | ${ratio.toFixed(2)}× ${ratio <= 1.1 ? '(≤ 1.1×: met)' : '(> 1.1×: NOT met)'} | ${bytes.plain} / ${bytes.variant} |\n`,
     );
+  }
+  process.stdout.write('\npayment QR invoice against the same invoice with payment.qr none, service over HTTP, p50 ms\n');
+  process.stdout.write('| scheme | without p50 | with p50 | with / without |\n|---|---|---|---|\n');
+  for (const [scheme, body] of Object.entries(QR_INVOICES) as [string, InvoiceInput][]) {
+    const none: InvoiceInput = { ...body, payment: { ...body.payment, qr: 'none' } };
+    const { samples, ratio } = await compare(target.render, none, body, SAMPLES[1]);
+    const note = scheme === 'swiss' ? '(adds the QR-bill page)' : ratio <= 1.1 ? '(≤ 1.1×: met)' : '(> 1.1×: NOT met)';
+    process.stdout.write(`| ${scheme} | ${percentile(samples.a, 50).toFixed(1)} | ${percentile(samples.b, 50).toFixed(1)} | ${ratio.toFixed(2)}× ${note} |\n`);
   }
 } finally {
   await target.close();

@@ -75,6 +75,24 @@ describe('filled HTML', () => {
     assert.match(SCREEN_OFF_CSS, /@media screen \{ body \{ display: none; \} \}/);
   });
 
+  test('every combination of payment data fills the page (strict mode: a missing field is an error)', () => {
+    const cases: [currency: 'GBP' | 'EUR', payment: Record<string, string>, code: boolean][] = [
+      ['GBP', { iban: 'GB82 WEST 1234 5698 7654 32' }, false], // bank details, no scheme for GBP
+      ['EUR', { iban: 'GB82 WEST 1234 5698 7654 32' }, true], // EUR + IBAN: EPC
+      ['GBP', { account_name: 'A', reference: 'R' }, false],
+      ['EUR', { account_name: 'A', reference: 'R' }, false],
+      ['EUR', { iban: 'DE89 3704 0044 0532 0130 00', qr: 'none' }, false],
+    ];
+    for (const [currency, payment, code] of cases) {
+      const page = html({ ...EXAMPLE_INVOICE, currency, payment });
+      assert.match(page, /class="payment"/);
+      assert.equal(/<svg/.test(page), code, `${currency} ${JSON.stringify(payment)}`);
+    }
+    for (const [scheme, body] of Object.entries(QR_INVOICES)) {
+      assert.match(html(body), scheme === 'swiss' ? /class="qr-bill-page"/ : /class="payment__qr"/, scheme);
+    }
+  });
+
   test('the discount and taxable lines appear only with a discount', () => {
     assert.match(html(EXAMPLE_INVOICE), /Taxable amount/);
     const page = html({ ...EXAMPLE_INVOICE, discount: 0 });
