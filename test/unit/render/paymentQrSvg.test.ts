@@ -5,12 +5,22 @@ import { paymentQrSvg } from '../../../src/render/paymentQrSvg.js';
 
 const PAYLOAD = 'BCD\n002\n1\nSCT\n\nMüller GmbH\nDE89370400440532013000\nEUR12.30\n\n\n<script>alert(1)</script> & "x"';
 
-/** The dark modules the SVG path draws, read back from its "M x y h n v1 h-n z" runs. */
+/** The dark modules the SVG path draws, read back from its "M x y h w v h h-w z" rectangles. */
 function drawnModules(svg: string): Set<string> {
   const d = /<path fill="#000" d="([^"]*)"/.exec(svg)![1]!;
   const dark = new Set<string>();
-  for (const [, x, y, width] of d.matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) {
-    for (let i = 0; i < Number(width); i++) dark.add(`${Number(x) + i},${y}`);
+  const rectangles = [...d.matchAll(/M(\d+) (\d+)h(\d+)v(\d+)h-(\d+)z/g)];
+  // The path is nothing but such rectangles, and no module is drawn twice.
+  assert.equal(rectangles.map(([whole]) => whole).join(''), d);
+  for (const [, x, y, width, height, back] of rectangles) {
+    assert.equal(back, width);
+    for (let row = 0; row < Number(height); row++) {
+      for (let i = 0; i < Number(width); i++) {
+        const module = `${Number(x) + i},${Number(y) + row}`;
+        assert.ok(!dark.has(module), `module ${module} drawn twice`);
+        dark.add(module);
+      }
+    }
   }
   return dark;
 }
