@@ -21,7 +21,7 @@
  */
 import { cpus } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';
-import { TAGGED_DEFAULT } from '../src/render/renderer.js';
+import { TAGGED_DEFAULT } from '../src/render/renderDefaults.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { latencies, percentile, throughput } from './measure.js';
 import { findChromium } from '../src/render/chromiumPath.js';

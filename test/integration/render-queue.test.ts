@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { AppError } from '../../src/errors.js';
+import { httpAnswerOf } from '../../src/http/errorAnswers.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
@@ -17,15 +18,17 @@ after(async () => {
 
 test('one page and a queue of one: of four renders at once, two run and two are told to come back', { timeout: 60_000 }, async () => {
   await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // the page is warm
-  const results = await Promise.allSettled(Array.from({ length: 4 }, () => renderer.renderPdf(prepareInvoice(invoiceWithItems(200)))));
+  // async: a render that is not admitted throws at once; allSettled collects it as rejected.
+  const results = await Promise.allSettled(Array.from({ length: 4 }, async () => renderer.renderPdf(prepareInvoice(invoiceWithItems(200)))));
 
   const busy = results.filter((result) => result.status === 'rejected');
   for (const result of busy) {
     const error = (result as PromiseRejectedResult).reason;
     assert.ok(error instanceof AppError, String(error));
-    assert.equal(error.status, 503);
     assert.equal(error.code, 'renderer_busy');
-    assert.match(error.headers['Retry-After'] ?? '', /^[1-9]\d*$/);
+    const answer = httpAnswerOf(error);
+    assert.equal(answer.status, 503);
+    assert.match(answer.headers['Retry-After'] ?? '', /^[1-9]\d*$/);
   }
   assert.equal(busy.length, 2, 'poolSize + queueLimit = 2 are admitted');
   for (const result of results.filter((result) => result.status === 'fulfilled')) {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PaymentRequired } from '@x402/core/types';
-import type { PdfRenderer } from '../../src/http/routes/invoiceRoutes.js';
+import type { Renderer } from '../../src/render/renderer.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { findChromium } from '../../src/render/chromiumPath.js';
 import { startCanary, type Canary } from '../fixtures/canary.js';
@@ -30,11 +30,9 @@ const HANG_TIMEOUT_MS = 100;
 before(async () => {
   world = await startPaymentWorld();
   // The real renderer; invoices numbered HANG-… get a tiny deadline, as if Chromium hung on them.
-  const renderer: PdfRenderer = {
-    renderPdf: (prepared, options) =>
-      world.renderer.renderPdf(prepared, prepared.invoice.invoice_number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options),
-  };
-  service = await startPaidService({ net: world.net, renderer, capacity: world.renderer });
+  const renderPdf: Renderer['renderPdf'] = (prepared, options) =>
+    world.renderer.renderPdf(prepared, prepared.invoice.invoice_number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options);
+  service = await startPaidService({ net: world.net, renderer: world.renderer, renderPdf });
   required = await challengeOf(service.url);
 }, { timeout: 60_000 });
 after(async () => {
