@@ -404,7 +404,8 @@ describe('redis payment store: Redis itself', () => {
     }
   });
 
-  test('outage: calls fail within 2 s with a 503, and the store recovers by itself when Redis is back', async () => {
+  // How fast calls fail during an outage is a timing target of the long run (test/reliability/paymentStore.test.ts).
+  test('outage: calls fail with payment_store_unavailable (503), and the store recovers by itself when Redis is back', async () => {
     const outageServer = await startRedisServer();
     const lines: string[] = [];
     const keyPrefix = uniquePrefix();
@@ -421,18 +422,13 @@ describe('redis payment store: Redis itself', () => {
         return true;
       };
       const key = newKey();
-      const started = Date.now();
       await assert.rejects(store.claim(key, inAMinute()), isUnavailable);
-      const claimFailedMs = Date.now() - started;
-      assert.ok(claimFailedMs < 2_000, `claim failed after ${claimFailedMs} ms`);
       await assert.rejects(store.release(key), isUnavailable);
       await assert.rejects(store.complete(key, paidResult(), inAMinute()), isUnavailable);
       await assert.rejects(store.park(key, pendingResult(), inAMinute()), isUnavailable);
-      // An instance that starts during the outage fails just as promptly.
+      // An instance that starts during the outage fails too, rather than waiting for Redis.
       lateStore = createRedisPaymentStore({ url: outageServer.url, keyPrefix });
-      const lateStarted = Date.now();
       await assert.rejects(lateStore.claim(key, inAMinute()), isUnavailable);
-      assert.ok(Date.now() - lateStarted < 2_000, `a new store failed after ${Date.now() - lateStarted} ms`);
 
       await outageServer.restart();
       const recovered = Date.now();

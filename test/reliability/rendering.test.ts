@@ -17,7 +17,7 @@ import { invoiceWithItems } from '../fixtures/invoices.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { isRunning, processTree, waitUntil } from '../fixtures/processes.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
-import { PRICE, challengeOf, figure, ms, percentile, signerFor, variant } from './harness.js';
+import { PRICE, challengeOf, figure, ms, percentile, signerFor, timingTarget, variant } from './harness.js';
 import { TEXT_FIELDS, probeInvoice, ssrfProbes } from './support/probes.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
@@ -95,9 +95,9 @@ describe('3 browser kill -9 during a render', () => {
       `${rounds} kill(s) mid-render: 502 after ${ms(Math.max(...failMs))} at most (p50 ${ms(percentile(failMs, 50))}), ${settled} settled, ` +
         `next paid request 200 within ${ms(Math.max(...recoverMs))} of the kill, ${orphans} Chromium processes left 2 s after the kill`,
     );
-    assert.ok(Math.max(...failMs) < 1_000, `502 after ${ms(Math.max(...failMs))}`);
+    timingTarget(Math.max(...failMs) < 1_000, `502 after ${ms(Math.max(...failMs))}`);
     assert.equal(settled, 0);
-    assert.ok(Math.max(...recoverMs) < 3_000, `recovered after ${ms(Math.max(...recoverMs))}`);
+    timingTarget(Math.max(...recoverMs) < 3_000, `recovered after ${ms(Math.max(...recoverMs))}`);
     assert.equal(orphans, 0);
   });
 });
@@ -152,7 +152,7 @@ describe('4 hung render', () => {
         `${othersOk}/${others} concurrent requests 200`,
     );
     assert.equal(settled, 0);
-    assert.ok(Math.max(...hangMs) < HANG_TIMEOUT_MS + 3_000, `502 after ${ms(Math.max(...hangMs))}`);
+    timingTarget(Math.max(...hangMs) < HANG_TIMEOUT_MS + 3_000, `502 after ${ms(Math.max(...hangMs))}`);
     assert.equal(timeouts, rounds);
     assert.equal(othersOk, others);
     assert.ok(processesAfter <= processesBefore, `Chromium processes ${processesBefore} → ${processesAfter}`);
