@@ -3,11 +3,10 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { paymentSettings } from './payment/paymentSettings.js';
 import { startPayments, type Payments } from './payment/startPayments.js';
 import type { Renderer } from './render/renderer.js';
-import { startRenderer } from './render/startRenderer.js';
 import { createService } from './service.js';
+import { paymentSettings, startRenderer } from './settings.js';
 
 /** Process entry: read the environment once, start payments and the renderer, listen, drain on a signal. */
 async function main(): Promise<void> {

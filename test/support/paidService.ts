@@ -3,13 +3,12 @@ import { loadConfig } from '../../src/config.js';
 import { createLifecycle, type Lifecycle } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from '../../src/payment/local/localPaymentNetwork.js';
-import { paymentSettings } from '../../src/payment/paymentSettings.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
 import { startPayments } from '../../src/payment/startPayments.js';
 import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 import type { Renderer } from '../../src/render/renderer.js';
-import { startRenderer } from '../../src/render/startRenderer.js';
 import { createService } from '../../src/service.js';
+import { paymentSettings, startRenderer } from '../../src/settings.js';
 
 export const USDC = USDC_ON_BASE as `0x${string}`;
 
