@@ -9,6 +9,7 @@ import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.j
 import { authorizationKey, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from '../../src/payment/paymentStore.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 
 let server: RedisServer;
 before(async () => {
@@ -52,7 +53,7 @@ const implementations: { name: string; open(options?: StoreOptions): Instances }
   },
 ];
 
-const newKey = () => authorizationKey('eip155:8453', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
+const newKey = () => authorizationKey('eip155:8453', USDC_ON_BASE, '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
 const inAMinute = () => Date.now() + 60_000;
 
 const paidResult = (): PaidResult => ({

@@ -6,13 +6,14 @@ import { authorizationKey } from '../../src/payment/paymentStore.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startRedisServer } from '../support/redisServer.js';
 import { figure, ms, timingTarget, variant } from './harness.js';
+import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 
 /**
  * 10 Redis outage: a paid request must not hang on a Redis that is gone. Target: every store call
  * fails with payment_store_unavailable within 2 s, for a store that was connected and for one that
  * starts during the outage.
  */
-const newKey = () => authorizationKey('eip155:8453', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
+const newKey = () => authorizationKey('eip155:8453', USDC_ON_BASE, '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
 const inAMinute = () => Date.now() + 60_000;
 const unavailable = (error: unknown) => error instanceof AppError && error.code === 'payment_store_unavailable';
 

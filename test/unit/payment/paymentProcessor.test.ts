@@ -6,9 +6,10 @@ import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.j
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
 import { buildRequirements, type PricedResource } from '../../../src/payment/offer.js';
 import { createPaymentProcessor } from '../../../src/payment/paymentProcessor.js';
+import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 
 /** The processor with a scripted facilitator that counts its calls. */
-const terms = { network: 'eip155:8453' as const, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
+const terms = { network: 'eip155:8453' as const, asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
 const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
 
 function setup() {
