@@ -39,3 +39,18 @@ test('one page and a queue of one: of four renders at once, two run and two are 
   assert.equal((await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE))).pages, 1);
   assert.equal(renderer.stats().queued, 0);
 });
+
+test('a render withdrawn while it waits for a page frees its queue place at once; the one printing is unaffected', { timeout: 60_000 }, async () => {
+  const printing = renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
+  const withdraw = new AbortController();
+  const waiting = renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE), { signal: withdraw.signal });
+  assert.equal(renderer.hasRoom(), false, 'the page and the one queue place are taken');
+  assert.throws(() => renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)), (error: unknown) => error instanceof AppError && error.code === 'renderer_busy');
+
+  withdraw.abort(new Error('verify refused'));
+  await assert.rejects(waiting, /verify refused/);
+  assert.equal(renderer.hasRoom(), true, 'the queue place is free before the print ends');
+  assert.equal(renderer.stats().queued, 0);
+  assert.ok((await printing).pages > 1);
+  assert.equal(renderer.stats().failures, 0, 'a withdrawn render is not a failure');
+});
