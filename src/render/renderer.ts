@@ -14,28 +14,29 @@ import { openScratchDir } from './scratchDir.js';
 import { loadInvoiceTemplates, type TemplateReload } from './templates.js';
 import { buildInvoiceView } from './viewModel.js';
 
+/** Every option left out takes its value from RENDER_DEFAULTS (renderDefaults.ts), as the configuration does. */
 export interface RendererOptions {
   /** Chromium binary; found on the usual Debian paths and PATH when not given. */
   executablePath?: string;
   /** Chromium's own sandbox (default true; always off as root, where it cannot run). */
   sandbox?: boolean;
-  /** Warm pages, i.e. renders at once (default 2: two pages per two cores gives most of the throughput). */
+  /** Warm pages, i.e. renders at once (two pages per two cores gives most of the throughput). */
   poolSize?: number;
-  /** Renders that may wait for a page beyond those rendering (default 16); more are 503 renderer_busy. */
+  /** Renders that may wait for a page beyond those rendering; more are turned away (renderer_busy). */
   queueLimit?: number;
-  /** Deadline of one render once it has a page (default 20000); also the longest wait for a page. */
+  /** Deadline of one render once it has a page; also the longest wait for a page. */
   renderTimeoutMs?: number;
   /**
-   * A browser is replaced after this many renders (default 2000), bounding leaks and
+   * A browser is replaced after this many renders, bounding leaks and
    * fragmentation. Not lower: memory measured flat over 2500 renders (README, Benchmark), and each
    * replacement costs ≈ 0.25 s of reduced throughput while the successor starts.
    */
   maxRendersPerBrowser?: number;
-  /** auto: Letter for USD, CAD, MXN and A4 otherwise (default auto). */
+  /** auto: by currency (paper.ts). */
   paperSize?: PaperSetting;
   /** Recompile templates and styles when their files change (development). */
   watchTemplates?: boolean;
-  /** Tagged (accessible) PDF; default false, see TAGGED_DEFAULT (renderDefaults.ts). */
+  /** Tagged (accessible) PDF, see TAGGED_DEFAULT. */
   tagged?: boolean;
   log?: (event: object) => void;
   /** Where browser profiles and Chromium's temporary files go (default: <os tmpdir>/invoice-pdf-chromium). */
