@@ -31,7 +31,8 @@ ENV NODE_ENV=production \
 
 # Chromium's own sandbox needs user namespaces that Docker's default seccomp profile denies, so it
 # runs with --no-sandbox here (CHROMIUM_SANDBOX=off); the page itself is offline, JavaScript is
-# off and content is only ever loaded with setContent. The process runs as the unprivileged user.
+# off and content only ever arrives by Page.setDocumentContent (no request is made). The process
+# runs as the unprivileged user.
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

@@ -10,6 +10,9 @@
  *   naive-full  the same with Debian's full Chromium, what `puppeteer.launch()` users get (when
  *            the service runs the headless shell and the full browser is installed)
  *   http     optional: POST to a running server (BENCH_HTTP_URL, see bench/targets.ts)
+ *   paid     the paid request on the local chain (bench/paid.ts): paid p50 against its own render,
+ *            verify and settle p50, for 1 and 200 lines, with the local facilitator and with verify
+ *            delayed as by a production one (BENCH_PAID_SAMPLES, BENCH_PAID_VERIFY_DELAY_MS)
  * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of
  * BENCH_ROUNDS rounds), peak memory of the browser processes (summed PSS, and RSS) and of Node,
  * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
@@ -21,12 +24,13 @@
  */
 import { cpus } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';
-import { TAGGED_DEFAULT } from '../src/render/renderer.js';
+import { TAGGED_DEFAULT } from '../src/render/renderDefaults.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { latencies, percentile, throughput } from './measure.js';
 import { findChromium } from '../src/render/chromiumPath.js';
 import { samplePeakInWorker } from './peakSampler.js';
 import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
+import { paidLatency, type PaidResult } from './paid.js';
 import { floorTarget, httpTarget, naiveTarget, serviceTarget, type BenchTarget } from './targets.js';
 
 const SIZES = [1, 20, 200] as const;
@@ -56,9 +60,13 @@ const MEMORY_WINDOW = 100;
 /** Throughput rounds per target and concurrency; the median counts (one noisy second can't decide). */
 const ROUNDS = Math.max(1, Math.round(number('BENCH_ROUNDS', 3)));
 const WARMUP = 3;
-/** BENCH_ONLY=latency or memory runs one half (e.g. a long memory run: BENCH_ONLY=memory BENCH_MEMORY_RENDERS=2500). */
+/** Paid requests per size on the local chain (each signs a fresh authorization and settles on anvil). */
+const PAID_SAMPLES = Math.max(3, Math.round(number('BENCH_PAID_SAMPLES', 30) * scale));
+/** The second paid variant: verify delayed as by a production facilitator (0: skip it). */
+const PAID_VERIFY_DELAY_MS = number('BENCH_PAID_VERIFY_DELAY_MS', 150);
+/** BENCH_ONLY=latency, paid or memory runs one part (e.g. a long memory run: BENCH_ONLY=memory BENCH_MEMORY_RENDERS=2500). */
 const ONLY = process.env.BENCH_ONLY ?? 'all';
-if (!['all', 'latency', 'memory'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency or memory');
+if (!['all', 'latency', 'paid', 'memory'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency, paid or memory');
 
 const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
 
@@ -141,8 +149,9 @@ async function memoryOverRenders() {
 async function main() {
   const started = performance.now();
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
-  if (ONLY !== 'memory') report(await latencyAndThroughput());
-  if (ONLY !== 'latency') {
+  if (ONLY === 'all' || ONLY === 'latency') report(await latencyAndThroughput());
+  if (ONLY === 'all' || ONLY === 'paid') reportPaid(await paid());
+  if (ONLY === 'all' || ONLY === 'memory') {
     log(`memory over ${MEMORY_RENDERS} renders...`);
     reportMemory(await memoryOverRenders());
   }
@@ -176,6 +185,33 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, 1)));
   for (const naive of naives) await naive.close();
   return results;
+}
+
+async function paid(): Promise<PaidResult[]> {
+  const bodies: [number, InvoiceInput][] = [1, 200].map((size) => [size, BODIES[size as Size]]);
+  log(`paid (POST /v1/invoice.pdf with a fresh x402 payment on the local chain, ${PAID_SAMPLES} per size)...`);
+  const results = await paidLatency(bodies, PAID_SAMPLES);
+  if (PAID_VERIFY_DELAY_MS > 0) {
+    log(`paid with verify delayed by ${PAID_VERIFY_DELAY_MS} ms (a production facilitator's verify)...`);
+    results.push(...(await paidLatency(bodies, PAID_SAMPLES, { verifyDelayMs: PAID_VERIFY_DELAY_MS })));
+  }
+  return results;
+}
+
+/**
+ * Paid p50 against its own parts, each measured in the same requests (bench/paid.ts). p50s of the
+ * parts don't add up to the p50 of a whole (the slow verify and the slow render are not always the
+ * same request), so the per-request overhead is shown too: paid − (max(verify, render) + settle).
+ */
+function reportPaid(results: PaidResult[]) {
+  out('\nPaid request p50 (ms): verify and render side by side, then settle; target paid ≤ max(verify, render) + settle + 5');
+  out(row(['lines', 'target', 'paid', 'render', 'verify', 'settle', 'in series', 'target', 'met', 'overhead/req']));
+  for (const result of results) {
+    const target = Math.max(result.verify, result.render) + result.settle + 5;
+    const series = result.verify + result.render + result.settle;
+    const cells = [fmt(result.paid), fmt(result.render), fmt(result.verify), fmt(result.settle), fmt(series), fmt(target), result.paid <= target ? 'yes' : 'no', result.overhead.toFixed(1)];
+    out(row([String(result.lines), result.name, ...cells]));
+  }
 }
 
 function report(results: TargetResult[]) {

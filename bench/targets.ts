@@ -12,7 +12,8 @@ import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperFor } from '../src/render/paper.js';
 import { printParams, type PrintParams } from '../src/render/printOptions.js';
 import { pagePrinter, type PagePrinter, type PrintCalls } from './printCalls.js';
-import { createRenderer, TAGGED_DEFAULT, type Renderer, type RendererOptions } from '../src/render/renderer.js';
+import { TAGGED_DEFAULT } from '../src/render/renderDefaults.js';
+import { createRenderer, type Renderer, type RendererOptions } from '../src/render/renderer.js';
 import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
 

@@ -25,11 +25,10 @@ export interface AppDependencies {
   readiness?: () => Promise<Readiness>;
   now?: () => Date;
   /**
-   * The development preview (mounted only when config.PREVIEW is on): the renderer that prints
-   * its free PDFs and page images, and the folder of templates/ and styles/ it watches (default:
-   * the project root; the renderer must read the same folder).
+   * The development preview (mounted only when config.PREVIEW is on): the renderer that fills its
+   * HTML with its own (watched) templates and prints its free PDFs and page images.
    */
-  preview?: { renderer?: PreviewRenderer; templatesRoot?: string };
+  preview?: { renderer?: PreviewRenderer };
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -47,7 +46,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),
-    docsRoute(),
+    docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
       docsPath: '/docs',
@@ -68,10 +67,8 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     config.PREVIEW === 'on'
       ? createPreview({
           renderer: deps.preview?.renderer,
-          templatesRoot: deps.preview?.templatesRoot,
           paperSize: config.PAPER_SIZE,
           bodyLimitBytes: config.BODY_LIMIT_BYTES,
-          log: (event) => logger.info(event, 'preview'),
         })
       : undefined;
   if (preview) app.use(preview.middleware);

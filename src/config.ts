@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 import { toIssues } from './invoice/issues.js';
+import { USDC_ON_BASE } from './payment/usdc.js';
+import { PAPER_SETTINGS } from './render/paper.js';
+import { RENDER_DEFAULTS } from './render/renderDefaults.js';
 
 /**
  * Configuration, read once from the environment by main.ts. Every variable has a default that
@@ -50,11 +53,11 @@ const EnvSchema = v.object({
   // Rendering
   CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   CHROMIUM_SANDBOX: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
-  RENDER_POOL_SIZE: integerVar(1, 16, 2),
-  RENDER_QUEUE_LIMIT: integerVar(0, 1000, 16),
-  RENDER_TIMEOUT_MS: integerVar(100, 120_000, 20_000),
-  BROWSER_MAX_RENDERS: integerVar(1, 100_000, 2000),
-  PAPER_SIZE: v.optional(v.picklist(['auto', 'A4', 'Letter'], 'must be auto, A4 or Letter'), 'auto'),
+  RENDER_POOL_SIZE: integerVar(1, 16, RENDER_DEFAULTS.poolSize),
+  RENDER_QUEUE_LIMIT: integerVar(0, 1000, RENDER_DEFAULTS.queueLimit),
+  RENDER_TIMEOUT_MS: integerVar(100, 120_000, RENDER_DEFAULTS.renderTimeoutMs),
+  BROWSER_MAX_RENDERS: integerVar(1, 100_000, RENDER_DEFAULTS.maxRendersPerBrowser),
+  PAPER_SIZE: v.optional(v.picklist(PAPER_SETTINGS, 'must be auto, A4 or Letter'), RENDER_DEFAULTS.paperSize),
   // Development preview (GET /preview); its default depends on NODE_ENV, see loadConfig.
   PREVIEW: v.optional(v.picklist(['on', 'off'], 'must be on or off')),
   // Payment
@@ -63,11 +66,11 @@ const EnvSchema = v.object({
   FACILITATOR_TIMEOUT_MS: integerVar(100, 120_000, 10_000),
   PAY_TO: v.optional(addressVar),
   X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network like eip155:8453')), 'eip155:8453'),
-  USDC_ASSET: v.optional(addressVar, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
+  USDC_ASSET: v.optional(addressVar, USDC_ON_BASE),
   USDC_EIP712_NAME: v.optional(v.string(), 'USD Coin'),
   USDC_EIP712_VERSION: v.optional(v.string(), '2'),
   PRICES: v.pipe(
-    v.optional(v.string(), 'v1_invoice_pdf=0.02'),
+    v.optional(v.string(), Object.entries(DEFAULT_PRICES).map(([id, usd]) => `${id}=${usd}`).join(',')),
     v.regex(PRICE_LIST, 'must be a comma-separated list of operationId=USD, e.g. v1_invoice_pdf=0.02,v1_late_fee=0.01'),
     v.transform(parsePriceList),
   ),

@@ -1,7 +1,8 @@
 /**
- * The one error family of the service. Every failure that reaches a client is an AppError with an
- * HTTP status, a stable snake_case code and a message safe to show; one middleware renders them
- * all as { error: { code, message, issues? } }.
+ * The one error family of the service. A failure a client may see is an AppError with a stable
+ * snake_case code and a message safe to show; it says nothing about HTTP. The one table that turns
+ * codes into statuses and headers is src/http/errorAnswers.ts, and errorMiddleware.ts renders every
+ * error as { error: { code, message, issues? } }.
  */
 export interface Issue {
   /** Where the problem is, e.g. "line_items[3].quantity"; "" for the body itself. */
@@ -10,38 +11,75 @@ export interface Issue {
   message: string;
 }
 
+/** Every code an AppError can carry, besides the codes of rejected input (InputRejected). */
+export type ErrorCode =
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'not_implemented'
+  | 'forbidden'
+  | 'shutting_down'
+  | 'payment_unavailable'
+  | 'invalid_payment_header'
+  | 'payment_header_too_large'
+  | 'payment_in_progress'
+  | 'payment_reused'
+  | 'payment_store_unavailable'
+  | 'facilitator_timeout'
+  | 'facilitator_unavailable'
+  | 'settlement_unknown'
+  | 'renderer_busy'
+  | 'renderer_unavailable'
+  | 'render_timeout'
+  | 'render_failed'
+  | 'internal_error';
+
 export class AppError extends Error {
-  readonly status: number;
   readonly code: string;
   readonly issues: Issue[] | undefined;
-  readonly headers: Record<string, string>;
+  /** An upstream (the facilitator) timed out rather than failed: the same code, a different answer. */
+  readonly timedOut: boolean;
 
-  constructor(status: number, code: string, message: string, options: { issues?: Issue[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
-    this.status = status;
     this.code = code;
     this.issues = options.issues;
-    this.headers = options.headers ?? {};
+    this.timedOut = options.timedOut ?? false;
   }
 
-  /** The JSON body every 4xx/5xx carries. */
+  /** The JSON body every error answer carries. */
   toBody(): { error: { code: string; message: string; issues?: Issue[] } } {
     return { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } };
   }
 }
 
-export function validationFailed(issues: Issue[]): AppError {
+/**
+ * The request's input is wrong: validation_failed with every issue, or a business rule's own code
+ * (discount_exceeds_subtotal, amount_out_of_range, ...). Domain code adds rule codes freely; they
+ * all answer alike.
+ */
+export class InputRejected extends AppError {
+  constructor(code: string, message: string, issues: Issue[]) {
+    // The rule codes are open-ended by design; the answer table keys on the class, not the code.
+    super(code as ErrorCode, message, { issues });
+    this.name = 'InputRejected';
+  }
+}
+
+export function validationFailed(issues: Issue[]): InputRejected {
   const count = issues.length;
   const first = issues[0];
   const summary = count === 1 && first ? `${first.path || 'body'}: ${first.message}` : `${count} problems found; see issues`;
-  return new AppError(400, 'validation_failed', `The request body is invalid: ${summary}.`, { issues });
+  return new InputRejected('validation_failed', `The request body is invalid: ${summary}.`, issues);
 }
 
-/** A single-issue 400 whose code is also the error code (discount_exceeds_subtotal, amount_out_of_range). */
-export function rejected(code: string, message: string, issues: Issue[]): AppError {
-  return new AppError(400, code, message, { issues });
+/** A single-issue rejection whose code is also the error code (discount_exceeds_subtotal, amount_out_of_range). */
+export function rejected(code: string, message: string, issues: Issue[]): InputRejected {
+  return new InputRejected(code, message, issues);
 }
 
 export const internalError = (cause?: unknown): AppError =>
-  new AppError(500, 'internal_error', 'Something went wrong on our side. Please try again.', { cause });
+  new AppError('internal_error', 'Something went wrong on our side. Please try again.', { cause });

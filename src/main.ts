@@ -1,14 +1,12 @@
 import type { Server } from 'node:http';
-import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { paymentDependencies } from './http/paymentDependencies.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { paymentSettings } from './payment/paymentSettings.js';
 import { startPayments, type Payments } from './payment/startPayments.js';
 import type { Renderer } from './render/renderer.js';
-import { startRenderer } from './render/startRenderer.js';
+import { createService } from './service.js';
+import { paymentSettings, startRenderer } from './settings.js';
 
 /** Process entry: read the environment once, start payments and the renderer, listen, drain on a signal. */
 async function main(): Promise<void> {
@@ -35,27 +33,7 @@ async function main(): Promise<void> {
     observe: (operation, ms, outcome) => metrics.observeFacilitator(operation, ms / 1000, outcome),
   });
   const renderer = await startRenderer(config, logger);
-  metrics.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
-
-  const { app, close: closeApp } = createApp({
-    config,
-    logger,
-    renderer,
-    metrics,
-    // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
-    preview: { renderer },
-    payment: paymentDependencies(payments, lifecycle, renderer),
-    readiness: async () => {
-      const stats = renderer.stats();
-      const checks = {
-        browser: renderer.ready(),
-        queue: stats.queued < config.RENDER_QUEUE_LIMIT,
-        not_draining: !lifecycle.draining,
-        facilitator: await payments.facilitatorProbe.reachable(),
-      };
-      return { ready: Object.values(checks).every(Boolean), checks };
-    },
-  });
+  const { app, close: closeApp } = createService({ config, logger, lifecycle, metrics, payments, renderer });
 
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();

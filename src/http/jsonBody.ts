@@ -10,7 +10,7 @@ export function jsonBody(limitBytes: number): Middleware {
   const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: limitBytes, urlencoded: false, text: false, multipart: false });
   return async (ctx, next) => {
     if (!ctx.is('application/json')) {
-      throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+      throw new AppError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
     }
     await parse(ctx, next);
   };

@@ -1,16 +1,13 @@
 import type { Lifecycle } from '../lifecycle.js';
 import type { Payments } from '../payment/startPayments.js';
-import { paymentGate, pricedResource, type RenderCapacity } from './paymentGate.js';
+import { paymentGate, pricedResource } from './paymentGate.js';
 
-/**
- * What createApp needs from the payment side: the gate, the offer per route and the terms for the
- * docs. With `capacity` (the renderer), a paid request reserves its render slot before verify.
- */
-export function paymentDependencies(payments: Pick<Payments, 'processor' | 'terms'>, lifecycle?: Lifecycle, capacity?: RenderCapacity) {
+/** What createApp needs from the payment side: the gate, the offer per route and the terms for the docs. */
+export function paymentDependencies(payments: Pick<Payments, 'processor' | 'terms'>, lifecycle?: Lifecycle) {
   const { processor, terms } = payments;
   return {
     terms: { scheme: 'exact' as const, network: terms.network, asset: terms.asset, payTo: terms.payTo },
-    gate: paymentGate(processor, lifecycle, capacity),
+    gate: paymentGate(processor, lifecycle),
     offers: (route: Parameters<typeof pricedResource>[0]) => [processor.requirements(pricedResource(route))],
   };
 }

@@ -1,5 +1,6 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type * as v from 'valibot';
+import type { Answer } from './answer.js';
 
 /**
  * One row of the route table. The router, the payment gate and every discovery document
@@ -19,7 +20,7 @@ export interface RouteSpec<TInput = unknown> {
     example: unknown;
     /** Further named examples for the OpenAPI document (`example` is then listed as "minimal"). */
     moreExamples?: Record<string, unknown>;
-    /** Turns the parsed JSON into the handler's input; throws a 400 AppError with every issue. */
+    /** Turns the parsed JSON into the handler's input; throws InputRejected with every issue. */
     parse(body: unknown): TInput;
   };
   response: {
@@ -30,7 +31,13 @@ export interface RouteSpec<TInput = unknown> {
   };
   /** Listed in the sitemap and llms.txt as a public document. */
   document?: boolean;
-  handle(ctx: Context, input: TInput): Promise<void> | void;
+  /**
+   * The route's work: returns its answer, never writes the response (answer.ts). A paid route's
+   * work runs while the facilitator verifies; `signal` aborts when verify refused the payment. Work
+   * that needs scarce capacity (a render) must claim it before returning, throwing at once when
+   * there is none: the payment gate asks the facilitator only about work that was admitted.
+   */
+  handle(input: TInput, call: { signal: AbortSignal }): Answer | Promise<Answer>;
 }
 
 /** A route with its price resolved from configuration ("0" when free). */
@@ -40,5 +47,9 @@ export interface PricedRoute extends RouteSpec {
 
 export const isPaid = (route: PricedRoute): boolean => Number(route.priceUsd) > 0;
 
-/** Builds the Koa handler chain of a route: [body parsing → validation] → [payment] → handler. */
-export type PaymentGateFactory = (route: PricedRoute) => Middleware;
+/** The work of a paid route, started by the payment gate once the authorization is claimed. */
+export type PaidWork = (signal: AbortSignal) => Answer | Promise<Answer>;
+
+/** The payment step of a priced route: runs the work, settles, and writes the answer. */
+export type PaymentGate = (ctx: Context, work: PaidWork) => Promise<void>;
+export type PaymentGateFactory = (route: PricedRoute) => PaymentGate;

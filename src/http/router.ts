@@ -1,13 +1,15 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { AppError, validationFailed } from '../errors.js';
+import { writeAnswer } from './answer.js';
 import { jsonBody } from './jsonBody.js';
 import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.js';
 
 /**
  * Mounts the route table. For a POST: parse JSON → validate into ctx.state.input (400 with every
- * issue) → payment gate for priced routes → handler. Validation runs before anything about
- * payment, so an invalid body is never charged and never reaches a facilitator.
+ * issue) → the handler's answer, written at once for a free route, through the payment gate for a
+ * priced one. Validation runs before anything about payment, so an invalid body is never charged
+ * and never reaches a facilitator.
  */
 export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimitBytes: number; paymentGate?: PaymentGateFactory | undefined }) {
   const router = new Router();
@@ -22,20 +24,24 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
         await next();
       });
     }
-    if (isPaid(route)) {
-      chain.push(options.paymentGate ? options.paymentGate(route) : paymentUnavailable);
+    if (!isPaid(route)) {
+      chain.push(async (ctx) => writeAnswer(ctx, await route.handle(ctx.state.input, { signal: NEVER_ABORTED })));
+    } else if (options.paymentGate) {
+      const gate = options.paymentGate(route);
+      chain.push((ctx) => gate(ctx, (signal) => route.handle(ctx.state.input, { signal })));
+    } else {
+      chain.push(paymentUnavailable);
     }
-    chain.push(async (ctx) => {
-      await route.handle(ctx, ctx.state.input);
-    });
     router.register(route.path, [route.method], chain, { name: route.operationId });
   }
   return router;
 }
 
+const NEVER_ABORTED = new AbortController().signal;
+
 // A priced route on an app built without payments (some tests) must never hand out free work.
 const paymentUnavailable: Middleware = async () => {
-  throw new AppError(501, 'payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
+  throw new AppError('payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
 };
 
 /**
@@ -47,12 +53,11 @@ export function fallbacks(router: Router): Middleware {
   return async (ctx) => {
     await allowed(ctx, async () => {});
     if (ctx.status === 405) {
-      throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`, {
-        headers: { Allow: String(ctx.response.get('Allow')) },
-      });
+      // allowedMethods() has set the Allow header on this answer already.
+      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
     }
-    if (ctx.status === 501) throw new AppError(501, 'not_implemented', `The HTTP method ${ctx.method} is not supported.`);
+    if (ctx.status === 501) throw new AppError('not_implemented', `The HTTP method ${ctx.method} is not supported.`);
     if (ctx.method === 'OPTIONS' && ctx.status === 200) return; // plain OPTIONS: Allow is set
-    throw new AppError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}. See /openapi.json.`);
+    throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}. See /openapi.json.`);
   };
 }

@@ -31,7 +31,7 @@ export interface DecodedPayment {
   authorization: ExactAuthorization;
 }
 
-const malformed = (message: string) => new AppError(400, 'invalid_payment_header', `PAYMENT-SIGNATURE is malformed: ${message}.`);
+const malformed = (message: string) => new AppError('invalid_payment_header', `PAYMENT-SIGNATURE is malformed: ${message}.`);
 
 /**
  * Size cap → base64 → JSON → x402 v2 payload schema → exact-EVM authorization shape. Anything
@@ -39,7 +39,7 @@ const malformed = (message: string) => new AppError(400, 'invalid_payment_header
  */
 export function decodePaymentSignature(header: string): DecodedPayment {
   if (Buffer.byteLength(header) > MAX_PAYMENT_HEADER_BYTES) {
-    throw new AppError(431, 'payment_header_too_large', `PAYMENT-SIGNATURE is larger than ${MAX_PAYMENT_HEADER_BYTES} bytes.`);
+    throw new AppError('payment_header_too_large', `PAYMENT-SIGNATURE is larger than ${MAX_PAYMENT_HEADER_BYTES} bytes.`);
   }
   const text = header.trim();
   if (!BASE64.test(text)) throw malformed('not standard base64');

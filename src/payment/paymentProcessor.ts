@@ -5,28 +5,31 @@ import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
 import { offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
-import { decodePaymentSignature } from './paymentHeader.js';
+import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
 import { authorizationKey, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 
 /**
  * The x402 v2 flow of one paid request, free of any web framework. The outcome of a payment check
- * is a discriminated union; settlement is a separate step the caller runs only after the work
- * succeeded (X402.md "What the server must do").
+ * is a discriminated union; a fresh authorization comes back claimed but not yet verified, so the
+ * caller can start the work while the facilitator verifies, and settles only after both the work
+ * succeeded and verify said valid (X402.md "What the server must do").
  */
 export type PaymentCheck =
-  | { kind: 'payment-required'; header: string; paymentRequired: PaymentRequired }
+  | PaymentRequiredCheck
   /** Paid earlier: the stored result again, no second charge. */
   | { kind: 'replayed'; result: PaidResult }
   /** An earlier settlement of unknown outcome is now confirmed: the PDF rendered then, with its receipt. */
   | { kind: 'collected'; result: PaidResult }
   /** An earlier settlement of unknown outcome turned out to have failed for good: nothing was charged. */
-  | { kind: 'settle-failed'; header: string; receipt: SettleResponse }
-  | { kind: 'payment-verified'; payment: VerifiedPayment };
+  | SettleFailed
+  /** A fresh authorization, locked for this request: verify it (and do the work meanwhile). */
+  | { kind: 'claimed'; payment: ClaimedPayment };
 
-export type SettleOutcome =
-  | { kind: 'settled'; header: string; receipt: SettleResponse }
-  | { kind: 'settle-failed'; header: string; receipt: SettleResponse };
+export type PaymentRequiredCheck = { kind: 'payment-required'; header: string; paymentRequired: PaymentRequired };
+export type SettleFailed = { kind: 'settle-failed'; header: string; receipt: SettleResponse };
+export type SettleOutcome = { kind: 'settled'; header: string; receipt: SettleResponse } | SettleFailed;
+export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
 
 /** What the paid work produced, kept with the claim while a settlement's outcome is unknown. */
 export interface WorkResult {
@@ -34,15 +37,23 @@ export interface WorkResult {
   body: Buffer;
 }
 
-export interface VerifiedPayment {
-  payer: string;
+export interface ClaimedPayment {
+  /** The authorization's signer and nonce, for the log. */
+  from: string;
   nonce: string;
   /**
-   * Call only after the work succeeded. When the outcome is unknown, parks the work for a re-send
-   * of the same signature to collect, and throws a 502/504 AppError (never a 402).
+   * Asks the facilitator. Invalid: the claim is freed and the answer is a 402 challenge; a
+   * facilitator failure frees it too and throws facilitator_unavailable / facilitator_timeout.
+   */
+  verify(): Promise<Verdict>;
+  /** The request ends before it was verified (e.g. no render capacity): free the authorization. */
+  release(): Promise<void>;
+  /**
+   * Call only after the work succeeded and verify said valid. When the outcome is unknown, parks
+   * the work for a re-send of the same signature to collect, and throws settlement_unknown.
    */
   settle(work: WorkResult): Promise<SettleOutcome>;
-  /** The work failed: nothing was settled, free the authorization for a retry. */
+  /** The work failed after a valid verify: nothing was settled, free the authorization for a retry. */
   abandon(): Promise<void>;
   /** Keep the paid result so a re-sent signature gets it again without a second charge. */
   complete(result: WorkResult, settled: SettleOutcome & { kind: 'settled' }): Promise<void>;
@@ -70,18 +81,9 @@ export interface PaymentProcessorOptions {
   onEvent?: (event: PaymentEvent, details: { payer?: string; nonce?: string; reason?: string }) => void;
 }
 
-export interface CheckOptions {
-  /**
-   * Runs for a fresh claim, after the offer and time window checks and before verify (e.g. a
-   * render capacity reservation): if it throws, the claim is released and the error propagates,
-   * so a request that can't be served never reaches the facilitator.
-   */
-  beforeVerify?: () => void | Promise<void>;
-}
-
 export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
-  check(resource: PricedResource, header: string | undefined, fingerprint: string, options?: CheckOptions): Promise<PaymentCheck>;
+  check(resource: PricedResource, header: string | undefined, fingerprint: string): Promise<PaymentCheck>;
 }
 
 /**
@@ -91,92 +93,163 @@ export interface PaymentProcessor {
  */
 const MAX_CLAIM_MS = 24 * 60 * 60 * 1000;
 
+/** One authorization under our lock: everything the steps after the claim need. */
+interface Claim {
+  key: string;
+  payload: PaymentPayload;
+  offer: PaymentRequirements;
+  expiresAtMs: number;
+  details: { payer: string; nonce: string };
+}
+
 export function createPaymentProcessor(options: PaymentProcessorOptions): PaymentProcessor {
   const { terms, baseUrl, facilitator, store } = options;
   const now = options.now ?? Date.now;
   const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
   const emit = options.onEvent ?? (() => {});
 
-  const challenge = (resource: PricedResource, error: string): PaymentCheck => {
+  const challenge = (resource: PricedResource, error: string): PaymentRequiredCheck => {
     const paymentRequired = buildPaymentRequired(resource, terms, baseUrl, error);
     return { kind: 'payment-required', header: encodePaymentRequiredHeader(paymentRequired), paymentRequired };
   };
 
-  async function claimOrWait(key: string, expiresAtMs: number, fingerprint: string) {
+  async function claimOrWait(claim: Claim, fingerprint: string) {
     const deadline = now() + duplicateWaitMs;
     for (;;) {
-      const claim = await store.claim(key, expiresAtMs);
-      if (claim.kind === 'done' && claim.result.fingerprint !== fingerprint) throw paymentReused();
-      if (claim.kind === 'parked' && claim.pending.fingerprint !== fingerprint) {
-        await store.park(key, claim.pending, expiresAtMs); // hand it back for the right body
+      const outcome = await store.claim(claim.key, claim.expiresAtMs);
+      if (outcome.kind === 'done' && outcome.result.fingerprint !== fingerprint) throw paymentReused();
+      if (outcome.kind === 'parked' && outcome.pending.fingerprint !== fingerprint) {
+        await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back for the right body
         throw paymentReused();
       }
-      if (claim.kind !== 'busy') return claim;
+      if (outcome.kind !== 'busy') return outcome;
       if (now() >= deadline) {
-        throw new AppError(409, 'payment_in_progress', 'This payment authorization is being processed by another request. Retry later to collect the result.', {
-          headers: { 'Retry-After': '5' },
-        });
+        throw new AppError('payment_in_progress', 'This payment authorization is being processed by another request. Retry later to collect the result.');
       }
       await sleep(100);
     }
   }
 
-  /** Parks the work of an unknown settlement; if even that fails, the claim still holds the nonce. */
-  async function park(key: string, pending: PendingResult, expiresAtMs: number, details: { payer: string; nonce: string }) {
+  /**
+   * One settle call and what it means, for a first settlement and for a re-settle alike: unknown
+   * parks the work with the claim (never a 402: the transfer may have happened) and throws; a
+   * definite failure frees the authorization; success is the caller's to record.
+   */
+  async function settleOnce(claim: Claim, pending: PendingResult, resettle: boolean) {
+    const { details } = claim;
+    let receipt: SettleResponse;
     try {
-      await store.park(key, pending, expiresAtMs);
+      // Always OUR requirements: the client's copy in `accepted` is unsigned.
+      receipt = await facilitator.settle(claim.payload, claim.offer);
     } catch (error) {
-      emit('settle_unknown', { ...details, reason: `the work could not be kept for collection: ${String(error)}` });
+      emit('settle_unknown', { ...details, reason: (error as Error).message });
+      await park(claim, pending);
+      throw settlementUnknown(error);
+    }
+    const outcome = classifySettlement(receipt, { resettle });
+    if (outcome === 'unknown') {
+      emit('settle_unknown', { ...details, reason: receipt.errorReason });
+      await park(claim, { ...pending, transaction: receipt.transaction || pending.transaction });
+      throw settlementUnknown(new Error(receipt.errorReason));
+    }
+    if (outcome === 'failed') {
+      await store.release(claim.key).catch(() => undefined); // it expires at validBefore anyway
+      emit('settle_failed', { ...details, reason: receipt.errorReason });
+      return { kind: 'settle-failed' as const, header: encodeReceipt(receipt), receipt };
+    }
+    return { kind: outcome, receipt };
+  }
+
+  /** Parks the work of an unknown settlement; if even that fails, the claim still holds the nonce. */
+  async function park(claim: Claim, pending: PendingResult) {
+    try {
+      await store.park(claim.key, pending, claim.expiresAtMs);
+    } catch (error) {
+      emit('settle_unknown', { ...claim.details, reason: `the work could not be kept for collection: ${String(error)}` });
     }
   }
 
   /**
    * A re-send of a signature whose settlement outcome was unknown. Verify can't tell (it answers
-   * "nonce already used" once the transfer happened), so settle again, with the same payload and
-   * OUR requirements, and read the answer (settlementOutcome.ts).
+   * "nonce already used" once the transfer happened), so settle again and read the answer the
+   * re-settle way (settlementOutcome.ts).
    */
-  async function collect(key: string, payload: PaymentPayload, offer: PaymentRequirements, pending: PendingResult, expiresAtMs: number, from: string, nonce: string): Promise<PaymentCheck> {
-    const details = { payer: from, nonce };
-    let receipt: SettleResponse;
-    try {
-      receipt = await facilitator.settle(payload, offer);
-    } catch (error) {
-      emit('settle_unknown', { ...details, reason: (error as Error).message });
-      await park(key, pending, expiresAtMs, details);
-      throw settlementUnknown(error);
-    }
-    const outcome = classifySettlement(receipt, { resettle: true });
-    if (outcome === 'unknown') {
-      emit('settle_unknown', { ...details, reason: receipt.errorReason });
-      await park(key, { ...pending, transaction: receipt.transaction || pending.transaction }, expiresAtMs, details);
-      throw settlementUnknown(new Error(receipt.errorReason));
-    }
-    if (outcome === 'failed') {
-      await store.release(key).catch(() => undefined); // it expires at validBefore anyway
-      emit('settle_failed', { ...details, reason: receipt.errorReason });
-      return { kind: 'settle-failed', header: encodeReceipt(receipt), receipt };
-    }
+  async function collect(claim: Claim, pending: PendingResult): Promise<PaymentCheck> {
+    const step = await settleOnce(claim, pending, true);
+    if (step.kind === 'settle-failed') return step;
     // Settled now, or the first settlement went through (the facilitator says the authorization
     // is already used, and only this signature's holder could have used it: see README Payments).
+    const { receipt } = step;
     const confirmed: SettleResponse =
-      outcome === 'settled'
+      step.kind === 'settled'
         ? receipt
-        : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || offer.network, payer: receipt.payer ?? from };
+        : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer };
     const result: PaidResult = { fingerprint: pending.fingerprint, contentType: pending.contentType, body: pending.body, receipt: encodeReceipt(confirmed) };
     try {
-      await store.complete(key, result, expiresAtMs);
+      await store.complete(claim.key, result, claim.expiresAtMs);
     } catch {
       // Paid and rendered: deliver anyway. The entry stays parked; a later re-send settles again,
       // hears "already used" and gets the same PDF.
     }
-    emit('collected', { ...details, reason: outcome === 'settled' ? 'settled on re-send' : receipt.errorReason });
+    emit('collected', { ...claim.details, reason: step.kind === 'settled' ? 'settled on re-send' : receipt.errorReason });
     return { kind: 'collected', result };
+  }
+
+  /** The claimed authorization's remaining steps: verify, then settle or give it back. */
+  function claimed(claim: Claim, decoded: DecodedPayment, fingerprint: string, resource: PricedResource): ClaimedPayment {
+    const { details } = claim;
+    let state: 'claimed' | 'verified' | 'released' | 'settling' = 'claimed';
+    const release = async () => {
+      if (state !== 'claimed' && state !== 'verified') return; // a settlement attempt keeps its lock
+      state = 'released';
+      await store.release(claim.key);
+    };
+    return {
+      from: details.payer,
+      nonce: details.nonce,
+      async verify() {
+        let verdict;
+        try {
+          verdict = await facilitator.verify(decoded.payload, claim.offer);
+        } catch (error) {
+          await release();
+          throw facilitatorFailure(error, 'verify');
+        }
+        if (!verdict.isValid) {
+          await release();
+          const reason = verdict.invalidReason ?? 'payment_invalid';
+          emit('invalid', { ...details, reason });
+          return challenge(resource, verdict.invalidMessage ? `${reason}: ${verdict.invalidMessage}` : reason);
+        }
+        state = 'verified';
+        emit('verified', details);
+        return { kind: 'verified', payer: verdict.payer ?? details.payer };
+      },
+      release,
+      async settle(work) {
+        if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
+        state = 'settling';
+        const step = await settleOnce(claim, { fingerprint, contentType: work.contentType, body: work.body, transaction: '' }, false);
+        if (step.kind === 'settle-failed') return step;
+        emit('settled', details);
+        return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };
+      },
+      async abandon() {
+        if (state !== 'verified') return release();
+        await release();
+        emit('abandoned', details);
+      },
+      async complete(result, settled) {
+        await store.complete(claim.key, { ...result, fingerprint, receipt: settled.header }, claim.expiresAtMs);
+      },
+    };
   }
 
   return {
     requirements: (resource) => buildRequirements(resource, terms),
 
-    async check(resource, header, fingerprint, checkOptions = {}) {
+    /** Challenge → decode → match our offer → claim (or replay, or collect) → time window. */
+    async check(resource, header, fingerprint) {
       if (!header) {
         emit('challenged', {});
         return challenge(resource, 'Payment required');
@@ -190,89 +263,27 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         return challenge(resource, mismatch);
       }
 
-      const key = authorizationKey(offer.network, offer.asset, from, nonce);
-      const expiresAtMs = Math.min(Number(validBefore) * 1000, now() + MAX_CLAIM_MS);
-      const claim = await claimOrWait(key, expiresAtMs, fingerprint);
-      if (claim.kind === 'done') {
-        emit('replayed', { payer: from, nonce });
-        return { kind: 'replayed', result: claim.result };
+      const claim: Claim = {
+        key: authorizationKey(offer.network, offer.asset, from, nonce),
+        payload: decoded.payload,
+        offer,
+        expiresAtMs: Math.min(Number(validBefore) * 1000, now() + MAX_CLAIM_MS),
+        details: { payer: from, nonce },
+      };
+      const outcome = await claimOrWait(claim, fingerprint);
+      if (outcome.kind === 'done') {
+        emit('replayed', claim.details);
+        return { kind: 'replayed', result: outcome.result };
       }
-      if (claim.kind === 'parked') return collect(key, decoded.payload, offer, claim.pending, expiresAtMs, from, nonce);
+      if (outcome.kind === 'parked') return collect(claim, outcome.pending);
 
       const outsideWindow = windowMismatch(decoded.authorization, Math.floor(now() / 1000));
       if (outsideWindow) {
-        await store.release(key);
-        emit('invalid', { payer: from, nonce, reason: outsideWindow });
+        await store.release(claim.key);
+        emit('invalid', { ...claim.details, reason: outsideWindow });
         return challenge(resource, outsideWindow);
       }
-      if (checkOptions.beforeVerify) {
-        try {
-          await checkOptions.beforeVerify();
-        } catch (error) {
-          await store.release(key);
-          throw error;
-        }
-      }
-
-      let verdict;
-      try {
-        // Always OUR requirements: the client's copy in `accepted` is unsigned.
-        verdict = await facilitator.verify(decoded.payload, offer);
-      } catch (error) {
-        await store.release(key);
-        throw facilitatorFailure(error, 'verify');
-      }
-      if (!verdict.isValid) {
-        await store.release(key);
-        const reason = verdict.invalidReason ?? 'payment_invalid';
-        emit('invalid', { payer: from, nonce, reason });
-        return challenge(resource, verdict.invalidMessage ? `${reason}: ${verdict.invalidMessage}` : reason);
-      }
-      emit('verified', { payer: from, nonce });
-
-      let settling = false;
-      const payment: VerifiedPayment = {
-        payer: verdict.payer ?? from,
-        nonce,
-        async settle(work) {
-          settling = true;
-          const details = { payer: from, nonce };
-          const pending: PendingResult = { fingerprint, contentType: work.contentType, body: work.body, transaction: '' };
-          let receipt: SettleResponse;
-          try {
-            receipt = await facilitator.settle(decoded.payload, offer);
-          } catch (error) {
-            // The transfer may or may not have happened: never answer 402 (the client would pay
-            // again); keep the PDF with the locked authorization for a re-send to collect.
-            emit('settle_unknown', { ...details, reason: (error as Error).message });
-            await park(key, pending, expiresAtMs, details);
-            throw settlementUnknown(error);
-          }
-          const outcome = classifySettlement(receipt, { resettle: false });
-          if (outcome === 'unknown') {
-            emit('settle_unknown', { ...details, reason: receipt.errorReason });
-            await park(key, { ...pending, transaction: receipt.transaction ?? '' }, expiresAtMs, details);
-            throw settlementUnknown(new Error(receipt.errorReason));
-          }
-          const header = encodeReceipt(receipt);
-          if (outcome === 'failed') {
-            await store.release(key);
-            emit('settle_failed', { ...details, reason: receipt.errorReason });
-            return { kind: 'settle-failed', header, receipt };
-          }
-          emit('settled', details);
-          return { kind: 'settled', header, receipt };
-        },
-        async abandon() {
-          if (settling) return; // a settlement attempt keeps its lock (parked, or done)
-          await store.release(key);
-          emit('abandoned', { payer: from, nonce });
-        },
-        async complete(result, settled) {
-          await store.complete(key, { ...result, fingerprint, receipt: settled.header }, expiresAtMs);
-        },
-      };
-      return { kind: 'payment-verified', payment };
+      return { kind: 'claimed', payment: claimed(claim, decoded, fingerprint, resource) };
     },
   };
 }
@@ -280,22 +291,19 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
 const encodeReceipt = (receipt: SettleResponse) =>
   encodePaymentResponseHeader({ ...receipt, transaction: receipt.transaction, network: receipt.network as `${string}:${string}` });
 
-const paymentReused = () =>
-  new AppError(409, 'payment_reused', 'This payment authorization was already used for a different request body. Sign a new one.');
+const paymentReused = () => new AppError('payment_reused', 'This payment authorization was already used for a different request body. Sign a new one.');
 
 function facilitatorFailure(error: unknown, operation: string): AppError {
   if (error instanceof FacilitatorError && error.kind === 'timeout') {
-    return new AppError(504, 'facilitator_timeout', `The payment facilitator did not answer the ${operation} in time. Nothing was charged; retry.`, { cause: error });
+    return new AppError('facilitator_timeout', `The payment facilitator did not answer the ${operation} in time. Nothing was charged; retry.`, { cause: error });
   }
-  return new AppError(502, 'facilitator_unavailable', `The payment facilitator failed during ${operation}. Nothing was charged; retry.`, { cause: error });
+  return new AppError('facilitator_unavailable', `The payment facilitator failed during ${operation}. Nothing was charged; retry.`, { cause: error });
 }
 
 function settlementUnknown(error: unknown): AppError {
-  const timeout = error instanceof FacilitatorError && error.kind === 'timeout';
   return new AppError(
-    timeout ? 504 : 502,
     'settlement_unknown',
     'The payment facilitator did not confirm the settlement. Do not sign a new payment: re-send the same request with the same PAYMENT-SIGNATURE to collect the PDF once the settlement is confirmed (nothing is charged twice).',
-    { cause: error, headers: { 'Retry-After': '10' } },
+    { cause: error, timedOut: error instanceof FacilitatorError && error.kind === 'timeout' },
   );
 }

@@ -9,7 +9,7 @@ export interface RedisPaymentStoreOptions {
   url: string;
   /** Namespace of this service's keys in a Redis that others may share. */
   keyPrefix?: string;
-  /** Upper bound on how long one store call may wait for Redis before it fails with a 503. */
+  /** Upper bound on how long one store call may wait for Redis before it fails with payment_store_unavailable (503). */
   commandTimeoutMs?: number;
   /** How long a re-sender holds a parked settlement before another may take it (default 60 s). */
   parkedLeaseMs?: number;
@@ -24,10 +24,7 @@ export interface RedisPaymentStoreOptions {
  */
 export class PaymentStoreUnavailable extends AppError {
   constructor(cause: unknown) {
-    super(503, 'payment_store_unavailable', 'Payment state is unavailable; nothing was charged. Retry shortly.', {
-      cause,
-      headers: { 'Retry-After': '2' },
-    });
+    super('payment_store_unavailable', 'Payment state is unavailable; nothing was charged. Retry shortly.', { cause });
     this.name = 'PaymentStoreUnavailable';
   }
 }

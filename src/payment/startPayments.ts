@@ -41,7 +41,14 @@ export interface Payments {
  */
 export async function startPayments(
   settings: PaymentSettings,
-  hooks: { log: (line: string) => void; onEvent?: (event: PaymentEvent, details: object) => void; observe?: FacilitatorClientOptions['observe']; store?: PaymentStore },
+  hooks: {
+    log: (line: string) => void;
+    onEvent?: (event: PaymentEvent, details: object) => void;
+    observe?: FacilitatorClientOptions['observe'];
+    store?: PaymentStore;
+    /** How long a duplicate of an in-flight payment waits (tests shorten it). */
+    duplicateWaitMs?: number;
+  },
 ): Promise<Payments> {
   let local: LocalPaymentNetwork | undefined;
   if (settings.localPaymentMode) {
@@ -73,7 +80,14 @@ export async function startPayments(
   });
   const store =
     hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
-  const processor = createPaymentProcessor({ terms, baseUrl: settings.baseUrl, facilitator, store, ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}) });
+  const processor = createPaymentProcessor({
+    terms,
+    baseUrl: settings.baseUrl,
+    facilitator,
+    store,
+    ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+    ...(hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {}),
+  });
   return {
     processor,
     terms,

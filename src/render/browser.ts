@@ -3,12 +3,12 @@ import { headlessMode } from './chromiumPath.js';
 import type { ScratchDir } from './scratchDir.js';
 
 /**
- * Keeps one Chromium running for the page pool. The browser is launched on demand (the first page
+ * Keeps one Chromium running for the render supervisor's pages. The browser is launched on demand (the first page
  * asked for after start, a crash or a retirement), shared by every page created while it is
  * current, and replaced:
- *  - at once when it disconnects (killed, crashed): the pages on it fail validation and are
- *    destroyed, and the next page asked for launches a new browser, so renders waiting in the
- *    queue get a page on the new browser instead of failing;
+ *  - at once when it disconnects (killed, crashed): the pages on it are no longer usable and are
+ *    closed, and the next page opened launches a new browser, so renders waiting in the queue get
+ *    a page on the new browser instead of failing;
  *  - after maxRenders renders (its successor is launched first, so no render waits for it), or
  *    when one of its pages crashed: it is retired, new pages go to the new browser, and the old
  *    one is closed when its last page is closed.
@@ -31,7 +31,7 @@ export interface BrowserSupervisorOptions {
   protocolTimeoutMs: number;
   scratch: ScratchDir;
   log: (event: object) => void;
-  /** Called when a browser is retired, e.g. to hand back idle pages that still hold it. */
+  /** Called when a browser is retired or gone: its idle pages are to be closed (renderSupervisor.ts). */
   onRetired?: () => void;
 }
 
@@ -143,7 +143,7 @@ export class BrowserSupervisor {
     handle.retired = true;
     this.#options.log({ event: 'browser_retired', pid: handle.pid, reason, renders: handle.renders });
     if (handle.openPages <= 0 || !handle.browser.connected) void this.#dispose(handle);
-    else this.#options.onRetired?.();
+    this.#options.onRetired?.();
   }
 
   async close(): Promise<void> {

@@ -24,8 +24,12 @@ export interface InvoiceTemplates {
   page(view: InvoiceView): string;
   /** The same document as the renderer prints it: with SCREEN_OFF_CSS added. */
   printPage(view: InvoiceView): string;
+  /** With `watch`: called after every reload, or failed reload (the last good version keeps serving). Returns the unsubscribe. */
+  onReload(listener: (outcome: TemplateReload) => void): () => void;
   close(): void;
 }
+
+export type TemplateReload = { ok: true } | { ok: false; error: string };
 
 export interface TemplateOptions {
   watch?: boolean;
@@ -68,6 +72,8 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
   const root = options.root ?? PROJECT_ROOT;
   let compiled = compileAll(root);
   const watchers: FSWatcher[] = [];
+  const listeners = new Set<(outcome: TemplateReload) => void>();
+  const reloaded = (outcome: TemplateReload) => listeners.forEach((listener) => listener(outcome));
 
   if (options.watch) {
     let timer: NodeJS.Timeout | undefined;
@@ -78,8 +84,10 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
         try {
           compiled = compileAll(root);
           options.log?.({ event: 'templates_reloaded' });
+          reloaded({ ok: true });
         } catch (error) {
           options.log?.({ event: 'templates_reload_failed', error: String(error) });
+          reloaded({ ok: false, error: String(error) });
         }
       }, 100);
       timer.unref();
@@ -93,7 +101,14 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
     view: (prepared) => buildInvoiceView(prepared, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
     printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
-    close: () => watchers.forEach((watcher) => watcher.close()),
+    onReload(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      watchers.forEach((watcher) => watcher.close());
+      listeners.clear();
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { InputRejected } from '../../src/errors.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../src/invoice/totalsReport.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
@@ -90,7 +91,7 @@ describe('invoices print the payment QR code validate describes', { timeout: 180
     for (const [body, path] of cases) {
       assert.throws(
         () => prepareInvoice(body),
-        (error: { status: number; issues: { path: string }[] }) => error.status === 400 && error.issues.some((issue) => issue.path === path),
+        (error: unknown) => error instanceof InputRejected && (error.issues ?? []).some((issue) => issue.path === path),
         path,
       );
     }

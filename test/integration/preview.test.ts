@@ -56,7 +56,7 @@ describe('preview on', () => {
     templatesRoot = mkdtempSync(join(tmpdir(), 'preview-test-templates-'));
     for (const dir of ['templates', 'styles']) cpSync(join(PROJECT_ROOT, dir), join(templatesRoot, dir), { recursive: true });
     renderer = await createRenderer({ poolSize: 1, templatesRoot, watchTemplates: true });
-    app = await startTestApp({ NODE_ENV: 'development', PREVIEW: 'on' }, { renderer, preview: { renderer, templatesRoot } });
+    app = await startTestApp({ NODE_ENV: 'development', PREVIEW: 'on' }, { renderer, preview: { renderer } });
   });
   after(async () => {
     await app.close();

@@ -83,15 +83,14 @@ test('readyz is ready and metrics list the service metrics', async () => {
   assert.match(metrics, /http_requests_total\{route="\/v1\/invoice.pdf",method="POST",status="402"\} 1/);
 });
 
-test('SIGTERM stops the service, the browser and the chain within the deadline', async () => {
+test('SIGTERM stops the service, the browser and the chain', async () => {
   const kids = descendants(child.pid!);
   assert.ok(kids.length >= 2, 'the browser and anvil run as child processes');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const started = Date.now();
   child.kill('SIGTERM');
+  // A bound against hanging, not a timing target (the long reliability run measures exit times).
   const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
   assert.equal(code, 0, lines.slice(-5).join('\n'));
-  assert.ok(Date.now() - started < 20_000);
   for (let i = 0; i < 20 && kids.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.deepEqual(kids.filter(alive), [], 'no process outlives the service by 2 s');
 });

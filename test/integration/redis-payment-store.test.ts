@@ -4,10 +4,12 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AppError } from '../../src/errors.js';
+import { httpAnswerOf } from '../../src/http/errorAnswers.js';
 import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
 import { authorizationKey, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from '../../src/payment/paymentStore.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 
 let server: RedisServer;
 before(async () => {
@@ -51,7 +53,7 @@ const implementations: { name: string; open(options?: StoreOptions): Instances }
   },
 ];
 
-const newKey = () => authorizationKey('eip155:8453', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
+const newKey = () => authorizationKey('eip155:8453', USDC_ON_BASE, '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
 const inAMinute = () => Date.now() + 60_000;
 
 const paidResult = (): PaidResult => ({
@@ -390,7 +392,7 @@ describe('redis payment store: Redis itself', () => {
       const key = newKey();
       process.kill(pid, 'SIGSTOP'); // the claim reaches Redis, its reply doesn't come back in time
       try {
-        await assert.rejects(store.claim(key, inAMinute()), (error) => error instanceof AppError && error.status === 503);
+        await assert.rejects(store.claim(key, inAMinute()), (error) => error instanceof AppError && error.code === 'payment_store_unavailable');
       } finally {
         process.kill(pid, 'SIGCONT');
       }
@@ -403,7 +405,8 @@ describe('redis payment store: Redis itself', () => {
     }
   });
 
-  test('outage: calls fail within 2 s with a 503, and the store recovers by itself when Redis is back', async () => {
+  // How fast calls fail during an outage is a timing target of the long run (test/reliability/paymentStore.test.ts).
+  test('outage: calls fail with payment_store_unavailable (503), and the store recovers by itself when Redis is back', async () => {
     const outageServer = await startRedisServer();
     const lines: string[] = [];
     const keyPrefix = uniquePrefix();
@@ -415,24 +418,18 @@ describe('redis payment store: Redis itself', () => {
       await outageServer.stop();
       const isUnavailable = (error: unknown) => {
         assert.ok(error instanceof AppError, String(error));
-        assert.equal(error.status, 503);
         assert.equal(error.code, 'payment_store_unavailable');
-        assert.equal(error.headers['Retry-After'], '2');
+        assert.deepEqual(httpAnswerOf(error), { status: 503, headers: { 'Retry-After': '2' } });
         return true;
       };
       const key = newKey();
-      const started = Date.now();
       await assert.rejects(store.claim(key, inAMinute()), isUnavailable);
-      const claimFailedMs = Date.now() - started;
-      assert.ok(claimFailedMs < 2_000, `claim failed after ${claimFailedMs} ms`);
       await assert.rejects(store.release(key), isUnavailable);
       await assert.rejects(store.complete(key, paidResult(), inAMinute()), isUnavailable);
       await assert.rejects(store.park(key, pendingResult(), inAMinute()), isUnavailable);
-      // An instance that starts during the outage fails just as promptly.
+      // An instance that starts during the outage fails too, rather than waiting for Redis.
       lateStore = createRedisPaymentStore({ url: outageServer.url, keyPrefix });
-      const lateStarted = Date.now();
       await assert.rejects(lateStore.claim(key, inAMinute()), isUnavailable);
-      assert.ok(Date.now() - lateStarted < 2_000, `a new store failed after ${Date.now() - lateStarted} ms`);
 
       await outageServer.restart();
       const recovered = Date.now();

@@ -182,14 +182,17 @@ describe('determinism', { timeout: 60_000 }, () => {
 });
 
 describe('stats', () => {
-  test('count renders and report a live browser', () => {
+  test('count renders and report a live browser, whatever ran before', { timeout: 60_000 }, async () => {
+    const earlier = renderer.stats();
+    await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
+    await assert.rejects(renderer.renderPdf(prepareInvoice(invoiceWithItems(200)), { timeoutMs: 1 }), /within 1 ms/);
     const stats = renderer.stats();
     assert.equal(stats.browserConnected, true);
     assert.equal(typeof stats.browserPid, 'number');
     assert.equal(stats.browserPid, renderer.browserPid());
-    assert.ok(stats.renders > 0);
-    assert.equal(stats.failures, 0);
-    assert.equal(stats.restarts, 0);
+    assert.equal(stats.renders - earlier.renders, 1);
+    assert.equal(stats.failures - earlier.failures, 1);
+    assert.equal(stats.restarts, earlier.restarts, 'a timed-out render costs its page, not the browser');
     assert.equal(renderer.ready(), true);
   });
 });

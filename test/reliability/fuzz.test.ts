@@ -240,7 +240,8 @@ test('6 fuzz: no 5xx, no facilitator call for an invalid body, no prototype poll
   assert.deepEqual(serverErrors.slice(0, 5), []);
   assert.deepEqual(invalidVerified.slice(0, 5), []);
   assert.equal(end.settles, 0);
-  assert.equal(end.renders, 0);
+  // A render starts alongside verify, so only for bodies that went on to verify (and was thrown away).
+  assert.ok(end.renders <= verified.size, `${end.renders} renders for ${verified.size} verify calls`);
   assert.equal(polluted, false);
   assert.equal(end.prototypesChanged, false);
   assert.ok(rssGrowth < 50, `RSS grew by ${rssGrowth.toFixed(1)} MB`);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PaymentRequired } from '@x402/core/types';
-import type { PdfRenderer } from '../../src/http/routes/invoiceRoutes.js';
+import type { Renderer } from '../../src/render/renderer.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { findChromium } from '../../src/render/chromiumPath.js';
 import { startCanary, type Canary } from '../fixtures/canary.js';
@@ -17,7 +17,7 @@ import { invoiceWithItems } from '../fixtures/invoices.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { isRunning, processTree, waitUntil } from '../fixtures/processes.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
-import { PRICE, challengeOf, figure, ms, percentile, signerFor, variant } from './harness.js';
+import { PRICE, challengeOf, figure, ms, percentile, signerFor, timingTarget, variant } from './harness.js';
 import { TEXT_FIELDS, probeInvoice, ssrfProbes } from './support/probes.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
@@ -30,11 +30,9 @@ const HANG_TIMEOUT_MS = 100;
 before(async () => {
   world = await startPaymentWorld();
   // The real renderer; invoices numbered HANG-… get a tiny deadline, as if Chromium hung on them.
-  const renderer: PdfRenderer = {
-    renderPdf: (prepared, options) =>
-      world.renderer.renderPdf(prepared, prepared.invoice.invoice_number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options),
-  };
-  service = await startPaidService({ net: world.net, renderer, capacity: world.renderer });
+  const renderPdf: Renderer['renderPdf'] = (prepared, options) =>
+    world.renderer.renderPdf(prepared, prepared.invoice.invoice_number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options);
+  service = await startPaidService({ net: world.net, renderer: world.renderer, renderPdf });
   required = await challengeOf(service.url);
 }, { timeout: 60_000 });
 after(async () => {
@@ -97,9 +95,9 @@ describe('3 browser kill -9 during a render', () => {
       `${rounds} kill(s) mid-render: 502 after ${ms(Math.max(...failMs))} at most (p50 ${ms(percentile(failMs, 50))}), ${settled} settled, ` +
         `next paid request 200 within ${ms(Math.max(...recoverMs))} of the kill, ${orphans} Chromium processes left 2 s after the kill`,
     );
-    assert.ok(Math.max(...failMs) < 1_000, `502 after ${ms(Math.max(...failMs))}`);
+    timingTarget(Math.max(...failMs) < 1_000, `502 after ${ms(Math.max(...failMs))}`);
     assert.equal(settled, 0);
-    assert.ok(Math.max(...recoverMs) < 3_000, `recovered after ${ms(Math.max(...recoverMs))}`);
+    timingTarget(Math.max(...recoverMs) < 3_000, `recovered after ${ms(Math.max(...recoverMs))}`);
     assert.equal(orphans, 0);
   });
 });
@@ -154,7 +152,7 @@ describe('4 hung render', () => {
         `${othersOk}/${others} concurrent requests 200`,
     );
     assert.equal(settled, 0);
-    assert.ok(Math.max(...hangMs) < HANG_TIMEOUT_MS + 3_000, `502 after ${ms(Math.max(...hangMs))}`);
+    timingTarget(Math.max(...hangMs) < HANG_TIMEOUT_MS + 3_000, `502 after ${ms(Math.max(...hangMs))}`);
     assert.equal(timeouts, rounds);
     assert.equal(othersOk, others);
     assert.ok(processesAfter <= processesBefore, `Chromium processes ${processesBefore} → ${processesAfter}`);

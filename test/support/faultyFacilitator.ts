@@ -25,6 +25,8 @@ export type Fault =
   | 'forward-then-500'
   /** Forward; a success comes back as `settlement_pending` with its transaction (it DID happen). */
   | 'forward-as-pending'
+  /** Forward and answer, then refuse every new connection until acceptConnections() (the next call is refused). */
+  | 'forward-then-refuse'
   /** Answer this JSON with 200 without forwarding (e.g. success:false, settlement_pending). */
   | { answer: unknown }
   /** Forward, and pass the answer back this much later (a slow facilitator: real settlements take seconds). */
@@ -108,6 +110,9 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
         return;
       case 'forward-then-500':
         return send(res, 500, JSON.stringify({ error: 'injected fault after forwarding' }));
+      case 'forward-then-refuse':
+        res.once('finish', () => void stop());
+        return send(res, answer.status, answer.text);
       case 'forward-as-pending': {
         const settled = JSON.parse(answer.text) as { success?: boolean; transaction?: string };
         if (!settled.success) return send(res, answer.status, answer.text);

@@ -1,21 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { paymentDependencies } from '../../src/http/paymentDependencies.js';
-import type { RenderCapacity } from '../../src/http/paymentGate.js';
-import type { Lifecycle } from '../../src/lifecycle.js';
-import type { PdfRenderer } from '../../src/http/routes/invoiceRoutes.js';
+import { createLifecycle, type Lifecycle } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
-import { createFacilitatorClient } from '../../src/payment/facilitatorClient.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from '../../src/payment/local/localPaymentNetwork.js';
-import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
-import type { OfferTerms } from '../../src/payment/offer.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
-import { createPaymentProcessor } from '../../src/payment/paymentProcessor.js';
-import { startRenderer } from '../../src/render/startRenderer.js';
+import { startPayments } from '../../src/payment/startPayments.js';
+import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 import type { Renderer } from '../../src/render/renderer.js';
+import { createService } from '../../src/service.js';
+import { paymentSettings, startRenderer } from '../../src/settings.js';
 
-export const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
+export const USDC = USDC_ON_BASE as `0x${string}`;
 
 /** A real chain + facilitator on loopback and a real Chromium renderer, shared by a test file. */
 export async function startPaymentWorld() {
@@ -34,37 +29,39 @@ export async function startPaymentWorld() {
 
 export interface PaidServiceOptions {
   net: LocalPaymentNetwork;
-  renderer: PdfRenderer;
+  renderer: Renderer;
+  /** A named fake of renderPdf in place of the renderer's own (its admission and pages are still the renderer's). */
+  renderPdf?: Renderer['renderPdf'];
   /** Defaults to the local facilitator; tests point it elsewhere to inject faults. */
   facilitatorUrl?: string;
   facilitatorTimeoutMs?: number;
   /** Defaults to a fresh in-memory store; several services given Redis stores act as instances. */
   store?: PaymentStore;
-  /** The gate reserves render capacity here before verify (pass the real renderer). */
-  capacity?: RenderCapacity;
   lifecycle?: Lifecycle;
   /** How long a duplicate waits for an in-flight payment (default 60 s). */
   duplicateWaitMs?: number;
 }
 
-/** The real app with the real payment processor, listening on 127.0.0.1. */
+/**
+ * The service exactly as main.ts wires it (createService: payments from startPayments, the
+ * renderer's admission in front of verify, readiness), against the local network's chain,
+ * listening on 127.0.0.1.
+ */
 export async function startPaidService(options: PaidServiceOptions) {
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1' });
-  const terms: OfferTerms = {
-    network: 'eip155:8453',
-    asset: USDC,
-    payTo: options.net.payTo,
-    eip712Name: 'USD Coin',
-    eip712Version: '2',
-    maxTimeoutSeconds: 300,
-  };
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    PORT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    FACILITATOR_URL: options.facilitatorUrl ?? options.net.facilitatorUrl,
+    FACILITATOR_TIMEOUT_MS: String(options.facilitatorTimeoutMs ?? 10_000),
+    PAY_TO: options.net.payTo,
+  });
   const events: string[] = [];
   const eventDetails: { event: string; payer?: string; nonce?: string; reason?: string }[] = [];
-  const processor = createPaymentProcessor({
-    terms,
-    baseUrl: config.PUBLIC_BASE_URL,
-    facilitator: createFacilitatorClient({ url: options.facilitatorUrl ?? options.net.facilitatorUrl, timeoutMs: options.facilitatorTimeoutMs ?? 10_000 }),
-    store: options.store ?? createMemoryPaymentStore(),
+  const payments = await startPayments(paymentSettings(config), {
+    log: () => undefined,
+    ...(options.store ? { store: options.store } : {}),
     ...(options.duplicateWaitMs !== undefined ? { duplicateWaitMs: options.duplicateWaitMs } : {}),
     onEvent: (event, details) => {
       events.push(event);
@@ -72,13 +69,16 @@ export async function startPaidService(options: PaidServiceOptions) {
     },
   });
   let renders = 0;
-  const counting: PdfRenderer = {
+  const renderPdf = options.renderPdf ?? options.renderer.renderPdf;
+  const renderer: Renderer = {
+    ...options.renderer,
     renderPdf: (prepared, renderOptions) => {
       renders += 1;
-      return options.renderer.renderPdf(prepared, renderOptions);
+      return renderPdf(prepared, renderOptions);
     },
   };
-  const { app } = createApp({ config, logger: createLogger('silent'), renderer: counting, payment: paymentDependencies({ processor, terms }, options.lifecycle, options.capacity) });
+  const lifecycle = options.lifecycle ?? createLifecycle();
+  const { app } = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
@@ -93,7 +93,7 @@ export async function startPaidService(options: PaidServiceOptions) {
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      }).then(() => payments.close()),
   };
 }
 

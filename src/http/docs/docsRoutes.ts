@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Middleware } from 'koa';
-import type { RouteSpec } from '../routeSpec.js';
+import { isPaid, type PricedRoute, type RouteSpec } from '../routeSpec.js';
 
 /**
  * GET /docs: the OpenAPI document rendered by Swagger UI, served from the swagger-ui-dist npm
@@ -18,7 +18,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 // External script (not inline) so that a strict Content-Security-Policy can forbid inline code.
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, defaultModelsExpandDepth: 0, docExpansion: 'list' });\n`;
 
-const PAGE = `<!doctype html>
+const page = (prices: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -28,7 +28,7 @@ const PAGE = `<!doctype html>
 <style>body{margin:0} .topbar{display:none} .banner{font:14px/1.5 system-ui,sans-serif;padding:12px 20px;background:#0f4c5c;color:#fff}.banner a{color:#fff}</style>
 </head>
 <body>
-<div class="banner">Invoice PDF API — <code>POST /v1/invoice.pdf</code> costs 0.02 USD per call, paid in USDC over x402 v2 (no account, no API key). Machine-readable: <a href="/openapi.json">openapi.json</a> · <a href="/llms.txt">llms.txt</a> · <a href="/.well-known/x402">x402 manifest</a></div>
+<div class="banner">Invoice PDF API — ${prices}paid in USDC over x402 v2 (no account, no API key). Machine-readable: <a href="/openapi.json">openapi.json</a> · <a href="/llms.txt">llms.txt</a> · <a href="/.well-known/x402">x402 manifest</a></div>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script>
@@ -36,7 +36,14 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-export function docsRoute(): RouteSpec {
+/** The banner names each paid operation with its configured price (from the route table, read once). */
+export function docsRoute(table: () => readonly PricedRoute[]): RouteSpec {
+  let html: string | undefined;
+  const build = () => {
+    const paid = table().filter(isPaid);
+    const prices = paid.map((route) => `<code>${route.method} ${route.path}</code> costs ${route.priceUsd} USD per call, `).join('');
+    return page(prices);
+  };
   return {
     method: 'GET',
     path: '/docs',
@@ -46,10 +53,7 @@ export function docsRoute(): RouteSpec {
     tag: 'Discovery',
     document: true,
     response: { contentType: 'text/html; charset=utf-8', description: 'HTML page.' },
-    handle(ctx) {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = PAGE;
-    },
+    handle: () => ({ contentType: 'text/html; charset=utf-8', body: (html ??= build()) }),
   };
 }
 

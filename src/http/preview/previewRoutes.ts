@@ -7,12 +7,12 @@ import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../invoice/totalsReport.js';
-import { renderInvoiceHtml } from '../../render/invoiceHtml.js';
-import { paperFor, type PaperSetting } from '../../render/paper.js';
+import { PAPER_SETTINGS, paperFor, type PaperSetting } from '../../render/paper.js';
 import { PAGE_MARGINS } from '../../render/printOptions.js';
 import { jsonBody } from '../jsonBody.js';
 import { pdfPageImages } from './pageImages.js';
-import { watchTemplateEvents, type TemplateEvents } from './templateEvents.js';
+import type { TemplateReload } from '../../render/templates.js';
+import { templateEvents as createTemplateEvents, type TemplateEvents } from './templateEvents.js';
 
 
 /** One locale per invoice language for the preview's switch (any BCP 47 tag works in the JSON). */
@@ -30,22 +30,23 @@ const PREVIEW_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', '
  */
 export interface PreviewRenderer {
   renderPdf(prepared: PreparedInvoice, options: { paper: PaperSetting }): Promise<{ pdf: Buffer; pages: number }>;
+  /** The HTML view, filled by the templates the PDF is printed with. */
+  renderHtml(prepared: PreparedInvoice): string;
+  /** Reloads of those templates (the renderer watches them in development). */
+  onTemplatesReloaded(listener: (outcome: TemplateReload) => void): () => void;
 }
 
 export interface PreviewOptions {
-  /** Prints the PDF and the page images; without it those two routes answer 501. */
+  /** Fills the HTML, prints the PDF and the page images; without it those routes answer 501. */
   renderer?: PreviewRenderer | undefined;
-  /** Folder holding templates/ and styles/ (default: the project root); the renderer must use the same. */
-  templatesRoot?: string | undefined;
   /** Paper of a request that names none (the configured PAPER_SIZE); the page's switch starts there. */
   paperSize: PaperSetting;
   bodyLimitBytes: number;
-  log: (event: object) => void;
 }
 
 export interface Preview {
   middleware: Middleware;
-  /** Ends the open event streams (they would hold a draining server open) and the file watchers. */
+  /** Ends the open event streams (they would hold a draining server open). */
   close(): void;
 }
 
@@ -73,19 +74,19 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAPERS: readonly PaperSetting[] = ['auto', 'A4', 'Letter'];
 // 72 dpi: an A4 page is 595 × 842 px, three quarters of its size on screen; enough to see where
 // the pages break, and a 9-page invoice answers in ≈ 1.2 s (96 dpi: ≈ 1.7 s and 40% more bytes).
 const PAGE_IMAGE_DPI = 72;
 const PAGE_IMAGE_TIMEOUT_MS = 20_000;
 
 export function createPreview(options: PreviewOptions): Preview {
-  // Created on first use: an app that is never previewed watches no files.
+  // Created on first use: an app that is never previewed keeps no listener.
   let events: TemplateEvents | undefined;
   let closed = false;
   const templateEvents = () => {
-    if (closed) throw new AppError(503, 'shutting_down', 'The server is stopping.');
-    return (events ??= watchTemplateEvents({ root: options.templatesRoot, log: options.log }));
+    if (closed) throw new AppError('shutting_down', 'The server is stopping.');
+    const renderer = needRenderer(options.renderer);
+    return (events ??= createTemplateEvents((listener) => renderer.onTemplatesReloaded(listener)));
   };
 
   const router = new Router();
@@ -121,7 +122,7 @@ export function createPreview(options: PreviewOptions): Preview {
     const report = buildTotalsReport(prepared);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      html: renderInvoiceHtml(prepared, templateEvents().templates),
+      html: needRenderer(options.renderer).renderHtml(prepared),
       paper: paperFor(prepared.totals.currency, paper),
       currency: report.currency.code,
       total: report.total.formatted,
@@ -171,7 +172,7 @@ export function createPreview(options: PreviewOptions): Preview {
 const ownPageOnly: Middleware = async (ctx, next) => {
   const site = ctx.get('Sec-Fetch-Site');
   if (site && site !== 'same-origin' && site !== 'none') {
-    throw new AppError(403, 'forbidden', 'The development preview answers only its own page.');
+    throw new AppError('forbidden', 'The development preview answers only its own page.');
   }
   await next();
 };
@@ -180,7 +181,7 @@ const ownPageOnly: Middleware = async (ctx, next) => {
 function parseInvoice(paperSize: PaperSetting): Middleware {
   return async (ctx, next) => {
     const requested = ctx.query.paper ?? paperSize;
-    if (typeof requested !== 'string' || !PAPERS.includes(requested as PaperSetting)) {
+    if (typeof requested !== 'string' || !(PAPER_SETTINGS as readonly string[]).includes(requested)) {
       throw validationFailed([{ path: 'paper', code: 'invalid_value', message: 'the paper query parameter must be auto, A4 or Letter' }]);
     }
     const body: unknown = ctx.request.body;
@@ -194,6 +195,6 @@ function parseInvoice(paperSize: PaperSetting): Middleware {
 const previewInput = (ctx: Context): { prepared: PreparedInvoice; paper: PaperSetting } => ctx.state.preview;
 
 function needRenderer(renderer: PreviewRenderer | undefined): PreviewRenderer {
-  if (!renderer) throw new AppError(501, 'not_implemented', 'PDF rendering is not available on this instance.');
+  if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
   return renderer;
 }

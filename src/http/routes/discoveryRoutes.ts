@@ -34,10 +34,7 @@ export function discoveryRoutes(table: () => readonly PricedRoute[], options: Di
     tag: 'Discovery',
     document: true,
     response: { contentType, description: summary },
-    handle(ctx) {
-      ctx.type = contentType;
-      ctx.body = body();
-    },
+    handle: () => ({ contentType, body: body() }),
   });
 
   return [

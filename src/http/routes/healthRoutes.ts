@@ -17,9 +17,7 @@ export function healthRoutes(options: { readiness?: () => Promise<Readiness>; re
       description: 'Answers 200 {"status":"ok"} while the process runs.',
       tag: 'Operations',
       response: { contentType: 'application/json', description: 'Alive.' },
-      handle(ctx) {
-        ctx.body = { status: 'ok' };
-      },
+      handle: () => ({ body: { status: 'ok' } }),
     },
   ];
   const { readiness, registry } = options;
@@ -33,11 +31,9 @@ export function healthRoutes(options: { readiness?: () => Promise<Readiness>; re
         'Answers 200 when the browser is connected, the render queue is not full, the service is not draining and the payment facilitator answered recently; otherwise 503. The body names each check.',
       tag: 'Operations',
       response: { contentType: 'application/json', description: 'Ready, with the result of each check.' },
-      async handle(ctx) {
+      async handle() {
         const result = await readiness();
-        ctx.status = result.ready ? 200 : 503;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = { status: result.ready ? 'ready' : 'not_ready', checks: result.checks };
+        return { status: result.ready ? 200 : 503, headers: { 'Cache-Control': 'no-store' }, body: { status: result.ready ? 'ready' : 'not_ready', checks: result.checks } };
       },
     });
   }
@@ -50,10 +46,7 @@ export function healthRoutes(options: { readiness?: () => Promise<Readiness>; re
       description: 'Requests, latency, renders, pool and queue, browser restarts, payments by outcome and facilitator latency, in the Prometheus text format.',
       tag: 'Operations',
       response: { contentType: 'text/plain; version=0.0.4', description: 'Prometheus text exposition.' },
-      async handle(ctx) {
-        ctx.type = registry.contentType;
-        ctx.body = await registry.metrics();
-      },
+      handle: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
     });
   }
   return routes;

@@ -28,9 +28,7 @@ export function helperRoutes(operations: readonly JsonOperation[], now: () => Da
       schema: operation.response,
       example: operation.run(v.parse(operation.request, operation.example), { today: exampleToday }),
     },
-    handle(ctx, input) {
-      ctx.body = operation.run(input, { today: now().toISOString().slice(0, 10) });
-    },
+    handle: (input) => ({ body: operation.run(input, { today: now().toISOString().slice(0, 10) }) }),
   }));
 }
 

@@ -9,8 +9,12 @@ import type { RouteSpec } from '../routeSpec.js';
 
 /** Renders a prepared invoice to PDF bytes; provided by src/render. */
 export interface PdfRenderer {
-  /** `reservation`: the render slot the payment gate reserved before verify (ctx.state.renderReservation). */
-  renderPdf(prepared: PreparedInvoice, options?: { reservation?: { release(): void } | undefined }): Promise<{ pdf: Buffer; pages: number }>;
+  /**
+   * Admission is decided before this returns: without a free page or queue place it throws
+   * renderer_busy synchronously (the payment gate relies on it, routeSpec.ts). `signal` withdraws a
+   * render still waiting for a page.
+   */
+  renderPdf(prepared: PreparedInvoice, options?: { signal?: AbortSignal }): Promise<{ pdf: Buffer; pages: number }>;
 }
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
@@ -26,9 +30,7 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     tag: 'Invoices',
     request: invoiceRequest,
     response: { contentType: 'application/json', description: 'The computed totals.', schema: TotalsReportSchema, example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)) },
-    handle(ctx, prepared) {
-      ctx.body = buildTotalsReport(prepared);
-    },
+    handle: (prepared) => ({ body: buildTotalsReport(prepared) }),
   };
 
   const pdf: RouteSpec<PreparedInvoice> = {
@@ -41,15 +43,14 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     tag: 'Invoices',
     request: invoiceRequest,
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
-    async handle(ctx, prepared) {
-      if (!renderer) throw new AppError(501, 'not_implemented', 'PDF rendering is not available on this instance.');
+    // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
+    handle(prepared, { signal }) {
+      if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
       const started = performance.now();
-      const { pdf, pages } = await renderer.renderPdf(prepared, { reservation: ctx.state.renderReservation });
-      onRendered?.((performance.now() - started) / 1000, pages);
-      ctx.type = 'application/pdf';
-      ctx.set('Content-Disposition', `inline; filename="invoice.pdf"`);
-      ctx.set('X-Page-Count', String(pages));
-      ctx.body = pdf;
+      return renderer.renderPdf(prepared, { signal }).then(({ pdf, pages }) => {
+        onRendered?.((performance.now() - started) / 1000, pages);
+        return { contentType: 'application/pdf', headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': String(pages) }, body: pdf };
+      });
     },
   };
 
@@ -62,9 +63,7 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     tag: 'Invoices',
     document: true,
     response: { contentType: 'application/json', description: 'Example and field notes.' },
-    handle(ctx) {
-      ctx.body = { example: EXAMPLE_INVOICE, example_real_world: EXAMPLE_REAL_WORLD_INVOICE, ...describeInvoiceFields() };
-    },
+    handle: () => ({ body: { example: EXAMPLE_INVOICE, example_real_world: EXAMPLE_REAL_WORLD_INVOICE, ...describeInvoiceFields() } }),
   };
 
   return [pdf, validate, schema];

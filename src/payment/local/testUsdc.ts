@@ -1,10 +1,8 @@
 import { createPublicClient, createTestClient, createWalletClient, http, parseAbi, type LocalAccount } from 'viem';
 import { deployedBytecode } from './contractArtifacts.js';
+import { USDC_ON_BASE } from '../usdc.js';
 import { LOCAL_RPC, MULTICALL3_ADDRESS, localBaseChain } from './localChain.js';
 
-// The real USDC address on Base: production offers and @x402/fetch's default spend controls
-// (known assets only) work unchanged against the local chain.
-export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
 const testUsdcAbi = parseAbi([
   'function mint(address to, uint256 value)',

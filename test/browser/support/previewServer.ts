@@ -41,7 +41,7 @@ export async function startPreviewServer(): Promise<PreviewServer> {
     removeTemplates();
     throw error;
   }
-  const { app, close: closeApp } = createApp({ config, logger, renderer, preview: { renderer, templatesRoot } });
+  const { app, close: closeApp } = createApp({ config, logger, renderer, preview: { renderer } });
   const server = app.listen(0, '127.0.0.1');
   const close = async () => {
     closeApp();

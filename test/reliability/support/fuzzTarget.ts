@@ -10,6 +10,7 @@ import { createLogger } from '../../../src/logger.js';
 import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
 import { createPaymentProcessor } from '../../../src/payment/paymentProcessor.js';
+import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 
 export interface FuzzReport {
   rssMb: number;
@@ -25,7 +26,12 @@ export interface FuzzReport {
 const prototypeKeys = (proto: object) => Object.getOwnPropertyNames(proto).sort().join(',');
 const pristine = [Object.prototype, Array.prototype, Function.prototype, String.prototype].map(prototypeKeys);
 
-/** A counting stand-in for the facilitator that refuses every payment, and a renderer that is never reached. */
+/**
+ * Named fakes: a counting stand-in for the facilitator that refuses every payment, and a counting
+ * renderer that fails (a render starts alongside verify, so it is reached for valid bodies only,
+ * and thrown away when verify refuses). The real ones are fuzzed nowhere else; they are tested in
+ * test/e2e and test/integration.
+ */
 const verified = new Set<string>();
 let settles = 0;
 let renders = 0;
@@ -42,14 +48,14 @@ const facilitator: FacilitatorClient = {
 const renderer: PdfRenderer = {
   async renderPdf() {
     renders++;
-    throw new Error('never rendered');
+    throw new Error('fuzz renders nothing');
   },
 };
 
 const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1' });
 const terms = {
   network: 'eip155:8453' as const,
-  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  asset: USDC_ON_BASE,
   payTo: '0x1111111111111111111111111111111111111111',
   eip712Name: 'USD Coin',
   eip712Version: '2',

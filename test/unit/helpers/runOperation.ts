@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
-import { AppError, validationFailed, type Issue } from '../../../src/errors.js';
+import { InputRejected, validationFailed, type Issue } from '../../../src/errors.js';
 import type { JsonOperation } from '../../../src/helpers/operation.js';
 import { toIssues } from '../../../src/invoice/issues.js';
 
@@ -20,8 +20,7 @@ export function rejectionOf(operation: JsonOperation<any, any>, body: unknown, t
   try {
     runOperation(operation, body, today);
   } catch (error) {
-    assert.ok(error instanceof AppError, `expected an AppError, got ${String(error)}`);
-    assert.equal(error.status, 400);
+    assert.ok(error instanceof InputRejected, `expected a rejection (400), got ${String(error)}`);
     return { code: error.code, issues: error.issues ?? [] };
   }
   assert.fail('expected the body to be rejected');

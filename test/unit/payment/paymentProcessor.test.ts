@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { AppError } from '../../../src/errors.js';
 import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
 import { buildRequirements, type PricedResource } from '../../../src/payment/offer.js';
 import { createPaymentProcessor } from '../../../src/payment/paymentProcessor.js';
+import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 
 /** The processor with a scripted facilitator that counts its calls. */
-const terms = { network: 'eip155:8453' as const, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
+const terms = { network: 'eip155:8453' as const, asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
 const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
 
 function setup() {
@@ -61,8 +61,9 @@ test('a re-send of a paid signature close to its validBefore still gets the stor
   });
   const signature = header(String(Math.floor(now / 1000) + 60));
   const first = await processor.check(resource, signature, 'body');
-  assert.equal(first.kind, 'payment-verified');
-  if (first.kind !== 'payment-verified') return;
+  assert.equal(first.kind, 'claimed');
+  if (first.kind !== 'claimed') return;
+  assert.equal((await first.payment.verify()).kind, 'verified');
   const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1') };
   const settled = await first.payment.settle(work);
   assert.equal(settled.kind, 'settled');
@@ -74,19 +75,68 @@ test('a re-send of a paid signature close to its validBefore still gets the stor
   assert.equal(calls.settle, 1);
 });
 
-test('beforeVerify (render capacity) refusing: the error propagates, no verify, and the authorization is free again', async () => {
+test('a claim released before verify (no render capacity): no verify, and the authorization is free again', async () => {
   const { processor, calls } = setup();
   const signature = header(inSeconds(120));
-  const busy = new AppError(503, 'renderer_busy', 'busy');
-  await assert.rejects(processor.check(resource, signature, 'body', { beforeVerify: () => { throw busy; } }), (error) => error === busy);
+  const first = await processor.check(resource, signature, 'body');
+  assert.equal(first.kind, 'claimed');
+  if (first.kind !== 'claimed') return;
+  await first.payment.release();
   assert.equal(calls.verify, 0);
   const retry = await processor.check(resource, signature, 'body');
-  assert.equal(retry.kind, 'payment-verified');
+  assert.equal(retry.kind, 'claimed');
+  if (retry.kind === 'claimed') assert.equal((await retry.payment.verify()).kind, 'verified');
   assert.equal(calls.verify, 1);
+});
+
+test('a claim is locked while it is verified and worked on: a duplicate waits, then gets the stored result', async () => {
+  const { processor, calls } = setup();
+  const signature = header(inSeconds(120));
+  const first = await processor.check(resource, signature, 'body');
+  if (first.kind !== 'claimed') return assert.fail(first.kind);
+  const duplicate = processor.check(resource, signature, 'body');
+  await first.payment.verify();
+  const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1') };
+  const settled = await first.payment.settle(work);
+  if (settled.kind !== 'settled') return assert.fail(settled.kind);
+  await first.payment.complete(work, settled);
+  const second = await duplicate;
+  assert.equal(second.kind, 'replayed');
+  assert.equal(calls.settle, 1);
+});
+
+test('settle refuses to run before verify said valid', async () => {
+  const { processor, calls } = setup();
+  const check = await processor.check(resource, header(inSeconds(120)), 'body');
+  if (check.kind !== 'claimed') return assert.fail(check.kind);
+  await assert.rejects(check.payment.settle({ contentType: 'application/pdf', body: Buffer.from('%PDF-1') }), /not verified/);
+  assert.equal(calls.settle, 0);
+});
+
+test('verify saying invalid answers a 402 challenge and frees the authorization', async () => {
+  let valid = false;
+  const processor = createPaymentProcessor({
+    terms,
+    baseUrl: 'http://127.0.0.1',
+    store: createMemoryPaymentStore(),
+    facilitator: {
+      verify: async () => (valid ? { isValid: true } : { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' }),
+      settle: async () => assert.fail('never settled'),
+    },
+  });
+  const signature = header(inSeconds(120));
+  const check = await processor.check(resource, signature, 'body');
+  if (check.kind !== 'claimed') return assert.fail(check.kind);
+  const verdict = await check.payment.verify();
+  assert.equal(verdict.kind, 'payment-required');
+  if (verdict.kind === 'payment-required') assert.match(verdict.paymentRequired.error ?? '', /signature/);
+  valid = true;
+  const again = await processor.check(resource, signature, 'body');
+  assert.equal(again.kind, 'claimed', 'not locked by the refused attempt');
 });
 
 test('a validBefore of 2^256 - 1 is accepted without overflowing the claim expiry', async () => {
   const { processor } = setup();
   const check = await processor.check(resource, header((2n ** 256n - 1n).toString()), 'body');
-  assert.equal(check.kind, 'payment-verified');
+  assert.equal(check.kind, 'claimed');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { after, test } from 'node:test';
 import { CHROMIUM_CANDIDATES, findChromium, headlessMode } from '../../../src/render/chromiumPath.js';
 
@@ -29,10 +29,27 @@ test('nothing found: the error says how to install it', () => {
   assert.throws(() => findChromium(undefined, ['/nonexistent/chromium', 'google-chrome'], dir), /apt-get install -y chromium/);
 });
 
-test("Debian's headless shell binary is preferred to the full browser", () => {
-  const shell = CHROMIUM_CANDIDATES.findIndex((candidate) => candidate.endsWith('chromium-headless-shell'));
-  const full = CHROMIUM_CANDIDATES.indexOf('/usr/bin/chromium');
-  assert.ok(shell >= 0 && full > shell, CHROMIUM_CANDIDATES.join(', '));
+test("with Debian's headless shell and full Chromium both installed, the real candidate list picks the shell", () => {
+  // The real candidates, their absolute paths moved under a scratch root where fake binaries stand in.
+  const root = mkdtempSync(join(tmpdir(), 'chromium-root-'));
+  try {
+    const under = (path: string) => (isAbsolute(path) ? join(root, path) : path);
+    const install = (path: string) => {
+      mkdirSync(dirname(under(path)), { recursive: true });
+      writeFileSync(under(path), '#!/bin/sh\n');
+      chmodSync(under(path), 0o755);
+    };
+    install('/usr/bin/chromium');
+    install('/usr/lib/chromium/chromium-headless-shell');
+    const candidates = CHROMIUM_CANDIDATES.map(under);
+    const found = findChromium(undefined, candidates, '/nonexistent');
+    assert.equal(found, under('/usr/lib/chromium/chromium-headless-shell'));
+    assert.equal(headlessMode(found), 'shell');
+    rmSync(under('/usr/lib/chromium/chromium-headless-shell'));
+    assert.equal(findChromium(undefined, candidates, '/nonexistent'), under('/usr/bin/chromium'), 'the full browser when the shell is missing');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('the headless shell is launched in shell mode, every other binary in new headless mode', () => {

@@ -1,14 +1,38 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CURRENCY_CODES } from '../../../src/invoice/currencies.js';
-import { paperFor } from '../../../src/render/paper.js';
+import { loadConfig } from '../../../src/config.js';
+import { CURRENCY_CODES, type CurrencyCode } from '../../../src/invoice/currencies.js';
+import { PAPER_SETTINGS, paperFor } from '../../../src/render/paper.js';
 
-const LETTER = new Set(['USD', 'CAD', 'MXN']);
+// DECISIONS.md, paper size: Letter where the currency's home market prints on Letter (the United
+// States, Canada, Mexico), A4 everywhere else. Written out per currency, not derived from the code.
+const EXPECTED: Record<CurrencyCode, 'A4' | 'Letter'> = {
+  USD: 'Letter',
+  CAD: 'Letter',
+  MXN: 'Letter',
+  EUR: 'A4',
+  GBP: 'A4',
+  JPY: 'A4',
+  AUD: 'A4',
+  CHF: 'A4',
+  CNY: 'A4',
+  INR: 'A4',
+  BRL: 'A4',
+  SGD: 'A4',
+};
 
-for (const currency of CURRENCY_CODES) {
-  test(`${currency}: auto is ${LETTER.has(currency) ? 'Letter' : 'A4'}, and a forced size wins`, () => {
-    assert.equal(paperFor(currency, 'auto'), LETTER.has(currency) ? 'Letter' : 'A4');
-    assert.equal(paperFor(currency, 'A4'), 'A4');
-    assert.equal(paperFor(currency, 'Letter'), 'Letter');
-  });
-}
+test('auto: every supported currency has its decided paper, and a new currency needs a decision here', () => {
+  assert.deepEqual(Object.keys(EXPECTED).sort(), [...CURRENCY_CODES].sort());
+  for (const currency of CURRENCY_CODES) assert.equal(paperFor(currency, 'auto'), EXPECTED[currency], currency);
+});
+
+test('a forced paper size wins over the currency', () => {
+  for (const currency of CURRENCY_CODES) {
+    for (const forced of ['A4', 'Letter'] as const) assert.equal(paperFor(currency, forced), forced);
+  }
+});
+
+test('PAPER_SIZE accepts exactly the paper settings the renderer knows', () => {
+  for (const setting of PAPER_SETTINGS) assert.equal(loadConfig({ PAPER_SIZE: setting }).PAPER_SIZE, setting);
+  for (const wrong of ['A3', 'letter', 'legal']) assert.throws(() => loadConfig({ PAPER_SIZE: wrong }), /PAPER_SIZE: must be auto, A4 or Letter/);
+});

@@ -1,16 +1,11 @@
-import genericPool, { type Pool } from 'generic-pool';
 import type { Page } from 'puppeteer-core';
 import type { BrowserHandle, BrowserSupervisor } from './browser.js';
 import { lockDownPage } from './lockDownPage.js';
 import { openPrintablePage, type PrintablePage } from './printPage.js';
 
 /**
- * Warm, locked-down Chromium pages in a generic-pool. A page is reused across renders (a new page
- * per request costs ≈ 3× the render itself, RENDERING.md) until anything about it is doubtful:
- * validate() on every borrow rejects pages whose browser is gone or retired, or that crashed; a
- * page that failed or timed out during a render is destroyed by the renderer, never released.
- * `min` = `max` keeps the pool warm, and refills it (launching a browser if needed) whenever a
- * page is destroyed.
+ * One warm, locked-down Chromium page. A page is reused across renders (a new page per request
+ * costs ≈ 3× the render itself, RENDERING.md) until anything about it is doubtful (`usable`).
  */
 export interface PooledPage {
   readonly page: Page;
@@ -23,40 +18,13 @@ export interface PooledPage {
   readonly crashed: Promise<never>;
 }
 
-export interface PagePoolOptions {
-  size: number;
-  /** Renders allowed to wait beyond the ones that hold a page (the renderer enforces it exactly). */
-  maxWaiting: number;
-  acquireTimeoutMs: number;
-  log: (event: object) => void;
-}
-
 const PAGE_CLOSE_TIMEOUT_MS = 5_000;
 
-export function createPagePool(supervisor: BrowserSupervisor, options: PagePoolOptions): Pool<PooledPage> {
-  const pool = genericPool.createPool<PooledPage>(
-    {
-      create: () => openPage(supervisor, options.log),
-      destroy: (pooled) => closePage(supervisor, pooled),
-      validate: async (pooled) =>
-        !pooled.broken && !pooled.page.isClosed() && !pooled.browser.retired && pooled.browser.browser.connected,
-    },
-    {
-      max: options.size,
-      min: options.size,
-      testOnBorrow: true,
-      acquireTimeoutMillis: options.acquireTimeoutMs,
-      maxWaitingClients: options.maxWaiting,
-      fifo: true,
-      autostart: true,
-    },
-  );
-  pool.on('factoryCreateError', (error) => options.log({ event: 'page_create_failed', error: String(error) }));
-  pool.on('factoryDestroyError', (error) => options.log({ event: 'page_destroy_failed', error: String(error) }));
-  return pool;
-}
+/** A page may take another render: not crashed, not closed, its browser current and connected. */
+export const usable = (pooled: PooledPage): boolean =>
+  !pooled.broken && !pooled.page.isClosed() && !pooled.browser.retired && pooled.browser.browser.connected;
 
-async function openPage(supervisor: BrowserSupervisor, log: (event: object) => void): Promise<PooledPage> {
+export async function openPage(supervisor: BrowserSupervisor, log: (event: object) => void): Promise<PooledPage> {
   let handle = await supervisor.acquire();
   let page: Page;
   try {
@@ -96,7 +64,7 @@ async function openPage(supervisor: BrowserSupervisor, log: (event: object) => v
   return pooled;
 }
 
-async function closePage(supervisor: BrowserSupervisor, pooled: PooledPage): Promise<void> {
+export async function closePage(supervisor: BrowserSupervisor, pooled: PooledPage): Promise<void> {
   try {
     if (pooled.browser.browser.connected && !pooled.page.isClosed()) {
       let timer: NodeJS.Timeout | undefined;

@@ -1,0 +1,132 @@
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config.js';
+import { createLifecycle } from '../src/lifecycle.js';
+import type { InvoiceInput } from '../src/invoice/schema.js';
+import { createLogger } from '../src/logger.js';
+import { startLocalPaymentNetwork } from '../src/payment/local/localPaymentNetwork.js';
+import { startPayments } from '../src/payment/startPayments.js';
+import { createRenderer, type Renderer } from '../src/render/renderer.js';
+import { createService } from '../src/service.js';
+import { paymentSettings } from '../src/settings.js';
+import { startFaultyFacilitator } from '../test/support/faultyFacilitator.js';
+import { challengeOf, signerFor } from '../test/support/x402Buyer.js';
+import { percentile } from './measure.js';
+
+/**
+ * The paid request end to end, on the local chain: the service as main.ts wires it (createService:
+ * payments through the facilitator client, the renderer's admission in front of verify), a real
+ * x402 buyer signing a fresh authorization per request (signed before the clock starts), the local
+ * facilitator verifying and settling on anvil. Each request's render, verify and settle are timed
+ * where they happen (the renderer, the facilitator client), so the paid p50 is compared with its
+ * own parts in the same run: verify and render run side by side, so the target is
+ * paid ≤ max(verify, render) + settle + 5 ms (issue 22); their sum is what running them in series costs.
+ *
+ * `verifyDelayMs` puts a delaying proxy in front of the facilitator's verify: a production
+ * facilitator answers verify in 100–300 ms, the local one in a few.
+ */
+export interface PaidResult {
+  name: string;
+  lines: number;
+  samples: number;
+  paid: number;
+  render: number;
+  verify: number;
+  settle: number;
+  /** Median over the requests of paid − (max(verify, render) + settle), each term of the same request. */
+  overhead: number;
+}
+
+export async function paidLatency(bodies: [lines: number, body: InvoiceInput][], samples: number, options: { verifyDelayMs?: number } = {}): Promise<PaidResult[]> {
+  const net = await startLocalPaymentNetwork({ chainPort: 0, facilitatorPort: 0 });
+  const proxy = options.verifyDelayMs ? await startFaultyFacilitator(net.facilitatorUrl) : undefined;
+  if (proxy) proxy.fault({ delayMs: options.verifyDelayMs! }, 'verify');
+  const renderer = await createRenderer({ poolSize: 2 });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    PORT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    FACILITATOR_URL: proxy?.url ?? net.facilitatorUrl,
+    PAY_TO: net.payTo,
+  });
+  const timings = { render: [] as number[], verify: [] as number[], settle: [] as number[] };
+  const payments = await startPayments(paymentSettings(config), {
+    log: () => undefined,
+    observe: (operation, ms, outcome) => {
+      if (outcome === 'ok') timings[operation].push(ms);
+    },
+  });
+  const timed: Renderer = {
+    ...renderer,
+    renderPdf(prepared, call) {
+      const started = performance.now();
+      const rendering = renderer.renderPdf(prepared, call);
+      rendering.then(() => timings.render.push(performance.now() - started), () => undefined);
+      return rendering;
+    },
+  };
+  const { app } = createService({ config, logger: createLogger('silent'), lifecycle: createLifecycle(), payments, renderer: timed });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    const sign = signerFor(net.buyers[1]!, await challengeOf(url));
+    const results: PaidResult[] = [];
+    const warmup = 3;
+    for (const [lines, body] of bodies) {
+      for (const list of Object.values(timings)) list.length = 0;
+      const paid: number[] = [];
+      for (let index = 0; index < warmup + samples; index++) {
+        const { header } = await sign();
+        const started = performance.now();
+        await post(agent, `${url}/v1/invoice.pdf`, body, header);
+        if (index >= warmup) paid.push(performance.now() - started);
+      }
+      const measured = (values: number[]) => percentile(values.slice(warmup), 50);
+      // One render, verify and settle per request, in request order (the 402 challenge has none).
+      const overheads = paid.map((ms, index) => {
+        const at = warmup + index;
+        return ms - (Math.max(timings.verify[at]!, timings.render[at]!) + timings.settle[at]!);
+      });
+      results.push({
+        name: options.verifyDelayMs ? `paid, verify +${options.verifyDelayMs} ms` : 'paid',
+        lines,
+        samples,
+        paid: percentile(paid, 50),
+        render: measured(timings.render),
+        verify: measured(timings.verify),
+        settle: measured(timings.settle),
+        overhead: percentile(overheads, 50),
+      });
+    }
+    return results;
+  } finally {
+    agent.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await payments.close();
+    await renderer.close();
+    await proxy?.close();
+    await net.close();
+  }
+}
+
+function post(agent: Agent, url: string, body: unknown, signature: string): Promise<void> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      new URL(url),
+      { method: 'POST', agent, timeout: 60_000, headers: { 'content-type': 'application/json', 'content-length': payload.length, 'PAYMENT-SIGNATURE': signature } },
+      (response) => {
+        response.resume();
+        response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`paid request answered ${response.statusCode}`))));
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('paid request: no answer within 60 s')));
+    request.on('error', reject);
+    request.end(payload);
+  });
+}

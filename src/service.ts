@@ -1,0 +1,48 @@
+import type Koa from 'koa';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { paymentDependencies } from './http/paymentDependencies.js';
+import type { PricedRoute } from './http/routeSpec.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import type { Payments } from './payment/startPayments.js';
+import type { Renderer } from './render/renderer.js';
+
+export interface ServiceParts {
+  config: Config;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe'>;
+  renderer: Renderer;
+  metrics?: Metrics;
+}
+
+/**
+ * The production wiring of the app: the paid route renders with the renderer (whose admission
+ * turns a paid request away before verify when it is full), payments go through the processor,
+ * readiness asks the renderer the question its admission asks. main.ts serves it; the end-to-end
+ * tests build exactly this.
+ */
+export function createService(parts: ServiceParts): { app: Koa; routes: readonly PricedRoute[]; close(): void } {
+  const { config, logger, lifecycle, payments, renderer, metrics } = parts;
+  metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
+  return createApp({
+    config,
+    logger,
+    renderer,
+    ...(metrics ? { metrics } : {}),
+    // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
+    preview: { renderer },
+    payment: paymentDependencies(payments, lifecycle),
+    readiness: async () => {
+      const checks = {
+        browser: renderer.ready(),
+        queue: renderer.hasRoom(),
+        not_draining: !lifecycle.draining,
+        facilitator: await payments.facilitatorProbe.reachable(),
+      };
+      return { ready: Object.values(checks).every(Boolean), checks };
+    },
+  });
+}
