@@ -285,7 +285,7 @@ test('time lines carry the unit HUR; locale, purchase order, buyer reference and
   assert.equal(invoice.locale, 'de-DE');
   assert.equal(invoice.purchase_order, 'PO-1');
   assert.equal(invoice.buyer_reference, 'REF-9');
-  assert.deepEqual(invoice.payment, { iban: 'DE89370400440532013000' });
+  assert.deepEqual(invoice.payment, { iban: 'DE89370400440532013000', qr: 'auto' });
   const rejected = rejectionOf(timesheetOperation, { ...base, entries: [{ date: '2026-11-02', description: 'D', hours: 1 }], locale: 'xx' });
   assert.deepEqual(pathsAndCodes(rejected.issues), [['locale', 'invalid_value']]);
 });
