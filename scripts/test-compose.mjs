@@ -202,12 +202,12 @@ async function main() {
   say(`project ${PROJECT}, published on ${base}`);
 
   let torndown = false;
+  let passed = false;
   try {
     // 1. Build.
     let started = Date.now();
     const noCache = process.env.TEST_COMPOSE_NO_CACHE === '1';
     const buildLog = await run(compose[0], [...compose.slice(1), '-p', PROJECT, 'build', ...(noCache ? ['--no-cache'] : [])], { env, timeoutMs: 1_800_000 });
-    writeFileSync(join(work, 'build.log'), buildLog.stdout + buildLog.stderr);
     check(buildLog.status === 0, `build failed:\n${(buildLog.stdout + buildLog.stderr).split('\n').slice(-30).join('\n')}`);
     figure(`build (${noCache ? 'no cache' : "with Docker's layer cache"}): ${seconds(Date.now() - started)}`);
     for (const [name, image] of Object.entries(IMAGES)) figure(`image ${name} (${image}): ${megabytes((await inspect(image)).Size)}`);
@@ -310,7 +310,12 @@ async function main() {
     const refused = await run('docker', ['run', '--rm', '--network', 'none', '-e', `FACILITATOR_URL=${production.FACILITATOR_URL}`, '-e', `PUBLIC_BASE_URL=${production.PUBLIC_BASE_URL}`, '-e', `PAY_TO=${DEV_ACCOUNT_0}`, IMAGES.service], { timeoutMs: 60_000 });
     check(refused.status === 2 && /public anvil\/Hardhat test mnemonic/.test(refused.stderr), `the image with a public test account as PAY_TO: exit ${refused.status}\n${refused.stderr}`);
     say(`the service image with PAY_TO=${DEV_ACCOUNT_0} and a facilitator: exit 2, "${refused.stderr.split('\n').find((line) => line.includes('PAY_TO'))?.trim().slice(0, 110)}…"`);
+    passed = true;
   } finally {
+    if (!passed) {
+      const logs = await run(compose[0], [...compose.slice(1), '-p', PROJECT, 'logs', '--no-color', '--tail', '25'], { env });
+      say(`last log lines of the stack:\n${logs.stdout}${logs.stderr}`);
+    }
     // 7. Tear down.
     const down = await run(compose[0], [...compose.slice(1), '-p', PROJECT, 'down', '-v', '--remove-orphans', '--timeout', '45'], { env, timeoutMs: 180_000 });
     const left = (await run('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])).stdout.trim();
@@ -324,6 +329,7 @@ async function main() {
 }
 
 main().catch((error) => {
+  rmSync(work, { recursive: true, force: true });
   say(`FAILED: ${error instanceof Failure ? error.message : `${error?.stack ?? String(error)}${error?.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''}`}`);
   process.exit(1);
 });
