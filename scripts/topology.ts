@@ -47,6 +47,7 @@ try {
         PORT: String(port),
         FACILITATOR_URL: `http://127.0.0.1:${FACILITATOR_PORT}`,
         PAY_TO: devAccount(0).address,
+        LOCAL_TEST_CHAIN: 'on',
         REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
         NODE_ENV: 'production',
       }, /"msg":"listening"/),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { toIssues } from './invoice/issues.js';
+import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
 import { USDC_ON_BASE } from './payment/usdc.js';
 import { PAPER_SETTINGS } from './render/paper.js';
 import { RENDER_DEFAULTS } from './render/renderDefaults.js';
@@ -65,6 +66,9 @@ const EnvSchema = v.object({
   FACILITATOR_AUTH_HEADER: v.optional(v.string()),
   FACILITATOR_TIMEOUT_MS: integerVar(100, 120_000, 10_000),
   PAY_TO: v.optional(addressVar),
+  // FACILITATOR_URL is a local payment network on a test chain (the compose file's, `npm run
+  // topology`'s): the one case where PAY_TO may be a public test account.
+  LOCAL_TEST_CHAIN: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'off'),
   X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network like eip155:8453')), 'eip155:8453'),
   USDC_ASSET: v.optional(addressVar, USDC_ON_BASE),
   USDC_EIP712_NAME: v.optional(v.string(), 'USD Coin'),
@@ -107,6 +111,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const config = parsed.output;
   const problems: string[] = [];
   if (config.FACILITATOR_URL && !config.PAY_TO) problems.push('PAY_TO: is required when FACILITATOR_URL is set (the wallet that receives payments)');
+  // A real facilitator paying into a key the whole world knows: anyone could take the money.
+  const testAccount = config.PAY_TO === undefined ? undefined : publicTestAccountIndex(config.PAY_TO);
+  if (config.FACILITATOR_URL && config.LOCAL_TEST_CHAIN === 'off' && testAccount !== undefined) {
+    problems.push(
+      `PAY_TO: ${config.PAY_TO} is account ${testAccount} of the public anvil/Hardhat test mnemonic ("test test … junk"); its private key is published, ` +
+        'so anyone could take what it receives. Set PAY_TO to a wallet you control. (Only if FACILITATOR_URL is a local test chain\'s facilitator, set LOCAL_TEST_CHAIN=on.)',
+    );
+  }
   // The preview hands out PDFs without payment: never outside development, even by mistake.
   if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development') problems.push(`PREVIEW: on is allowed only with NODE_ENV=development (the preview renders PDFs without payment); NODE_ENV is ${config.NODE_ENV}`);
   if (problems.length) throw new ConfigError(problems);

@@ -352,6 +352,7 @@ describe('9 SIGTERM during load', () => {
         LOG_LEVEL: 'info',
         FACILITATOR_URL: facilitatorUrl,
         PAY_TO: world.net.payTo,
+        LOCAL_TEST_CHAIN: 'on',
         SHUTDOWN_DEADLINE_MS: String(deadlineMs),
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -42,3 +42,40 @@ test('production mode needs a payTo; prices merge with the defaults', () => {
 test('empty variables count as unset', () => {
   assert.equal(loadConfig({ PORT: '', HOST: '' }).PORT, 8080);
 });
+
+test('a real facilitator never pays into a public test account', () => {
+  const production = { FACILITATOR_URL: 'https://facilitator.example', PUBLIC_BASE_URL: 'https://api.example' };
+  // Anvil's account 0 (what the compose file used to default to), and Hardhat's account 19 in lower case.
+  for (const [PAY_TO, index] of [
+    ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', 0],
+    ['0x8626f6940e2eb28930efb4cef49b2d1f2c9c1199', 19],
+  ] as const) {
+    assert.throws(
+      () => loadConfig({ ...production, PAY_TO }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.length === 1 &&
+        error.problems[0]!.startsWith(`PAY_TO: ${PAY_TO} is account ${index} of the public anvil/Hardhat test mnemonic`) &&
+        /private key is published/.test(error.message) &&
+        /LOCAL_TEST_CHAIN=on/.test(error.message),
+      PAY_TO,
+    );
+  }
+  // NODE_ENV does not matter: the money is real whatever the service calls its environment.
+  assert.throws(() => loadConfig({ ...production, NODE_ENV: 'development', PAY_TO: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }), /PAY_TO: .* is account 1 of/);
+  assert.throws(() => loadConfig({ ...production, LOCAL_TEST_CHAIN: 'off', PAY_TO: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }), /is account 1 of/);
+  // An address next to a test account's is not one.
+  assert.equal(loadConfig({ ...production, PAY_TO: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267' }).PAY_TO, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267');
+});
+
+test('public test accounts are allowed where the chain is a local test chain', () => {
+  const devAccount0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+  // Local payment mode (no facilitator configured): the embedded chain.
+  assert.equal(loadConfig({ PAY_TO: devAccount0 }).localPaymentMode, true);
+  // A shared local payment network (the compose file's payment-network, npm run topology).
+  const shared = loadConfig({ FACILITATOR_URL: 'http://payment-network:8546', PAY_TO: devAccount0, LOCAL_TEST_CHAIN: 'on' });
+  assert.equal(shared.PAY_TO, devAccount0);
+  assert.equal(shared.LOCAL_TEST_CHAIN, 'on');
+  assert.equal(loadConfig({}).LOCAL_TEST_CHAIN, 'off');
+  assert.throws(() => loadConfig({ LOCAL_TEST_CHAIN: 'yes' }), /LOCAL_TEST_CHAIN: must be on or off/);
+});

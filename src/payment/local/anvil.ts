@@ -26,7 +26,14 @@ function anvilBinary(): string {
   if (process.platform === 'win32' || !arch) {
     throw new Error(`local payment mode does not support ${process.platform}/${process.arch}`);
   }
-  const fromAnvilPackage = createRequire(createRequire(import.meta.url).resolve('@foundry-rs/anvil/package.json'));
+  let anvilPackage: string;
+  try {
+    anvilPackage = createRequire(import.meta.url).resolve('@foundry-rs/anvil/package.json');
+  } catch {
+    // The production image (and `npm install --omit=dev`) leaves the local chain out on purpose.
+    throw new Error('local payment mode needs the dev dependency @foundry-rs/anvil, which is not installed here: run `npm install` for local use, or set FACILITATOR_URL and PAY_TO for production');
+  }
+  const fromAnvilPackage = createRequire(anvilPackage);
   return fromAnvilPackage.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil`);
 }
 
