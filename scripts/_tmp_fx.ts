@@ -1,0 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { EXAMPLE_EINVOICE } from '../src/einvoice/example.js';
+import { prepareEInvoice } from '../src/einvoice/prepareEInvoice.js';
+import { produceFacturX } from '../src/http/routes/eInvoiceRoutes.js';
+import { createRenderer } from '../src/render/renderer.js';
+const r = await createRenderer({ poolSize: 1 });
+const a = await produceFacturX(r, prepareEInvoice(EXAMPLE_EINVOICE));
+const b = await produceFacturX(r, prepareEInvoice(EXAMPLE_EINVOICE));
+console.log('same bytes', a.body.equals(b.body), a.body.length);
+writeFileSync('/tmp/w17/fx.pdf', a.body);
+await r.close();
