@@ -10,6 +10,9 @@
  *   naive-full  the same with Debian's full Chromium, what `puppeteer.launch()` users get (when
  *            the service runs the headless shell and the full browser is installed)
  *   http     optional: POST to a running server (BENCH_HTTP_URL, see bench/targets.ts)
+ *   service-en16931, factur-x, cii-xml, ubl-xml  the same app's e-invoice routes (issue 17): the
+ *            Factur-X PDF/A-3 against the plain PDF of the same invoice (countries and VAT ids
+ *            added), and the two XML routes
  * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of
  * BENCH_ROUNDS rounds), peak memory of the browser processes (summed PSS, and RSS) and of Node,
  * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
@@ -27,7 +30,7 @@ import { latencies, percentile, throughput } from './measure.js';
 import { findChromium } from '../src/render/chromiumPath.js';
 import { samplePeakInWorker } from './peakSampler.js';
 import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
-import { floorTarget, httpTarget, naiveTarget, serviceTarget, type BenchTarget } from './targets.js';
+import { en16931Body, floorTarget, httpTarget, naiveTarget, routeTarget, serviceTarget, type BenchTarget } from './targets.js';
 
 const SIZES = [1, 20, 200] as const;
 type Size = (typeof SIZES)[number];
@@ -156,7 +159,15 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   const service = await serviceTarget();
   const floor = await floorTarget(Math.max(...CONCURRENCY), 'standard');
   const floorLean = await floorTarget(Math.max(...CONCURRENCY), 'lean');
-  const compared: BenchTarget[] = [service, floor, floorLean];
+  // The e-invoice routes on the same app and pool: Factur-X against the plain PDF of the very same
+  // invoice (with the countries and VAT ids EN 16931 needs), and the two XML routes.
+  const eInvoice = [
+    routeTarget('service-en16931', `${service.baseUrl}/v1/invoice.pdf`, en16931Body),
+    routeTarget('factur-x', `${service.baseUrl}/v1/e-invoice/factur-x.pdf`, en16931Body),
+    routeTarget('cii-xml', `${service.baseUrl}/v1/e-invoice/cii.xml`, en16931Body),
+    routeTarget('ubl-xml', `${service.baseUrl}/v1/e-invoice/ubl.xml`, en16931Body),
+  ];
+  const compared: BenchTarget[] = [service, floor, floorLean, ...eInvoice];
   if (process.env.BENCH_HTTP_URL) {
     log(`  and http (${process.env.BENCH_HTTP_URL})`);
     const headers = process.env.BENCH_HTTP_HEADERS ? (JSON.parse(process.env.BENCH_HTTP_HEADERS) as Record<string, string>) : {};
@@ -165,6 +176,7 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   results.push(...(await measure(compared, SAMPLES, CALLS)));
   const serviceStats = service.renderer.stats();
   log(`  service: ${serviceStats.renders} renders, ${serviceStats.restarts} browser replacements (BROWSER_MAX_RENDERS)`);
+  for (const target of eInvoice) await target.close();
   await service.close();
   await floor.close();
   await floorLean.close();
@@ -212,9 +224,28 @@ function report(results: TargetResult[]) {
     );
   }
 
+  const plainEn = results.find((result) => result.name === 'service-en16931');
+  const facturX = results.find((result) => result.name === 'factur-x');
+  if (plainEn && facturX) {
+    out('\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)');
+    out(row(['lines', 'factur-x/plain p50', 'cii.xml p50 ms', 'ubl.xml p50 ms', 'factur-x KB', 'plain KB']));
+    for (const size of SIZES) {
+      out(
+        row([
+          String(size),
+          ratio(facturX.sizes[size].p50 / plainEn.sizes[size].p50),
+          byName('cii-xml').sizes[size].p50.toFixed(1),
+          byName('ubl-xml').sizes[size].p50.toFixed(1),
+          (facturX.sizes[size].bytes / 1024).toFixed(0),
+          (plainEn.sizes[size].bytes / 1024).toFixed(0),
+        ]),
+      );
+    }
+  }
+
   out('\nPeak memory of each target\'s browser processes (naive: all its browsers at once)');
   out(row(['target', 'PSS MiB', 'RSS MiB', 'processes']));
-  for (const result of results.filter((result) => result.name !== 'http')) {
+  for (const result of results.filter((result) => !['http', 'service-en16931', 'factur-x', 'cii-xml', 'ubl-xml'].includes(result.name))) {
     out(row([result.name, result.peak.pssMiB.toFixed(0), result.peak.rssMiB.toFixed(0), String(result.peak.processes)]));
   }
   const node = nodeMemory();
