@@ -47,7 +47,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
-    ...eInvoiceRoutes(deps.renderer),
+    ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),
     docsRoute(),
     ...discoveryRoutes(() => routes, {

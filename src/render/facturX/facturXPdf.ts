@@ -15,7 +15,8 @@ import { buildXmp } from './xmp.js';
  *
  * What Chromium's PDF already brings to PDF/A-3b (checked on every file by the tests): every font
  * embedded (TrueType subsets as CIDFontType2 with CIDToGIDMap), a binary comment after the header,
- * no encryption, no JavaScript, no annotations (the templates have no links).
+ * no encryption, no JavaScript; annotations (links, should a template add some) must carry the
+ * print flag PDF/A requires, which is checked here.
  */
 export interface FacturXOptions {
   /** The CII XML (Factur-X EN 16931 profile). */
@@ -39,7 +40,7 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
   for (const key of CATALOG_KEYS) {
     if (new RegExp(`${key}\\b`).test(catalog)) throw new PdfLayoutError(`the catalog already has ${key}`);
   }
-  if (/\/Annots\b/.test(pdf.toString('latin1'))) throw new PdfLayoutError('the PDF has annotations (PDF/A needs their print flag; not handled)');
+  checkAnnotations(pdf, layout);
   const info = readInfo(objectText(pdf, layout, infoNumber));
 
   const first = layout.entries.length;
@@ -103,6 +104,23 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
   const trailer = `<</Size ${entries.length} /Root ${rootNumber} 0 R /Info ${infoNumber} 0 R /ID [<${id}> <${id}>]>>`;
   parts.push(Buffer.from(`${formatXref(entries)}trailer\n${trailer}\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
   return Buffer.concat(parts);
+}
+
+/**
+ * PDF/A wants every annotation printable (/F with the print bit, 4) and no hidden ones. The
+ * templates have no links today; should one appear and Chromium write it without the flag, the
+ * finishing step fails loudly (a 500, nothing settled) instead of selling a non-conforming file.
+ */
+function checkAnnotations(pdf: Buffer, layout: ReturnType<typeof readPdfLayout>): void {
+  layout.entries.forEach((entry, number) => {
+    if (!entry.inUse || number === 0) return;
+    const head = pdf.toString('latin1', entry.offset, entry.offset + 200).split('endobj')[0]!;
+    if (!/\/Type\s*\/Annot\b/.test(head)) return;
+    const flags = /\/F\s+(\d+)/.exec(objectText(pdf, layout, number));
+    if (!flags || (Number(flags[1]) & 4) === 0 || (Number(flags[1]) & 3) !== 0) {
+      throw new PdfLayoutError(`annotation object ${number} is not marked printable (/F 4), as PDF/A requires`);
+    }
+  });
 }
 
 function dictionaryObject(number: number, body: string): Buffer {
