@@ -19,7 +19,8 @@
  * all along, by windows of 100 renders). Service, floors (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
- * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half); the defaults
+ * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half, einvoice for the
+ * e-invoice targets alone); the defaults
  * take about 7 minutes on 2 cores.
  */
 import { cpus } from 'node:os';
@@ -59,9 +60,13 @@ const MEMORY_WINDOW = 100;
 /** Throughput rounds per target and concurrency; the median counts (one noisy second can't decide). */
 const ROUNDS = Math.max(1, Math.round(number('BENCH_ROUNDS', 3)));
 const WARMUP = 3;
-/** BENCH_ONLY=latency or memory runs one half (e.g. a long memory run: BENCH_ONLY=memory BENCH_MEMORY_RENDERS=2500). */
+/**
+ * BENCH_ONLY=latency or memory runs one half (e.g. a long memory run: BENCH_ONLY=memory
+ * BENCH_MEMORY_RENDERS=2500); einvoice runs the e-invoice targets alone (the plain PDF of the same
+ * invoice, Factur-X, the two XML routes), for tighter e-invoice figures in less time.
+ */
 const ONLY = process.env.BENCH_ONLY ?? 'all';
-if (!['all', 'latency', 'memory'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency or memory');
+if (!['all', 'latency', 'memory', 'einvoice'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency, memory or einvoice');
 
 const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
 
@@ -144,12 +149,33 @@ async function memoryOverRenders() {
 async function main() {
   const started = performance.now();
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
+  if (ONLY === 'einvoice') return reportEInvoice(await eInvoiceOnly());
   if (ONLY !== 'memory') report(await latencyAndThroughput());
   if (ONLY !== 'latency') {
     log(`memory over ${MEMORY_RENDERS} renders...`);
     reportMemory(await memoryOverRenders());
   }
   log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** The e-invoice targets alone on the service's app (BENCH_ONLY=einvoice). */
+async function eInvoiceOnly(): Promise<TargetResult[]> {
+  log('e-invoice routes only: plain PDF of the same invoice, Factur-X, CII and UBL XML (one app, pool of 2), alternating...');
+  const service = await serviceTarget();
+  const targets = eInvoiceTargets(service.baseUrl);
+  const results = await measure(targets, SAMPLES, CALLS);
+  for (const target of targets) await target.close();
+  await service.close();
+  return results;
+}
+
+function eInvoiceTargets(baseUrl: string): BenchTarget[] {
+  return [
+    routeTarget('service-en16931', `${baseUrl}/v1/invoice.pdf`, en16931Body),
+    routeTarget('factur-x', `${baseUrl}/v1/e-invoice/factur-x.pdf`, en16931Body),
+    routeTarget('cii-xml', `${baseUrl}/v1/e-invoice/cii.xml`, en16931Body),
+    routeTarget('ubl-xml', `${baseUrl}/v1/e-invoice/ubl.xml`, en16931Body),
+  ];
 }
 
 async function latencyAndThroughput(): Promise<TargetResult[]> {
@@ -161,12 +187,7 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   const floorLean = await floorTarget(Math.max(...CONCURRENCY), 'lean');
   // The e-invoice routes on the same app and pool: Factur-X against the plain PDF of the very same
   // invoice (with the countries and VAT ids EN 16931 needs), and the two XML routes.
-  const eInvoice = [
-    routeTarget('service-en16931', `${service.baseUrl}/v1/invoice.pdf`, en16931Body),
-    routeTarget('factur-x', `${service.baseUrl}/v1/e-invoice/factur-x.pdf`, en16931Body),
-    routeTarget('cii-xml', `${service.baseUrl}/v1/e-invoice/cii.xml`, en16931Body),
-    routeTarget('ubl-xml', `${service.baseUrl}/v1/e-invoice/ubl.xml`, en16931Body),
-  ];
+  const eInvoice = eInvoiceTargets(service.baseUrl);
   const compared: BenchTarget[] = [service, floor, floorLean, ...eInvoice];
   if (process.env.BENCH_HTTP_URL) {
     log(`  and http (${process.env.BENCH_HTTP_URL})`);
@@ -224,24 +245,7 @@ function report(results: TargetResult[]) {
     );
   }
 
-  const plainEn = results.find((result) => result.name === 'service-en16931');
-  const facturX = results.find((result) => result.name === 'factur-x');
-  if (plainEn && facturX) {
-    out('\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)');
-    out(row(['lines', 'factur-x/plain p50', 'cii.xml p50 ms', 'ubl.xml p50 ms', 'factur-x KB', 'plain KB']));
-    for (const size of SIZES) {
-      out(
-        row([
-          String(size),
-          ratio(facturX.sizes[size].p50 / plainEn.sizes[size].p50),
-          byName('cii-xml').sizes[size].p50.toFixed(1),
-          byName('ubl-xml').sizes[size].p50.toFixed(1),
-          (facturX.sizes[size].bytes / 1024).toFixed(0),
-          (plainEn.sizes[size].bytes / 1024).toFixed(0),
-        ]),
-      );
-    }
-  }
+  reportEInvoice(results);
 
   out('\nPeak memory of each target\'s browser processes (naive: all its browsers at once)');
   out(row(['target', 'PSS MiB', 'RSS MiB', 'processes']));
@@ -250,6 +254,30 @@ function report(results: TargetResult[]) {
   }
   const node = nodeMemory();
   out(`Node process: RSS ${node.rssMiB.toFixed(0)} MiB now, peak ${node.peakRssMiB.toFixed(0)} MiB`);
+}
+
+function reportEInvoice(results: TargetResult[]) {
+  const byName = (name: string) => results.find((result) => result.name === name)!;
+  const plainEn = results.find((result) => result.name === 'service-en16931');
+  const facturX = results.find((result) => result.name === 'factur-x');
+  if (plainEn && facturX) {
+    out('\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)');
+    out(row(['lines', 'factur-x/plain p50', 'plain p50 ms', 'factur-x p50 ms', 'cii.xml p50 ms', 'ubl.xml p50 ms', 'factur-x KB', 'plain KB']));
+    for (const size of SIZES) {
+      out(
+        row([
+          String(size),
+          ratio(facturX.sizes[size].p50 / plainEn.sizes[size].p50),
+          fmt(plainEn.sizes[size].p50),
+          fmt(facturX.sizes[size].p50),
+          byName('cii-xml').sizes[size].p50.toFixed(1),
+          byName('ubl-xml').sizes[size].p50.toFixed(1),
+          (facturX.sizes[size].bytes / 1024).toFixed(0),
+          (plainEn.sizes[size].bytes / 1024).toFixed(0),
+        ]),
+      );
+    }
+  }
 }
 
 function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
