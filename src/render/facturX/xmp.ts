@@ -22,12 +22,12 @@ export const FACTUR_X_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoi
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
 const escape = (value: string) => value.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const property = (name: string, description: string) => `            <rdf:li rdf:parseType="Resource">
-              <pdfaProperty:name>${name}</pdfaProperty:name>
-              <pdfaProperty:valueType>Text</pdfaProperty:valueType>
-              <pdfaProperty:category>external</pdfaProperty:category>
-              <pdfaProperty:description>${description}</pdfaProperty:description>
-            </rdf:li>`;
+const property = (name: string, description: string) => `                <rdf:li rdf:parseType="Resource">
+                  <pdfaProperty:name>${name}</pdfaProperty:name>
+                  <pdfaProperty:valueType>Text</pdfaProperty:valueType>
+                  <pdfaProperty:category>external</pdfaProperty:category>
+                  <pdfaProperty:description>${description}</pdfaProperty:description>
+                </rdf:li>`;
 
 export function buildXmp(fields: XmpFields): string {
   return `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
