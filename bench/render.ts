@@ -13,13 +13,17 @@
  *   paid     the paid request on the local chain (bench/paid.ts): paid p50 against its own render,
  *            verify and settle p50, for 1 and 200 lines, with the local facilitator and with verify
  *            delayed as by a production one (BENCH_PAID_SAMPLES, BENCH_PAID_VERIFY_DELAY_MS)
+ *   service-en16931, factur-x, cii-xml, ubl-xml  the same app's e-invoice routes (issue 17): the
+ *            Factur-X PDF/A-3 against the plain PDF of the same invoice (countries and VAT ids
+ *            added), and the two XML routes
  * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of
  * BENCH_ROUNDS rounds), peak memory of the browser processes (summed PSS, and RSS) and of Node,
  * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
  * all along, by windows of 100 renders). Service, floors (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
- * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half); the defaults
+ * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half, einvoice for the
+ * e-invoice targets alone); the defaults
  * take about 7 minutes on 2 cores.
  */
 import { cpus } from 'node:os';
@@ -31,7 +35,7 @@ import { findChromium } from '../src/render/chromiumPath.js';
 import { samplePeakInWorker } from './peakSampler.js';
 import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
 import { paidLatency, type PaidResult } from './paid.js';
-import { floorTarget, httpTarget, naiveTarget, serviceTarget, type BenchTarget } from './targets.js';
+import { en16931Body, floorTarget, httpTarget, naiveTarget, routeTarget, serviceTarget, type BenchTarget } from './targets.js';
 
 const SIZES = [1, 20, 200] as const;
 type Size = (typeof SIZES)[number];
@@ -64,9 +68,13 @@ const WARMUP = 3;
 const PAID_SAMPLES = Math.max(3, Math.round(number('BENCH_PAID_SAMPLES', 30) * scale));
 /** The second paid variant: verify delayed as by a production facilitator (0: skip it). */
 const PAID_VERIFY_DELAY_MS = number('BENCH_PAID_VERIFY_DELAY_MS', 150);
-/** BENCH_ONLY=latency, paid or memory runs one part (e.g. a long memory run: BENCH_ONLY=memory BENCH_MEMORY_RENDERS=2500). */
+/**
+ * BENCH_ONLY=latency, paid or memory runs one part (e.g. a long memory run: BENCH_ONLY=memory
+ * BENCH_MEMORY_RENDERS=2500); einvoice runs the e-invoice targets alone (the plain PDF of the same
+ * invoice, Factur-X, the two XML routes), for tighter e-invoice figures in less time.
+ */
 const ONLY = process.env.BENCH_ONLY ?? 'all';
-if (!['all', 'latency', 'paid', 'memory'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency, paid or memory');
+if (!['all', 'latency', 'paid', 'memory', 'einvoice'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency, paid, memory or einvoice');
 
 const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
 
@@ -149,6 +157,7 @@ async function memoryOverRenders() {
 async function main() {
   const started = performance.now();
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
+  if (ONLY === 'einvoice') return reportEInvoice(await eInvoiceOnly());
   if (ONLY === 'all' || ONLY === 'latency') report(await latencyAndThroughput());
   if (ONLY === 'all' || ONLY === 'paid') reportPaid(await paid());
   if (ONLY === 'all' || ONLY === 'memory') {
@@ -158,6 +167,36 @@ async function main() {
   log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
+/** The e-invoice targets alone on the service's app (BENCH_ONLY=einvoice). */
+async function eInvoiceOnly(): Promise<TargetResult[]> {
+  log('e-invoice routes only: plain PDF of the same invoice, Factur-X, CII and UBL XML (one app, pool of 2), alternating...');
+  const service = await serviceTarget();
+  const [plain, facturX, ...xml] = eInvoiceTargets(service.baseUrl);
+  const results = [...(await measure([plain!, facturX!], SAMPLES, CALLS)), ...(await measureXml(xml))];
+  for (const target of [plain!, facturX!, ...xml]) await target.close();
+  await service.close();
+  return results;
+}
+
+/**
+ * The XML routes never touch Chromium, so they are measured after the PDF targets rather than
+ * interleaved with them: next to a render they would mostly measure the CPU that Chromium and the
+ * PDF buffers' garbage collection are still using on two cores.
+ */
+function measureXml(targets: BenchTarget[]): Promise<TargetResult[]> {
+  log('  XML routes (after the PDF targets, Chromium idle)...');
+  return measure(targets, SAMPLES, CALLS);
+}
+
+function eInvoiceTargets(baseUrl: string): BenchTarget[] {
+  return [
+    routeTarget('service-en16931', `${baseUrl}/v1/invoice.pdf`, en16931Body),
+    routeTarget('factur-x', `${baseUrl}/v1/e-invoice/factur-x.pdf`, en16931Body),
+    routeTarget('cii-xml', `${baseUrl}/v1/e-invoice/cii.xml`, en16931Body),
+    routeTarget('ubl-xml', `${baseUrl}/v1/e-invoice/ubl.xml`, en16931Body),
+  ];
+}
+
 async function latencyAndThroughput(): Promise<TargetResult[]> {
   const results: TargetResult[] = [];
 
@@ -165,15 +204,21 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   const service = await serviceTarget();
   const floor = await floorTarget(Math.max(...CONCURRENCY), 'standard');
   const floorLean = await floorTarget(Math.max(...CONCURRENCY), 'lean');
-  const compared: BenchTarget[] = [service, floor, floorLean];
+  // The e-invoice routes on the same app and pool: Factur-X against the plain PDF of the very same
+  // invoice (with the countries and VAT ids EN 16931 needs), alternating with the others; the two
+  // XML routes afterwards (measureXml).
+  const eInvoice = eInvoiceTargets(service.baseUrl);
+  const compared: BenchTarget[] = [service, floor, floorLean, ...eInvoice.slice(0, 2)];
   if (process.env.BENCH_HTTP_URL) {
     log(`  and http (${process.env.BENCH_HTTP_URL})`);
     const headers = process.env.BENCH_HTTP_HEADERS ? (JSON.parse(process.env.BENCH_HTTP_HEADERS) as Record<string, string>) : {};
     compared.push(httpTarget(process.env.BENCH_HTTP_URL, headers));
   }
   results.push(...(await measure(compared, SAMPLES, CALLS)));
+  results.push(...(await measureXml(eInvoice.slice(2))));
   const serviceStats = service.renderer.stats();
   log(`  service: ${serviceStats.renders} renders, ${serviceStats.restarts} browser replacements (BROWSER_MAX_RENDERS)`);
+  for (const target of eInvoice) await target.close();
   await service.close();
   await floor.close();
   await floorLean.close();
@@ -248,13 +293,39 @@ function report(results: TargetResult[]) {
     );
   }
 
+  reportEInvoice(results);
+
   out('\nPeak memory of each target\'s browser processes (naive: all its browsers at once)');
   out(row(['target', 'PSS MiB', 'RSS MiB', 'processes']));
-  for (const result of results.filter((result) => result.name !== 'http')) {
+  for (const result of results.filter((result) => !['http', 'service-en16931', 'factur-x', 'cii-xml', 'ubl-xml'].includes(result.name))) {
     out(row([result.name, result.peak.pssMiB.toFixed(0), result.peak.rssMiB.toFixed(0), String(result.peak.processes)]));
   }
   const node = nodeMemory();
   out(`Node process: RSS ${node.rssMiB.toFixed(0)} MiB now, peak ${node.peakRssMiB.toFixed(0)} MiB`);
+}
+
+function reportEInvoice(results: TargetResult[]) {
+  const byName = (name: string) => results.find((result) => result.name === name)!;
+  const plainEn = results.find((result) => result.name === 'service-en16931');
+  const facturX = results.find((result) => result.name === 'factur-x');
+  if (plainEn && facturX) {
+    out('\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)');
+    out(row(['lines', 'factur-x/plain p50', 'plain p50 ms', 'factur-x p50 ms', 'cii.xml p50 ms', 'ubl.xml p50 ms', 'factur-x KB', 'plain KB']));
+    for (const size of SIZES) {
+      out(
+        row([
+          String(size),
+          ratio(facturX.sizes[size].p50 / plainEn.sizes[size].p50),
+          fmt(plainEn.sizes[size].p50),
+          fmt(facturX.sizes[size].p50),
+          byName('cii-xml').sizes[size].p50.toFixed(1),
+          byName('ubl-xml').sizes[size].p50.toFixed(1),
+          (facturX.sizes[size].bytes / 1024).toFixed(0),
+          (plainEn.sizes[size].bytes / 1024).toFixed(0),
+        ]),
+      );
+    }
+  }
 }
 
 function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {

@@ -37,16 +37,21 @@ export interface BenchTarget {
  * rendering and the PDF response — everything but the payment round trip, which is left out by
  * pricing the route at 0 for the benchmark (PRICES=v1_invoice_pdf=0).
  */
-export async function serviceTarget(options: RendererOptions = {}): Promise<BenchTarget & { renderer: Renderer }> {
+/** Every paid route priced at 0 for the benchmark: the payment round trip is left out. */
+const FREE_FOR_BENCH = 'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0';
+
+export async function serviceTarget(options: RendererOptions = {}): Promise<BenchTarget & { renderer: Renderer; baseUrl: string }> {
   const renderer = await createRenderer(options);
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PRICES: 'v1_invoice_pdf=0' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PRICES: FREE_FOR_BENCH });
   const { app } = createApp({ config, logger: createLogger('silent'), renderer });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const http = httpTarget(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/invoice.pdf`);
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = httpTarget(`${baseUrl}/v1/invoice.pdf`);
   return {
     name: 'service',
     renderer,
+    baseUrl,
     render: http.render,
     browserPid: () => renderer.browserPid(),
     close: async () => {
@@ -90,6 +95,35 @@ export function httpTarget(url: string, headers: Record<string, string> = {}): B
       });
     },
     close: async () => agent.destroy(),
+  };
+}
+
+/**
+ * Another route of the service target's app (same renderer, same pool): `name` in the report,
+ * `adapt` turns the benchmark body into what the route needs (the e-invoice routes need countries
+ * and VAT identifiers, see enEInvoiceBody).
+ */
+export function routeTarget(name: string, url: string, adapt: (body: InvoiceInput) => InvoiceInput = (body) => body): BenchTarget {
+  const http = httpTarget(url);
+  const adapted = new WeakMap<InvoiceInput, InvoiceInput>();
+  return {
+    name,
+    render(body) {
+      let input = adapted.get(body);
+      if (!input) adapted.set(body, (input = adapt(body)));
+      return http.render(input);
+    },
+    close: http.close,
+  };
+}
+
+/** The benchmark invoice with what EN 16931 adds (countries, VAT ids): the same for the plain PDF it is compared with. */
+export function en16931Body(body: InvoiceInput): InvoiceInput {
+  return {
+    ...body,
+    seller: { ...body.seller, country: 'DE', vat_id: 'DE123456789' },
+    buyer: { ...body.buyer, country: 'DE', vat_id: 'DE987654321' },
+    due_date: body.due_date ?? body.issue_date,
   };
 }
 

@@ -1,5 +1,6 @@
-// `npm run buy -- <invoice.json> [out.pdf]`: pays for one invoice PDF with a real x402 v2 client
-// (@x402/fetch) and prints the settlement receipt.
+// `npm run buy -- [--route PATH] <invoice.json> [out]`: pays for one paid route (default
+// /v1/invoice.pdf; e.g. /v1/e-invoice/factur-x.pdf, /v1/e-invoice/cii.xml, /v1/e-invoice/ubl.xml)
+// with a real x402 v2 client (@x402/fetch), saves the answer and prints the settlement receipt.
 //   SERVICE_URL        default http://127.0.0.1:8080
 //   BUYER_PRIVATE_KEY  0x… key of the paying wallet. Unset: dev account 1 of the local test chain,
 //                      which only works against a service in local payment mode (test USDC).
@@ -11,10 +12,19 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devKey } from '../src/payment/local/devAccounts.js';
 
-const [invoicePath, outPath = 'invoice.pdf'] = process.argv.slice(2);
-if (!invoicePath) {
-  process.stderr.write('usage: npm run buy -- <invoice.json> [out.pdf]\n');
+const args = process.argv.slice(2);
+const routeAt = args.indexOf('--route');
+const route = routeAt >= 0 ? args.splice(routeAt, 2)[1] : '/v1/invoice.pdf';
+const [invoicePath, outPath = defaultOut(route ?? '')] = args;
+if (!invoicePath || !route?.startsWith('/')) {
+  process.stderr.write('usage: npm run buy -- [--route /v1/e-invoice/factur-x.pdf] <invoice.json> [out]\n');
   process.exit(2);
+}
+
+/** invoice.pdf for /v1/invoice.pdf, factur-x.pdf, cii.xml, ubl.xml for the e-invoice routes. */
+function defaultOut(path: string): string {
+  const name = path.split('/').at(-1) ?? '';
+  return path === '/v1/invoice.pdf' || !/\.(pdf|xml)$/.test(name) ? 'invoice.pdf' : name;
 }
 const serviceUrl = (process.env.SERVICE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const key = process.env.BUYER_PRIVATE_KEY as `0x${string}` | undefined;
@@ -26,7 +36,7 @@ const payingFetch = wrapFetchWithPayment(fetch, client);
 
 const body = await readFile(invoicePath, 'utf8');
 const started = performance.now();
-const response = await payingFetch(`${serviceUrl}/v1/invoice.pdf`, {
+const response = await payingFetch(`${serviceUrl}${route}`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body,
@@ -41,7 +51,8 @@ if (response.status !== 200) {
   if (receipt) process.stderr.write(`receipt: ${JSON.stringify(receipt, null, 2)}\n`);
   process.exit(1);
 }
-const pdf = Buffer.from(await response.arrayBuffer());
-await writeFile(outPath, pdf);
-process.stdout.write(`saved ${outPath} (${pdf.length} bytes, ${response.headers.get('x-page-count') ?? '?'} pages) in ${ms} ms, paid by ${account.address}\n`);
+const file = Buffer.from(await response.arrayBuffer());
+await writeFile(outPath, file);
+const pages = response.headers.get('x-page-count');
+process.stdout.write(`saved ${outPath} (${file.length} bytes${pages ? `, ${pages} pages` : ''}) in ${ms} ms, paid by ${account.address}\n`);
 process.stdout.write(`receipt: ${JSON.stringify(receipt, null, 2)}\n`);

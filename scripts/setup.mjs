@@ -31,6 +31,12 @@ const PACKAGES = {
     { pkg: 'strace', check: ['/usr/bin/strace'] },
     // The payment QR tests read the codes back from the printed PDF with zbarimg.
     { pkg: 'zbar-tools', check: ['/usr/bin/zbarimg'] },
+    // PDFBox Preflight, the PDF/A smoke test of the Factur-X PDFs; on Java 17 it needs the
+    // activation and JAXB APIs that the JDK no longer ships.
+    { pkg: 'libpdfbox2-java', check: ['/usr/share/java/preflight.jar'] },
+    { pkg: 'libactivation-java', check: ['/usr/share/java/javax.activation.jar'] },
+    { pkg: 'libjaxb-api-java', check: ['/usr/share/java/jaxb-api.jar'] },
+    { pkg: 'default-jre-headless', check: ['/usr/bin/java'] },
   ],
 };
 

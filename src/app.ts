@@ -11,6 +11,7 @@ import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpe
 import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
+import { eInvoiceRoutes } from './http/routes/eInvoiceRoutes.js';
 import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
+    ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {

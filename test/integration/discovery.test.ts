@@ -45,7 +45,7 @@ test('/openapi.json is a valid OpenAPI 3.1.0 document describing every operation
 test('/.well-known/x402 lists only priced routes, with the offer', async () => {
   const doc = await (await get('/.well-known/x402')).json();
   assert.equal(doc.version, 1);
-  assert.deepEqual(doc.resources, ['POST /v1/invoice.pdf']);
+  assert.deepEqual(doc.resources, ['POST /v1/invoice.pdf', 'POST /v1/e-invoice/factur-x.pdf', 'POST /v1/e-invoice/cii.xml', 'POST /v1/e-invoice/ubl.xml']);
   assert.match(doc.instructions, /PAYMENT-SIGNATURE/);
   assert.deepEqual(doc.offers[0].price, { amount: '0.02', currency: 'USD' });
 });

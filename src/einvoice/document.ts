@@ -1,0 +1,199 @@
+import { decimalFromNumber, decimalToString } from '../invoice/decimal.js';
+import { minorToDecimal } from '../invoice/money.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import type { Party } from '../invoice/schema.js';
+import type { VatCategory } from '../invoice/vatCategories.js';
+import { DEFAULT_UNIT_CODE } from './unitCodes.js';
+
+/**
+ * The invoice as EN 16931 sees it (business terms BT-…, groups BG-…), independent of the syntax:
+ * cii.ts and ubl.ts only place these values. Every amount is the decimal text of a value of the
+ * same Totals that validate answers, so the XML and validate can never disagree.
+ */
+export const EN16931_SPECIFICATION = 'urn:cen.eu:en16931:2017';
+
+export interface EAddress {
+  /** BT-35/50/75, BT-36/51/76, BT-162/163/165. */
+  lines: string[];
+  city: string | undefined;
+  postalCode: string | undefined;
+  country: string | undefined;
+}
+
+export interface EParty {
+  name: string;
+  address: EAddress;
+  /** BT-31 / BT-48. */
+  vatId: string | undefined;
+  /** BT-32 (seller tax registration, scheme FC). */
+  taxRegistration: string | undefined;
+  contactName: string | undefined;
+  phone: string | undefined;
+  email: string | undefined;
+}
+
+export interface ELine {
+  id: string;
+  name: string;
+  itemCode: string | undefined;
+  quantity: string;
+  unitCode: string;
+  /** BT-146, the unit price as sent (no rounding). */
+  price: string;
+  /** BT-131. */
+  net: string;
+  category: VatCategory;
+  /** Absent for O (BR-O-05). */
+  rate: string | undefined;
+}
+
+export interface EAllowance {
+  amount: string;
+  category: VatCategory;
+  rate: string | undefined;
+}
+
+export interface EBreakdown {
+  category: VatCategory;
+  rate: string | undefined;
+  basis: string;
+  tax: string;
+  exemptionReason: string | undefined;
+  exemptionCode: string | undefined;
+}
+
+export interface EInvoiceDocument {
+  creditNote: boolean;
+  /** BT-3: 380 commercial invoice, 381 credit note. */
+  typeCode: '380' | '381';
+  number: string;
+  issueDate: string;
+  dueDate: string | undefined;
+  currency: string;
+  notes: string[];
+  buyerReference: string | undefined;
+  orderReference: string | undefined;
+  preceding: { number: string; issueDate: string | undefined } | undefined;
+  seller: EParty;
+  buyer: EParty;
+  delivery: { name: string | undefined; address: EAddress; date: string | undefined } | undefined;
+  paymentMeans: { code: string; iban: string | undefined; bic: string | undefined; accountName: string | undefined } | undefined;
+  paymentReference: string | undefined;
+  paymentTerms: string | undefined;
+  allowances: EAllowance[];
+  breakdown: EBreakdown[];
+  totals: {
+    lineTotal: string;
+    allowanceTotal: string | undefined;
+    taxBasis: string;
+    taxTotal: string;
+    grandTotal: string;
+    prepaid: string | undefined;
+    duePayable: string;
+  };
+  lines: ELine[];
+}
+
+/** VATEX codes (CEF exemption reason code list) where one code fits every such invoice. */
+const EXEMPTION_CODES: Partial<Record<VatCategory, string>> = { AE: 'VATEX-EU-AE', K: 'VATEX-EU-IC', G: 'VATEX-EU-G', O: 'VATEX-EU-O' };
+
+/** Empty or blank text is left out: EN 16931 has no empty business terms. */
+const present = (value: string | undefined): string | undefined => (value !== undefined && value.trim() !== '' ? value : undefined);
+
+export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice): EInvoiceDocument {
+  const money = (minor: bigint) => minorToDecimal(minor, totals.digits);
+  const rateOf = (category: VatCategory, rate: Parameters<typeof decimalToString>[0]) => (category === 'O' ? undefined : decimalToString(rate));
+  const creditNote = invoice.document_type === 'credit_note';
+  const hasIntraEu = totals.groups.some((group) => group.category === 'K');
+  const payment = invoice.payment;
+  const iban = payment?.iban?.replace(/ /g, '');
+  const shipTo = invoice.ship_to ?? (hasIntraEu ? invoice.buyer : undefined);
+
+  return {
+    creditNote,
+    typeCode: creditNote ? '381' : '380',
+    number: invoice.invoice_number,
+    issueDate: invoice.issue_date,
+    dueDate: invoice.due_date,
+    currency: totals.currency,
+    notes: [present(invoice.notes)].filter((note): note is string => note !== undefined),
+    buyerReference: invoice.buyer_reference,
+    orderReference: invoice.purchase_order,
+    preceding: invoice.preceding_invoice ? { number: invoice.preceding_invoice.number, issueDate: invoice.preceding_invoice.issue_date } : undefined,
+    seller: toParty(invoice.seller),
+    buyer: toParty(invoice.buyer),
+    // BR-IC-11/12: an intra-EU supply states where and when it was delivered; the request has no
+    // delivery date, so the issue date stands for it (README: the date of supply is the issue date).
+    delivery: shipTo ? { name: present(shipTo.name), address: toAddress(shipTo), date: hasIntraEu ? invoice.issue_date : undefined } : undefined,
+    paymentMeans: iban
+      ? { code: totals.currency === 'EUR' ? '58' : '30', iban, bic: payment?.bic, accountName: payment?.account_name }
+      : undefined,
+    paymentReference: payment?.reference,
+    paymentTerms: present(invoice.payment_instructions),
+    allowances: totals.groups
+      .filter((group) => group.discount > 0n)
+      .map((group) => ({ amount: money(group.discount), category: group.category, rate: rateOf(group.category, group.rate) })),
+    breakdown: totals.groups.map((group) => {
+      const exempt = group.category !== 'S' && group.category !== 'Z';
+      return {
+        category: group.category,
+        rate: rateOf(group.category, group.rate),
+        basis: money(group.taxable),
+        tax: money(group.tax),
+        exemptionReason: exempt ? present(invoice.tax_exemption_reason) : undefined,
+        exemptionCode: EXEMPTION_CODES[group.category],
+      };
+    }),
+    totals: {
+      lineTotal: money(totals.subtotal),
+      allowanceTotal: totals.discount > 0n ? money(totals.discount) : undefined,
+      taxBasis: money(totals.taxable),
+      taxTotal: money(totals.tax),
+      grandTotal: money(totals.total),
+      prepaid: invoice.amount_paid !== undefined ? money(totals.amountPaid) : undefined,
+      duePayable: money(totals.balanceDue),
+    },
+    lines: invoice.line_items.map((line, at) => {
+      const tax = totals.lineTax[at];
+      const category = tax?.category ?? 'Z';
+      return {
+        id: String(at + 1),
+        name: line.description,
+        itemCode: line.item_code,
+        quantity: decimalToString(decimalFromNumber(line.quantity)),
+        unitCode: line.unit ?? DEFAULT_UNIT_CODE,
+        price: decimalToString(decimalFromNumber(line.unit_price)),
+        net: money(totals.lineAmounts[at] ?? 0n),
+        category,
+        rate: tax ? rateOf(category, tax.rate) : '0',
+      };
+    }),
+  };
+}
+
+function toParty(party: Party): EParty {
+  return {
+    name: party.name,
+    address: toAddress(party),
+    vatId: party.vat_id,
+    taxRegistration: present(party.tax_id),
+    contactName: party.contact_name,
+    phone: present(party.phone),
+    email: party.email,
+  };
+}
+
+/**
+ * The structured address when any part is given; otherwise the free-text `address`, one line per
+ * line (the third and later joined), as EN 16931 has address lines but no free-text address.
+ */
+function toAddress(party: Party): EAddress {
+  const structured = party.street !== undefined || party.city !== undefined || party.postal_code !== undefined;
+  const textLines = structured ? [] : (party.address ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = structured
+    ? [party.street].filter((line): line is string => line !== undefined)
+    : textLines.length > 2
+      ? [textLines[0]!, textLines[1]!, textLines.slice(2).join(', ')]
+      : textLines;
+  return { lines, city: party.city, postalCode: party.postal_code, country: party.country };
+}

@@ -1,0 +1,164 @@
+import type { EAddress, EInvoiceDocument, EParty } from './document.js';
+import { EN16931_SPECIFICATION } from './document.js';
+import { el, leaf, serializeXml, type XmlElement } from './xml.js';
+
+/**
+ * OASIS UBL 2.1 Invoice, or CreditNote for a credit note, with the EN 16931 customization id;
+ * element order as in the UBL 2.1 XSDs (where Invoice and CreditNote differ, noted below).
+ */
+const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
+const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
+
+const taxScheme = () => el('cac:TaxScheme', null, leaf('cbc:ID', 'VAT'));
+
+export function buildUbl(doc: EInvoiceDocument): string {
+  const credit = doc.creditNote;
+  const money = (name: string, value: string | undefined) => leaf(name, value, { currencyID: doc.currency });
+  const { totals } = doc;
+  const root = el(
+    credit ? 'CreditNote' : 'Invoice',
+    null,
+    leaf('cbc:CustomizationID', EN16931_SPECIFICATION),
+    leaf('cbc:ID', doc.number),
+    leaf('cbc:IssueDate', doc.issueDate),
+    // UBL 2.1 CreditNote has no DueDate: its BT-9 is PaymentMeans/PaymentDueDate (below).
+    !credit && leaf('cbc:DueDate', doc.dueDate),
+    leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', doc.typeCode),
+    doc.notes.map((note) => leaf('cbc:Note', note)),
+    leaf('cbc:DocumentCurrencyCode', doc.currency),
+    leaf('cbc:BuyerReference', doc.buyerReference),
+    doc.orderReference !== undefined && el('cac:OrderReference', null, leaf('cbc:ID', doc.orderReference)),
+    doc.preceding &&
+      el('cac:BillingReference', null, el('cac:InvoiceDocumentReference', null, leaf('cbc:ID', doc.preceding.number), leaf('cbc:IssueDate', doc.preceding.issueDate))),
+    el('cac:AccountingSupplierParty', null, party(doc.seller)),
+    el('cac:AccountingCustomerParty', null, party(doc.buyer)),
+    doc.delivery &&
+      el(
+        'cac:Delivery',
+        null,
+        leaf('cbc:ActualDeliveryDate', doc.delivery.date),
+        el('cac:DeliveryLocation', null, address('cac:Address', doc.delivery.address)),
+        doc.delivery.name !== undefined && el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', doc.delivery.name))),
+      ),
+    paymentMeans(doc),
+    doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
+    doc.allowances.map((allowance) =>
+      el(
+        'cac:AllowanceCharge',
+        null,
+        leaf('cbc:ChargeIndicator', 'false'),
+        leaf('cbc:AllowanceChargeReasonCode', '95'),
+        leaf('cbc:AllowanceChargeReason', 'Discount'),
+        money('cbc:Amount', allowance.amount),
+        el('cac:TaxCategory', null, leaf('cbc:ID', allowance.category), leaf('cbc:Percent', allowance.rate), taxScheme()),
+      ),
+    ),
+    el(
+      'cac:TaxTotal',
+      null,
+      money('cbc:TaxAmount', totals.taxTotal),
+      doc.breakdown.map((group) =>
+        el(
+          'cac:TaxSubtotal',
+          null,
+          money('cbc:TaxableAmount', group.basis),
+          money('cbc:TaxAmount', group.tax),
+          el(
+            'cac:TaxCategory',
+            null,
+            leaf('cbc:ID', group.category),
+            leaf('cbc:Percent', group.rate),
+            leaf('cbc:TaxExemptionReasonCode', group.exemptionCode),
+            leaf('cbc:TaxExemptionReason', group.exemptionReason),
+            taxScheme(),
+          ),
+        ),
+      ),
+    ),
+    el(
+      'cac:LegalMonetaryTotal',
+      null,
+      money('cbc:LineExtensionAmount', totals.lineTotal),
+      money('cbc:TaxExclusiveAmount', totals.taxBasis),
+      money('cbc:TaxInclusiveAmount', totals.grandTotal),
+      money('cbc:AllowanceTotalAmount', totals.allowanceTotal),
+      money('cbc:PrepaidAmount', totals.prepaid),
+      money('cbc:PayableAmount', totals.duePayable),
+    ),
+    doc.lines.map((line) =>
+      el(
+        credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
+        null,
+        leaf('cbc:ID', line.id),
+        leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', line.quantity, { unitCode: line.unitCode }),
+        money('cbc:LineExtensionAmount', line.net),
+        el(
+          'cac:Item',
+          null,
+          leaf('cbc:Name', line.name),
+          line.itemCode !== undefined && el('cac:SellersItemIdentification', null, leaf('cbc:ID', line.itemCode)),
+          el('cac:ClassifiedTaxCategory', null, leaf('cbc:ID', line.category), leaf('cbc:Percent', line.rate), taxScheme()),
+        ),
+        el('cac:Price', null, money('cbc:PriceAmount', line.price)),
+      ),
+    ),
+  );
+  return serializeXml(root, {
+    '': credit ? 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2' : 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+    cac: CAC,
+    cbc: CBC,
+  });
+}
+
+/**
+ * BG-16. A credit note's due date has no other place in UBL 2.1, so a credit note with a due date
+ * and no bank account gets payment means 1 ("instrument not defined") to carry it.
+ */
+function paymentMeans(doc: EInvoiceDocument): XmlElement | undefined {
+  const means = doc.paymentMeans;
+  const dueDate = doc.creditNote ? doc.dueDate : undefined;
+  if (!means && dueDate === undefined) return undefined;
+  return el(
+    'cac:PaymentMeans',
+    null,
+    leaf('cbc:PaymentMeansCode', means?.code ?? '1'),
+    leaf('cbc:PaymentDueDate', dueDate),
+    leaf('cbc:PaymentID', means ? doc.paymentReference : undefined),
+    means?.iban !== undefined &&
+      el(
+        'cac:PayeeFinancialAccount',
+        null,
+        leaf('cbc:ID', means.iban),
+        leaf('cbc:Name', means.accountName),
+        means.bic !== undefined && el('cac:FinancialInstitutionBranch', null, leaf('cbc:ID', means.bic)),
+      ),
+  );
+}
+
+function party(value: EParty): XmlElement {
+  const contact = value.contactName ?? value.phone ?? value.email;
+  return el(
+    'cac:Party',
+    null,
+    address('cac:PostalAddress', value.address),
+    value.vatId !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.vatId), taxScheme()),
+    // BT-32: a tax registration other than VAT, told apart by a scheme id other than VAT.
+    value.taxRegistration !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.taxRegistration), el('cac:TaxScheme', null, leaf('cbc:ID', 'FC'))),
+    el('cac:PartyLegalEntity', null, leaf('cbc:RegistrationName', value.name)),
+    contact !== undefined &&
+      el('cac:Contact', null, leaf('cbc:Name', value.contactName), leaf('cbc:Telephone', value.phone), leaf('cbc:ElectronicMail', value.email)),
+  );
+}
+
+function address(name: string, value: EAddress): XmlElement {
+  return el(
+    name,
+    null,
+    leaf('cbc:StreetName', value.lines[0]),
+    leaf('cbc:AdditionalStreetName', value.lines[1]),
+    leaf('cbc:CityName', value.city),
+    leaf('cbc:PostalZone', value.postalCode),
+    value.lines[2] !== undefined && el('cac:AddressLine', null, leaf('cbc:Line', value.lines[2])),
+    value.country !== undefined && el('cac:Country', null, leaf('cbc:IdentificationCode', value.country)),
+  );
+}

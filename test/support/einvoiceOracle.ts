@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The official EN 16931 artefacts beside the checkout (../shared/einvoice, see its README): the
+ * CEN schematron and the Factur-X / UBL XSDs behind `check-xml`. They are not part of the project;
+ * where the folder is absent (a user's clone) the tests that need it say so and skip.
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const EINVOICE_ORACLE = join(root, '..', 'shared', 'einvoice');
+const checkXml = join(EINVOICE_ORACLE, 'check-xml');
+
+/** false when the oracle is there, else the reason to give node:test's `skip`. */
+export const oracleMissing: false | string = existsSync(checkXml)
+  ? false
+  : `the official EN 16931 artefacts are not beside this checkout (${EINVOICE_ORACLE}); CI has them`;
+
+export interface OracleResult {
+  status: number | null;
+  output: string;
+  /** The summary line: "einvoice: F files, N fatal, M warning". */
+  summary: string;
+  fatal: number;
+  files: number;
+}
+
+/** Runs check-xml on a file or a folder of *.xml (one JVM for the folder). */
+export function runCheckXml(syntax: 'cii' | 'ubl', path: string): OracleResult {
+  const run = spawnSync(checkXml, [syntax, path], { encoding: 'utf8', timeout: 600_000 });
+  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
+  const summary = /einvoice: (\d+) files, (\d+) fatal[^\n]*/.exec(output);
+  return { status: run.status, output, summary: summary?.[0] ?? '', files: Number(summary?.[1] ?? -1), fatal: Number(summary?.[2] ?? -1) };
+}
