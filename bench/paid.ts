@@ -49,6 +49,8 @@ export async function paidLatency(bodies: [lines: number, body: InvoiceInput][],
     PUBLIC_BASE_URL: 'http://127.0.0.1',
     FACILITATOR_URL: proxy?.url ?? net.facilitatorUrl,
     PAY_TO: net.payTo,
+    // The local chain's dev account 0 receives: allowed only on a local test chain.
+    LOCAL_TEST_CHAIN: 'on',
   });
   const timings = { render: [] as number[], verify: [] as number[], settle: [] as number[] };
   const payments = await startPayments(paymentSettings(config), {

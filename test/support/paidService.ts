@@ -56,6 +56,8 @@ export async function startPaidService(options: PaidServiceOptions) {
     FACILITATOR_URL: options.facilitatorUrl ?? options.net.facilitatorUrl,
     FACILITATOR_TIMEOUT_MS: String(options.facilitatorTimeoutMs ?? 10_000),
     PAY_TO: options.net.payTo,
+    // The local chain's dev account 0 receives: allowed only on a local test chain.
+    LOCAL_TEST_CHAIN: 'on',
   });
   const events: string[] = [];
   const eventDetails: { event: string; payer?: string; nonce?: string; reason?: string }[] = [];
