@@ -14,6 +14,7 @@ interface ErrorAnswer {
 
 const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   invalid_json: { status: 400 },
+  invalid_body_encoding: { status: 400 },
   invalid_payment_header: { status: 400 },
   forbidden: { status: 403 },
   not_found: { status: 404 },
