@@ -9,6 +9,7 @@ import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js'
 import { authorizationKey, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
+import { signerMismatch } from './signerCheck.js';
 
 /**
  * The x402 v2 flow of one paid request, free of any web framework. The outcome of a payment check
@@ -271,6 +272,11 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       if (mismatch) {
         emit('invalid', { payer: from, nonce, reason: mismatch });
         return challenge(resource, mismatch);
+      }
+      const forged = await signerMismatch(decoded.authorization, (decoded.payload.payload as { signature: string }).signature, offer);
+      if (forged) {
+        emit('invalid', { payer: from, nonce, reason: forged });
+        return challenge(resource, forged);
       }
 
       const claim: Claim = {

@@ -71,7 +71,9 @@ function paymentHeader(): { header: string; nonce: string } {
     resource: required.resource,
     accepted: offer,
     payload: {
-      signature: `0x${'ab'.repeat(65)}`,
+      // Smart-account length: a plain 65-byte one by nobody would be refused before verify
+      // (signerCheck.ts), and this test is about reaching verify only with valid bodies.
+      signature: `0x${'ab'.repeat(97)}`,
       authorization: { from: `0x${randomBytes(20).toString('hex')}`, to: offer.payTo, value: offer.amount, validAfter: '0', validBefore: String(Math.floor(Date.now() / 1000) + 300), nonce },
     },
   };
