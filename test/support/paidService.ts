@@ -9,6 +9,7 @@ import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 import type { Renderer } from '../../src/render/renderer.js';
 import { createService } from '../../src/service.js';
 import { paymentSettings, startRenderer } from '../../src/settings.js';
+import { createHttpServer } from '../../src/http/httpServer.js';
 
 export const USDC = USDC_ON_BASE as `0x${string}`;
 
@@ -81,7 +82,8 @@ export async function startPaidService(options: PaidServiceOptions) {
   };
   const lifecycle = options.lifecycle ?? createLifecycle();
   const { app } = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
-  const server = app.listen(0, '127.0.0.1');
+  // The production server (its header size and time limits), not app.listen's defaults.
+  const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
