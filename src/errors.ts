@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'payment_in_progress'
   | 'payment_reused'
   | 'payment_store_unavailable'
+  | 'rate_limited'
   | 'facilitator_timeout'
   | 'facilitator_unavailable'
   | 'settlement_unknown'

@@ -81,7 +81,8 @@ export async function startPaidService(options: PaidServiceOptions) {
     },
   };
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const { app } = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
+  const service = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
+  const { app } = service;
   // The production server (its header size and time limits), not app.listen's defaults.
   const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -97,7 +98,10 @@ export async function startPaidService(options: PaidServiceOptions) {
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }).then(() => payments.close()),
+      }).then(() => {
+        service.close(); // its Redis rate-limit connection, with REDIS_URL
+        return payments.close();
+      }),
   };
 }
 
