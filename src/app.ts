@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type { Config } from './config.js';
 import { HELPER_OPERATIONS } from './helpers/index.js';
+import { createOperationPool } from './helpers/pool/operationPool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
@@ -47,11 +48,13 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     payTo: config.PAY_TO ?? '',
   };
 
+  // A queue of 64 per thread: about a second of maximal helper work, beyond which 503 server_busy.
+  const pool = config.HELPER_THREADS > 0 ? createOperationPool({ threads: config.HELPER_THREADS, maxQueued: 64 }) : undefined;
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
-    ...helperRoutes(HELPER_OPERATIONS, now),
+    ...helperRoutes(HELPER_OPERATIONS, now, pool),
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
@@ -84,7 +87,14 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(router.routes());
   app.use(fallbacks(router));
   // Ends what would keep a draining server open: the preview's event streams.
-  return { app, routes, close: () => preview?.close() };
+  return {
+    app,
+    routes,
+    close: () => {
+      preview?.close();
+      void pool?.close();
+    },
+  };
 }
 
 /** Probes and scrapes are never limited: a limited client must not make an instance look dead. */

@@ -62,6 +62,8 @@ const EnvSchema = v.object({
   RATE_LIMIT_PAYER_BURST: integerVar(0, 1_000_000, 50),
   RATE_LIMIT_PAYER_PER_SECOND: integerVar(1, 1_000_000, 10),
   TRUST_PROXY_HOPS: integerVar(0, 10, 0),
+  // Worker threads for the helpers' validation and computation; 0 runs them on the event loop.
+  HELPER_THREADS: integerVar(0, 16, 0),
   // Rendering
   CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   CHROMIUM_SANDBOX: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),

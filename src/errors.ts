@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'payment_reused'
   | 'payment_store_unavailable'
   | 'rate_limited'
+  | 'server_busy'
   | 'facilitator_timeout'
   | 'facilitator_unavailable'
   | 'settlement_unknown'

@@ -37,6 +37,8 @@ const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   // Never a 402: the client must re-send the same signature, not pay again.
   settlement_unknown: { status: 502, timeoutStatus: 504, retryAfterSeconds: 10 },
   renderer_busy: { status: 503, retryAfterSeconds: 1 },
+  // The helpers' worker threads have a full queue (operationPool.ts).
+  server_busy: { status: 503, retryAfterSeconds: 1 },
   renderer_unavailable: { status: 503, retryAfterSeconds: 1 },
   shutting_down: { status: 503, retryAfterSeconds: 1 },
   payment_store_unavailable: { status: 503, retryAfterSeconds: 2 },

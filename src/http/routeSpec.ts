@@ -21,7 +21,7 @@ export interface RouteSpec<TInput = unknown> {
     /** Further named examples for the OpenAPI document (`example` is then listed as "minimal"). */
     moreExamples?: Record<string, unknown>;
     /** Turns the parsed JSON into the handler's input; throws InputRejected with every issue. */
-    parse(body: unknown): TInput;
+    parse(body: unknown): TInput | Promise<TInput>;
   };
   response: {
     contentType: string;

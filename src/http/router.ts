@@ -20,7 +20,7 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
       chain.push(jsonBody(options.bodyLimitBytes), async (ctx, next) => {
         const body: unknown = ctx.request.body;
         if (Array.isArray(body)) throw validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
-        ctx.state.input = parse(body);
+        ctx.state.input = await parse(body);
         await next();
       });
     }

@@ -41,6 +41,8 @@ export interface PaidServiceOptions {
   lifecycle?: Lifecycle;
   /** How long a duplicate waits for an in-flight payment (default 60 s). */
   duplicateWaitMs?: number;
+  /** More configuration, through the real loader (e.g. rate limits off for a load test). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     PAY_TO: options.net.payTo,
     // The local chain's dev account 0 receives: allowed only on a local test chain.
     LOCAL_TEST_CHAIN: 'on',
+    ...options.env,
   });
   const events: string[] = [];
   const eventDetails: { event: string; payer?: string; nonce?: string; reason?: string }[] = [];
