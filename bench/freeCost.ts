@@ -1,11 +1,9 @@
 // Serial cost of maximal free requests (issue 19): each answer's latency with nothing else running
 // is, for these pure operations, about the time the event loop is blocked by it.
-import { HELPER_OPERATIONS } from '../src/helpers/index.js';
 import { maximalFreeRequests } from '../test/fixtures/maximalFreeRequests.js';
 import { startTestApp } from '../test/support/testApp.js';
 
 const app = await startTestApp({ RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' });
-void HELPER_OPERATIONS;
 for (const request of maximalFreeRequests()) {
   const body = JSON.stringify(request.body);
   const times: number[] = [];
