@@ -5,6 +5,7 @@ import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
+import { favicon } from './http/favicon.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   if (preview) app.use(preview.middleware);
   app.use(cors());
   app.use(docsAssets());
+  app.use(favicon());
   app.use(router.routes());
   app.use(fallbacks(router));
   // Ends what would keep a draining server open: the preview's event streams.

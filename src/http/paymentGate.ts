@@ -9,6 +9,15 @@ import type { ClaimedPayment, PaymentCheck, PaymentProcessor, PaymentRequiredChe
 import { paidAnswerOf, writeAnswer, type Answer, type PaidAnswer } from './answer.js';
 import type { PaidWork, PaymentGateFactory, PricedRoute } from './routeSpec.js';
 
+/** How the bazaar and x402scan list the service (printable ASCII, ≤ 32 characters). */
+export const SERVICE_NAME = 'Invoice PDF API';
+
+/** Short topical tags for discovery search (≤ 5, each ≤ 32 ASCII characters). */
+function tagsOf(route: PricedRoute): string[] {
+  const format = route.response.contentType.split(';')[0]!.split('/')[1] ?? 'file';
+  return ['invoice', route.path.includes('e-invoice') ? 'e-invoice' : 'billing', format.replace(/[^a-z0-9.+-]/g, ''), 'usdc'];
+}
+
 export function pricedResource(route: PricedRoute): PricedResource {
   return {
     method: route.method,
@@ -16,6 +25,8 @@ export function pricedResource(route: PricedRoute): PricedResource {
     priceUsd: route.priceUsd,
     description: route.summary,
     mimeType: route.response.contentType,
+    serviceName: SERVICE_NAME,
+    tags: tagsOf(route),
     ...(route.request
       ? { exampleBody: route.request.example, bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `GET /openapi.json, operation ${route.operationId}`) }
       : {}),
@@ -148,7 +159,7 @@ function challenge(ctx: Context, check: PaymentRequiredCheck): void {
   ctx.status = 402;
   ctx.set('PAYMENT-REQUIRED', check.header);
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: { code: 'payment_required', message: check.paymentRequired.error ?? 'Payment required' } };
+  ctx.body = { error: { code: 'payment_required', message: check.message, reason: check.paymentRequired.error ?? 'payment_required' } };
 }
 
 function settlementFailed(ctx: Context, failed: SettleFailed): void {

@@ -167,16 +167,19 @@ describe('payments that are refused', () => {
     const buyer = world.net.buyers[4]!;
     const required = await challenge();
     const offer = required.accepts[0]!;
-    const cases: [string, PaymentRequired['accepts'][number], RegExp][] = [
-      ['amount', { ...offer, amount: '1' }, /amount/],
-      ['payTo', { ...offer, payTo: buyer.address }, /payTo/],
-      ['network', { ...offer, network: 'eip155:84532' }, /network/],
+    // The challenge's `error` is the reason code only; the JSON body says it for people.
+    const cases: [string, PaymentRequired['accepts'][number], string, RegExp][] = [
+      ['amount', { ...offer, amount: '1' }, 'invalid_exact_evm_payload_authorization_value', /amount/],
+      ['payTo', { ...offer, payTo: buyer.address }, 'invalid_exact_evm_payload_recipient_mismatch', /payTo/],
+      ['network', { ...offer, network: 'eip155:84532' }, 'invalid_network', /network/],
+      ['maxTimeoutSeconds', { ...offer, maxTimeoutSeconds: 60 }, 'invalid_payment_requirements', /maxTimeoutSeconds/],
     ];
-    for (const [name, tampered, reason] of cases) {
+    for (const [name, tampered, reason, message] of cases) {
       const payload = await signAnything(buyer.privateKey, { ...required, accepts: [tampered] });
       const response = await pay(encodePaymentSignatureHeader(payload));
       assert.equal(response.status, 402, name);
-      assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', reason, name);
+      assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, reason, name);
+      assert.match((await response.json()).error.message, message, name);
     }
     // Sign honestly, then claim a cheaper price in the unsigned `accepted` copy.
     const honest = await sign(buyer.privateKey, required);
@@ -188,7 +191,8 @@ describe('payments that are refused', () => {
     authorization.validBefore = String(Math.floor(Date.now() / 1000) - 60);
     const expiredResponse = await pay(encodePaymentSignatureHeader({ ...expired, accepted: offer }));
     assert.equal(expiredResponse.status, 402);
-    assert.match(decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error ?? '', /expired/);
+    assert.equal(decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_payload_authorization_valid_before');
+    assert.match((await expiredResponse.json()).error.message, /expired/);
     assert.equal(await world.net.balanceOf(world.net.payTo) >= 0n, true);
   });
 
@@ -197,7 +201,9 @@ describe('payments that are refused', () => {
     const payload = await sign(poor, await challenge());
     const response = await pay(encodePaymentSignatureHeader(payload));
     assert.equal(response.status, 402);
-    assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', /insufficient_balance/);
+    // Only the facilitator's reason code: its long message (contract arguments) stays in the body.
+    assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_insufficient_balance');
+    assert.match((await response.json()).error.message, /insufficient_balance/);
   });
 
   test('malformed, non-base64 and oversized headers are 400/431', async () => {

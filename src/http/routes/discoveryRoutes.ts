@@ -20,7 +20,7 @@ export function discoveryRoutes(table: () => readonly PricedRoute[], options: Di
     return () => (value ??= build());
   };
   const openapi = once(() => buildOpenApi(table(), options.baseUrl, options.payment));
-  const manifest = once(() => buildX402Manifest(table(), options.offers));
+  const manifest = once(() => buildX402Manifest(table(), options.baseUrl, options.offers));
   const llms = once(() => buildLlmsTxt(table(), options.baseUrl));
   const catalog = once(() => buildApiCatalog(options.baseUrl, options.docsPath));
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));
