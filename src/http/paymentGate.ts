@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { AppError } from '../errors.js';
 import { jsonSchemaOf } from '../invoice/fieldNotes.js';
-import { compactBodySchema } from './discovery/compactSchema.js';
+import { compactBodySchema, compactExample } from './discovery/compactSchema.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { PricedResource } from '../payment/offer.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor, PaymentRequiredCheck, SettleFailed } from '../payment/paymentProcessor.js';
@@ -28,7 +28,10 @@ export function pricedResource(route: PricedRoute): PricedResource {
     serviceName: SERVICE_NAME,
     tags: tagsOf(route),
     ...(route.request
-      ? { exampleBody: route.request.example, bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `GET /openapi.json, operation ${route.operationId}`) }
+      ? {
+          exampleBody: compactExample(route.request.example, jsonSchemaOf(route.request.schema)),
+          bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `GET /openapi.json, operation ${route.operationId}`),
+        }
       : {}),
   };
 }

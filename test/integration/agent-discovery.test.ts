@@ -26,6 +26,13 @@ after(() => app.close());
 // The package's own CLI (bin/discovery.js), beside its dist/ entry point.
 const discoveryCli = join(dirname(createRequire(import.meta.url).resolve('@agentcash/discovery')), '..', 'bin', 'discovery.js');
 
+/** The response's header block as sent: one `name: value\r\n` line per header. */
+function headerLines(response: Response): string {
+  let block = '';
+  response.headers.forEach((value, name) => (block += `${name}: ${value}\r\n`));
+  return block;
+}
+
 test('@agentcash/discovery finds every operation, prices the paid ones, and has 0 warnings', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, [discoveryCli, 'discover', app.url, '--json'], { timeout: 60_000 });
   const result = JSON.parse(stdout) as { ok: boolean; resources: { path: string; authHint?: string; priceHint?: string; protocols?: string[] }[]; warnings: { code: string }[] };
@@ -69,7 +76,7 @@ test('the challenge fits in 4 KB, its bazaar extension is valid, typed for a PDF
     const response = await post(path);
     assert.equal(response.status, 402);
     const header = response.headers.get('PAYMENT-REQUIRED')!;
-    const block = [...response.headers].map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const block = headerLines(response);
     assert.ok(block.length < 4096, `${path}: 402 header block is ${block.length} bytes`);
     const required = decodePaymentRequiredHeader(header);
     assert.equal(required.resource.url, `${app.url}${path}`);
@@ -77,6 +84,11 @@ test('the challenge fits in 4 KB, its bazaar extension is valid, typed for a PDF
     assert.ok(((required.resource as { tags?: string[] }).tags ?? []).includes('invoice'));
     const bazaar = required.extensions?.bazaar as Parameters<typeof validateDiscoveryExtension>[0];
     assert.deepEqual(validateDiscoveryExtension(bazaar), { valid: true });
+    // The example body in the challenge (cut to the required fields) is itself a valid request.
+    const example = (bazaar.info as { input: { body: unknown } }).input.body;
+    const validatePath = path.includes('e-invoice') ? '/v1/e-invoice/validate' : '/v1/invoice/validate';
+    const checked = await post(validatePath, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(example) });
+    assert.equal(checked.status, 200, `${path}: ${await checked.clone().text()}`);
     const output = (bazaar.info as { output?: { type?: string; format?: string } }).output;
     assert.equal(output?.type, type);
     assert.match(output?.format ?? '', new RegExp(format.replace('/', '\\/')));
