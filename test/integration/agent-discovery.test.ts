@@ -103,3 +103,20 @@ test('/.well-known/x402 lists absolute URLs; free operations have security: []',
   assert.deepEqual(openapi.paths['/v1/invoice/validate'].post.security, []);
   assert.deepEqual(openapi.paths['/v1/invoice.pdf'].post['x-payment-info'].price, { mode: 'fixed', currency: 'USD', amount: '0.02' });
 });
+
+test('/.well-known/mcp/server.json describes the remote MCP server and its tools from the route table', async () => {
+  const doc = await (await fetch(`${app.url}/.well-known/mcp/server.json`)).json();
+  assert.match(doc.$schema, /server\.schema\.json$/);
+  assert.match(doc.name, /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+  assert.ok(doc.description.length <= 100);
+  assert.deepEqual(doc.remotes, [{ type: 'streamable-http', url: `${app.url}/mcp` }]);
+  const tools = doc._meta['io.modelcontextprotocol.registry/publisher-provided'].tools as { name: string; price?: { amount: string } }[];
+  assert.equal(tools.find((tool) => tool.name === 'v1_invoice_pdf')?.price?.amount, '0.02');
+  assert.equal(tools.find((tool) => tool.name === 'v1_invoice_validate')?.price, undefined);
+});
+
+test('/mcp answers POST only: GET (no sessions, no event stream) is 405', async () => {
+  const response = await fetch(`${app.url}/mcp`);
+  assert.equal(response.status, 405);
+  assert.equal(response.headers.get('allow'), 'POST');
+});
