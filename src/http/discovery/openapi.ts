@@ -49,6 +49,7 @@ const GUIDANCE = [
   'Then POST the same JSON to a paid route (/v1/invoice.pdf, /v1/e-invoice/*) with an x402 v2 client: the unpaid call answers 402 with a PAYMENT-REQUIRED header (base64 JSON, one exact USDC offer);',
   'sign it and repeat the call with PAYMENT-SIGNATURE. The answer carries the file and a PAYMENT-RESPONSE receipt. Invalid bodies are answered 400 and never charged;',
   'a re-send of the same signature returns the same result without a second charge. GET /v1/schema gives a full example and notes for every field.',
+  'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
 ].join(' ');
 
 export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms) {
