@@ -38,6 +38,28 @@ export function offerMismatch({ payload, authorization }: DecodedPayment, offer:
   return undefined;
 }
 
+/** JSON with object keys sorted, so that two equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Extensions the client echoes back must carry the info we advertised, unchanged (the reference
+ * server's extension_echo_mismatch). A client may leave them out; one we didn't advertise is its own.
+ */
+export function extensionMismatch(echoed: Record<string, unknown> | undefined, advertised: Record<string, unknown> | undefined): Refusal | undefined {
+  for (const [key, value] of Object.entries(echoed ?? {})) {
+    if (!advertised || !Object.prototype.hasOwnProperty.call(advertised, key)) continue;
+    const info = (extension: unknown) => canonical((extension as { info?: unknown } | undefined)?.info ?? extension);
+    if (info(value) !== info(advertised[key])) return { reason: 'extension_echo_mismatch', message: `the ${key} extension differs from the one this resource advertised; echo it unchanged` };
+  }
+  return undefined;
+}
+
 /**
  * Whether the authorization can still be settled now (the facilitator wants validBefore at least
  * 6 s ahead). Checked after the offer, and only for a fresh claim: a re-send of a signature that

@@ -3,7 +3,7 @@ import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
-import { offerMismatch, windowMismatch } from './matchOffer.js';
+import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
 import { authorizationKey, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
@@ -258,7 +258,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       const decoded = decodePaymentSignature(header);
       const offer = buildRequirements(resource, terms);
       const { from, nonce, validBefore } = decoded.authorization;
-      const mismatch = offerMismatch(decoded, offer);
+      const mismatch = offerMismatch(decoded, offer) ?? extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);
       if (mismatch) {
         emit('invalid', { payer: from, nonce, reason: mismatch.message });
         return challenge(resource, mismatch.reason, mismatch.message);

@@ -1,5 +1,6 @@
 import { createFacilitatorClient, type FacilitatorClientOptions } from './facilitatorClient.js';
 import { createFacilitatorProbe, type FacilitatorProbe } from './facilitatorProbe.js';
+import { checkFacilitatorSupport } from './facilitatorSupport.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from './local/localPaymentNetwork.js';
 import { createMemoryPaymentStore } from './memoryPaymentStore.js';
 import { createRedisPaymentStore } from './redisPaymentStore.js';
@@ -68,6 +69,18 @@ export async function startPayments(
   };
   const authHeader = settings.facilitatorAuthHeader;
   const authHeaders = authHeader ? () => ({ authorization: authHeader }) : undefined;
+  try {
+    const support = await checkFacilitatorSupport({
+      url: facilitatorUrl,
+      network: settings.network,
+      timeoutMs: Math.min(settings.facilitatorTimeoutMs, 5000),
+      ...(authHeaders ? { authHeaders: authHeaders() } : {}),
+    });
+    if (support.kind === 'unchecked') hooks.log(`facilitator support not checked at start-up (${support.reason}); readiness reports it until it answers`);
+  } catch (error) {
+    await local?.close(); // nothing else was started yet
+    throw error;
+  }
   const facilitatorProbe = createFacilitatorProbe({ url: facilitatorUrl, timeoutMs: settings.facilitatorTimeoutMs, ...(authHeaders ? { authHeaders } : {}) });
   const facilitator = createFacilitatorClient({
     url: facilitatorUrl,

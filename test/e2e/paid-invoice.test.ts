@@ -192,6 +192,14 @@ describe('payments that are refused', () => {
     const honest = await sign(buyer.privateKey, required);
     const lying = { ...honest, accepted: { ...honest.accepted, amount: '1' } };
     assert.equal((await pay(encodePaymentSignatureHeader(lying))).status, 402);
+    // An echoed extension must be the advertised one, unchanged (the reference's extension_echo_mismatch).
+    assert.ok(honest.extensions?.bazaar, 'the client echoes the bazaar extension');
+    const edited = { ...honest, extensions: { bazaar: { info: { input: { type: 'http', method: 'POST', bodyType: 'json', body: {} } } } } };
+    const echoed = await pay(encodePaymentSignatureHeader(edited));
+    assert.equal(echoed.status, 402);
+    assert.equal(decodePaymentRequiredHeader(echoed.headers.get('PAYMENT-REQUIRED')!).error, 'extension_echo_mismatch');
+    // The honest payload, extensions echoed as received, still pays.
+    assert.equal((await pay(encodePaymentSignatureHeader(honest))).status, 200);
     // Expired: validBefore in the past.
     const expired = await sign(buyer.privateKey, { ...required, accepts: [{ ...offer, maxTimeoutSeconds: 1 }] });
     const authorization = (expired.payload as { authorization: Record<string, string> }).authorization;
@@ -295,7 +303,9 @@ describe('never charged when the work or the facilitator fails', () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (req.url === '/settle') return; // never answers
-      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      // GET /supported (the start-up check) has no body.
+      const body = req.method === 'POST' ? { body: Buffer.concat(chunks) } : {};
+      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, ...body });
       res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
