@@ -29,7 +29,7 @@ export function pricedResource(route: PricedRoute): PricedResource {
     ...(route.request
       ? {
           exampleBody: compactExample(route.request.example, jsonSchemaOf(route.request.schema)),
-          bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `GET /openapi.json, operation ${route.operationId}`),
+          bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `/openapi.json#${route.operationId}`),
         }
       : {}),
   };

@@ -47,6 +47,9 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** Info fields a client fills in (the reference's dynamic fields): the payment id it chose. */
+const CLIENT_FIELDS: Record<string, string> = { 'payment-identifier': 'id' };
+
 /**
  * Extensions the client echoes back must carry the info we advertised, unchanged (the reference
  * server's extension_echo_mismatch). A client may leave them out; one we didn't advertise is its own.
@@ -54,7 +57,12 @@ function canonical(value: unknown): string {
 export function extensionMismatch(echoed: Record<string, unknown> | undefined, advertised: Record<string, unknown> | undefined): Refusal | undefined {
   for (const [key, value] of Object.entries(echoed ?? {})) {
     if (!advertised || !Object.prototype.hasOwnProperty.call(advertised, key)) continue;
-    const info = (extension: unknown) => canonical((extension as { info?: unknown } | undefined)?.info ?? extension);
+    const info = (extension: unknown) => {
+      const raw = (extension as { info?: unknown } | undefined)?.info ?? extension;
+      if (!raw || typeof raw !== 'object') return canonical(raw);
+      const { [CLIENT_FIELDS[key] ?? '']: _clientOwned, ...rest } = raw as Record<string, unknown>;
+      return canonical(rest);
+    };
     if (info(value) !== info(advertised[key])) return { reason: 'extension_echo_mismatch', message: `the ${key} extension differs from the one this resource advertised; echo it unchanged` };
   }
   return undefined;

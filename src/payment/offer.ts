@@ -1,5 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { paymentIdentifierDeclaration } from './paymentIdentifier.js';
 import { usdToAtomic } from './price.js';
 
 /** What the service asks for: one `exact` USDC offer per priced route (X402.md "Shapes"). */
@@ -30,7 +31,7 @@ export interface PricedResource {
 /** The bazaar's output `type`: what kind of bytes the paid answer is, with its media type as `format`. */
 function outputOf(mimeType: string) {
   const type = /json/.test(mimeType) ? 'json' : /^text\/|xml/.test(mimeType) ? 'text' : 'binary';
-  return { type, format: mimeType, example: { contentType: mimeType, body: type === 'binary' ? `the ${mimeType} file as raw bytes` : `a ${mimeType} document` } };
+  return { type, format: mimeType, example: { contentType: mimeType } };
 }
 
 export function buildRequirements(resource: PricedResource, terms: OfferTerms): PaymentRequirements {
@@ -51,7 +52,7 @@ export function buildPaymentRequired(resource: PricedResource, terms: OfferTerms
     bodyType: 'json',
     ...(resource.exampleBody ? { input: resource.exampleBody as Record<string, unknown> } : {}),
     ...(resource.bodySchema ? { inputSchema: resource.bodySchema } : {}),
-    output: { example: outputOf(resource.mimeType).example, schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType }, body: { type: 'string' } } } },
+    output: { example: outputOf(resource.mimeType).example, schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType } } } },
   });
   for (const extension of Object.values(bazaar) as { info?: { input?: Record<string, unknown>; output?: unknown } }[]) {
     // declareDiscoveryExtension leaves the method to the framework adapter; a hand-written server sets it.
@@ -70,6 +71,6 @@ export function buildPaymentRequired(resource: PricedResource, terms: OfferTerms
       ...(resource.tags ? { tags: resource.tags } : {}),
     },
     accepts: [buildRequirements(resource, terms)],
-    extensions: bazaar,
+    extensions: { ...bazaar, ...paymentIdentifierDeclaration() },
   };
 }

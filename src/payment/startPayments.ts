@@ -6,6 +6,7 @@ import { createMemoryPaymentStore } from './memoryPaymentStore.js';
 import { createRedisPaymentStore } from './redisPaymentStore.js';
 import type { OfferTerms } from './offer.js';
 import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from './paymentProcessor.js';
+import { withPaymentIdentifier } from './paymentIdentifier.js';
 import type { PaymentStore } from './paymentStore.js';
 
 export interface PaymentSettings {
@@ -93,14 +94,14 @@ export async function startPayments(
   });
   const store =
     hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
-  const processor = createPaymentProcessor({
+  const processor = withPaymentIdentifier(createPaymentProcessor({
     terms,
     baseUrl: settings.baseUrl,
     facilitator,
     store,
     ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
     ...(hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {}),
-  });
+  }), store, hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {});
   return {
     processor,
     terms,

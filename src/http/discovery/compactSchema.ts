@@ -10,7 +10,7 @@ export function compactBodySchema(schema: Record<string, unknown>, fullSchemaUrl
   const required = ((schema.required ?? []) as string[]).filter((key) => key in properties);
   return {
     type: 'object',
-    description: `Required fields only; every optional field and every limit: ${fullSchemaUrl}`,
+    description: `Required fields only; all fields and limits: ${fullSchemaUrl}`,
     required,
     properties: Object.fromEntries(required.map((key) => [key, { type: properties[key]?.type ?? 'object' }])),
   };
