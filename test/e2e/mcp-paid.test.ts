@@ -118,6 +118,29 @@ describe('paid tools (x402 MCP transport)', () => {
     assert.equal(await world.net.balanceOf(buyer.address), before);
   });
 
+  test('a failed render is an error result, never settled: the authorization stays unused', async () => {
+    // A named fake renderer that always fails; the real one serves every other test.
+    const failing = await startPaidService({ net: world.net, renderer: world.renderer, renderPdf: async () => Promise.reject(new Error('render exploded')) });
+    const failingClient = new Client({ name: 'mcp-paid-test', version: '1.0.0' });
+    try {
+      await failingClient.connect(new StreamableHTTPClientTransport(new URL(`${failing.url}/mcp`)));
+      const { buyer, sign } = signerOf(4);
+      const required = (await failingClient.callTool({ name: 'v1_invoice_pdf', arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown> })).structuredContent as PaymentRequired;
+      const payment = await sign(required);
+      const before = await world.net.balanceOf(buyer.address);
+      const result = (await failingClient.callTool({ name: 'v1_invoice_pdf', arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown>, _meta: { 'x402/payment': payment } })) as Result;
+      assert.equal(result.isError, true);
+      // The fake throws a plain Error, which HTTP answers 500 internal_error: the same code here.
+      assert.equal(result.structuredContent.error.code, 'internal_error');
+      assert.equal(result._meta?.['x402/payment-response'], undefined);
+      assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payment).nonce), false);
+      assert.equal(await world.net.balanceOf(buyer.address), before);
+    } finally {
+      await failingClient.close();
+      await failing.close();
+    }
+  });
+
   test('an e-invoice tool returns its XML as a text resource', async () => {
     const { buyer, sign } = signerOf(8);
     const required = (await call('v1_e_invoice_ubl_xml', EXAMPLE_EINVOICE)).structuredContent as PaymentRequired;
