@@ -5,6 +5,12 @@ import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
+import { favicon } from './http/favicon.js';
+import { API_VERSION } from './http/discovery/openapi.js';
+import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
+import { createMcpServer } from './http/mcp/mcpServer.js';
+import { mcpTools } from './http/mcp/mcpTools.js';
+import type { PaidCall } from './http/paidCall.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
@@ -21,7 +27,7 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   renderer?: PdfRenderer;
-  payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown };
+  payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown; call?: PaidCall };
   metrics?: Metrics;
   readiness?: () => Promise<Readiness>;
   now?: () => Date;
@@ -76,6 +82,12 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   if (preview) app.use(preview.middleware);
   app.use(cors());
   app.use(docsAssets());
+  app.use(favicon());
+  // MCP: the same operations as tools, over the same validation, handlers and paid call.
+  const tools = mcpTools(routes);
+  const buildMcpServer = () =>
+    createMcpServer({ tools, version: API_VERSION, paidCall: deps.payment?.call, logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed') });
+  app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
   // Ends what would keep a draining server open: the preview's event streams.

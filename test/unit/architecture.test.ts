@@ -37,6 +37,7 @@ const PACKAGE_OWNERS: [pattern: RegExp, parts: string[]][] = [
   [/^puppeteer/, ['render']],
   [/^generic-pool/, ['render']],
   [/^(viem|@x402\/)/, ['payment']],
+  [/^@modelcontextprotocol\//, ['http']],
 ];
 
 function sourceFiles(dir: string): string[] {
