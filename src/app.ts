@@ -11,6 +11,8 @@ import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
 import { createMcpServer } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
 import type { PaidCall } from './http/paidCall.js';
+import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
+import { rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
@@ -36,6 +38,8 @@ export interface AppDependencies {
    * HTML with its own (watched) templates and prints its free PDFs and page images.
    */
   preview?: { renderer?: PreviewRenderer };
+  /** Where the rate-limit buckets live (Redis with several instances); default: in memory. */
+  buckets?: BucketStore;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -81,6 +85,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       : undefined;
   if (preview) app.use(preview.middleware);
   app.use(cors());
+  app.use(rateLimitFor(config, routes, deps.buckets ?? createMemoryBucketStore()));
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
@@ -92,6 +97,24 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(fallbacks(router));
   // Ends what would keep a draining server open: the preview's event streams.
   return { app, routes, close: () => preview?.close() };
+}
+
+/** Probes and scrapes are never limited: a limited client must not make an instance look dead. */
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore) {
+  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
+  const policy = (name: string, burst: number, perSecond: number) => (burst > 0 ? { name, burst, perSecond } : undefined);
+  const client = policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND);
+  const payer = policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND);
+  return rateLimit({
+    store,
+    ...(client ? { client } : {}),
+    ...(payer ? { payer } : {}),
+    trustedProxyHops: config.TRUST_PROXY_HOPS,
+    exemptPaths: UNLIMITED_PATHS,
+    isPaid: (method, path) => paid.has(`${method} ${path}`),
+  });
 }
 
 function priceRoutes(specs: RouteSpec[], prices: Record<string, string>): PricedRoute[] {

@@ -56,6 +56,12 @@ const EnvSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
   BODY_LIMIT_BYTES: integerVar(1024, 16 * 1024 * 1024, 1024 * 1024),
   SHUTDOWN_DEADLINE_MS: integerVar(0, 600_000, 30_000),
+  // Rate limits (token buckets; a burst of 0 turns one off) and whom to believe about addresses.
+  RATE_LIMIT_CLIENT_BURST: integerVar(0, 1_000_000, 200),
+  RATE_LIMIT_CLIENT_PER_SECOND: integerVar(1, 1_000_000, 50),
+  RATE_LIMIT_PAYER_BURST: integerVar(0, 1_000_000, 50),
+  RATE_LIMIT_PAYER_PER_SECOND: integerVar(1, 1_000_000, 10),
+  TRUST_PROXY_HOPS: integerVar(0, 10, 0),
   // Rendering
   CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   CHROMIUM_SANDBOX: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),

@@ -14,6 +14,7 @@ export interface Issue {
 /** Every code an AppError can carry, besides the codes of rejected input (InputRejected). */
 export type ErrorCode =
   | 'invalid_json'
+  | 'invalid_body_encoding'
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'not_found'
@@ -27,6 +28,7 @@ export type ErrorCode =
   | 'payment_in_progress'
   | 'payment_reused'
   | 'payment_store_unavailable'
+  | 'rate_limited'
   | 'facilitator_timeout'
   | 'facilitator_unavailable'
   | 'settlement_unknown'

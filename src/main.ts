@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createHttpServer } from './http/httpServer.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
@@ -35,16 +36,14 @@ async function main(): Promise<void> {
   const renderer = await startRenderer(config, logger);
   const { app, close: closeApp } = createService({ config, logger, lifecycle, metrics, payments, renderer });
 
-  const server = app.listen(config.PORT, config.HOST, () => {
+  // Bounded header size, header, request and keep-alive times, enforced within 1 s (httpServer.ts).
+  const server = createHttpServer(app.callback());
+  server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ url: `http://${config.HOST}:${port}`, publicBaseUrl: config.PUBLIC_BASE_URL, env: config.NODE_ENV }, 'listening');
     if (payments.local) announceLocalPaymentMode(logger, payments);
   });
-  // Slow or idle clients must not pin sockets: bounded header, request and keep-alive times.
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 120_000;
-  server.keepAliveTimeout = 5_000;
 
   const stop = (signal: string) => void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS, closeApp });
   process.once('SIGTERM', () => stop('SIGTERM'));

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
+import { createRedisBucketStore } from './http/rateLimit/redisBucketStore.js';
 import type { PricedRoute } from './http/routeSpec.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
@@ -27,9 +28,12 @@ export interface ServiceParts {
 export function createService(parts: ServiceParts): { app: Koa; routes: readonly PricedRoute[]; close(): void } {
   const { config, logger, lifecycle, payments, renderer, metrics } = parts;
   metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
-  return createApp({
+  // Several instances share REDIS_URL: their rate limits are one limit, kept there too.
+  const buckets = config.REDIS_URL ? createRedisBucketStore({ url: config.REDIS_URL, log: (line) => logger.warn(line) }) : undefined;
+  const service = createApp({
     config,
     logger,
+    ...(buckets ? { buckets } : {}),
     renderer,
     ...(metrics ? { metrics } : {}),
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
@@ -45,4 +49,11 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
       return { ready: Object.values(checks).every(Boolean), checks };
     },
   });
+  return {
+    ...service,
+    close: () => {
+      service.close();
+      void buckets?.close();
+    },
+  };
 }

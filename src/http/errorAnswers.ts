@@ -14,6 +14,7 @@ interface ErrorAnswer {
 
 const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   invalid_json: { status: 400 },
+  invalid_body_encoding: { status: 400 },
   invalid_payment_header: { status: 400 },
   forbidden: { status: 403 },
   not_found: { status: 404 },
@@ -22,6 +23,8 @@ const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   payment_reused: { status: 409 },
   payload_too_large: { status: 413 },
   unsupported_media_type: { status: 415 },
+  // Retry-After is the bucket's own (rateLimit.ts sets it before throwing).
+  rate_limited: { status: 429 },
   payment_header_too_large: { status: 431 },
   internal_error: { status: 500 },
   not_implemented: { status: 501 },

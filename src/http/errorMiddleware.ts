@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { AppError, InputRejected, internalError } from '../errors.js';
+import { BODY_ENCODINGS } from './bodyEncoding.js';
 import { httpAnswerOf } from './errorAnswers.js';
 
 export type ErrorLogger = (error: unknown, context: { method: string; path: string; status: number }) => void;
@@ -33,7 +34,7 @@ export function toAppError(thrown: unknown): AppError {
     return new AppError('payload_too_large', `The request body is larger than the limit of ${error.limit ?? 'the configured'} bytes.`);
   }
   if (error?.type === 'encoding.unsupported' || error?.status === 415) {
-    return new AppError('unsupported_media_type', 'The request body encoding is not supported; send identity, gzip or deflate.');
+    return new AppError('unsupported_media_type', `The request body encoding is not supported; send ${BODY_ENCODINGS}.`);
   }
   if (typeof error?.message === 'string' && error.message.includes('forbidden prototype property')) {
     const issue = { path: '', code: 'forbidden_property', message: 'the key "__proto__" is not allowed anywhere in the body' };

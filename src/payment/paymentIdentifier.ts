@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
+import type { ExactAuthorization } from './paymentHeader.js';
 import type { PaidResult, PaymentStore } from './paymentStore.js';
+import { signerMismatch } from './signerCheck.js';
 
 /** The payment-identifier extension as advertised in the challenge: optional for the client. */
 export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) });
@@ -11,7 +13,7 @@ export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: decla
 const ID_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The client's payment id and signer, read from the header without trusting it (the processor checks the rest). */
-function identifierOf(header: string | undefined): { id: string; from: string; network: string } | undefined {
+function identifierOf(header: string | undefined): { id: string; from: string; network: string; authorization: ExactAuthorization; signature: unknown } | undefined {
   if (!header) return undefined;
   try {
     const payload = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8'));
@@ -20,7 +22,7 @@ function identifierOf(header: string | undefined): { id: string; from: string; n
     const network = payload?.accepted?.network;
     if (typeof id !== 'string' || typeof from !== 'string' || typeof network !== 'string') return undefined;
     if (!isValidPaymentId(id)) throw new AppError('invalid_payment_header', 'PAYMENT-SIGNATURE is malformed: the payment-identifier id must be 16–128 characters of a-z, A-Z, 0-9, _ and -.');
-    return { id, from: from.toLowerCase(), network };
+    return { id, from: from.toLowerCase(), network, authorization: payload.payload.authorization, signature: payload.payload.signature };
   } catch (error) {
     if (error instanceof AppError) throw error;
     return undefined; // not decodable: the processor answers that
@@ -60,7 +62,10 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
       const outcome = await claimId(key, expiresAtMs);
       if (outcome.kind === 'done') {
         if (outcome.result.fingerprint !== fingerprint) throw new AppError('payment_reused', 'This payment-identifier was already paid for a different request. Use a new id.');
-        return { kind: 'replayed', result: outcome.result };
+        // The id is no bearer token: its result goes only to a payload its payer signed, checked
+        // locally. A signature that can't be checked here (a smart account's) takes the normal path.
+        if (await signedByPayer(identifier, processor.requirements(resource))) return { kind: 'replayed', result: outcome.result };
+        return processor.check(resource, header, fingerprint);
       }
       if (outcome.kind === 'parked') {
         // Ids are never parked; hand it back untouched.
@@ -128,9 +133,17 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
         try {
           await payment.complete(result, settled);
         } finally {
-          await remember({ ...result, fingerprint, receipt: settled.header });
+          // Read back only by this wrapper, which hands it out to payloads signed by the payer
+          // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
+          await remember({ ...result, fingerprint, receipt: settled.header, signatureHash: '' });
         }
       },
     };
   }
+}
+
+/** Whether the payload is a plain ECDSA signature by `authorization.from` over our offer. */
+async function signedByPayer(identifier: { authorization: ExactAuthorization; signature: unknown }, offer: Parameters<typeof signerMismatch>[2]): Promise<boolean> {
+  if (typeof identifier.signature !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(identifier.signature)) return false;
+  return (await signerMismatch(identifier.authorization, identifier.signature, offer)) === undefined;
 }

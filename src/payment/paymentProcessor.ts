@@ -8,6 +8,8 @@ import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedRe
 import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
 import { authorizationKey, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
+import { signatureHashOf } from './signatureHash.js';
+import { signerMismatch } from './signerCheck.js';
 
 /**
  * The x402 v2 flow of one paid request, free of any web framework. The outcome of a payment check
@@ -101,6 +103,8 @@ interface Claim {
   offer: PaymentRequirements;
   expiresAtMs: number;
   details: { payer: string; nonce: string };
+  /** The stored result or parked work of this authorization is handed only to this signature. */
+  signatureHash: string;
 }
 
 export function createPaymentProcessor(options: PaymentProcessorOptions): PaymentProcessor {
@@ -118,6 +122,13 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     const deadline = now() + duplicateWaitMs;
     for (;;) {
       const outcome = await store.claim(claim.key, claim.expiresAtMs);
+      // Another signature over a paid or parked authorization (from and nonce are public on chain):
+      // it gets nothing, and nothing is settled with it.
+      if (outcome.kind === 'done' && outcome.result.signatureHash !== claim.signatureHash) return { kind: 'other-signature' as const };
+      if (outcome.kind === 'parked' && outcome.pending.signatureHash !== claim.signatureHash) {
+        await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back untouched
+        return { kind: 'other-signature' as const };
+      }
       if (outcome.kind === 'done' && outcome.result.fingerprint !== fingerprint) throw paymentReused();
       if (outcome.kind === 'parked' && outcome.pending.fingerprint !== fingerprint) {
         await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back for the right body
@@ -185,7 +196,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       step.kind === 'settled'
         ? receipt
         : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer };
-    const result: PaidResult = { fingerprint: pending.fingerprint, contentType: pending.contentType, body: pending.body, receipt: encodeReceipt(confirmed) };
+    const result: PaidResult = { fingerprint: pending.fingerprint, contentType: pending.contentType, body: pending.body, receipt: encodeReceipt(confirmed), signatureHash: pending.signatureHash };
     try {
       await store.complete(claim.key, result, claim.expiresAtMs);
     } catch {
@@ -230,7 +241,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async settle(work) {
         if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
         state = 'settling';
-        const step = await settleOnce(claim, { fingerprint, contentType: work.contentType, body: work.body, transaction: '' }, false);
+        const step = await settleOnce(claim, { fingerprint, contentType: work.contentType, body: work.body, transaction: '', signatureHash: claim.signatureHash }, false);
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
         return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };
@@ -241,7 +252,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('abandoned', details);
       },
       async complete(result, settled) {
-        await store.complete(claim.key, { ...result, fingerprint, receipt: settled.header }, claim.expiresAtMs);
+        await store.complete(claim.key, { ...result, fingerprint, receipt: settled.header, signatureHash: claim.signatureHash }, claim.expiresAtMs);
       },
     };
   }
@@ -263,6 +274,11 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('invalid', { payer: from, nonce, reason: mismatch.message });
         return challenge(resource, mismatch.reason, mismatch.message);
       }
+      const forged = await signerMismatch(decoded.authorization, (decoded.payload.payload as { signature: string }).signature, offer);
+      if (forged) {
+        emit('invalid', { payer: from, nonce, reason: forged });
+        return challenge(resource, forged);
+      }
 
       const claim: Claim = {
         key: authorizationKey(offer.network, offer.asset, from, nonce),
@@ -270,8 +286,13 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         offer,
         expiresAtMs: Math.min(Number(validBefore) * 1000, now() + MAX_CLAIM_MS),
         details: { payer: from, nonce },
+        signatureHash: signatureHashOf(decoded.payload),
       };
       const outcome = await claimOrWait(claim, fingerprint);
+      if (outcome.kind === 'other-signature') {
+        emit('invalid', { ...claim.details, reason: 'invalid_signature' });
+        return challenge(resource, 'invalid_signature');
+      }
       if (outcome.kind === 'done') {
         emit('replayed', claim.details);
         return { kind: 'replayed', result: outcome.result };

@@ -24,6 +24,8 @@ export interface PaidResult {
   body: Buffer;
   /** The PAYMENT-RESPONSE header value (base64 settlement receipt). */
   receipt: string;
+  /** Hash of the signature that paid: only that signature gets the result again (signatureHash.ts). */
+  signatureHash: string;
 }
 
 /** The work of a payment whose settlement outcome is unknown, waiting to be collected. */
@@ -33,6 +35,8 @@ export interface PendingResult {
   body: Buffer;
   /** A transaction hash the facilitator named (settlement_pending), or '' when none is known. */
   transaction: string;
+  /** Hash of the signature that was settled: only that signature may settle it again and collect it. */
+  signatureHash: string;
 }
 
 export type ClaimOutcome =

@@ -72,6 +72,14 @@ test('same id and body, signed anew, on the other instance: the same PDF and rec
   assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'charged once');
   assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(retry).nonce), false, "the retry's authorization is never used");
 
+  // The id is no bearer token: the same id and body under a payload the payer did not sign (same
+  // `from`, a garbage signature) gets the challenge, not the PDF.
+  const forged = await signWithId(1, id);
+  (forged.payload as { signature: string }).signature = `0x${'11'.repeat(65)}`;
+  const stolen = await pay(0, forged);
+  assert.equal(stolen.status, 402);
+  assert.equal(stolen.headers.get('PAYMENT-RESPONSE'), null);
+
   // The same id with another body is refused, and charges nothing.
   const other = await pay(0, await signWithId(1, id), { ...EXAMPLE_INVOICE, invoice_number: 'INV-OTHER' });
   assert.equal(other.status, 409);

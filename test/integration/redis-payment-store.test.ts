@@ -61,6 +61,7 @@ const paidResult = (): PaidResult => ({
   contentType: 'application/pdf',
   body: randomBytes(200 * 1024),
   receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString('base64'),
+  signatureHash: randomBytes(32).toString('hex'),
 });
 
 const pendingResult = (transaction = ''): PendingResult => ({
@@ -68,6 +69,7 @@ const pendingResult = (transaction = ''): PendingResult => ({
   contentType: 'application/pdf',
   body: randomBytes(200 * 1024),
   transaction,
+  signatureHash: randomBytes(32).toString('hex'),
 });
 
 function assertParked(outcome: ClaimOutcome, expected: PendingResult) {
@@ -77,6 +79,7 @@ function assertParked(outcome: ClaimOutcome, expected: PendingResult) {
   assert.equal(pending.fingerprint, expected.fingerprint);
   assert.equal(pending.contentType, expected.contentType);
   assert.equal(pending.transaction, expected.transaction);
+  assert.equal(pending.signatureHash, expected.signatureHash, 'the parked work stays bound to its signature');
   assert.ok(Buffer.isBuffer(pending.body));
   assert.ok(pending.body.equals(expected.body), 'the parked body comes back byte for byte');
 }
@@ -88,6 +91,7 @@ function assertDone(outcome: ClaimOutcome, expected: PaidResult) {
   assert.equal(result.fingerprint, expected.fingerprint);
   assert.equal(result.contentType, expected.contentType);
   assert.equal(result.receipt, expected.receipt);
+  assert.equal(result.signatureHash, expected.signatureHash, 'the result stays bound to its signature');
   assert.ok(Buffer.isBuffer(result.body));
   assert.equal(result.body.length, expected.body.length);
   assert.ok(result.body.equals(expected.body), 'the body comes back byte for byte');

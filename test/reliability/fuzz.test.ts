@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
@@ -70,7 +71,9 @@ function paymentHeader(): { header: string; nonce: string } {
     resource: required.resource,
     accepted: offer,
     payload: {
-      signature: `0x${'ab'.repeat(65)}`,
+      // Smart-account length: a plain 65-byte one by nobody would be refused before verify
+      // (signerCheck.ts), and this test is about reaching verify only with valid bodies.
+      signature: `0x${'ab'.repeat(97)}`,
       authorization: { from: `0x${randomBytes(20).toString('hex')}`, to: offer.payTo, value: offer.amount, validAfter: '0', validBefore: String(Math.floor(Date.now() / 1000) + 300), nonce },
     },
   };
@@ -148,6 +151,8 @@ function mutate(base: Json, mutations: Mutation[]): Json {
 interface Body {
   text: string;
   contentType: string;
+  /** A compressed body: these bytes are sent (not `text`) with this Content-Encoding label. */
+  encoded?: { bytes: Buffer; label: string };
 }
 const asJson = (value: Json): Body => ({ text: JSON.stringify(value) ?? 'null', contentType: 'application/json' });
 
@@ -162,8 +167,32 @@ const rawText: fc.Arbitrary<Body> = fc.oneof(
     .map(([value, contentType]) => ({ text: JSON.stringify(value) ?? 'null', contentType })),
 );
 
+const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, rawDeflate: deflateRawSync, none: (bytes: Buffer) => bytes };
+
+/**
+ * Compressed bodies (issue 19), well-formed or not: compressed one way and labelled another (gzip
+ * labelled br, raw deflate labelled deflate, plain JSON labelled gzip), truncated, or with bytes
+ * flipped. Each must be decoded, or answered 400 invalid_body_encoding / 415, never a 5xx.
+ */
+function compressedBodies(json: fc.Arbitrary<Body>): fc.Arbitrary<Body> {
+  return fc
+    .record({
+      body: json,
+      compressor: fc.constantFrom(...(Object.keys(COMPRESSORS) as (keyof typeof COMPRESSORS)[])),
+      label: fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'GZIP', 'gzip, br'),
+      cut: fc.oneof(fc.constant(0), fc.nat({ max: 64 })),
+      flips: fc.array(fc.record({ at: fc.nat(), byte: fc.nat({ max: 255 }) }), { maxLength: 3 }),
+    })
+    .map(({ body, compressor, label, cut, flips }) => {
+      const bytes = Buffer.from(COMPRESSORS[compressor](Buffer.from(body.text)));
+      for (const { at, byte } of flips) if (bytes.length) bytes[at % bytes.length] = byte;
+      return { ...body, encoded: { bytes: bytes.subarray(0, Math.max(0, bytes.length - cut)), label } };
+    });
+}
+
 function bodiesFor(example: Json): fc.Arbitrary<Body> {
   return fc.oneof(
+    { weight: 1, arbitrary: compressedBodies(fc.array(mutation, { maxLength: 2 }).map((mutations) => asJson(mutate(example, mutations)))) },
     { weight: 6, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 4 }).map((mutations) => asJson(mutate(example, mutations))) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => asJson(value as Json)) },
     { weight: 1, arbitrary: rawText },
@@ -201,8 +230,12 @@ test('6 fuzz: no 5xx, no facilitator call for an invalid body, no prototype poll
     const payment = route.paid ? paymentHeader() : undefined;
     const response = await fetch(`${url}${route.path}`, {
       method: 'POST',
-      headers: { 'content-type': body.contentType, ...(payment ? { 'PAYMENT-SIGNATURE': payment.header } : {}) },
-      body: body.text,
+      headers: {
+        'content-type': body.contentType,
+        ...(body.encoded ? { 'content-encoding': body.encoded.label } : {}),
+        ...(payment ? { 'PAYMENT-SIGNATURE': payment.header } : {}),
+      },
+      body: body.encoded ? new Uint8Array(body.encoded.bytes) : body.text,
       signal: AbortSignal.timeout(30_000),
     });
     const text = await response.text();

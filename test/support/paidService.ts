@@ -9,6 +9,7 @@ import { USDC_ON_BASE } from '../../src/payment/usdc.js';
 import type { Renderer } from '../../src/render/renderer.js';
 import { createService } from '../../src/service.js';
 import { paymentSettings, startRenderer } from '../../src/settings.js';
+import { createHttpServer } from '../../src/http/httpServer.js';
 
 export const USDC = USDC_ON_BASE as `0x${string}`;
 
@@ -80,8 +81,10 @@ export async function startPaidService(options: PaidServiceOptions) {
     },
   };
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const { app } = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
-  const server = app.listen(0, '127.0.0.1');
+  const service = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
+  const { app } = service;
+  // The production server (its header size and time limits), not app.listen's defaults.
+  const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -95,7 +98,10 @@ export async function startPaidService(options: PaidServiceOptions) {
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }).then(() => payments.close()),
+      }).then(() => {
+        service.close(); // its Redis rate-limit connection, with REDIS_URL
+        return payments.close();
+      }),
   };
 }
 

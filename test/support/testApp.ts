@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createApp, type AppDependencies } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { createHttpServer } from '../../src/http/httpServer.js';
 
 export interface TestApp {
   url: string;
@@ -14,7 +15,8 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, deps: Partial<AppDependencies> = {}): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example', ...env });
   const { app } = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
-  const server = app.listen(0, '127.0.0.1');
+  // The production server (its header size and time limits), not app.listen's defaults.
+  const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

@@ -75,7 +75,7 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
     if (route.request) {
       responses[400] = errorResponse('The body is not valid JSON or fails validation; every issue is listed. Never charged.');
       responses[413] = errorResponse('The body is larger than the limit.');
-      responses[415] = errorResponse('The body is not sent as application/json.');
+      responses[415] = errorResponse('The body is not sent as application/json, or its Content-Encoding is not identity, gzip, deflate or br.');
     }
     if (paid) {
       responses[402] = {

@@ -52,7 +52,9 @@ const renderer: PdfRenderer = {
   },
 };
 
-const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1' });
+// Rate limits off: thousands of bodies from one address are the point here (rate-limit.test.ts
+// tests the limits).
+const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1', RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' });
 const terms = {
   network: 'eip155:8453' as const,
   asset: USDC_ON_BASE,

@@ -31,7 +31,9 @@ function setup() {
 function header(validBefore: string): string {
   const offer = buildRequirements(resource, terms);
   const authorization = { from: `0x${randomBytes(20).toString('hex')}`, to: terms.payTo, value: offer.amount, validAfter: '0', validBefore, nonce: `0x${randomBytes(32).toString('hex')}` };
-  return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { signature: `0x${'cd'.repeat(65)}`, authorization } } as never);
+  // Smart-account length (not 65 bytes): no local signer check, the scripted facilitator judges it
+  // (signerCheck.test.ts covers plain ECDSA signatures).
+  return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { signature: `0x${'cd'.repeat(97)}`, authorization } } as never);
 }
 const inSeconds = (seconds: number) => String(Math.floor(Date.now() / 1000) + seconds);
 
