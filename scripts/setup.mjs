@@ -37,6 +37,8 @@ const PACKAGES = {
     { pkg: 'libactivation-java', check: ['/usr/share/java/javax.activation.jar'] },
     { pkg: 'libjaxb-api-java', check: ['/usr/share/java/jaxb-api.jar'] },
     { pkg: 'default-jre-headless', check: ['/usr/bin/java'] },
+    // The paid flow through a reverse proxy with its default header buffers (test/e2e/nginx-proxy.test.ts).
+    { pkg: 'nginx', check: ['/usr/sbin/nginx'] },
   ],
 };
 

@@ -6,6 +6,12 @@ import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
+import { favicon } from './http/favicon.js';
+import { API_VERSION } from './http/discovery/openapi.js';
+import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
+import { createMcpServer } from './http/mcp/mcpServer.js';
+import { mcpTools } from './http/mcp/mcpTools.js';
+import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
 import { rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
@@ -24,7 +30,7 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   renderer?: PdfRenderer;
-  payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown };
+  payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown; call?: PaidCall };
   metrics?: Metrics;
   readiness?: () => Promise<Readiness>;
   now?: () => Date;
@@ -84,6 +90,12 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(cors());
   app.use(rateLimitFor(config, routes, deps.buckets ?? createMemoryBucketStore()));
   app.use(docsAssets());
+  app.use(favicon());
+  // MCP: the same operations as tools, over the same validation, handlers and paid call.
+  const tools = mcpTools(routes);
+  const buildMcpServer = () =>
+    createMcpServer({ tools, version: API_VERSION, paidCall: deps.payment?.call, logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed') });
+  app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
   // Ends what would keep a draining server open: the preview's event streams.

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { AppError, validationFailed } from '../errors.js';
 import { writeAnswer } from './answer.js';
+import { bodylessChallenge } from './bodylessChallenge.js';
 import { jsonBody } from './jsonBody.js';
 import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.js';
 
@@ -9,12 +10,15 @@ import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.j
  * Mounts the route table. For a POST: parse JSON → validate into ctx.state.input (400 with every
  * issue) → the handler's answer, written at once for a free route, through the payment gate for a
  * priced one. Validation runs before anything about payment, so an invalid body is never charged
- * and never reaches a facilitator.
+ * and never reaches a facilitator. An unpaid POST without a body to a priced route is a price
+ * probe: it gets the 402 challenge (bodylessChallenge.ts).
  */
 export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimitBytes: number; paymentGate?: PaymentGateFactory | undefined }) {
   const router = new Router();
   for (const route of routes) {
     const chain: Middleware[] = [];
+    const gate = isPaid(route) && options.paymentGate ? options.paymentGate(route) : undefined;
+    if (gate && route.request) chain.push(bodylessChallenge(gate));
     if (route.request) {
       const { parse } = route.request;
       chain.push(jsonBody(options.bodyLimitBytes), async (ctx, next) => {
@@ -26,8 +30,7 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
     }
     if (!isPaid(route)) {
       chain.push(async (ctx) => writeAnswer(ctx, await route.handle(ctx.state.input, { signal: NEVER_ABORTED })));
-    } else if (options.paymentGate) {
-      const gate = options.paymentGate(route);
+    } else if (gate) {
       chain.push((ctx) => gate(ctx, (signal) => route.handle(ctx.state.input, { signal })));
     } else {
       chain.push(paymentUnavailable);

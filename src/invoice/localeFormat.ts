@@ -43,7 +43,8 @@ export function formatPercent(decimal: string, locale: InvoiceLocale): string {
 
 /** The country's name in the invoice language ("Deutschland" for DE in German). */
 export function countryName(code: string, locale: InvoiceLocale): string {
-  return cached(`region:${locale.language === 'en' && !locale.explicit ? 'en' : locale.tag}`, () => new Intl.DisplayNames(locale.explicit ? locale.tag : 'en', { type: 'region' })).of(code) ?? code;
+  const tag = locale.explicit ? locale.tag : 'en';
+  return cached(`region:${tag}`, () => new Intl.DisplayNames(tag, { type: 'region' })).of(code) ?? code;
 }
 
 /** Moves the decimal point of a plain decimal text: ("7.5", -2) → "0.075". */

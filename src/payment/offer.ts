@@ -1,5 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { paymentIdentifierDeclaration } from './paymentIdentifier.js';
 import { usdToAtomic } from './price.js';
 
 /** What the service asks for: one `exact` USDC offer per priced route (X402.md "Shapes"). */
@@ -22,6 +23,15 @@ export interface PricedResource {
   /** For the bazaar discovery extension: an example JSON body and the JSON Schema of the body. */
   exampleBody?: unknown;
   bodySchema?: Record<string, unknown>;
+  /** Bazaar service metadata on `resource` (printable ASCII, ≤ 32 characters each, ≤ 5 tags). */
+  serviceName?: string;
+  tags?: string[];
+}
+
+/** The bazaar's output `type`: what kind of bytes the paid answer is, with its media type as `format`. */
+function outputOf(mimeType: string) {
+  const type = /json/.test(mimeType) ? 'json' : /^text\/|xml/.test(mimeType) ? 'text' : 'binary';
+  return { type, format: mimeType, example: { contentType: mimeType } };
 }
 
 export function buildRequirements(resource: PricedResource, terms: OfferTerms): PaymentRequirements {
@@ -42,17 +52,25 @@ export function buildPaymentRequired(resource: PricedResource, terms: OfferTerms
     bodyType: 'json',
     ...(resource.exampleBody ? { input: resource.exampleBody as Record<string, unknown> } : {}),
     ...(resource.bodySchema ? { inputSchema: resource.bodySchema } : {}),
-    output: { example: { contentType: resource.mimeType }, schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType } } } },
+    output: { example: outputOf(resource.mimeType).example, schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType } } } },
   });
-  // declareDiscoveryExtension leaves the method to the framework adapter; a hand-written server sets it.
-  for (const extension of Object.values(bazaar) as { info?: { input?: Record<string, unknown> } }[]) {
+  for (const extension of Object.values(bazaar) as { info?: { input?: Record<string, unknown>; output?: unknown } }[]) {
+    // declareDiscoveryExtension leaves the method to the framework adapter; a hand-written server sets it.
     if (extension.info?.input) extension.info.input.method = resource.method;
+    // ... and types every output as json: a PDF is binary, an XML e-invoice text.
+    if (extension.info) extension.info.output = outputOf(resource.mimeType);
   }
   return {
     x402Version: 2,
     error,
-    resource: { url: `${baseUrl}${resource.path}`, description: resource.description, mimeType: resource.mimeType },
+    resource: {
+      url: `${baseUrl}${resource.path}`,
+      description: resource.description,
+      mimeType: resource.mimeType,
+      ...(resource.serviceName ? { serviceName: resource.serviceName } : {}),
+      ...(resource.tags ? { tags: resource.tags } : {}),
+    },
     accepts: [buildRequirements(resource, terms)],
-    extensions: bazaar,
+    extensions: { ...bazaar, ...paymentIdentifierDeclaration() },
   };
 }

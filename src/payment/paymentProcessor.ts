@@ -3,7 +3,7 @@ import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
-import { offerMismatch, windowMismatch } from './matchOffer.js';
+import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
 import { authorizationKey, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
@@ -28,7 +28,8 @@ export type PaymentCheck =
   /** A fresh authorization, locked for this request: verify it (and do the work meanwhile). */
   | { kind: 'claimed'; payment: ClaimedPayment };
 
-export type PaymentRequiredCheck = { kind: 'payment-required'; header: string; paymentRequired: PaymentRequired };
+/** `paymentRequired.error` is an x402 reason code; `message` says it for people (the 402's JSON body). */
+export type PaymentRequiredCheck = { kind: 'payment-required'; header: string; paymentRequired: PaymentRequired; message: string };
 export type SettleFailed = { kind: 'settle-failed'; header: string; receipt: SettleResponse };
 export type SettleOutcome = { kind: 'settled'; header: string; receipt: SettleResponse } | SettleFailed;
 export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
@@ -112,9 +113,9 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
   const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
   const emit = options.onEvent ?? (() => {});
 
-  const challenge = (resource: PricedResource, error: string): PaymentRequiredCheck => {
+  const challenge = (resource: PricedResource, error: string, message = error): PaymentRequiredCheck => {
     const paymentRequired = buildPaymentRequired(resource, terms, baseUrl, error);
-    return { kind: 'payment-required', header: encodePaymentRequiredHeader(paymentRequired), paymentRequired };
+    return { kind: 'payment-required', header: encodePaymentRequiredHeader(paymentRequired), paymentRequired, message };
   };
 
   async function claimOrWait(claim: Claim, fingerprint: string) {
@@ -230,7 +231,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
           await release();
           const reason = verdict.invalidReason ?? 'payment_invalid';
           emit('invalid', { ...details, reason });
-          return challenge(resource, verdict.invalidMessage ? `${reason}: ${verdict.invalidMessage}` : reason);
+          return challenge(resource, reason, verdict.invalidMessage ? `${reason}: ${verdict.invalidMessage}` : reason);
         }
         state = 'verified';
         emit('verified', details);
@@ -268,10 +269,10 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       const decoded = decodePaymentSignature(header);
       const offer = buildRequirements(resource, terms);
       const { from, nonce, validBefore } = decoded.authorization;
-      const mismatch = offerMismatch(decoded, offer);
+      const mismatch = offerMismatch(decoded, offer) ?? extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);
       if (mismatch) {
-        emit('invalid', { payer: from, nonce, reason: mismatch });
-        return challenge(resource, mismatch);
+        emit('invalid', { payer: from, nonce, reason: mismatch.message });
+        return challenge(resource, mismatch.reason, mismatch.message);
       }
       const forged = await signerMismatch(decoded.authorization, (decoded.payload.payload as { signature: string }).signature, offer);
       if (forged) {
@@ -301,8 +302,8 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       const outsideWindow = windowMismatch(decoded.authorization, Math.floor(now() / 1000));
       if (outsideWindow) {
         await store.release(claim.key);
-        emit('invalid', { ...claim.details, reason: outsideWindow });
-        return challenge(resource, outsideWindow);
+        emit('invalid', { ...claim.details, reason: outsideWindow.message });
+        return challenge(resource, outsideWindow.reason, outsideWindow.message);
       }
       return { kind: 'claimed', payment: claimed(claim, decoded, fingerprint, resource) };
     },

@@ -1,10 +1,12 @@
 import { createFacilitatorClient, type FacilitatorClientOptions } from './facilitatorClient.js';
 import { createFacilitatorProbe, type FacilitatorProbe } from './facilitatorProbe.js';
+import { checkFacilitatorSupport } from './facilitatorSupport.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from './local/localPaymentNetwork.js';
 import { createMemoryPaymentStore } from './memoryPaymentStore.js';
 import { createRedisPaymentStore } from './redisPaymentStore.js';
 import type { OfferTerms } from './offer.js';
 import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from './paymentProcessor.js';
+import { withPaymentIdentifier } from './paymentIdentifier.js';
 import type { PaymentStore } from './paymentStore.js';
 
 export interface PaymentSettings {
@@ -68,6 +70,18 @@ export async function startPayments(
   };
   const authHeader = settings.facilitatorAuthHeader;
   const authHeaders = authHeader ? () => ({ authorization: authHeader }) : undefined;
+  try {
+    const support = await checkFacilitatorSupport({
+      url: facilitatorUrl,
+      network: settings.network,
+      timeoutMs: Math.min(settings.facilitatorTimeoutMs, 5000),
+      ...(authHeaders ? { authHeaders: authHeaders() } : {}),
+    });
+    if (support.kind === 'unchecked') hooks.log(`facilitator support not checked at start-up (${support.reason}); readiness reports it until it answers`);
+  } catch (error) {
+    await local?.close(); // nothing else was started yet
+    throw error;
+  }
   const facilitatorProbe = createFacilitatorProbe({ url: facilitatorUrl, timeoutMs: settings.facilitatorTimeoutMs, ...(authHeaders ? { authHeaders } : {}) });
   const facilitator = createFacilitatorClient({
     url: facilitatorUrl,
@@ -80,14 +94,14 @@ export async function startPayments(
   });
   const store =
     hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
-  const processor = createPaymentProcessor({
+  const processor = withPaymentIdentifier(createPaymentProcessor({
     terms,
     baseUrl: settings.baseUrl,
     facilitator,
     store,
     ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
     ...(hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {}),
-  });
+  }), store, hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {});
   return {
     processor,
     terms,

@@ -70,7 +70,14 @@ describe('the 402 challenge', () => {
     const bazaar = required.extensions?.bazaar as { info: { input: { method: string; bodyType: string; body: unknown } } };
     assert.equal(bazaar.info.input.method, 'POST');
     assert.equal(bazaar.info.input.bodyType, 'json');
-    assert.deepEqual(bazaar.info.input.body, EXAMPLE_INVOICE);
+    // The example, cut to its required fields and first line item (compactSchema.ts).
+    assert.deepEqual(bazaar.info.input.body, {
+      seller: EXAMPLE_INVOICE.seller,
+      buyer: EXAMPLE_INVOICE.buyer,
+      invoice_number: EXAMPLE_INVOICE.invoice_number,
+      issue_date: EXAMPLE_INVOICE.issue_date,
+      line_items: EXAMPLE_INVOICE.line_items.slice(0, 1),
+    });
     // The challenge stays small enough for clients and proxies (Node's client refuses header
     // blocks over 16 KiB, and clients echo the challenge into PAYMENT-SIGNATURE): the body schema
     // inside it names the required fields and points to the OpenAPI document for the rest.
@@ -167,27 +174,39 @@ describe('payments that are refused', () => {
     const buyer = world.net.buyers[4]!;
     const required = await challenge();
     const offer = required.accepts[0]!;
-    const cases: [string, PaymentRequired['accepts'][number], RegExp][] = [
-      ['amount', { ...offer, amount: '1' }, /amount/],
-      ['payTo', { ...offer, payTo: buyer.address }, /payTo/],
-      ['network', { ...offer, network: 'eip155:84532' }, /network/],
+    // The challenge's `error` is the reason code only; the JSON body says it for people.
+    const cases: [string, PaymentRequired['accepts'][number], string, RegExp][] = [
+      ['amount', { ...offer, amount: '1' }, 'invalid_exact_evm_payload_authorization_value', /amount/],
+      ['payTo', { ...offer, payTo: buyer.address }, 'invalid_exact_evm_payload_recipient_mismatch', /payTo/],
+      ['network', { ...offer, network: 'eip155:84532' }, 'invalid_network', /network/],
+      ['maxTimeoutSeconds', { ...offer, maxTimeoutSeconds: 60 }, 'invalid_payment_requirements', /maxTimeoutSeconds/],
     ];
-    for (const [name, tampered, reason] of cases) {
+    for (const [name, tampered, reason, message] of cases) {
       const payload = await signAnything(buyer.privateKey, { ...required, accepts: [tampered] });
       const response = await pay(encodePaymentSignatureHeader(payload));
       assert.equal(response.status, 402, name);
-      assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', reason, name);
+      assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, reason, name);
+      assert.match((await response.json()).error.message, message, name);
     }
     // Sign honestly, then claim a cheaper price in the unsigned `accepted` copy.
     const honest = await sign(buyer.privateKey, required);
     const lying = { ...honest, accepted: { ...honest.accepted, amount: '1' } };
     assert.equal((await pay(encodePaymentSignatureHeader(lying))).status, 402);
+    // An echoed extension must be the advertised one, unchanged (the reference's extension_echo_mismatch).
+    assert.ok(honest.extensions?.bazaar, 'the client echoes the bazaar extension');
+    const edited = { ...honest, extensions: { bazaar: { info: { input: { type: 'http', method: 'POST', bodyType: 'json', body: {} } } } } };
+    const echoed = await pay(encodePaymentSignatureHeader(edited));
+    assert.equal(echoed.status, 402);
+    assert.equal(decodePaymentRequiredHeader(echoed.headers.get('PAYMENT-REQUIRED')!).error, 'extension_echo_mismatch');
+    // The honest payload, extensions echoed as received, still pays.
+    assert.equal((await pay(encodePaymentSignatureHeader(honest))).status, 200);
     // Expired: signed with validBefore 1 s ahead, less than the 6 s a settlement needs. (Editing
     // validBefore after signing would be a forgery: 402 invalid_signature, signerCheck.test.ts.)
     const expired = await sign(buyer.privateKey, { ...required, accepts: [{ ...offer, maxTimeoutSeconds: 1 }] });
     const expiredResponse = await pay(encodePaymentSignatureHeader({ ...expired, accepted: offer }));
     assert.equal(expiredResponse.status, 402);
-    assert.match(decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error ?? '', /expired/);
+    assert.equal(decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_payload_authorization_valid_before');
+    assert.match((await expiredResponse.json()).error.message, /expired/);
     assert.equal(await world.net.balanceOf(world.net.payTo) >= 0n, true);
   });
 
@@ -196,7 +215,9 @@ describe('payments that are refused', () => {
     const payload = await sign(poor, await challenge());
     const response = await pay(encodePaymentSignatureHeader(payload));
     assert.equal(response.status, 402);
-    assert.match(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error ?? '', /insufficient_balance/);
+    // Only the facilitator's reason code: its long message (contract arguments) stays in the body.
+    assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_insufficient_balance');
+    assert.match((await response.json()).error.message, /insufficient_balance/);
   });
 
   test('malformed, non-base64 and oversized headers are 400/431', async () => {
@@ -281,7 +302,9 @@ describe('never charged when the work or the facilitator fails', () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       if (req.url === '/settle') return; // never answers
-      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      // GET /supported (the start-up check) has no body.
+      const body = req.method === 'POST' ? { body: Buffer.concat(chunks) } : {};
+      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, ...body });
       res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));

@@ -32,8 +32,8 @@ test('/openapi.json is a valid OpenAPI 3.1.0 document describing every operation
   assert.ok(pdf.responses['200'].headers['PAYMENT-RESPONSE']);
   assert.ok(pdf.responses['200'].content['application/pdf']);
   assert.equal(pdf.responses['400'].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
-  assert.deepEqual(pdf['x-payment-info'].price, { amount: '0.02', currency: 'USD' });
-  assert.equal(pdf['x-payment-info'].network, 'eip155:8453');
+  assert.deepEqual(pdf['x-payment-info'].price, { mode: 'fixed', amount: '0.02', currency: 'USD' });
+  assert.equal(pdf['x-payment-info'].protocols[0].x402.network, 'eip155:8453');
   assert.equal(pdf.requestBody.content['application/json'].schema.additionalProperties, false);
   assert.equal(pdf.requestBody.content['application/json'].schema.properties.line_items.maxItems, 200);
   const validate = doc.paths['/v1/invoice/validate'].post;
@@ -45,7 +45,10 @@ test('/openapi.json is a valid OpenAPI 3.1.0 document describing every operation
 test('/.well-known/x402 lists only priced routes, with the offer', async () => {
   const doc = await (await get('/.well-known/x402')).json();
   assert.equal(doc.version, 1);
-  assert.deepEqual(doc.resources, ['POST /v1/invoice.pdf', 'POST /v1/e-invoice/factur-x.pdf', 'POST /v1/e-invoice/cii.xml', 'POST /v1/e-invoice/ubl.xml']);
+  assert.deepEqual(
+    doc.resources,
+    ['/v1/invoice.pdf', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/cii.xml', '/v1/e-invoice/ubl.xml'].map((path) => `${base}${path}`),
+  );
   assert.match(doc.instructions, /PAYMENT-SIGNATURE/);
   assert.deepEqual(doc.offers[0].price, { amount: '0.02', currency: 'USD' });
 });

@@ -169,7 +169,7 @@ describe('prices and discovery', () => {
       ['/v1/e-invoice/ubl.xml', '0.01'],
     ] as const) {
       assert.ok(openapi.paths[path]?.post, `${path} in openapi.json`);
-      const offer = manifest.offers.find((entry: { resource: string }) => entry.resource === `POST ${path}`);
+      const offer = manifest.offers.find((entry: { resource: string; method: string }) => new URL(entry.resource).pathname === path && entry.method === 'POST');
       assert.equal(offer?.price.amount, price, `${path} in the x402 manifest`);
       assert.ok(llms.includes(`POST ${path}`) && llms.includes(`${price} USD per call`), `${path} in llms.txt`);
     }

@@ -34,7 +34,7 @@ const FACILITATOR_TIMEOUT_MS = 2_500;
 before(async () => {
   world = await startPaymentWorld();
   proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
-  service = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: proxy.url, facilitatorTimeoutMs: FACILITATOR_TIMEOUT_MS });
+  service = await startPaidService({ rateLimits: false, net: world.net, renderer: world.renderer, facilitatorUrl: proxy.url, facilitatorTimeoutMs: FACILITATOR_TIMEOUT_MS });
   required = await challengeOf(service.url);
   audit = chainAudit(world.net);
 }, { timeout: 60_000 });
@@ -268,7 +268,7 @@ describe('8 capacity', () => {
   before(async () => {
     small = await createRenderer({ poolSize: 1, queueLimit: 1 });
     busyProxy = await startFaultyFacilitator(world.net.facilitatorUrl);
-    busyService = await startPaidService({ net: world.net, renderer: small, facilitatorUrl: busyProxy.url });
+    busyService = await startPaidService({ rateLimits: false, net: world.net, renderer: small, facilitatorUrl: busyProxy.url });
   }, { timeout: 30_000 });
   after(async () => {
     await busyService?.close();
@@ -320,7 +320,7 @@ describe('9 SIGTERM during load', () => {
     const lifecycle = createLifecycle();
     const slow = await startFaultyFacilitator(world.net.facilitatorUrl);
     slow.fault({ delayMs: 300 }, 'settle');
-    const draining = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: slow.url, lifecycle });
+    const draining = await startPaidService({ rateLimits: false, net: world.net, renderer: world.renderer, facilitatorUrl: slow.url, lifecycle });
     try {
       const signed = await signerFor(world.net.buyers[7]!, required)();
       const response = pay(draining.url, signed.header).then(async (r) => ({ status: r.status, pdf: Buffer.from(await r.arrayBuffer()) }));

@@ -32,7 +32,7 @@ before(async () => {
   // The real renderer; invoices numbered HANG-… get a tiny deadline, as if Chromium hung on them.
   const renderPdf: Renderer['renderPdf'] = (prepared, options) =>
     world.renderer.renderPdf(prepared, prepared.invoice.invoice_number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options);
-  service = await startPaidService({ net: world.net, renderer: world.renderer, renderPdf });
+  service = await startPaidService({ rateLimits: false, net: world.net, renderer: world.renderer, renderPdf });
   required = await challengeOf(service.url);
 }, { timeout: 60_000 });
 after(async () => {

@@ -41,8 +41,13 @@ export interface PaidServiceOptions {
   lifecycle?: Lifecycle;
   /** How long a duplicate waits for an in-flight payment (default 60 s). */
   duplicateWaitMs?: number;
-  /** More configuration, through the real loader (e.g. rate limits off for a load test). */
+  /** More configuration, through the real loader. */
   env?: Record<string, string>;
+  /**
+   * false turns the rate limits off (burst 0): the reliability suite sends thousands of requests
+   * from one address to measure payments, not the limiter (which has its own tests).
+   */
+  rateLimits?: boolean;
 }
 
 /**
@@ -61,6 +66,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     PAY_TO: options.net.payTo,
     // The local chain's dev account 0 receives: allowed only on a local test chain.
     LOCAL_TEST_CHAIN: 'on',
+    ...(options.rateLimits === false ? { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' } : {}),
     ...options.env,
   });
   const events: string[] = [];

@@ -19,6 +19,8 @@ const LAYERS: [part: string, layer: number][] = [
   ['metrics.ts', 0],
   ['invoice', 1],
   ['helpers', 2],
+  // EN 16931 XML and its rules: pure, on top of the invoice model (shared/ARCHITECTURE.md).
+  ['einvoice', 2],
   ['render', 2],
   ['payment', 2],
   ['http', 3],
@@ -35,6 +37,7 @@ const PACKAGE_OWNERS: [pattern: RegExp, parts: string[]][] = [
   [/^puppeteer/, ['render']],
   [/^generic-pool/, ['render']],
   [/^(viem|@x402\/)/, ['payment']],
+  [/^@modelcontextprotocol\//, ['http']],
 ];
 
 function sourceFiles(dir: string): string[] {

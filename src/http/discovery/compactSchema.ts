@@ -10,8 +10,20 @@ export function compactBodySchema(schema: Record<string, unknown>, fullSchemaUrl
   const required = ((schema.required ?? []) as string[]).filter((key) => key in properties);
   return {
     type: 'object',
-    description: `Required fields only; every optional field and every limit: ${fullSchemaUrl}`,
+    description: `Required fields only; all fields and limits: ${fullSchemaUrl}`,
     required,
     properties: Object.fromEntries(required.map((key) => [key, { type: properties[key]?.type ?? 'object' }])),
   };
+}
+
+/**
+ * The example body carried inside the 402 challenge, for the same reason: a client echoes the
+ * challenge's extensions into PAYMENT-SIGNATURE, which must stay under 4 KB for nginx's default
+ * header buffers. Only the required fields of the example, each array cut to its first element.
+ */
+export function compactExample(example: unknown, schema: Record<string, unknown>): unknown {
+  if (!example || typeof example !== 'object' || Array.isArray(example)) return example;
+  const required = new Set((schema.required ?? []) as string[]);
+  const entries = Object.entries(example as Record<string, unknown>).filter(([key]) => required.has(key));
+  return Object.fromEntries(entries.map(([key, value]) => [key, Array.isArray(value) ? value.slice(0, 1) : value]));
 }

@@ -34,6 +34,24 @@ export interface PaymentTerms {
   scheme: 'exact';
 }
 
+/**
+ * The payment annotation in the shape x402scan and @agentcash/discovery read: a fixed USD price
+ * and the protocols, the x402 entry carrying our offer's terms.
+ */
+const paymentInfo = (priceUsd: string, payment: PaymentTerms) => ({
+  price: { mode: 'fixed', currency: 'USD', amount: priceUsd },
+  protocols: [{ x402: { x402Version: 2, scheme: payment.scheme, network: payment.network, asset: payment.asset, payTo: payment.payTo } }],
+});
+
+/** Short instructions for agents (info.x-guidance; discovery tools inline it, so under 4000 characters). */
+const GUIDANCE = [
+  'Validate an invoice for free with POST /v1/invoice/validate (same checks as the paid routes; every issue is listed with its path).',
+  'Then POST the same JSON to a paid route (/v1/invoice.pdf, /v1/e-invoice/*) with an x402 v2 client: the unpaid call answers 402 with a PAYMENT-REQUIRED header (base64 JSON, one exact USDC offer);',
+  'sign it and repeat the call with PAYMENT-SIGNATURE. The answer carries the file and a PAYMENT-RESPONSE receipt. Invalid bodies are answered 400 and never charged;',
+  'a re-send of the same signature returns the same result without a second charge. GET /v1/schema gives a full example and notes for every field.',
+  'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
+].join(' ');
+
 export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -93,19 +111,10 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
             }
           : {}),
         responses,
-        ...(paid
-          ? {
-              'x-payment-info': {
-                protocol: 'x402',
-                x402Version: 2,
-                scheme: payment.scheme,
-                price: { amount: route.priceUsd, currency: 'USD' },
-                network: payment.network,
-                asset: payment.asset,
-                payTo: payment.payTo,
-              },
-            }
-          : {}),
+        // No API key on any operation: a paid one is paid per call (x-payment-info), a free one is
+        // open. x402scan and @agentcash/discovery read `security: []` as "no auth".
+        security: [],
+        ...(paid ? { 'x-payment-info': paymentInfo(route.priceUsd, payment) } : {}),
       },
     };
   }
@@ -114,6 +123,8 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
     info: {
       title: 'Invoice PDF API',
       version: API_VERSION,
+      contact: { name: 'Invoice PDF API', url: `${baseUrl}/docs` },
+      'x-guidance': GUIDANCE,
       description:
         'Turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units. The PDF costs a fixed price paid per call in USDC over x402 v2; no accounts, no API keys. Validation and the helper operations are free unless priced by the operator.',
     },

@@ -1,5 +1,7 @@
 import type { PricedRoute, RouteSpec } from '../routeSpec.js';
-import { buildOpenApi, type PaymentTerms } from '../discovery/openapi.js';
+import { API_VERSION, buildOpenApi, type PaymentTerms } from '../discovery/openapi.js';
+import { mcpTools } from '../mcp/mcpTools.js';
+import { buildServerJson } from '../mcp/serverJson.js';
 import { buildApiCatalog, buildLlmsTxt, buildSitemap, buildX402Manifest } from '../discovery/documents.js';
 
 export interface DiscoveryOptions {
@@ -20,10 +22,11 @@ export function discoveryRoutes(table: () => readonly PricedRoute[], options: Di
     return () => (value ??= build());
   };
   const openapi = once(() => buildOpenApi(table(), options.baseUrl, options.payment));
-  const manifest = once(() => buildX402Manifest(table(), options.offers));
+  const manifest = once(() => buildX402Manifest(table(), options.baseUrl, options.offers));
   const llms = once(() => buildLlmsTxt(table(), options.baseUrl));
   const catalog = once(() => buildApiCatalog(options.baseUrl, options.docsPath));
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));
+  const serverJson = once(() => buildServerJson(mcpTools(table()), options.baseUrl, API_VERSION));
 
   const document = (path: string, operationId: string, summary: string, contentType: string, body: () => unknown): RouteSpec => ({
     method: 'GET',
@@ -43,5 +46,6 @@ export function discoveryRoutes(table: () => readonly PricedRoute[], options: Di
     document('/llms.txt', 'llms_txt', 'Plain-text summary of the service for language models (llmstxt.org)', 'text/plain; charset=utf-8', llms),
     document('/.well-known/api-catalog', 'api_catalog', 'API catalog (RFC 9727 linkset)', 'application/linkset+json', catalog),
     document('/sitemap.xml', 'sitemap', 'Sitemap of the public documents', 'application/xml', sitemap),
+    document('/.well-known/mcp/server.json', 'mcp_server_json', 'MCP registry server.json: the MCP server at /mcp and its tools', 'application/json', serverJson),
   ];
 }

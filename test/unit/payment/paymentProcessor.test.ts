@@ -43,7 +43,10 @@ test('an authorization past its window gets a 402 that says so, and leaves no cl
   for (let i = 0; i < 2; i++) {
     const check = await processor.check(resource, expired, 'body');
     assert.equal(check.kind, 'payment-required');
-    if (check.kind === 'payment-required') assert.match(check.paymentRequired.error ?? '', /expired/);
+    if (check.kind === 'payment-required') {
+      assert.equal(check.paymentRequired.error, 'invalid_exact_evm_payload_authorization_valid_before');
+      assert.match(check.message, /expired/);
+    }
   }
   assert.equal(calls.verify, 0);
 });
@@ -131,7 +134,7 @@ test('verify saying invalid answers a 402 challenge and frees the authorization'
   if (check.kind !== 'claimed') return assert.fail(check.kind);
   const verdict = await check.payment.verify();
   assert.equal(verdict.kind, 'payment-required');
-  if (verdict.kind === 'payment-required') assert.match(verdict.paymentRequired.error ?? '', /signature/);
+  if (verdict.kind === 'payment-required') assert.equal(verdict.paymentRequired.error, 'invalid_exact_evm_payload_signature');
   valid = true;
   const again = await processor.check(resource, signature, 'body');
   assert.equal(again.kind, 'claimed', 'not locked by the refused attempt');

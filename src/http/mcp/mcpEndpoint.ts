@@ -1,0 +1,37 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Middleware } from 'koa';
+import { jsonBody } from '../jsonBody.js';
+
+export const MCP_PATH = '/mcp';
+
+/**
+ * POST /mcp: the MCP streamable HTTP transport, stateless (no session: every request is answered
+ * by a fresh server over the same tools, so any instance behind the load balancer can answer) and
+ * with JSON answers rather than an event stream. The body goes through the API's JSON parser
+ * (same limit, same 415/413/400). GET (a server-sent event stream) and DELETE (end a session)
+ * have nothing to do without sessions: 405.
+ */
+export function mcpEndpoint(buildServer: () => Server, bodyLimitBytes: number): Middleware {
+  const parse = jsonBody(bodyLimitBytes);
+  return async (ctx, next) => {
+    if (ctx.path !== MCP_PATH) return next();
+    if (ctx.method !== 'POST') {
+      ctx.status = 405;
+      ctx.set('Allow', 'POST');
+      ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP server answers POST only.' }, id: null };
+      return;
+    }
+    await parse(ctx, async () => {
+      const server = buildServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      ctx.respond = false; // the transport writes the answer itself
+      ctx.res.once('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+    });
+  };
+}

@@ -1,0 +1,84 @@
+import { AppError } from '../../errors.js';
+import type { PaidOutcome } from '../paidCall.js';
+import type { Answer } from '../answer.js';
+
+/** The tool results of the MCP server (MCP CallToolResult, with the x402 MCP transport's shapes). */
+export type ToolResult = {
+  content: ({ type: 'text'; text: string } | { type: 'resource'; resource: { uri: string; mimeType: string; blob?: string; text?: string } })[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
+
+const decodeBase64Json = (header: string): Record<string, unknown> => JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+
+/** A PDF's page count from its page objects, for results replayed from the store (no X-Page-Count). */
+const countPdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
+
+/**
+ * An answer as a tool result: JSON as structuredContent (and its text), a file as an embedded
+ * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count.
+ */
+export function resultOfAnswer(toolName: string, answer: Pick<Answer, 'contentType' | 'body' | 'headers' | 'status'>): ToolResult {
+  const result = fileOrJson(toolName, answer);
+  return (answer.status ?? 200) >= 400 ? { ...result, isError: true } : result;
+}
+
+function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body' | 'headers'>): ToolResult {
+  const contentType = answer.contentType ?? 'application/json';
+  const { body } = answer;
+  if (contentType.startsWith('application/json') || (!Buffer.isBuffer(body) && typeof body === 'object')) {
+    const value = Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body;
+    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  }
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
+  const mimeType = contentType.split(';')[0]!.trim();
+  const extension = mimeType === 'application/pdf' ? 'pdf' : mimeType.includes('xml') ? 'xml' : 'bin';
+  const uri = `invoice://${toolName}/result.${extension}`;
+  const textual = /xml|^text\//.test(mimeType);
+  const pages = mimeType === 'application/pdf' ? Number(answer.headers?.['X-Page-Count'] ?? countPdfPages(bytes)) : undefined;
+  return {
+    content: [{ type: 'resource', resource: textual ? { uri, mimeType, text: bytes.toString('utf8') } : { uri, mimeType, blob: bytes.toString('base64') } }],
+    structuredContent: { contentType: mimeType, bytes: bytes.length, uri, ...(pages !== undefined ? { pages } : {}) },
+  };
+}
+
+/** A failure as a tool error: the same { error: { code, message, issues? } } as the HTTP body. */
+export function resultOfError(error: AppError): ToolResult {
+  const body = error.toBody();
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+}
+
+/**
+ * A paid call's outcome in the x402 MCP transport (x402 specs, transports-v2/mcp.md): a challenge
+ * is an isError result whose structuredContent is the PaymentRequired (and content[0].text its
+ * x402/error wrapper); a paid result carries the settlement in _meta["x402/payment-response"].
+ */
+export function resultOfPaidOutcome(toolName: string, outcome: PaidOutcome): ToolResult {
+  switch (outcome.kind) {
+    case 'payment-required': {
+      const paymentRequired = outcome.paymentRequired as unknown as Record<string, unknown>;
+      return {
+        isError: true,
+        structuredContent: paymentRequired,
+        content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: outcome.message, data: paymentRequired } }) }],
+      };
+    }
+    case 'settle-failed': {
+      const receipt = decodeBase64Json(outcome.header);
+      const data = { x402Version: 2, error: receipt.errorReason ?? 'settlement_failed', 'x402/payment-response': receipt };
+      return {
+        isError: true,
+        structuredContent: data,
+        content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: 'Payment settlement failed; nothing was delivered.', data } }) }],
+      };
+    }
+    case 'unpaid':
+      return resultOfAnswer(toolName, outcome.answer);
+    case 'paid':
+      return { ...resultOfAnswer(toolName, outcome.answer), _meta: { 'x402/payment-response': decodeBase64Json(outcome.receipt) } };
+    case 'replayed':
+    case 'collected':
+      return { ...resultOfAnswer(toolName, outcome.result), _meta: { 'x402/payment-response': decodeBase64Json(outcome.result.receipt) } };
+  }
+}

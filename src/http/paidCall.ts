@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { PricedResource } from '../payment/offer.js';
+import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
+import { paidAnswerOf, type Answer, type PaidAnswer } from './answer.js';
+import type { PaidWork } from './routeSpec.js';
+
+/** How a paid call ends; each transport (HTTP, MCP) turns it into its own answer. */
+export type PaidOutcome =
+  | Exclude<PaymentCheck, { kind: 'claimed' }>
+  | { kind: 'paid'; answer: PaidAnswer; receipt: string }
+  /** The work answered something other than a 200: nothing was settled, the answer goes out as is. */
+  | { kind: 'unpaid'; answer: Answer };
+
+/** What a transport learns along the way (for its log) and how it tells when its answer has left. */
+export interface PaidCallHooks {
+  onVerified?(details: { payer: string; nonce: string }): void;
+  onResultNotStored?(error: unknown): void;
+  /** Calls `done` once the answer has been delivered (or can't be): shutdown waits for paid answers. */
+  whenDelivered?(done: () => void): void;
+}
+
+/** Which body a payment paid for: the JSON text of the parsed body, as sent, with method and path. */
+export const fingerprintOf = (method: string, path: string, body: unknown) =>
+  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+
+/**
+ * One paid call, free of any transport, after the input was validated:
+ *
+ *   check ─► claimed ─► start the work (admission: no capacity → throws, the facilitator never asked)
+ *                    ─► verify, while the work runs ─► invalid: challenge, the work aborted
+ *                    ─► await the work ─► settle ─► the paid answer
+ *
+ * Nothing is handed back before the payment settled; the HTTP gate and the MCP tools share it, so
+ * both keep the same guarantees (no charge for invalid input or failed work, replay, exactly once).
+ */
+export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
+  return async function paidCall(resource: PricedResource, paymentHeader: string | undefined, fingerprint: string, work: PaidWork, hooks: PaidCallHooks = {}): Promise<PaidOutcome> {
+    const check = await processor.check(resource, paymentHeader, fingerprint);
+    return check.kind === 'claimed' ? pay(check.payment, work, hooks) : check;
+  };
+
+  async function pay(payment: ClaimedPayment, work: PaidWork, hooks: PaidCallHooks): Promise<PaidOutcome> {
+    const verdictRefused = new AbortController();
+    let working: Promise<Answer>;
+    try {
+      // Work that can't be admitted throws here, synchronously (routeSpec.ts `handle`).
+      working = Promise.resolve(work(verdictRefused.signal));
+    } catch (error) {
+      await payment.release();
+      throw error;
+    }
+    working.catch(() => undefined); // awaited below, unless verify ends the call first
+
+    let verdict;
+    try {
+      verdict = await payment.verify();
+    } catch (error) {
+      verdictRefused.abort();
+      throw error;
+    }
+    if (verdict.kind !== 'verified') {
+      verdictRefused.abort();
+      return verdict;
+    }
+    hooks.onVerified?.({ payer: verdict.payer, nonce: payment.nonce });
+
+    let answer: Answer;
+    try {
+      answer = await working;
+    } catch (error) {
+      await payment.abandon();
+      throw error;
+    }
+    if ((answer.status ?? 200) !== 200) {
+      await payment.abandon();
+      return { kind: 'unpaid', answer };
+    }
+    return settle(payment, paidAnswerOf(answer), hooks);
+  }
+
+  async function settle(payment: ClaimedPayment, answer: PaidAnswer, hooks: PaidCallHooks): Promise<PaidOutcome> {
+    if (lifecycle && !lifecycle.settlementAllowed()) {
+      // Shutting down past the deadline: stop before settlement, never in the middle of it.
+      await payment.abandon();
+      throw new AppError('shutting_down', 'The service is shutting down; nothing was charged. Retry with the same payment.');
+    }
+    // A settlement lasts until its answer has left: shutdown waits for it before cutting connections,
+    // or a PDF that was just paid for would be lost with the process (the store is in memory).
+    const endSettlement = lifecycle?.beginSettlement();
+    if (endSettlement) (hooks.whenDelivered ?? ((done) => done()))(endSettlement);
+    const work = { contentType: answer.contentType, body: answer.body };
+    const outcome = await payment.settle(work);
+    if (outcome.kind === 'settle-failed') return outcome;
+    try {
+      await payment.complete(work, outcome);
+    } catch (error) {
+      // Paid and done: deliver the result even if it can't be kept for re-sends.
+      hooks.onResultNotStored?.(error);
+    }
+    return { kind: 'paid', answer, receipt: outcome.header };
+  }
+}
+
+export type PaidCall = ReturnType<typeof paidCaller>;

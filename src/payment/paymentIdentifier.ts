@@ -1,0 +1,149 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
+import { AppError } from '../errors.js';
+import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
+import type { ExactAuthorization } from './paymentHeader.js';
+import type { PaidResult, PaymentStore } from './paymentStore.js';
+import { signerMismatch } from './signerCheck.js';
+
+/** The payment-identifier extension as advertised in the challenge: optional for the client. */
+export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) });
+
+/** How long a paid result stays findable by its payment id. */
+const ID_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The client's payment id and signer, read from the header without trusting it (the processor checks the rest). */
+function identifierOf(header: string | undefined): { id: string; from: string; network: string; authorization: ExactAuthorization; signature: unknown } | undefined {
+  if (!header) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8'));
+    const id = payload?.extensions?.[PAYMENT_IDENTIFIER]?.info?.id;
+    const from = payload?.payload?.authorization?.from;
+    const network = payload?.accepted?.network;
+    if (typeof id !== 'string' || typeof from !== 'string' || typeof network !== 'string') return undefined;
+    if (!isValidPaymentId(id)) throw new AppError('invalid_payment_header', 'PAYMENT-SIGNATURE is malformed: the payment-identifier id must be 16–128 characters of a-z, A-Z, 0-9, _ and -.');
+    return { id, from: from.toLowerCase(), network, authorization: payload.payload.authorization, signature: payload.payload.signature };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    return undefined; // not decodable: the processor answers that
+  }
+}
+
+/**
+ * The payment-identifier extension (an idempotency key the client chooses): a payment carrying an
+ * id already paid for with the same body gets that result again, whatever its authorization (a
+ * retry signed anew), without a second charge; another body is 409 payment_reused. The id is
+ * scoped to the signer and network and held in the same store as the authorizations (Redis across
+ * instances): it is claimed while its payment runs, so a concurrent retry waits for it, completed
+ * with the result, and released when nothing was paid. A settlement of unknown outcome frees the
+ * id: such a payment is collected by re-sending its own signature, not by a new one.
+ */
+export function withPaymentIdentifier(processor: PaymentProcessor, store: PaymentStore, options: { duplicateWaitMs?: number; now?: () => number } = {}): PaymentProcessor {
+  const now = options.now ?? Date.now;
+  const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
+
+  async function claimId(key: string, expiresAtMs: number) {
+    const deadline = now() + duplicateWaitMs;
+    for (;;) {
+      const outcome = await store.claim(key, expiresAtMs);
+      if (outcome.kind !== 'busy') return outcome;
+      if (now() >= deadline) throw new AppError('payment_in_progress', 'A payment with this payment-identifier is being processed. Retry later to collect the result.');
+      await sleep(100);
+    }
+  }
+
+  return {
+    requirements: (resource) => processor.requirements(resource),
+    async check(resource, header, fingerprint): Promise<PaymentCheck> {
+      const identifier = identifierOf(header);
+      if (!identifier) return processor.check(resource, header, fingerprint);
+      const key = `x402:payment-id:${identifier.network}:${identifier.from}:${identifier.id}`;
+      const expiresAtMs = now() + ID_TTL_MS;
+      const outcome = await claimId(key, expiresAtMs);
+      if (outcome.kind === 'done') {
+        if (outcome.result.fingerprint !== fingerprint) throw new AppError('payment_reused', 'This payment-identifier was already paid for a different request. Use a new id.');
+        // The id is no bearer token: its result goes only to a payload its payer signed, checked
+        // locally. A signature that can't be checked here (a smart account's) takes the normal path.
+        if (await signedByPayer(identifier, processor.requirements(resource))) return { kind: 'replayed', result: outcome.result };
+        return processor.check(resource, header, fingerprint);
+      }
+      if (outcome.kind === 'parked') {
+        // Ids are never parked; hand it back untouched.
+        await store.park(key, outcome.pending, expiresAtMs);
+        return processor.check(resource, header, fingerprint);
+      }
+      let check: PaymentCheck;
+      try {
+        check = await processor.check(resource, header, fingerprint);
+      } catch (error) {
+        await store.release(key);
+        throw error;
+      }
+      const remember = (result: PaidResult) => store.complete(key, result, expiresAtMs).catch(() => store.release(key));
+      switch (check.kind) {
+        case 'claimed':
+          return { kind: 'claimed', payment: tracked(check.payment, key, fingerprint, remember) };
+        case 'replayed':
+        case 'collected':
+          await remember(check.result);
+          return check;
+        default:
+          await store.release(key);
+          return check;
+      }
+    },
+  };
+
+  /** The claimed payment, with the id following its fate: completed with it, or released. */
+  function tracked(payment: ClaimedPayment, key: string, fingerprint: string, remember: (result: PaidResult) => Promise<void>): ClaimedPayment {
+    const free = () => store.release(key).catch(() => undefined);
+    return {
+      from: payment.from,
+      nonce: payment.nonce,
+      async verify() {
+        let verdict;
+        try {
+          verdict = await payment.verify();
+        } catch (error) {
+          await free();
+          throw error;
+        }
+        if (verdict.kind !== 'verified') await free();
+        return verdict;
+      },
+      async release() {
+        await payment.release();
+        await free();
+      },
+      async settle(work) {
+        try {
+          const outcome = await payment.settle(work);
+          if (outcome.kind === 'settle-failed') await free();
+          return outcome;
+        } catch (error) {
+          await free();
+          throw error;
+        }
+      },
+      async abandon() {
+        await payment.abandon();
+        await free();
+      },
+      async complete(result, settled) {
+        try {
+          await payment.complete(result, settled);
+        } finally {
+          // Read back only by this wrapper, which hands it out to payloads signed by the payer
+          // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
+          await remember({ ...result, fingerprint, receipt: settled.header, signatureHash: '' });
+        }
+      },
+    };
+  }
+}
+
+/** Whether the payload is a plain ECDSA signature by `authorization.from` over our offer. */
+async function signedByPayer(identifier: { authorization: ExactAuthorization; signature: unknown }, offer: Parameters<typeof signerMismatch>[2]): Promise<boolean> {
+  if (typeof identifier.signature !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(identifier.signature)) return false;
+  return (await signerMismatch(identifier.authorization, identifier.signature, offer)) === undefined;
+}
