@@ -1,13 +1,14 @@
 import Koa from 'koa';
 import type { Config } from './config.js';
 import { HELPER_OPERATIONS } from './helpers/index.js';
-import { createOperationPool } from './helpers/pool/operationPool.js';
+import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
 import { API_VERSION } from './http/discovery/openapi.js';
+import { offloadedRoutes } from './http/offloadedRoutes.js';
 import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
 import { createMcpServer } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
@@ -54,13 +55,13 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     payTo: config.PAY_TO ?? '',
   };
 
-  // A queue of 64 per thread: about a second of maximal helper work, beyond which 503 server_busy.
-  const pool = config.HELPER_THREADS > 0 ? createOperationPool({ threads: config.HELPER_THREADS, maxQueued: 64 }) : undefined;
+  // A queue of 64 per thread: about a second of maximal free work, beyond which 503 server_busy.
+  const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64 }) : undefined;
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
-    ...helperRoutes(HELPER_OPERATIONS, now, pool),
+    ...helperRoutes(HELPER_OPERATIONS, now),
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
@@ -71,6 +72,8 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
   ];
   routes = priceRoutes(specs, config.PRICES);
+  // Free CPU work off the event loop, for HTTP and MCP alike (discovery documents are unchanged).
+  if (pool) routes = offloadedRoutes(routes, pool, now);
 
   const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, paymentGate: deps.payment?.gate });
   const app = new Koa({ proxy: false });

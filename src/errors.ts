@@ -86,3 +86,6 @@ export function rejected(code: string, message: string, issues: Issue[]): InputR
 
 export const internalError = (cause?: unknown): AppError =>
   new AppError('internal_error', 'Something went wrong on our side. Please try again.', { cause });
+
+/** A JSON body that is an array: every route takes an object. */
+export const bodyIsAnArray = (): InputRejected => validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);

@@ -1,16 +1,11 @@
 import * as v from 'valibot';
 import { validationFailed } from '../../errors.js';
-import type { JsonOperation } from '../../helpers/operation.js';
-import type { OperationPool } from '../../helpers/pool/operationPool.js';
+import { operationContextAt, type JsonOperation } from '../../helpers/operation.js';
 import { toIssues } from '../../invoice/issues.js';
 import type { RouteSpec } from '../routeSpec.js';
 
-/**
- * Turns each pure helper operation into a JSON route; `today` is read per request (UTC). With a
- * pool, validation and computation run on its worker threads, off the event loop that serves
- * every other request.
- */
-export function helperRoutes(operations: readonly JsonOperation[], now: () => Date, pool?: OperationPool): RouteSpec<any>[] {
+/** Turns each pure helper operation into a JSON route; `today` is read per request (UTC). */
+export function helperRoutes(operations: readonly JsonOperation[], now: () => Date): RouteSpec<any>[] {
   return operations.map((operation) => ({
     method: 'POST',
     path: operation.path,
@@ -22,8 +17,6 @@ export function helperRoutes(operations: readonly JsonOperation[], now: () => Da
       schema: operation.request,
       example: operation.example,
       parse(body: unknown) {
-        // With a pool the handler's input is the checked body itself (the worker validates it again).
-        if (pool) return pool.check(operation.operationId, body).then(() => body);
         const parsed = v.safeParse(operation.request, body, { abortEarly: false });
         if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
         return parsed.output;
@@ -35,12 +28,7 @@ export function helperRoutes(operations: readonly JsonOperation[], now: () => Da
       schema: operation.response,
       example: operation.run(v.parse(operation.request, operation.example), { today: exampleToday }),
     },
-    handle: async (input) => {
-      const today = now().toISOString().slice(0, 10);
-      if (!pool) return { body: operation.run(input, { today }) };
-      // Already JSON text: the same bytes Koa would have written for the object.
-      return { contentType: 'application/json; charset=utf-8', body: await pool.run(operation.operationId, input, today) };
-    },
+    handle: (input) => ({ body: operation.run(input, operationContextAt(now())) }),
   }));
 }
 
