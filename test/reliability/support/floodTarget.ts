@@ -5,7 +5,7 @@ import { startPaidService, startPaymentWorld } from '../../support/paidService.j
 
 const world = await startPaymentWorld();
 // Rate limits off: the flood comes from one address, and what is measured is the event loop.
-const service = await startPaidService({ net: world.net, renderer: world.renderer, env: { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0', HELPER_THREADS: process.env.FLOOD_HELPER_THREADS ?? '1' } });
+const service = await startPaidService({ net: world.net, renderer: world.renderer, env: { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0', ...(process.env.FLOOD_COMPUTE_THREADS ? { COMPUTE_THREADS: process.env.FLOOD_COMPUTE_THREADS } : {}) } });
 process.send!({ url: service.url, buyerKeys: world.net.buyers.slice(0, 2).map((buyer) => buyer.privateKey) });
 process.on('disconnect', () => {
   void service
