@@ -2,7 +2,7 @@ import Koa from 'koa';
 import type { Config } from './config.js';
 import { HELPER_OPERATIONS } from './helpers/index.js';
 import { cors } from './http/cors.js';
-import type { PaymentTerms } from './http/discovery/openapi.js';
+import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
@@ -53,6 +53,8 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     payTo: config.PAY_TO ?? '',
   };
 
+  const limits = rateLimitTermsOf(config);
+  const buckets = deps.buckets ?? createMemoryBucketStore();
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
@@ -64,6 +66,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       docsPath: '/docs',
       payment: terms,
       offers: (route) => deps.payment?.offers(route) ?? [],
+      rateLimits: limits,
     }),
     ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
   ];
@@ -85,7 +88,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       : undefined;
   if (preview) app.use(preview.middleware);
   app.use(cors());
-  app.use(rateLimitFor(config, routes, deps.buckets ?? createMemoryBucketStore()));
+  app.use(rateLimitFor(config, routes, buckets, limits));
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
@@ -102,17 +105,24 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
 /** Probes and scrapes are never limited: a limited client must not make an instance look dead. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore) {
-  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
+/** The limits in force (burst 0: off), shared by the middleware and the discovery documents. */
+function rateLimitTermsOf(config: Config): RateLimitTerms {
   const policy = (name: string, burst: number, perSecond: number) => (burst > 0 ? { name, burst, perSecond } : undefined);
-  const client = policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND);
-  const payer = policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND);
+  return {
+    client: policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND),
+    payer: policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND),
+    exemptPaths: UNLIMITED_PATHS,
+  };
+}
+
+function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
+  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
   return rateLimit({
     store,
     ...(client ? { client } : {}),
     ...(payer ? { payer } : {}),
     trustedProxyHops: config.TRUST_PROXY_HOPS,
-    exemptPaths: UNLIMITED_PATHS,
+    exemptPaths,
     isPaid: (method, path) => paid.has(`${method} ${path}`),
   });
 }
