@@ -12,7 +12,7 @@ import { createMcpServer } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
 import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
-import { rateLimit } from './http/rateLimit/rateLimit.js';
+import { payerLimit, rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
@@ -93,8 +93,16 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const tools = mcpTools(routes);
+  // A paid tool call's payment is in the JSON-RPC body: it takes from the same payer bucket there.
+  const payerTokens = limits.payer ? payerLimit(buckets, limits.payer) : undefined;
   const buildMcpServer = () =>
-    createMcpServer({ tools, version: API_VERSION, paidCall: deps.payment?.call, logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed') });
+    createMcpServer({
+      tools,
+      version: API_VERSION,
+      paidCall: deps.payment?.call,
+      payerLimit: payerTokens,
+      logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
+    });
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
@@ -105,7 +113,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
 /** Probes and scrapes are never limited: a limited client must not make an instance look dead. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** The limits in force (burst 0: off), shared by the middleware and the discovery documents. */
+/** The limits in force (burst 0: off), shared by the middleware, the MCP server and the discovery documents. */
 function rateLimitTermsOf(config: Config): RateLimitTerms {
   const policy = (name: string, burst: number, perSecond: number) => (burst > 0 ? { name, burst, perSecond } : undefined);
   return {
