@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { HELPER_OPERATIONS } from './helpers/index.js';
 import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
-import type { PaymentTerms } from './http/discovery/openapi.js';
+import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
@@ -14,7 +14,7 @@ import { createMcpServer } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
 import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
-import { rateLimit } from './http/rateLimit/rateLimit.js';
+import { payerLimit, rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
@@ -57,6 +57,8 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
 
   // A queue of 64 per thread: about a second of maximal free work, beyond which 503 server_busy.
   const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64 }) : undefined;
+  const limits = rateLimitTermsOf(config);
+  const buckets = deps.buckets ?? createMemoryBucketStore();
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
@@ -68,6 +70,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       docsPath: '/docs',
       payment: terms,
       offers: (route) => deps.payment?.offers(route) ?? [],
+      rateLimits: limits,
     }),
     ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
   ];
@@ -91,13 +94,21 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       : undefined;
   if (preview) app.use(preview.middleware);
   app.use(cors());
-  app.use(rateLimitFor(config, routes, deps.buckets ?? createMemoryBucketStore()));
+  app.use(rateLimitFor(config, routes, buckets, limits));
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const tools = mcpTools(routes);
+  // A paid tool call's payment is in the JSON-RPC body: it takes from the same payer bucket there.
+  const payerTokens = limits.payer ? payerLimit(buckets, limits.payer) : undefined;
   const buildMcpServer = () =>
-    createMcpServer({ tools, version: API_VERSION, paidCall: deps.payment?.call, logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed') });
+    createMcpServer({
+      tools,
+      version: API_VERSION,
+      paidCall: deps.payment?.call,
+      payerLimit: payerTokens,
+      logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
+    });
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
@@ -115,17 +126,24 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
 /** Probes and scrapes are never limited: a limited client must not make an instance look dead. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore) {
-  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
+/** The limits in force (burst 0: off), shared by the middleware, the MCP server and the discovery documents. */
+function rateLimitTermsOf(config: Config): RateLimitTerms {
   const policy = (name: string, burst: number, perSecond: number) => (burst > 0 ? { name, burst, perSecond } : undefined);
-  const client = policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND);
-  const payer = policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND);
+  return {
+    client: policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND),
+    payer: policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND),
+    exemptPaths: UNLIMITED_PATHS,
+  };
+}
+
+function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
+  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
   return rateLimit({
     store,
     ...(client ? { client } : {}),
     ...(payer ? { payer } : {}),
     trustedProxyHops: config.TRUST_PROXY_HOPS,
-    exemptPaths: UNLIMITED_PATHS,
+    exemptPaths,
     isPaid: (method, path) => paid.has(`${method} ${path}`),
   });
 }

@@ -44,13 +44,19 @@ export class AppError extends Error {
   readonly issues: Issue[] | undefined;
   /** An upstream (the facilitator) timed out rather than failed: the same code, a different answer. */
   readonly timedOut: boolean;
+  /**
+   * When a retry can succeed, if only this error knows (a rate limit's bucket): HTTP sends it as
+   * Retry-After, MCP in the error body. Codes with a fixed delay have it in errorAnswers.ts.
+   */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean } = {}) {
+  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean; retryAfterSeconds?: number } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.issues = options.issues;
     this.timedOut = options.timedOut ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** The JSON body every error answer carries. */
