@@ -42,8 +42,6 @@ export interface PaidServiceOptions {
   lifecycle?: Lifecycle;
   /** How long a duplicate waits for an in-flight payment (default 60 s). */
   duplicateWaitMs?: number;
-  /** More configuration, through the real loader. */
-  env?: Record<string, string>;
   /**
    * false turns the rate limits off (burst 0): the reliability suite sends thousands of requests
    * from one address to measure payments, not the limiter (which has its own tests).
