@@ -75,7 +75,7 @@ test('10 flood: /healthz and paid requests stay fast under a flood of maximal fr
 
   // Quiet baselines.
   await paid(); // warm-up
-  const quietPaid = await sample(paid, ((n) => () => n-- <= 0)(8), 0);
+  const quietPaid = await sample(paid, ((n) => () => n-- <= 0)(20), 0);
   const quietHealthz = await sample(healthz, ((n) => () => n-- <= 0)(50), 10);
 
   // The flood (another process: support/flooder.ts), with a /healthz probe every 20 ms and one

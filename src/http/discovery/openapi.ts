@@ -120,6 +120,9 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       };
       responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
       responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
+    } else if (route.request?.parsesText) {
+      // Computed on the worker threads (offloadedRoutes.ts), whose queue is bounded.
+      responses[503] = errorResponse('Too many free computations are waiting (server_busy); retry after the Retry-After header.');
     }
     if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);
     paths[route.path] = {
