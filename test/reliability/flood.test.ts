@@ -1,4 +1,4 @@
-// Reliability property 10 (issue 19): the event loop stays responsive under a flood of maximal
+// Reliability property 11 (issue 19): the event loop stays responsive under a flood of maximal
 // free requests (late fee over 100 years, timesheet at its limits, validate of a 200-line invoice)
 // at concurrency 32. Targets, asserted in the long run (30 s): /healthz p99 ≤ 50 ms, and a paid
 // request's p50 at most 1.5× its quiet baseline. The service (with the facilitator) runs in its own
@@ -54,7 +54,7 @@ async function sample(run: () => Promise<void>, until: () => boolean, pauseMs: n
   return times;
 }
 
-test('10 flood: /healthz and paid requests stay fast under a flood of maximal free requests', { timeout: variant(120_000, 240_000) }, async () => {
+test('11 flood: /healthz and paid requests stay fast under a flood of maximal free requests', { timeout: variant(120_000, 240_000) }, async () => {
   const healthz = async () => {
     const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
     assert.equal(response.status, 200);
@@ -95,7 +95,7 @@ test('10 flood: /healthz and paid requests stay fast under a flood of maximal fr
   const healthzP99 = percentile(floodHealthz, 99);
   const paidRatio = percentile(floodPaid, 50) / percentile(quietPaid, 50);
   figure(
-    '10 flood',
+    '11 flood',
     `${sent} maximal free requests in ${(FLOOD_MS / 1000).toFixed(0)} s at concurrency ${CONCURRENCY} (${Object.entries(statuses).map(([key, n]) => `${n}× ${key}`).join(', ')}); ` +
       `/healthz p50 ${ms(healthzP50)} / p99 ${ms(healthzP99)} (quiet ${ms(percentile(quietHealthz, 50))} / ${ms(percentile(quietHealthz, 99))}, ${floodHealthz.length} probes); ` +
       `paid p50 ${ms(percentile(floodPaid, 50))} vs quiet ${ms(percentile(quietPaid, 50))} (${paidRatio.toFixed(2)}×, ${floodPaid.length} paid during the flood)`,
