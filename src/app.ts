@@ -1,18 +1,20 @@
 import Koa from 'koa';
 import type { Config } from './config.js';
 import { HELPER_OPERATIONS } from './helpers/index.js';
+import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
-import type { PaymentTerms } from './http/discovery/openapi.js';
+import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
 import { API_VERSION } from './http/discovery/openapi.js';
+import { offloadedRoutes } from './http/offloadedRoutes.js';
 import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
 import { createMcpServer } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
 import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
-import { rateLimit } from './http/rateLimit/rateLimit.js';
+import { payerLimit, rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
 import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
@@ -53,6 +55,10 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     payTo: config.PAY_TO ?? '',
   };
 
+  // A queue of 64 per thread: about a second of maximal free work, beyond which 503 server_busy.
+  const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64 }) : undefined;
+  const limits = rateLimitTermsOf(config);
+  const buckets = deps.buckets ?? createMemoryBucketStore();
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
@@ -64,10 +70,13 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       docsPath: '/docs',
       payment: terms,
       offers: (route) => deps.payment?.offers(route) ?? [],
+      rateLimits: limits,
     }),
     ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
   ];
   routes = priceRoutes(specs, config.PRICES);
+  // Free CPU work off the event loop, for HTTP and MCP alike (discovery documents are unchanged).
+  if (pool) routes = offloadedRoutes(routes, pool, now);
 
   const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, paymentGate: deps.payment?.gate });
   const app = new Koa({ proxy: false });
@@ -85,34 +94,56 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       : undefined;
   if (preview) app.use(preview.middleware);
   app.use(cors());
-  app.use(rateLimitFor(config, routes, deps.buckets ?? createMemoryBucketStore()));
+  app.use(rateLimitFor(config, routes, buckets, limits));
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const tools = mcpTools(routes);
+  // A paid tool call's payment is in the JSON-RPC body: it takes from the same payer bucket there.
+  const payerTokens = limits.payer ? payerLimit(buckets, limits.payer) : undefined;
   const buildMcpServer = () =>
-    createMcpServer({ tools, version: API_VERSION, paidCall: deps.payment?.call, logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed') });
+    createMcpServer({
+      tools,
+      version: API_VERSION,
+      paidCall: deps.payment?.call,
+      payerLimit: payerTokens,
+      logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
+    });
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
   // Ends what would keep a draining server open: the preview's event streams.
-  return { app, routes, close: () => preview?.close() };
+  return {
+    app,
+    routes,
+    close: () => {
+      preview?.close();
+      void pool?.close();
+    },
+  };
 }
 
 /** Probes and scrapes are never limited: a limited client must not make an instance look dead. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore) {
-  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
+/** The limits in force (burst 0: off), shared by the middleware, the MCP server and the discovery documents. */
+function rateLimitTermsOf(config: Config): RateLimitTerms {
   const policy = (name: string, burst: number, perSecond: number) => (burst > 0 ? { name, burst, perSecond } : undefined);
-  const client = policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND);
-  const payer = policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND);
+  return {
+    client: policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND),
+    payer: policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND),
+    exemptPaths: UNLIMITED_PATHS,
+  };
+}
+
+function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
+  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
   return rateLimit({
     store,
     ...(client ? { client } : {}),
     ...(payer ? { payer } : {}),
     trustedProxyHops: config.TRUST_PROXY_HOPS,
-    exemptPaths: UNLIMITED_PATHS,
+    exemptPaths,
     isPaid: (method, path) => paid.has(`${method} ${path}`),
   });
 }

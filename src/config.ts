@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 import { toIssues } from './invoice/issues.js';
 import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
@@ -62,6 +63,10 @@ const EnvSchema = v.object({
   RATE_LIMIT_PAYER_BURST: integerVar(0, 1_000_000, 50),
   RATE_LIMIT_PAYER_PER_SECOND: integerVar(1, 1_000_000, 10),
   TRUST_PROXY_HOPS: integerVar(0, 10, 0),
+  // Worker threads (at the lowest CPU priority) that parse, validate and compute the free routes
+  // (validate and the four helpers) off the event loop; 0 computes them on it. Default: one per
+  // core beyond the first, 1 to 4.
+  COMPUTE_THREADS: integerVar(0, 16, Math.min(4, Math.max(1, availableParallelism() - 1))),
   // Rendering
   CHROMIUM_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   CHROMIUM_SANDBOX: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),

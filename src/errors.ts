@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'payment_reused'
   | 'payment_store_unavailable'
   | 'rate_limited'
+  | 'server_busy'
   | 'facilitator_timeout'
   | 'facilitator_unavailable'
   | 'settlement_unknown'
@@ -43,13 +44,19 @@ export class AppError extends Error {
   readonly issues: Issue[] | undefined;
   /** An upstream (the facilitator) timed out rather than failed: the same code, a different answer. */
   readonly timedOut: boolean;
+  /**
+   * When a retry can succeed, if only this error knows (a rate limit's bucket): HTTP sends it as
+   * Retry-After, MCP in the error body. Codes with a fixed delay have it in errorAnswers.ts.
+   */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean } = {}) {
+  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean; retryAfterSeconds?: number } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.issues = options.issues;
     this.timedOut = options.timedOut ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** The JSON body every error answer carries. */
@@ -85,3 +92,6 @@ export function rejected(code: string, message: string, issues: Issue[]): InputR
 
 export const internalError = (cause?: unknown): AppError =>
   new AppError('internal_error', 'Something went wrong on our side. Please try again.', { cause });
+
+/** A JSON body that is an array: every route takes an object. */
+export const bodyIsAnArray = (): InputRejected => validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);

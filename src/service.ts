@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
+import type { BucketStore } from './http/rateLimit/bucketStore.js';
 import { createRedisBucketStore } from './http/rateLimit/redisBucketStore.js';
 import type { PricedRoute } from './http/routeSpec.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -17,6 +18,8 @@ export interface ServiceParts {
   payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe'>;
   renderer: Renderer;
   metrics?: Metrics;
+  /** Where the rate-limit buckets live; default: Redis with REDIS_URL, else in memory (createApp's). */
+  buckets?: BucketStore;
 }
 
 /**
@@ -29,7 +32,7 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
   const { config, logger, lifecycle, payments, renderer, metrics } = parts;
   metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
   // Several instances share REDIS_URL: their rate limits are one limit, kept there too.
-  const buckets = config.REDIS_URL ? createRedisBucketStore({ url: config.REDIS_URL, log: (line) => logger.warn(line) }) : undefined;
+  const buckets = parts.buckets ?? (config.REDIS_URL ? createRedisBucketStore({ url: config.REDIS_URL, log: (line) => logger.warn(line) }) : undefined);
   const service = createApp({
     config,
     logger,

@@ -10,6 +10,9 @@ export interface OperationContext {
   today: string;
 }
 
+/** The context of a call made at `now`: today is its UTC date. */
+export const operationContextAt = (now: Date): OperationContext => ({ today: now.toISOString().slice(0, 10) });
+
 export interface JsonOperation<TSchema extends v.GenericSchema = v.GenericSchema, TResult = unknown> {
   operationId: string;
   path: `/v1/${string}`;

@@ -23,7 +23,7 @@ const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   payment_reused: { status: 409 },
   payload_too_large: { status: 413 },
   unsupported_media_type: { status: 415 },
-  // Retry-After is the bucket's own (rateLimit.ts sets it before throwing).
+  // Retry-After is the bucket's own (AppError.retryAfterSeconds, rateLimit.ts).
   rate_limited: { status: 429 },
   payment_header_too_large: { status: 431 },
   internal_error: { status: 500 },
@@ -37,6 +37,8 @@ const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   // Never a 402: the client must re-send the same signature, not pay again.
   settlement_unknown: { status: 502, timeoutStatus: 504, retryAfterSeconds: 10 },
   renderer_busy: { status: 503, retryAfterSeconds: 1 },
+  // The helpers' worker threads have a full queue (operationPool.ts).
+  server_busy: { status: 503, retryAfterSeconds: 1 },
   renderer_unavailable: { status: 503, retryAfterSeconds: 1 },
   shutting_down: { status: 503, retryAfterSeconds: 1 },
   payment_store_unavailable: { status: 503, retryAfterSeconds: 2 },
@@ -50,8 +52,14 @@ export interface HttpAnswer {
   headers: Record<string, string>;
 }
 
+const answerOf = (error: AppError) => (error instanceof InputRejected ? INPUT_REJECTED : ANSWERS[error.code as ErrorCode] ?? ANSWERS.internal_error);
+
 export function httpAnswerOf(error: AppError): HttpAnswer {
-  const answer = error instanceof InputRejected ? INPUT_REJECTED : ANSWERS[error.code as ErrorCode] ?? ANSWERS.internal_error;
+  const answer = answerOf(error);
   const status = error.timedOut && answer.timeoutStatus ? answer.timeoutStatus : answer.status;
-  return { status, headers: answer.retryAfterSeconds ? { 'Retry-After': String(answer.retryAfterSeconds) } : {} };
+  const retryAfterSeconds = retryAfterSecondsOf(error);
+  return { status, headers: retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {} };
 }
+
+/** When to try again (HTTP's Retry-After; MCP has no headers and puts it in the error body). */
+export const retryAfterSecondsOf = (error: AppError): number | undefined => error.retryAfterSeconds ?? answerOf(error).retryAfterSeconds;

@@ -22,6 +22,11 @@ export interface RouteSpec<TInput = unknown> {
     moreExamples?: Record<string, unknown>;
     /** Turns the parsed JSON into the handler's input; throws InputRejected with every issue. */
     parse(body: unknown): TInput;
+    /**
+     * Over HTTP, `parse` gets the body as a JsonText (not yet parsed) instead: the route parses and
+     * validates it on a worker thread (offloadedRoutes.ts). MCP still hands it parsed arguments.
+     */
+    parsesText?: boolean;
   };
   response: {
     contentType: string;

@@ -1,14 +1,16 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { AppError, validationFailed } from '../errors.js';
+import { JsonText } from '../compute/computePool.js';
+import { AppError, bodyIsAnArray } from '../errors.js';
 import { writeAnswer } from './answer.js';
 import { bodylessChallenge } from './bodylessChallenge.js';
-import { jsonBody } from './jsonBody.js';
+import { jsonBody, jsonBodyText } from './jsonBody.js';
 import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.js';
 
 /**
  * Mounts the route table. For a POST: parse JSON → validate into ctx.state.input (400 with every
- * issue) → the handler's answer, written at once for a free route, through the payment gate for a
+ * issue; a route that `parsesText` gets the body's text and does both itself, off the event loop,
+ * offloadedRoutes.ts) → the handler's answer, written at once for a free route, through the payment gate for a
  * priced one. Validation runs before anything about payment, so an invalid body is never charged
  * and never reaches a facilitator. An unpaid POST without a body to a priced route is a price
  * probe: it gets the 402 challenge (bodylessChallenge.ts).
@@ -21,12 +23,19 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
     if (gate && route.request) chain.push(bodylessChallenge(gate));
     if (route.request) {
       const { parse } = route.request;
-      chain.push(jsonBody(options.bodyLimitBytes), async (ctx, next) => {
-        const body: unknown = ctx.request.body;
-        if (Array.isArray(body)) throw validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
-        ctx.state.input = parse(body);
-        await next();
-      });
+      if (route.request.parsesText) {
+        chain.push(jsonBodyText(options.bodyLimitBytes), async (ctx, next) => {
+          ctx.state.input = parse(new JsonText(ctx.state.bodyText as string));
+          await next();
+        });
+      } else {
+        chain.push(jsonBody(options.bodyLimitBytes), async (ctx, next) => {
+          const body: unknown = ctx.request.body;
+          if (Array.isArray(body)) throw bodyIsAnArray();
+          ctx.state.input = parse(body);
+          await next();
+        });
+      }
     }
     if (!isPaid(route)) {
       chain.push(async (ctx) => writeAnswer(ctx, await route.handle(ctx.state.input, { signal: NEVER_ABORTED })));

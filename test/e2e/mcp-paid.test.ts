@@ -8,8 +8,11 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { createMemoryBucketStore } from '../../src/http/rateLimit/bucketStore.js';
+import { startFaultyFacilitator, type FaultyFacilitator } from '../support/faultyFacilitator.js';
 import { authorizationOf } from '../support/x402Buyer.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { postJson } from '../support/testApp.js';
 
 /**
  * The MCP server at /mcp driven by the SDK's own client, paid tools over the x402 MCP transport
@@ -149,5 +152,85 @@ describe('paid tools (x402 MCP transport)', () => {
     assert.equal(paid.isError, undefined, JSON.stringify(paid).slice(0, 500));
     assert.match(paid.content[0].resource.text, /<Invoice/);
     assert.equal(await world.net.balanceOf(buyer.address), before - BigInt(required.accepts[0]!.amount));
+  });
+});
+
+describe('the payer limit covers paid tool calls (shared with HTTP)', () => {
+  // The real facilitator behind a pass-through proxy that counts its calls, and the real memory
+  // bucket store on a clock that stands still: no token comes back while the test runs, however
+  // long a settlement takes (RATE_LIMIT_PAYER_PER_SECOND can't go below 1).
+  let proxy: FaultyFacilitator;
+  let limited: Awaited<ReturnType<typeof startPaidService>>;
+  let limitedClient: Client;
+  before(async () => {
+    proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
+    limited = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      facilitatorUrl: proxy.url,
+      env: { RATE_LIMIT_PAYER_BURST: '2', RATE_LIMIT_PAYER_PER_SECOND: '1' },
+      buckets: createMemoryBucketStore(() => 1_000_000),
+    });
+    limitedClient = new Client({ name: 'mcp-paid-test', version: '1.0.0' });
+    await limitedClient.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`)));
+  });
+  after(async () => {
+    await limitedClient?.close();
+    await limited?.close();
+    await proxy?.close();
+  });
+
+  const callLimited = async (payment?: PaymentPayload, args: unknown = EXAMPLE_EINVOICE) =>
+    (await limitedClient.callTool({ name: 'v1_e_invoice_ubl_xml', arguments: args as Record<string, unknown>, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) })) as Result;
+  const httpPay = (payment: PaymentPayload, body: unknown = EXAMPLE_EINVOICE) =>
+    postJson(`${limited.url}/v1/e-invoice/ubl.xml`, body, { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payment)).toString('base64') });
+
+  test('burst 2: two paid tool calls settle, the third is rate_limited before the facilitator hears of it; HTTP then counts the same bucket', async () => {
+    const { buyer, sign } = signerOf(1);
+    const required = (await callLimited()).structuredContent as PaymentRequired;
+    const payments = [await sign(required), await sign(required), await sign(required), await sign(required)];
+    const before = await world.net.balanceOf(buyer.address);
+    const verifiesBefore = proxy.calls('verify');
+    for (const payment of payments.slice(0, 2)) {
+      const paid = await callLimited(payment);
+      assert.equal(paid.isError, undefined, JSON.stringify(paid).slice(0, 500));
+      assert.equal(paid._meta['x402/payment-response'].success, true);
+    }
+    assert.equal(proxy.calls('verify') - verifiesBefore, 2);
+
+    const refused = await callLimited(payments[2]);
+    assert.equal(refused.isError, true);
+    assert.equal(refused.structuredContent.error.code, 'rate_limited');
+    assert.match(refused.structuredContent.error.message, /this payer/);
+    assert.equal(refused.structuredContent.error.retry_after_seconds, 1);
+    assert.deepEqual(JSON.parse(refused.content[0].text), refused.structuredContent);
+    assert.equal(refused._meta?.['x402/payment-response'], undefined);
+    assert.equal(proxy.calls('verify') - verifiesBefore, 2, 'no /verify for the refused call');
+    assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payments[2]!).nonce), false);
+    assert.equal(await world.net.balanceOf(buyer.address), before - 2n * BigInt(required.accepts[0]!.amount));
+
+    // The same payer over HTTP: the bucket the tool calls emptied.
+    const http = await httpPay(payments[3]!);
+    assert.equal(http.status, 429);
+    assert.equal(((await http.json()) as { error: { code: string } }).error.code, 'rate_limited');
+    assert.equal(http.headers.get('retry-after'), '1');
+    assert.match(http.headers.get('ratelimit') ?? '', /"payer";r=0;t=\d+/);
+    assert.equal(proxy.calls('verify') - verifiesBefore, 2);
+  });
+
+  test('HTTP requests empty the bucket first: the paid tool call is then rate_limited; free tools and unpaid calls are not counted', async () => {
+    const { buyer, sign } = signerOf(2);
+    const required = (await callLimited()).structuredContent as PaymentRequired;
+    const [first, second, third] = [await sign(required), await sign(required), await sign(required)];
+    // Each request with a decodable payment takes a token, even one whose body is then refused (400).
+    for (const payment of [first!, second!]) assert.equal((await httpPay(payment, { ...EXAMPLE_EINVOICE, invoice_number: '' })).status, 400);
+    const verifiesBefore = proxy.calls('verify');
+    const refused = await callLimited(third);
+    assert.equal(refused.structuredContent.error.code, 'rate_limited');
+    assert.equal(proxy.calls('verify'), verifiesBefore);
+    assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(third!).nonce), false);
+    // Invalid input is refused before the payer limit (and before payment), a free tool never counts.
+    assert.equal((await callLimited(third, { ...EXAMPLE_EINVOICE, invoice_number: '' })).structuredContent.error.code, 'validation_failed');
+    assert.equal((await limitedClient.callTool({ name: 'v1_invoice_validate', arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown> })).isError, undefined);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { createMetrics } from '../../src/metrics.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let app: TestApp;
@@ -104,4 +105,69 @@ test('/docs serves Swagger UI from the npm package, linked from llms.txt and the
   assert.match(await (await get('/llms.txt')).text(), /\[GET \/docs\]/);
   const openapi = await (await get('/openapi.json')).json();
   assert.match(openapi.paths['/v1/invoice.pdf'].post.description, /Price: 0\.02 USD per call/);
+});
+
+// The rate limits (issue 19): every operation they can refuse declares the 429 and its headers;
+// the probes, which they never refuse, declare none.
+const PROBES = ['/healthz', '/readyz', '/metrics'];
+const operationsOf = (doc: any): { path: string; op: any }[] =>
+  Object.entries(doc.paths).flatMap(([path, item]: [string, any]) => Object.values(item).map((op: any) => ({ path, op })));
+
+async function openApiWith(env: Record<string, string>) {
+  const limited = await startTestApp({ PUBLIC_BASE_URL: base, ...env }, { readiness: async () => ({ ready: true, checks: {} }), metrics: createMetrics() });
+  try {
+    const get = (path: string) => fetch(`${limited.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+    const doc = await (await get('/openapi.json')).json();
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
+    return { doc, llms: await (await get('/llms.txt')).text() };
+  } finally {
+    await limited.close();
+  }
+}
+
+test('/openapi.json: every operation but the probes declares 429 rate_limited (error body, Retry-After, RateLimit-Policy, RateLimit) and the RateLimit headers on its 200', async () => {
+  const { doc, llms } = await openApiWith({});
+  const operations = operationsOf(doc);
+  assert.deepEqual(operations.filter(({ path }) => PROBES.includes(path)).map(({ path }) => path).sort(), [...PROBES].sort());
+  assert.ok(operations.length > 15, `${operations.length} operations`);
+  const header = (ref: { $ref: string }) => doc.components.headers[ref.$ref.replace('#/components/headers/', '')];
+  for (const { path, op } of operations) {
+    if (PROBES.includes(path)) {
+      assert.equal(op.responses['429'], undefined, path);
+      assert.equal(op.responses['200'].headers?.RateLimit, undefined, path);
+      continue;
+    }
+    const limited = op.responses['429'];
+    assert.ok(limited, `${path}: 429`);
+    assert.equal(limited.content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', path);
+    assert.match(limited.description, /rate_limited/);
+    assert.match(limited.description, /per client address: a burst of 200 requests, then 50 a second/);
+    assert.equal(/per payer/.test(limited.description), op['x-payment-info'] !== undefined, `${path}: the payer limit only on paid routes`);
+    assert.deepEqual(Object.keys(limited.headers).sort(), ['RateLimit', 'RateLimit-Policy', 'Retry-After'], path);
+    for (const ref of Object.values(limited.headers) as { $ref: string }[]) assert.equal(header(ref).schema.type, ref.$ref.endsWith('Retry-After') ? 'integer' : 'string', ref.$ref);
+    assert.deepEqual(op.responses['200'].headers.RateLimit, { $ref: '#/components/headers/RateLimit' }, path);
+    assert.deepEqual(op.responses['200'].headers['RateLimit-Policy'], { $ref: '#/components/headers/RateLimit-Policy' }, path);
+  }
+  // The paid route keeps its receipt header beside them.
+  assert.ok(doc.paths['/v1/invoice.pdf'].post.responses['200'].headers['PAYMENT-RESPONSE']);
+  assert.match(llms, /rate-limited per client address and per payer on paid routes and paid MCP tool calls \(not \/healthz, \/readyz, \/metrics\): over a limit the answer is 429 with the error code rate_limited/);
+});
+
+test('/openapi.json declares only the limits in force: the payer limit alone → 429 on paid operations only; both off → no 429', async () => {
+  const payerOnly = await openApiWith({ RATE_LIMIT_CLIENT_BURST: '0' });
+  for (const { path, op } of operationsOf(payerOnly.doc)) {
+    const paid = op['x-payment-info'] !== undefined;
+    assert.equal(op.responses['429'] !== undefined, paid, path);
+    if (paid) assert.doesNotMatch(op.responses['429'].description, /client address/);
+  }
+  assert.match(payerOnly.llms, /rate-limited per payer on paid routes/);
+
+  const off = await openApiWith({ RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' });
+  for (const { path, op } of operationsOf(off.doc)) {
+    assert.equal(op.responses['429'], undefined, path);
+    assert.equal(op.responses['200'].headers?.RateLimit, undefined, path);
+  }
+  assert.equal(off.doc.components.headers.RateLimit, undefined);
+  assert.doesNotMatch(off.llms, /rate_limited/);
 });

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLifecycle, type Lifecycle } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from '../../src/payment/local/localPaymentNetwork.js';
+import type { BucketStore } from '../../src/http/rateLimit/bucketStore.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
 import { startPayments } from '../../src/payment/startPayments.js';
 import { USDC_ON_BASE } from '../../src/payment/usdc.js';
@@ -46,6 +47,10 @@ export interface PaidServiceOptions {
    * from one address to measure payments, not the limiter (which has its own tests).
    */
   rateLimits?: boolean;
+  /** More configuration (e.g. RATE_LIMIT_PAYER_BURST), through the real config loader. */
+  env?: Record<string, string>;
+  /** Where the rate-limit buckets live (e.g. a memory store on a stopped clock); default: in memory. */
+  buckets?: BucketStore;
 }
 
 /**
@@ -65,6 +70,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     // The local chain's dev account 0 receives: allowed only on a local test chain.
     LOCAL_TEST_CHAIN: 'on',
     ...(options.rateLimits === false ? { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' } : {}),
+    ...options.env,
   });
   const events: string[] = [];
   const eventDetails: { event: string; payer?: string; nonce?: string; reason?: string }[] = [];
@@ -87,7 +93,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     },
   };
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const service = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer });
+  const service = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer, ...(options.buckets ? { buckets: options.buckets } : {}) });
   const { app } = service;
   // The production server (its header size and time limits), not app.listen's defaults.
   const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');

@@ -23,12 +23,14 @@ const LAYERS: [part: string, layer: number][] = [
   ['einvoice', 2],
   ['render', 2],
   ['payment', 2],
-  ['http', 3],
-  ['config.ts', 4],
-  ['app.ts', 5],
-  ['settings.ts', 5],
-  ['service.ts', 6],
-  ['main.ts', 7],
+  // Worker threads for the free routes' CPU work: runs invoice/ and helpers/ code, knows no HTTP.
+  ['compute', 3],
+  ['http', 4],
+  ['config.ts', 5],
+  ['app.ts', 6],
+  ['settings.ts', 6],
+  ['service.ts', 7],
+  ['main.ts', 8],
 ];
 
 /** Packages only one part may know (README: only http/ and app.ts know Koa, ...). */

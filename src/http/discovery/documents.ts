@@ -1,4 +1,5 @@
 import { isPaid, type PricedRoute } from '../routeSpec.js';
+import type { RateLimitTerms } from './openapi.js';
 
 /** The small discovery documents: x402 manifest, llms.txt, RFC 9727 api-catalog, sitemap. */
 
@@ -14,7 +15,17 @@ export function buildX402Manifest(routes: readonly PricedRoute[], baseUrl: strin
   };
 }
 
-export function buildLlmsTxt(routes: readonly PricedRoute[], baseUrl: string): string {
+/** One sentence on the limits that are on (the 429 each limited operation declares in /openapi.json). */
+function rateLimitNote(limits: RateLimitTerms | undefined): string[] {
+  if (!limits || (!limits.client && !limits.payer)) return [];
+  const scope = [limits.client ? 'per client address' : '', limits.payer ? 'per payer on paid routes and paid MCP tool calls' : ''].filter(Boolean).join(' and ');
+  return [
+    `Requests are rate-limited ${scope} (not ${[...limits.exemptPaths].join(', ')}): over a limit the answer is 429 with the error code rate_limited and a Retry-After header (over MCP: retry_after_seconds in the error body); the RateLimit-Policy and RateLimit headers say where a client stands.`,
+    '',
+  ];
+}
+
+export function buildLlmsTxt(routes: readonly PricedRoute[], baseUrl: string, rateLimits?: RateLimitTerms): string {
   const line = (route: PricedRoute) =>
     `- [${route.method} ${route.path}](${baseUrl}/openapi.json): ${route.summary}${isPaid(route) ? ` — ${route.priceUsd} USD per call, x402 v2 (USDC)` : ''}`;
   const byTag = (tag: PricedRoute['tag']) => routes.filter((route) => route.tag === tag).map(line);
@@ -25,6 +36,7 @@ export function buildLlmsTxt(routes: readonly PricedRoute[], baseUrl: string): s
     '',
     'Send POST /v1/invoice/validate first (free, same checks as the paid route), then POST /v1/invoice.pdf with an x402 v2 client: the first answer is 402 with a PAYMENT-REQUIRED header, the paid retry carries PAYMENT-SIGNATURE and returns the PDF with a PAYMENT-RESPONSE receipt. Errors are JSON: {"error":{"code","message","issues":[{"path","code","message"}]}}.',
     '',
+    ...rateLimitNote(rateLimits),
     'Beyond the minimal invoice, optional fields make it one a business can send anywhere: VAT per line (tax_rate, EN 16931 tax_category S/Z/E/AE/K/G/O) with a VAT breakdown and the discount shared among the rates, units, credit notes (document_type, preceding_invoice), amount_paid and balance due, ship_to, purchase_order, buyer_reference, custom_fields, structured addresses with country codes and VAT ids, bank details (payment), a PNG/JPEG logo, an accent colour, and 14 languages via locale (en de fr es it nl pt pl sv ja zh ar he hi; ar and he right to left). GET /v1/schema answers example_real_world and notes for every field.',
     '',
     '## Invoices',

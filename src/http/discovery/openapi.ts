@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { jsonSchemaOf } from '../../invoice/fieldNotes.js';
+import type { BucketPolicy } from '../rateLimit/tokenBucket.js';
 import { isPaid, type PricedRoute } from '../routeSpec.js';
 
 /** OpenAPI 3.1.0 document generated from the route table and the valibot schemas. */
@@ -24,6 +25,35 @@ const ErrorBodySchema = v.object({
 
 const errorResponse = (description: string) => ({
   description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
+
+/** The rate limits as app.ts applies them (rateLimit.ts); a policy left out is off. */
+export interface RateLimitTerms {
+  /** Per client address, on every route but the exempt ones. */
+  client?: BucketPolicy | undefined;
+  /** Per payer, on paid routes (and paid MCP tool calls) whose payment decodes. */
+  payer?: BucketPolicy | undefined;
+  exemptPaths: ReadonlySet<string>;
+}
+
+/** The limits that can answer a route with 429 (none on the probes, or with the limits off). */
+export function limitsOn(route: PricedRoute, limits: RateLimitTerms | undefined): BucketPolicy[] {
+  if (!limits || limits.exemptPaths.has(route.path)) return [];
+  return [limits.client, isPaid(route) ? limits.payer : undefined].filter((policy): policy is BucketPolicy => policy !== undefined);
+}
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
+
+const describeLimit = (policy: BucketPolicy, limits: RateLimitTerms) =>
+  `${policy === limits.payer ? 'per payer (authorization.from of a PAYMENT-SIGNATURE that decodes; paid MCP tool calls count too)' : 'per client address'}: a burst of ${policy.burst} requests, then ${policy.perSecond} a second`;
+
+const rateLimitedResponse = (policies: BucketPolicy[], limits: RateLimitTerms) => ({
+  description: `Too many requests (rate_limited), ${policies.map((policy) => describeLimit(policy, limits)).join('; or ')}. Retry after the Retry-After header; nothing was charged.`,
+  headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
 });
 
@@ -52,14 +82,19 @@ const GUIDANCE = [
   'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
 ].join(' ');
 
-export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms) {
+export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms, rateLimits?: RateLimitTerms) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const paid = isPaid(route);
+    const limits = limitsOn(route, rateLimits);
+    const successHeaders = {
+      ...(paid ? { 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } } : {}),
+      ...(limits.length ? RATE_LIMIT_HEADERS : {}),
+    };
     const responses: Record<string, unknown> = {
       200: {
         description: route.response.description,
-        ...(paid ? { headers: { 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } } } : {}),
+        ...(Object.keys(successHeaders).length ? { headers: successHeaders } : {}),
         content: {
           [route.response.contentType]: {
             schema: route.response.schema
@@ -85,7 +120,11 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       };
       responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
       responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
+    } else if (route.request?.parsesText) {
+      // Computed on the worker threads (offloadedRoutes.ts), whose queue is bounded.
+      responses[503] = errorResponse('Too many free computations are waiting (server_busy); retry after the Retry-After header.');
     }
+    if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);
     paths[route.path] = {
       ...paths[route.path],
       [route.method.toLowerCase()]: {
@@ -141,6 +180,20 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       headers: {
         'PAYMENT-REQUIRED': { description: 'base64(JSON PaymentRequired), x402 v2.', schema: { type: 'string' } },
         'PAYMENT-RESPONSE': { description: 'base64(JSON SettleResponse): the settlement receipt, x402 v2.', schema: { type: 'string' } },
+        ...(routes.some((route) => limitsOn(route, rateLimits).length)
+          ? {
+              'Retry-After': { description: 'Seconds until a request is allowed again.', schema: { type: 'integer', minimum: 1 } },
+              'RateLimit-Policy': {
+                description:
+                  'The limits applied to this request (IETF RateLimit headers): "client" per client address and, on paid routes with a payment, "payer"; q is the burst (requests), w the seconds to refill it. Example: "client";q=200;w=4, "payer";q=50;w=5',
+                schema: { type: 'string' },
+              },
+              RateLimit: {
+                description: 'Where this client stands per limit: r requests left, t seconds until the bucket is full again. Example: "client";r=199;t=1',
+                schema: { type: 'string' },
+              },
+            }
+          : {}),
       },
     },
   };

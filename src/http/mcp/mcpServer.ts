@@ -3,6 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { AppError, internalError } from '../../errors.js';
 import { fingerprintOf, type PaidCall } from '../paidCall.js';
 import { pricedResource } from '../paymentGate.js';
+import type { PayerLimit } from '../rateLimit/rateLimit.js';
 import { isPaid } from '../routeSpec.js';
 import type { McpTool } from './mcpTools.js';
 import { resultOfAnswer, resultOfError, resultOfPaidOutcome, type ToolResult } from './toolResults.js';
@@ -12,6 +13,11 @@ export interface McpServerOptions {
   version: string;
   /** The HTTP gate's paid call (same processor, store and lifecycle); absent: paid tools are unavailable. */
   paidCall?: PaidCall | undefined;
+  /**
+   * The HTTP payer limit's bucket (same store, policy and key): the payment rides in the JSON-RPC
+   * body, out of the rate-limit middleware's sight. Absent: no payer limit.
+   */
+  payerLimit?: PayerLimit | undefined;
   logError(error: unknown, context: Record<string, unknown>): void;
 }
 
@@ -43,6 +49,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       const payment = request.params._meta?.['x402/payment'];
       // The processor reads the HTTP header's encoding (base64 JSON); it decodes and checks the shape.
       const header = payment === undefined ? undefined : Buffer.from(JSON.stringify(payment)).toString('base64');
+      // Before the processor: over the payer's limit, the facilitator never hears of the payment.
+      if (header !== undefined) await options.payerLimit?.(header);
       const outcome = await options.paidCall(resource, header, fingerprintOf(route.method, route.path, args), (signal) => route.handle(input, { signal }));
       return resultOfPaidOutcome(tool.name, outcome);
     } catch (thrown) {

@@ -36,10 +36,16 @@ function plain(schema: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** structuredContent of a refused call: the API's error body. */
+/** structuredContent of a refused call: the API's error body (with retry_after_seconds where HTTP sends Retry-After). */
 const ERROR_SCHEMA = {
   type: 'object',
-  properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, issues: { type: 'array' } }, required: ['code', 'message'] } },
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' }, issues: { type: 'array' }, retry_after_seconds: { type: 'integer', minimum: 1 } },
+      required: ['code', 'message'],
+    },
+  },
   required: ['error'],
 };
 

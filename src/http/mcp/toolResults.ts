@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { retryAfterSecondsOf } from '../errorAnswers.js';
 import type { PaidOutcome } from '../paidCall.js';
 import type { Answer } from '../answer.js';
 
@@ -43,9 +44,15 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   };
 }
 
-/** A failure as a tool error: the same { error: { code, message, issues? } } as the HTTP body. */
+/**
+ * A failure as a tool error: the same { error: { code, message, issues? } } as the HTTP body, plus
+ * `retry_after_seconds` where HTTP would send Retry-After (rate_limited, renderer_busy, ...): a tool
+ * result has no headers.
+ */
 export function resultOfError(error: AppError): ToolResult {
-  const body = error.toBody();
+  const retryAfterSeconds = retryAfterSecondsOf(error);
+  const { error: fields } = error.toBody();
+  const body = { error: { ...fields, ...(retryAfterSeconds ? { retry_after_seconds: retryAfterSeconds } : {}) } };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 

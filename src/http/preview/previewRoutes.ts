@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { AppError, validationFailed } from '../../errors.js';
+import { AppError, bodyIsAnArray, validationFailed } from '../../errors.js';
 import { CURRENCY_CODES } from '../../invoice/currencies.js';
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
@@ -186,7 +186,7 @@ function parseInvoice(paperSize: PaperSetting): Middleware {
     }
     const body: unknown = ctx.request.body;
     // As the router does for every JSON route (router.ts): koa-body accepts arrays too.
-    if (Array.isArray(body)) throw validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
+    if (Array.isArray(body)) throw bodyIsAnArray();
     ctx.state.preview = { prepared: prepareInvoice(body), paper: requested as PaperSetting };
     await next();
   };

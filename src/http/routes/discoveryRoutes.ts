@@ -1,5 +1,5 @@
 import type { PricedRoute, RouteSpec } from '../routeSpec.js';
-import { API_VERSION, buildOpenApi, type PaymentTerms } from '../discovery/openapi.js';
+import { API_VERSION, buildOpenApi, type PaymentTerms, type RateLimitTerms } from '../discovery/openapi.js';
 import { mcpTools } from '../mcp/mcpTools.js';
 import { buildServerJson } from '../mcp/serverJson.js';
 import { buildApiCatalog, buildLlmsTxt, buildSitemap, buildX402Manifest } from '../discovery/documents.js';
@@ -10,6 +10,8 @@ export interface DiscoveryOptions {
   /** The accepts entries a paid route currently offers (same as its 402 challenge). */
   offers(route: PricedRoute): unknown;
   docsPath?: string;
+  /** The rate limits in force: each limited operation declares its 429. */
+  rateLimits?: RateLimitTerms;
 }
 
 /**
@@ -21,9 +23,9 @@ export function discoveryRoutes(table: () => readonly PricedRoute[], options: Di
     let value: T | undefined;
     return () => (value ??= build());
   };
-  const openapi = once(() => buildOpenApi(table(), options.baseUrl, options.payment));
+  const openapi = once(() => buildOpenApi(table(), options.baseUrl, options.payment, options.rateLimits));
   const manifest = once(() => buildX402Manifest(table(), options.baseUrl, options.offers));
-  const llms = once(() => buildLlmsTxt(table(), options.baseUrl));
+  const llms = once(() => buildLlmsTxt(table(), options.baseUrl, options.rateLimits));
   const catalog = once(() => buildApiCatalog(options.baseUrl, options.docsPath));
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));
   const serverJson = once(() => buildServerJson(mcpTools(table()), options.baseUrl, API_VERSION));

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { validationFailed } from '../../errors.js';
-import type { JsonOperation } from '../../helpers/operation.js';
+import { operationContextAt, type JsonOperation } from '../../helpers/operation.js';
 import { toIssues } from '../../invoice/issues.js';
 import type { RouteSpec } from '../routeSpec.js';
 
@@ -28,7 +28,7 @@ export function helperRoutes(operations: readonly JsonOperation[], now: () => Da
       schema: operation.response,
       example: operation.run(v.parse(operation.request, operation.example), { today: exampleToday }),
     },
-    handle: (input) => ({ body: operation.run(input, { today: now().toISOString().slice(0, 10) }) }),
+    handle: (input) => ({ body: operation.run(input, operationContextAt(now())) }),
   }));
 }
 

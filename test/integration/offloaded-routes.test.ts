@@ -1,0 +1,99 @@
+// The free routes computed on worker threads (COMPUTE_THREADS, src/compute) answer byte for byte
+// what they answer computed on the event loop (COMPUTE_THREADS=0): successes, every kind of
+// rejected input, bodies the parser refuses, compressed bodies, and the same calls over MCP.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
+import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { EXAMPLE_REAL_WORLD_INVOICE } from '../../src/invoice/exampleRealWorld.js';
+import { maximalFreeRequests } from '../fixtures/maximalFreeRequests.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+// A fixed clock: the helpers default `as_of` and `today` from it.
+const now = () => new Date('2026-11-24T10:00:00Z');
+let inline: TestApp;
+let offloaded: TestApp;
+before(async () => {
+  inline = await startTestApp({ COMPUTE_THREADS: '0', RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000' }, { now });
+  offloaded = await startTestApp({ COMPUTE_THREADS: '2', RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000' }, { now });
+});
+after(async () => {
+  await inline.close();
+  await offloaded.close();
+});
+
+type Case = { name: string; path: string; body: string | Buffer; headers?: Record<string, string> };
+
+const json = (value: unknown) => JSON.stringify(value);
+const helperExample = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, unknown>;
+
+const cases: Case[] = [
+  ...HELPER_OPERATIONS.map((operation) => ({ name: `${operation.operationId} example`, path: operation.path, body: json(operation.example) })),
+  { name: 'validate, SPEC example', path: '/v1/invoice/validate', body: json(EXAMPLE_INVOICE) },
+  { name: 'validate, real-world example', path: '/v1/invoice/validate', body: json(EXAMPLE_REAL_WORLD_INVOICE) },
+  ...maximalFreeRequests().map((request) => ({ name: request.name, path: request.path, body: json(request.body) })),
+  { name: 'validate, every field wrong', path: '/v1/invoice/validate', body: json({ ...EXAMPLE_INVOICE, currency: 'XXX', line_items: [{ description: '', quantity: -1, unit_price: 'a' }], extra: 1 }) },
+  { name: 'validate, a business rule', path: '/v1/invoice/validate', body: json({ ...EXAMPLE_INVOICE, discount: 1_000_000 }) },
+  { name: 'late fee, bad values', path: '/v1/late-fee', body: json({ ...helperExample('/v1/late-fee'), state: 'ZZ', grace_days: -1 }) },
+  { name: 'timesheet, impossible date', path: '/v1/invoice-from-timesheet', body: json({ ...helperExample('/v1/invoice-from-timesheet'), entries: [{ date: '2026-02-30', description: 'x', hours: 0 }] }) },
+  { name: 'payment terms, unknown terms', path: '/v1/payment-terms', body: json({ ...helperExample('/v1/payment-terms'), terms: 'pay whenever' }) },
+  { name: 'an array', path: '/v1/late-fee', body: '[1, 2]' },
+  { name: 'an empty body', path: '/v1/invoice/validate', body: '' },
+  { name: 'whitespace only', path: '/v1/invoice/validate', body: ' \n ' },
+  { name: 'a number', path: '/v1/reminder-draft', body: '5' },
+  { name: 'truncated JSON', path: '/v1/invoice/validate', body: '{"seller": {' },
+  { name: 'a __proto__ key', path: '/v1/payment-terms', body: '{"__proto__": {"polluted": true}, "terms": "Net 30"}' },
+  { name: 'gzip body', path: '/v1/invoice/validate', body: gzipSync(json(EXAMPLE_INVOICE)), headers: { 'content-encoding': 'gzip' } },
+  { name: 'corrupt gzip body', path: '/v1/late-fee', body: gzipSync(json(helperExample('/v1/late-fee'))).subarray(0, 20), headers: { 'content-encoding': 'gzip' } },
+  { name: 'text/plain', path: '/v1/late-fee', body: json(helperExample('/v1/late-fee')), headers: { 'content-type': 'text/plain' } },
+  { name: 'over the body limit', path: '/v1/invoice/validate', body: `{"notes": "${'x'.repeat(800_001)}"}` },
+  { name: 'invalid UTF-8', path: '/v1/reminder-draft', body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
+];
+
+async function answer(app: TestApp, request: Case) {
+  const response = await fetch(`${app.url}${request.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...request.headers },
+    body: typeof request.body === 'string' ? request.body : new Uint8Array(request.body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, type: response.headers.get('content-type'), length: response.headers.get('content-length'), body: await response.text() };
+}
+
+test('over HTTP, offloaded and inline routes answer the same bytes', async () => {
+  const statuses = new Set<number>();
+  for (const request of cases) {
+    const expected = await answer(inline, request);
+    assert.deepEqual(await answer(offloaded, request), expected, request.name);
+    statuses.add(expected.status);
+  }
+  // The corpus reaches successes and each kind of refusal, not only one of them.
+  assert.deepEqual([...statuses].sort(), [200, 400, 413, 415]);
+});
+
+test('over MCP, offloaded and inline tools give the same results', async () => {
+  const connect = async (app: TestApp) => {
+    const client = new Client({ name: 'offloaded-routes-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+    return client;
+  };
+  const [inlineClient, offloadedClient] = [await connect(inline), await connect(offloaded)];
+  try {
+    const calls: [string, Record<string, unknown>][] = [
+      ['v1_invoice_validate', EXAMPLE_REAL_WORLD_INVOICE as unknown as Record<string, unknown>],
+      ['v1_invoice_validate', { ...EXAMPLE_INVOICE, discount: 1_000_000 }],
+      ...HELPER_OPERATIONS.map((operation): [string, Record<string, unknown>] => [operation.operationId, operation.example as Record<string, unknown>]),
+      ['v1_late_fee', { ...helperExample('/v1/late-fee'), state: 'ZZ' }],
+    ];
+    for (const [name, args] of calls) {
+      const expected = await inlineClient.callTool({ name, arguments: args });
+      assert.deepEqual(await offloadedClient.callTool({ name, arguments: args }), expected, name);
+    }
+  } finally {
+    await inlineClient.close();
+    await offloadedClient.close();
+  }
+});
