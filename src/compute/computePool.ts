@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { AppError, InputRejected, internalError, type ErrorCode } from '../errors.js';
+import { AppError, InputRejected, type ErrorCode } from '../errors.js';
 import type { OperationContext } from '../helpers/operation.js';
 import type { Job, JobFailure, JobResult } from './messages.js';
 
@@ -41,7 +41,7 @@ type Pending = { resolve: (json: Buffer) => void; reject: (error: unknown) => vo
  * run at the lowest CPU priority (lowestPriority.ts) and receive the body as text, so the event
  * loop neither parses nor clones it. Jobs go to the worker with the fewest in flight; workers start
  * on first use, keep the process alive only while they have jobs, and are replaced if one dies
- * (its jobs fail with internal_error).
+ * (its jobs fail with a plain Error: a logged 500 internal_error).
  */
 export function createComputePool(options: ComputePoolOptions): ComputePool {
   const workers: { worker: Worker; pending: Map<number, Pending> }[] = [];
@@ -62,7 +62,7 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     const fail = (error: unknown) => {
       const index = workers.indexOf(slot);
       if (index >= 0) workers.splice(index, 1);
-      for (const pending of slot.pending.values()) pending.reject(internalError(error));
+      for (const pending of slot.pending.values()) pending.reject(error);
       slot.pending.clear();
     };
     worker.on('error', fail);
@@ -101,8 +101,10 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
 function errorOf(failure: JobFailure): Error {
   if (failure.name === 'InputRejected' && failure.code) return new InputRejected(failure.code, failure.message, failure.issues ?? []);
   if (failure.name === 'AppError' && failure.code) return new AppError(failure.code as ErrorCode, failure.message, failure.issues ? { issues: failure.issues } : {});
-  // A JSON syntax error keeps co-body's shape (status 400) for errorMiddleware.ts's mapping.
+  // A JSON syntax error keeps co-body's shape (status 400) for errorMiddleware.ts's mapping; any
+  // other failure stays a plain Error, so that HTTP and MCP log it and answer internal_error, as
+  // they would have inline.
   const error = Object.assign(new Error(failure.message), failure.status === undefined ? {} : { status: failure.status });
   if (failure.stack) error.stack = failure.stack;
-  return failure.status === undefined ? internalError(error) : error;
+  return error;
 }

@@ -31,6 +31,10 @@ test('a job answers JSON bytes; text bodies are parsed in the worker; input erro
     assert.deepEqual(refused.issues?.map((issue) => issue.path), ['state']);
     const syntax = (await pool.run('v1_late_fee', new JsonText('{"amount":'), context).catch((error: unknown) => error)) as { status?: number };
     assert.equal(syntax.status, 400, 'a JSON syntax error keeps co-body status for errorMiddleware');
+    // Anything unexpected stays a plain Error (HTTP and MCP log it and answer internal_error).
+    const unexpected = await pool.run('v1_no_such_job', {}, context).catch((error: unknown) => error);
+    assert.ok(unexpected instanceof Error && !(unexpected instanceof AppError));
+    assert.match(unexpected.message, /no compute job v1_no_such_job/);
   } finally {
     await pool.close();
   }
@@ -63,12 +67,14 @@ test('beyond maxQueued jobs per thread, a job is refused at once with server_bus
   }
 });
 
-test('closing fails the jobs in flight with internal_error and refuses new ones with shutting_down', async () => {
+test('closing fails the jobs in flight (a plain Error: a logged 500) and refuses new ones with shutting_down', async () => {
   const pool = createComputePool({ threads: 1, maxQueued: 8 });
   await pool.run('v1_late_fee', lateFee, context); // the worker is up
   const inFlight = pool.run('v1_late_fee', lateFee, context).catch((error: unknown) => error);
   await pool.close();
-  assert.equal(((await inFlight) as AppError).code, 'internal_error');
+  const failed = await inFlight;
+  assert.ok(failed instanceof Error && !(failed instanceof AppError), String(failed));
+  assert.match(failed.message, /compute worker exited/);
   assert.equal(((await pool.run('v1_late_fee', lateFee, context).catch((error: unknown) => error)) as AppError).code, 'shutting_down');
 });
 
