@@ -112,7 +112,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
-  // Ends what would keep a draining server open: the preview's event streams.
+  // Ends what would keep a draining server open: the preview's event streams; stops the compute workers.
   return {
     app,
     routes,

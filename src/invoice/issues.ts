@@ -1,5 +1,5 @@
-import type * as v from 'valibot';
-import type { Issue } from '../errors.js';
+import * as v from 'valibot';
+import { validationFailed, type Issue } from '../errors.js';
 
 /** Turns valibot issues into { path, code, message } with paths like "line_items[3].quantity". */
 export function toIssues(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
@@ -46,3 +46,10 @@ const CODES: Record<string, string> = {
   check: 'invalid_value',
   partial_check: 'invalid_value',
 };
+
+/** A request body checked against its schema: the parsed value, or InputRejected with every issue. */
+export function parseOrReject<TSchema extends v.GenericSchema>(schema: TSchema, body: unknown): v.InferOutput<TSchema> {
+  const parsed = v.safeParse(schema, body, { abortEarly: false });
+  if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
+  return parsed.output;
+}

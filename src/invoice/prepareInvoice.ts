@@ -1,7 +1,6 @@
-import * as v from 'valibot';
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
-import { toIssues } from './issues.js';
+import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
 import { choosePaymentQr, type PaymentQr } from './paymentQr/index.js';
@@ -24,9 +23,7 @@ export interface PreparedInvoice {
  * issue at once), then the rules across fields and the totals. Throws a 400 AppError.
  */
 export function prepareInvoice(body: unknown): PreparedInvoice {
-  const parsed = v.safeParse(InvoiceSchema, body, { abortEarly: false });
-  if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
-  const invoice = parsed.output;
+  const invoice = parseOrReject(InvoiceSchema, body);
   const totals = computeTotals(invoice);
   const decoded = invoice.logo === undefined ? undefined : decodeLogo(invoice.logo);
   // A payment QR code that cannot be made exactly is a 400, never a code with a wrong payload.

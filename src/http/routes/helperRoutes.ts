@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { validationFailed } from '../../errors.js';
 import { operationContextAt, type JsonOperation } from '../../helpers/operation.js';
-import { toIssues } from '../../invoice/issues.js';
+import { parseOrReject } from '../../invoice/issues.js';
 import type { RouteSpec } from '../routeSpec.js';
 
 /** Turns each pure helper operation into a JSON route; `today` is read per request (UTC). */
@@ -16,11 +15,7 @@ export function helperRoutes(operations: readonly JsonOperation[], now: () => Da
     request: {
       schema: operation.request,
       example: operation.example,
-      parse(body: unknown) {
-        const parsed = v.safeParse(operation.request, body, { abortEarly: false });
-        if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
-        return parsed.output;
-      },
+      parse: (body: unknown) => parseOrReject(operation.request, body),
     },
     response: {
       contentType: 'application/json',
