@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,9 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
       const embedded = pdfObject(pdf, Number(/\/EF <<\/F (\d+) 0 R/.exec(fileSpec)?.[1]));
       assert.match(embedded.dict, /\/Type \/EmbeddedFile \/Subtype \/text#2Fxml/);
       assert.match(embedded.dict, new RegExp(`/Size ${xml.length}\\b`));
+      assert.match(embedded.dict, new RegExp(`/CheckSum <${createHash('md5').update(xml).digest('hex').toUpperCase()}>`), 'CheckSum = MD5 of the XML');
+      const infoModDate = /\/ModDate (\(D:[^)]*\))/.exec(pdfObject(pdf, ref(trailer, 'Info')).dict)?.[1];
+      assert.ok(infoModDate && embedded.dict.includes(`/ModDate ${infoModDate}`), `the attachment's ModDate is the Info's: ${embedded.dict}`);
       assert.match(catalog, /\/Names <<\/EmbeddedFiles <<\/Names \[\(factur-x\.xml\) \d+ 0 R\]>>>>/);
 
       // The sRGB output intent with a complete ICC profile.

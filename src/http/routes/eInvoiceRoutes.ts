@@ -1,18 +1,19 @@
 import { AppError } from '../../errors.js';
-import { produceXml, fileStem, eInvoiceXml, type ProducedDocument } from '../../einvoice/eInvoiceDocuments.js';
+import { eInvoiceXml, type XmlSyntax } from '../../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../../einvoice/example.js';
 import { checkEInvoice, prepareEInvoice } from '../../einvoice/prepareEInvoice.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../../invoice/schema.js';
 import { toFacturXPdf } from '../../render/facturX/facturXPdf.js';
+import type { PaidAnswer } from '../answer.js';
 import type { RouteSpec } from '../routeSpec.js';
 import type { PdfRenderer } from './invoiceRoutes.js';
 
 /**
  * The EN 16931 e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like
  * /v1/invoice.pdf: EN 16931 rules → 400 before any 402, then verify → produce → settle) and a free
- * validate. Each handler calls one function that returns the work as { contentType, body, headers }.
+ * validate. Each paid handler calls one function that returns its file as a PaidAnswer.
  */
 const eInvoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, parse: prepareEInvoice };
 
@@ -31,15 +32,11 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {
-      const started = performance.now();
-      return produceFacturX(renderer, prepared, signal).then((work) => {
-        onRendered?.((performance.now() - started) / 1000, Number(work.headers['X-Page-Count']));
-        return work;
-      });
+      return produceFacturX(renderer, prepared, signal, onRendered);
     },
   };
 
-  const xmlRoute = (syntax: 'cii' | 'ubl', summary: string, description: string): RouteSpec<PreparedInvoice> => ({
+  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): RouteSpec<PreparedInvoice> => ({
     method: 'POST',
     path: `/v1/e-invoice/${syntax}.xml`,
     operationId: `v1_e_invoice_${syntax}_xml`,
@@ -81,12 +78,34 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
  * The Factur-X work: Chromium's invoice PDF, finished as PDF/A-3b around the CII XML. Not async:
  * the render's admission (renderer_busy) must throw before this returns.
  */
-export function produceFacturX(renderer: PdfRenderer | undefined, prepared: PreparedInvoice, signal?: AbortSignal): Promise<ProducedDocument> {
+export function produceFacturX(
+  renderer: PdfRenderer | undefined,
+  prepared: PreparedInvoice,
+  signal?: AbortSignal,
+  onRendered?: (seconds: number, pages: number) => void,
+): Promise<PaidAnswer> {
   if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
   const xml = eInvoiceXml(prepared, 'cii');
-  return renderer.renderPdf(prepared, signal ? { signal } : {}).then(({ pdf, pages }) => ({
-    contentType: 'application/pdf',
-    body: toFacturXPdf(pdf, { xml, conformanceLevel: 'EN 16931' }),
-    headers: { 'Content-Disposition': `inline; filename="${fileStem(prepared)}-factur-x.pdf"`, 'X-Page-Count': String(pages) },
-  }));
+  const started = performance.now();
+  return renderer.renderPdf(prepared, signal ? { signal } : {}).then(({ pdf, pages }) => {
+    onRendered?.((performance.now() - started) / 1000, pages);
+    return {
+      contentType: 'application/pdf',
+      body: toFacturXPdf(pdf, { xml, conformanceLevel: 'EN 16931' }),
+      headers: { 'Content-Disposition': `inline; filename="${fileStem(prepared)}-factur-x.pdf"`, 'X-Page-Count': String(pages) },
+    };
+  });
+}
+
+function produceXml(prepared: PreparedInvoice, syntax: XmlSyntax): PaidAnswer {
+  return {
+    contentType: 'application/xml; charset=utf-8',
+    body: eInvoiceXml(prepared, syntax),
+    headers: { 'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${syntax}.xml"` },
+  };
+}
+
+/** A safe file name from the invoice number: letters, digits, dot, dash, underscore. */
+function fileStem(prepared: PreparedInvoice): string {
+  return `invoice-${prepared.invoice.invoice_number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64)}`;
 }

@@ -9,7 +9,7 @@ import { buildXmp } from './xmp.js';
  * deterministic) into a Factur-X PDF/A-3b: the catalog gains the XMP metadata, an sRGB output
  * intent, the embedded XML (`/AF`, `/Names /EmbeddedFiles`); the trailer gains an `/ID`. Written
  * by hand over the one classic xref table Chromium writes (pdfXref.ts) instead of through a PDF
- * library: about 150 lines, no dependency, the page content stays byte for byte what Chromium
+ * library: no dependency, the page content stays byte for byte what Chromium
  * wrote, and the output is a single revision whose bytes depend only on the input (README, "Why no
  * PDF library").
  *
@@ -45,13 +45,13 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
 
   const first = layout.entries.length;
   const [metadata, profile, intent, embedded, fileSpec] = [0, 1, 2, 3, 4].map((offset) => first + offset) as [number, number, number, number, number];
-  const date = info.modDate ?? info.creationDate;
   const xmp = buildXmp({
     title: info.title ?? '',
     author: info.author ?? '',
     creator: info.creator ?? '',
     producer: info.producer,
     created: xmpDate(info.creationDate),
+    // xmpDate throws without a usable ModDate: the /ModDate below is always the Info's.
     modified: xmpDate(info.modDate),
     documentFileName: FACTUR_X_FILE_NAME,
     conformanceLevel: options.conformanceLevel,
@@ -65,7 +65,7 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
       embedded,
       streamObject(
         embedded,
-        `/Type /EmbeddedFile /Subtype /text#2Fxml /Filter /FlateDecode /Params <</Size ${xml.length} /CheckSum <${createHash('md5').update(xml).digest('hex').toUpperCase()}>${date ? ` /ModDate ${date}` : ''}>>`,
+        `/Type /EmbeddedFile /Subtype /text#2Fxml /Filter /FlateDecode /Params <</Size ${xml.length} /CheckSum <${createHash('md5').update(xml).digest('hex').toUpperCase()}> /ModDate ${info.modDate}>>`,
         deflateSync(xml),
       ),
     ],
