@@ -88,18 +88,23 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
     }
     // A settlement lasts until its answer has left: shutdown waits for it before cutting connections,
     // or a PDF that was just paid for would be lost with the process (the store is in memory).
+    // Without a transport's hook (MCP), it lasts at least until settled and stored.
     const endSettlement = lifecycle?.beginSettlement();
-    if (endSettlement) (hooks.whenDelivered ?? ((done) => done()))(endSettlement);
-    const work = { contentType: answer.contentType, body: answer.body };
-    const outcome = await payment.settle(work);
-    if (outcome.kind === 'settle-failed') return outcome;
+    if (endSettlement && hooks.whenDelivered) hooks.whenDelivered(endSettlement);
     try {
-      await payment.complete(work, outcome);
-    } catch (error) {
-      // Paid and done: deliver the result even if it can't be kept for re-sends.
-      hooks.onResultNotStored?.(error);
+      const work = { contentType: answer.contentType, body: answer.body };
+      const outcome = await payment.settle(work);
+      if (outcome.kind === 'settle-failed') return outcome;
+      try {
+        await payment.complete(work, outcome);
+      } catch (error) {
+        // Paid and done: deliver the result even if it can't be kept for re-sends.
+        hooks.onResultNotStored?.(error);
+      }
+      return { kind: 'paid', answer, receipt: outcome.header };
+    } finally {
+      if (endSettlement && !hooks.whenDelivered) endSettlement();
     }
-    return { kind: 'paid', answer, receipt: outcome.header };
   }
 }
 
