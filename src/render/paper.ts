@@ -1,4 +1,5 @@
 import type { CurrencyCode } from '../invoice/currencies.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 
 /** The PAPER_SIZE values (and the preview's paper switch): auto picks by currency. */
 export const PAPER_SETTINGS = ['auto', 'A4', 'Letter'] as const;
@@ -11,4 +12,13 @@ const LETTER_CURRENCIES: ReadonlySet<CurrencyCode> = new Set(['USD', 'CAD', 'MXN
 export function paperFor(currency: CurrencyCode, setting: PaperSetting): PaperFormat {
   if (setting !== 'auto') return setting;
   return LETTER_CURRENCIES.has(currency) ? 'Letter' : 'A4';
+}
+
+/**
+ * The paper an invoice prints on: the Swiss QR-bill's payment part is defined on A4 (its page is
+ * 297 mm tall in qr-bill.css), so an invoice carrying one is A4 whatever the setting; otherwise
+ * paperFor.
+ */
+export function paperOf(prepared: Pick<PreparedInvoice, 'totals' | 'paymentQr'>, setting: PaperSetting): PaperFormat {
+  return prepared.paymentQr?.scheme === 'swiss' ? 'A4' : paperFor(prepared.totals.currency, setting);
 }

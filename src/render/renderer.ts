@@ -2,7 +2,7 @@ import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { AppError } from '../errors.js';
 import { findChromium } from './chromiumPath.js';
 import { withDeadline } from './deadline.js';
-import { paperFor, type PaperSetting } from './paper.js';
+import { paperOf, type PaperSetting } from './paper.js';
 import { RENDER_DEFAULTS } from './renderDefaults.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
 import type { PooledPage } from './pooledPage.js';
@@ -124,7 +124,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   async function print(pooled: PooledPage, prepared: PreparedInvoice, paper: PaperSetting, timeoutMs: number) {
     const view = templates.view(prepared);
     const html = templates.printPage(view);
-    const params = printParams(paperFor(prepared.totals.currency, paper), settings.tagged);
+    const params = printParams(paperOf(prepared, paper), settings.tagged);
     try {
       const work = printHtml(pooled.printable, html, params);
       const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));

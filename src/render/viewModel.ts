@@ -188,7 +188,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
       : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
-    swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.tag)) : null,
+    swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language)) : null,
     notes: textView(invoice.notes, userLang),
     paymentInstructions: textView(invoice.payment_instructions, userLang),
   };

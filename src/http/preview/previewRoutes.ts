@@ -7,7 +7,7 @@ import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../invoice/totalsReport.js';
-import { PAPER_SETTINGS, paperFor, type PaperSetting } from '../../render/paper.js';
+import { PAPER_SETTINGS, paperOf, type PaperSetting } from '../../render/paper.js';
 import { PAGE_MARGINS } from '../../render/printOptions.js';
 import { jsonBody } from '../jsonBody.js';
 import { pdfPageImages } from './pageImages.js';
@@ -123,7 +123,7 @@ export function createPreview(options: PreviewOptions): Preview {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       html: needRenderer(options.renderer).renderHtml(prepared),
-      paper: paperFor(prepared.totals.currency, paper),
+      paper: paperOf(prepared, paper),
       currency: report.currency.code,
       total: report.total.formatted,
     };
@@ -140,7 +140,7 @@ export function createPreview(options: PreviewOptions): Preview {
       imagesError = `No page images: pdftoppm (Debian package poppler-utils) failed or is missing: ${String(error)}`;
     }
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { pages, paper: paperFor(prepared.totals.currency, paper), images, ...(imagesError ? { imagesError } : {}) };
+    ctx.body = { pages, paper: paperOf(prepared, paper), images, ...(imagesError ? { imagesError } : {}) };
   });
 
   // The real PDF of what the preview shows, free: development only (see the top of this file).

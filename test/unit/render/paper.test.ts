@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../../src/config.js';
 import { CURRENCY_CODES, type CurrencyCode } from '../../../src/invoice/currencies.js';
-import { PAPER_SETTINGS, paperFor } from '../../../src/render/paper.js';
+import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
+import { PAPER_SETTINGS, paperFor, paperOf } from '../../../src/render/paper.js';
+import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
 
 // DECISIONS.md, paper size: Letter where the currency's home market prints on Letter (the United
 // States, Canada, Mexico), A4 everywhere else. Written out per currency, not derived from the code.
@@ -35,4 +37,12 @@ test('a forced paper size wins over the currency', () => {
 test('PAPER_SIZE accepts exactly the paper settings the renderer knows', () => {
   for (const setting of PAPER_SETTINGS) assert.equal(loadConfig({ PAPER_SIZE: setting }).PAPER_SIZE, setting);
   for (const wrong of ['A3', 'letter', 'legal']) assert.throws(() => loadConfig({ PAPER_SIZE: wrong }), /PAPER_SIZE: must be auto, A4 or Letter/);
+});
+
+test('an invoice with a Swiss QR-bill is A4 whatever the setting (its payment part is defined on A4); others follow paperFor', () => {
+  const swiss = prepareInvoice(QR_INVOICES.swiss);
+  assert.equal(swiss.paymentQr?.scheme, 'swiss');
+  for (const setting of PAPER_SETTINGS) assert.equal(paperOf(swiss, setting), 'A4', setting);
+  const epc = prepareInvoice(QR_INVOICES.epc);
+  for (const setting of PAPER_SETTINGS) assert.equal(paperOf(epc, setting), paperFor('EUR', setting), setting);
 });

@@ -7,6 +7,7 @@ import { loadLabelCatalogs } from '../../../src/render/labelCatalogs.js';
 import { PROJECT_ROOT } from '../../../src/render/templates.js';
 import { buildInvoiceView as buildWith, formatDate, LINES_KEPT_WITH_TOTALS } from '../../../src/render/viewModel.js';
 import { invoiceWithItems, UNICODE_INVOICE } from '../../fixtures/invoices.js';
+import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
 
 const catalogs = loadLabelCatalogs(PROJECT_ROOT);
 const buildInvoiceView = (prepared: Parameters<typeof buildWith>[0]) => buildWith(prepared, catalogs);
@@ -93,4 +94,12 @@ describe('buildInvoiceView', () => {
 test('formatDate reads the same everywhere and ignores the time zone', () => {
   assert.equal(formatDate('2026-01-01'), '1 January 2026');
   assert.equal(formatDate('2028-02-29'), '29 February 2028');
+});
+
+test('the Swiss QR-bill speaks the invoice language: German with locale de-CH, English without a locale (the labels stay English then)', () => {
+  const { locale: _locale, ...withoutLocale } = QR_INVOICES.swiss;
+  const german = buildInvoiceView(prepareInvoice(QR_INVOICES.swiss));
+  const english = buildInvoiceView(prepareInvoice(withoutLocale));
+  assert.equal(german.swissQrBill?.lang, 'de');
+  assert.equal(english.swissQrBill?.lang, 'en');
 });
