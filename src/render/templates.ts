@@ -3,7 +3,9 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
+import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
+import type { InvoiceInput } from '../invoice/schema.js';
 import { invoiceCss } from './invoiceCss.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
@@ -125,11 +127,25 @@ function compileAll(root: string): Compiled {
     qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
   };
-  // Handlebars compiles lazily on first use; fill the example now so that a syntax error or an
-  // unknown field surfaces at start-up, and the first real request doesn't pay for compilation.
-  fill(compiled, buildInvoiceView(prepareInvoice(EXAMPLE_INVOICE), compiled.catalogs), '');
+  // Handlebars compiles lazily on first use, partials too, and only the branches taken; fill the
+  // examples now (between them every partial: real-world fields, payment panel, QR-bill) so that a
+  // syntax error or an unknown field surfaces at start-up, and no request pays for compilation.
+  for (const example of WARM_UP_INVOICES) fill(compiled, buildInvoiceView(prepareInvoice(example), compiled.catalogs), '');
   return compiled;
 }
+
+const WARM_UP_INVOICES: readonly InvoiceInput[] = [
+  EXAMPLE_INVOICE,
+  EXAMPLE_REAL_WORLD_INVOICE,
+  // The real-world example paid by Swiss QR-bill (its own partial and page).
+  {
+    ...EXAMPLE_REAL_WORLD_INVOICE,
+    currency: 'CHF',
+    locale: 'de-CH',
+    seller: { ...EXAMPLE_REAL_WORLD_INVOICE.seller, street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH', vat_id: 'CHE123456789' },
+    payment: { qr_iban: 'CH4431999123000889012', qr_reference: '210000000003139471430009017' },
+  },
+];
 
 /** The page with its styles: our stylesheets, this invoice's few rules (invoiceCss.ts), `extra`. */
 function fill(compiled: Compiled, view: InvoiceView, extra: string): string {

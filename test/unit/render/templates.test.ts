@@ -164,6 +164,23 @@ describe('watching', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  test('so does a broken partial that only some invoices reach (the QR-bill, the VAT breakdown)', () => {
+    for (const [partial, broken] of [
+      ['swiss-qr-bill.hbs', '{{qrBillFieldThatDoesNotExist}}'],
+      ['vat-breakdown.hbs', '{{#each vatRowsThatDoNotExist}}{{/each}}{{vatTypo}}'],
+    ] as const) {
+      const root = mkdtempSync(join(tmpdir(), 'invoice-templates-'));
+      try {
+        cpSync(join(PROJECT_ROOT, 'templates'), join(root, 'templates'), { recursive: true });
+        cpSync(join(PROJECT_ROOT, 'styles'), join(root, 'styles'), { recursive: true });
+        writeFileSync(join(root, 'templates', 'partials', partial), broken);
+        assert.throws(() => loadInvoiceTemplates({ root }), /DoesNotExist|vatTypo/, partial);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    }
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
