@@ -10,7 +10,7 @@ import { favicon } from './http/favicon.js';
 import { API_VERSION } from './http/discovery/openapi.js';
 import { offloadedRoutes } from './http/offloadedRoutes.js';
 import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
-import { createMcpServer } from './http/mcp/mcpServer.js';
+import { mcpServerFactory } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
 import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
@@ -101,14 +101,13 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const tools = mcpTools(routes);
   // A paid tool call's payment is in the JSON-RPC body: it takes from the same payer bucket there.
   const payerTokens = limits.payer ? payerLimit(buckets, limits.payer) : undefined;
-  const buildMcpServer = () =>
-    createMcpServer({
-      tools,
-      version: API_VERSION,
-      paidCall: deps.payment?.call,
-      payerLimit: payerTokens,
-      logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
-    });
+  const buildMcpServer = mcpServerFactory({
+    tools,
+    version: API_VERSION,
+    paidCall: deps.payment?.call,
+    payerLimit: payerTokens,
+    logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
+  });
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));

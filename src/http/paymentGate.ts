@@ -26,14 +26,14 @@ export function pricedResource(route: PricedRoute): PricedResource {
     mimeType: route.response.contentType,
     serviceName: SERVICE_NAME,
     tags: tagsOf(route),
-    ...(route.request
-      ? {
-          exampleBody: compactExample(route.request.example, jsonSchemaOf(route.request.schema)),
-          bodySchema: compactBodySchema(jsonSchemaOf(route.request.schema), `/openapi.json#${route.operationId}`),
-        }
-      : {}),
+    ...(route.request ? bodyDescription(route.operationId, route.request.example, jsonSchemaOf(route.request.schema)) : {}),
   };
 }
+
+const bodyDescription = (operationId: string, example: unknown, schema: ReturnType<typeof jsonSchemaOf>) => ({
+  exampleBody: compactExample(example, schema),
+  bodySchema: compactBodySchema(schema, `/openapi.json#${operationId}`),
+});
 
 /**
  * Koa adapter of the paid call (paidCall.ts), after body validation. The answer is written only

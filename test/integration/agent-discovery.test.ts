@@ -120,3 +120,15 @@ test('/mcp answers POST only: GET (no sessions, no event stream) is 405', async 
   assert.equal(response.status, 405);
   assert.equal(response.headers.get('allow'), 'POST');
 });
+
+test('/mcp takes one JSON-RPC message per POST: a batch is refused (it would run many tool calls for one rate-limit token)', async () => {
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'v1_invoice_validate', arguments: {} } });
+  const response = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify([call(1), call(2), call(3)]),
+  });
+  assert.equal(response.status, 400);
+  const body = (await response.json()) as { error: { code: number } };
+  assert.equal(body.error.code, -32600);
+});

@@ -9,8 +9,8 @@ export const MCP_PATH = '/mcp';
  * POST /mcp: the MCP streamable HTTP transport, stateless (no session: every request is answered
  * by a fresh server over the same tools, so any instance behind the load balancer can answer) and
  * with JSON answers rather than an event stream. The body goes through the API's JSON parser
- * (same limit, same 415/413/400). GET (a server-sent event stream) and DELETE (end a session)
- * have nothing to do without sessions: 405.
+ * (same limit, same 415/413/400); a JSON-RPC batch is refused. GET (a server-sent event stream)
+ * and DELETE (end a session) have nothing to do without sessions: 405.
  */
 export function mcpEndpoint(buildServer: () => Server, bodyLimitBytes: number): Middleware {
   const parse = jsonBody(bodyLimitBytes);
@@ -23,6 +23,13 @@ export function mcpEndpoint(buildServer: () => Server, bodyLimitBytes: number): 
       return;
     }
     await parse(ctx, async () => {
+      // One message per POST: a batch would run up to 100 tool calls for one rate-limit token
+      // (MCP 2025-06-18 dropped JSON-RPC batching; the SDK's client never sends one).
+      if (Array.isArray(ctx.request.body)) {
+        ctx.status = 400;
+        ctx.body = { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: send one JSON-RPC message per POST; batches are not accepted.' }, id: null };
+        return;
+      }
       const server = buildServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);

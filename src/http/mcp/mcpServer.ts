@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, internalError } from '../../errors.js';
 import { fingerprintOf, type PaidCall } from '../paidCall.js';
+import type { PricedResource } from '../../payment/offer.js';
 import { pricedResource } from '../paymentGate.js';
 import type { PayerLimit } from '../rateLimit/rateLimit.js';
 import { isPaid } from '../routeSpec.js';
@@ -26,10 +27,15 @@ export interface McpServerOptions {
  * anything about payment) and handler; a paid tool goes through the same paid call as the HTTP
  * gate, its payment in `_meta["x402/payment"]` (the x402 MCP transport).
  */
-export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server({ name: 'invoice-pdf-x402', title: 'Invoice PDF API', version: options.version }, { capabilities: { tools: {} } });
+export function mcpServerFactory(options: McpServerOptions): () => Server {
+  // Built once: the transport is stateless, so a server is made for every POST /mcp.
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const resources = new Map(options.tools.filter((tool) => isPaid(tool.route)).map((tool) => [tool.name, pricedResource(tool.route)]));
+  return () => createMcpServer(options, byName, resources);
+}
+
+function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, McpTool>, resources: ReadonlyMap<string, PricedResource>): Server {
+  const server = new Server({ name: 'invoice-pdf-x402', title: 'Invoice PDF API', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: options.tools.map(({ route: _route, ...tool }) => tool),
