@@ -11,7 +11,7 @@ import { httpAnswerOf } from './errorAnswers.js';
  * of its setting.
  */
 export interface ServerLimits {
-  /** The whole header block; a real client's PAYMENT-SIGNATURE alone is about 9.3 KB. */
+  /** The whole header block; a real client's PAYMENT-SIGNATURE alone is 3.7–3.8 KB (up to 16 KiB allowed). */
   maxHeaderBytes: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
