@@ -33,7 +33,7 @@ export const LIMITS = {
   localeTag: 35,
   /** Decoded logo bytes (256 KiB): a logo is inlined into every render of the invoice. */
   logoBytes: 256 * 1024,
-  /** Pixels on either side; a logo prints at most at most 60 × 18 mm (invoice.css). */
+  /** Pixels on either side; a logo prints at most 60 × 18 mm (invoice.css). */
   logoSide: 4000,
   accountName: 70,
   paymentReference: 140,
