@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { CURRENCIES, CURRENCY_CODES, DEFAULT_CURRENCY } from './currencies.js';
-import { LANGUAGES } from './locales.js';
+import { directionOf, LANGUAGES } from './locales.js';
 import { InvoiceSchema } from './schema.js';
 
 /** JSON Schema (2020-12) of a valibot schema; checks JSON Schema cannot express are described in text. */
@@ -61,7 +61,7 @@ export function describeInvoiceFields() {
       'tax_exemption_reason only with lines in E, AE, K, G or O; without it those invoices print the standard wording of the language.',
       'logo: a PNG or JPEG data URI, checked by its bytes (SVG refused), at most 256 KiB and 4000 pixels per side.',
     ],
-    languages: LANGUAGES.map((language) => ({ language, direction: language === 'ar' || language === 'he' ? 'rtl' : 'ltr', catalog: `templates/locales/${language}.json` })),
+    languages: LANGUAGES.map((language) => ({ language, direction: directionOf(language), catalog: `templates/locales/${language}.json` })),
     totals: {
       formula: TOTALS_FORMULA,
       rounding: 'round() is half away from zero, applied once per line, once to the discount and once to the tax.',

@@ -35,6 +35,4 @@ export const LIMITS = {
   logoBytes: 256 * 1024,
   /** Pixels on either side; a logo prints at most 60 × 18 mm (invoice.css). */
   logoSide: 4000,
-  accountName: 70,
-  paymentReference: 140,
 } as const;

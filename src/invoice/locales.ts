@@ -11,6 +11,9 @@ export type Language = (typeof LANGUAGES)[number];
 
 const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['ar', 'he']);
 
+/** The writing direction of a language's labels. */
+export const directionOf = (language: Language): 'rtl' | 'ltr' => (RIGHT_TO_LEFT.has(language) ? 'rtl' : 'ltr');
+
 export interface InvoiceLocale {
   /** Canonical BCP 47 tag, e.g. "de-DE", "zh-Hans-CN". */
   tag: string;
@@ -42,7 +45,7 @@ export function isLanguage(value: string): value is Language {
 /** The invoice's locale: the one it names (already validated by the schema), or its currency's. */
 export function invoiceLocale(requested: string | undefined, currency: CurrencyCode): InvoiceLocale {
   const parsed = requested === undefined ? undefined : parseLocaleTag(requested);
-  if (parsed) return { ...parsed, direction: RIGHT_TO_LEFT.has(parsed.language) ? 'rtl' : 'ltr', explicit: true };
+  if (parsed) return { ...parsed, direction: directionOf(parsed.language), explicit: true };
   // The currency locales of DECISIONS.md (en-US, ja-JP, de-CH, …) keep English labels: before
   // locales existed every invoice was English, whatever its currency.
   return { tag: CURRENCIES[currency].locale, language: 'en', direction: 'ltr', explicit: false };

@@ -4,7 +4,7 @@ import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { buildTotalsReport, type TotalsReport } from '../invoice/totalsReport.js';
 import { EXEMPT_CATEGORIES, type VatCategory } from '../invoice/vatCategories.js';
 import Handlebars from 'handlebars';
-import type { PaymentQr } from '../invoice/paymentQr/index.js';
+import { formatIban, type PaymentQr } from '../invoice/paymentQr/index.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
@@ -224,7 +224,7 @@ function paymentOf({ invoice, paymentQr }: PreparedInvoice): PaymentView | null 
   return {
     accountName: payment.account_name ?? null,
     // Printed in groups of four, as IBANs are written on paper.
-    iban: payment.iban ? payment.iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ') : null,
+    iban: payment.iban ? formatIban(payment.iban) : null,
     bic: payment.bic ?? null,
     reference: payment.reference ?? null,
     qr,

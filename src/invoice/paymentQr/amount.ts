@@ -1,11 +1,12 @@
+import { minorToDecimal } from '../money.js';
+
 /**
  * Minor units (bigint) as the plain decimal every payload writes: "1949.75", "0.05", "12.00".
  * No grouping, a dot, exactly `digits` decimals; never a float on the way.
  */
 export function decimalAmount(minor: bigint, digits: number): string {
   if (minor < 0n) throw new Error('decimalAmount: negative amount');
-  const text = minor.toString().padStart(digits + 1, '0');
-  return digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+  return minorToDecimal(minor, digits);
 }
 
 /** The Swiss QR-bill's printed form: a space between thousands, "1 949.75" (SIX style guide 3.5.3). */

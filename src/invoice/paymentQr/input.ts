@@ -40,8 +40,10 @@ export function issue(path: string, code: string, message: string): PaymentQrIss
 }
 
 /** One line of text without control characters: every payload is line- or field-based. */
+export const SINGLE_LINE = /^[^\u0000-\u001F\u007F-\u009F]*$/u;
+
 export function isSingleLine(value: string): boolean {
-  return /^[^\u0000-\u001F\u007F-\u009F]*$/u.test(value);
+  return SINGLE_LINE.test(value);
 }
 
 /** The payee name the codes carry: account_name when given, else the seller's name. */

@@ -3,6 +3,7 @@ import { checkBic } from './bic.js';
 import { checkRfReference, looksLikeRfReference } from './creditorReference.js';
 import { checkEvmAddress } from './evmAddress.js';
 import { checkIban, type Checked } from './iban.js';
+import { SINGLE_LINE } from './input.js';
 import { checkPixKey } from './pixKey.js';
 import { checkQrIban, checkQrReference, isQrIban } from './swissReference.js';
 import { checkUpiVpa } from './upiVpa.js';
@@ -21,7 +22,6 @@ export const PAYMENT_LIMITS = {
 } as const;
 
 // One line, no tab: every payload is line- or parameter-based, a line break would shift fields.
-const SINGLE_LINE = /^[^\u0000-\u001F\u007F-\u009F]*$/u;
 
 function singleLine(max: number, description: string) {
   return v.pipe(

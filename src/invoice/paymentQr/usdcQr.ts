@@ -24,7 +24,7 @@ export function buildUsdcQr(input: PaymentQrInput, address: string): Built<UsdcQ
     value: {
       scheme: 'eip681',
       payload,
-      details: { address: checked.value, network: 'Base', chainId: 8453, token: 'USDC', tokenAddress: USDC_ON_BASE.token, amount: decimalAmount(input.balanceDueMinor, input.digits) },
+      details: { address: checked.value, network: USDC_ON_BASE.network, chainId: USDC_ON_BASE.chainId, token: USDC_ON_BASE.symbol, tokenAddress: USDC_ON_BASE.token, amount: decimalAmount(input.balanceDueMinor, input.digits) },
     },
   };
 }
