@@ -17,7 +17,7 @@ import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/buck
 import { payerLimit, rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
-import type { PaymentGateFactory, PricedRoute, RouteSpec } from './http/routeSpec.js';
+import { isPaid, type PaymentGateFactory, type PricedRoute, type RouteSpec } from './http/routeSpec.js';
 import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
@@ -136,7 +136,7 @@ function rateLimitTermsOf(config: Config): RateLimitTerms {
 }
 
 function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
-  const paid = new Set(routes.filter((route) => Number(route.priceUsd) > 0).map((route) => `${route.method} ${route.path}`));
+  const paid = new Set(routes.filter(isPaid).map((route) => `${route.method} ${route.path}`));
   return rateLimit({
     store,
     ...(client ? { client } : {}),

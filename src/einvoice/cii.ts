@@ -107,7 +107,6 @@ function delivery(doc: EInvoiceDocument): XmlElement {
 }
 
 function settlement(doc: EInvoiceDocument): XmlElement {
-  const amount = (name: string, value: string | undefined) => leaf(name, value);
   const means = doc.paymentMeans;
   const { totals } = doc;
   return el(
@@ -127,10 +126,10 @@ function settlement(doc: EInvoiceDocument): XmlElement {
       el(
         'ram:ApplicableTradeTax',
         null,
-        amount('ram:CalculatedAmount', group.tax),
+        leaf('ram:CalculatedAmount', group.tax),
         leaf('ram:TypeCode', 'VAT'),
         leaf('ram:ExemptionReason', group.exemptionReason),
-        amount('ram:BasisAmount', group.basis),
+        leaf('ram:BasisAmount', group.basis),
         leaf('ram:CategoryCode', group.category),
         leaf('ram:ExemptionReasonCode', group.exemptionCode),
         leaf('ram:RateApplicablePercent', group.rate),
@@ -141,7 +140,7 @@ function settlement(doc: EInvoiceDocument): XmlElement {
         'ram:SpecifiedTradeAllowanceCharge',
         null,
         el('ram:ChargeIndicator', null, leaf('udt:Indicator', 'false')),
-        amount('ram:ActualAmount', allowance.amount),
+        leaf('ram:ActualAmount', allowance.amount),
         leaf('ram:ReasonCode', '95'),
         leaf('ram:Reason', 'Discount'),
         el('ram:CategoryTradeTax', null, leaf('ram:TypeCode', 'VAT'), leaf('ram:CategoryCode', allowance.category), leaf('ram:RateApplicablePercent', allowance.rate)),
@@ -152,13 +151,13 @@ function settlement(doc: EInvoiceDocument): XmlElement {
     el(
       'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
       null,
-      amount('ram:LineTotalAmount', totals.lineTotal),
-      amount('ram:AllowanceTotalAmount', totals.allowanceTotal),
-      amount('ram:TaxBasisTotalAmount', totals.taxBasis),
+      leaf('ram:LineTotalAmount', totals.lineTotal),
+      leaf('ram:AllowanceTotalAmount', totals.allowanceTotal),
+      leaf('ram:TaxBasisTotalAmount', totals.taxBasis),
       leaf('ram:TaxTotalAmount', totals.taxTotal, { currencyID: doc.currency }),
-      amount('ram:GrandTotalAmount', totals.grandTotal),
-      amount('ram:TotalPrepaidAmount', totals.prepaid),
-      amount('ram:DuePayableAmount', totals.duePayable),
+      leaf('ram:GrandTotalAmount', totals.grandTotal),
+      leaf('ram:TotalPrepaidAmount', totals.prepaid),
+      leaf('ram:DuePayableAmount', totals.duePayable),
     ),
     doc.preceding &&
       el(

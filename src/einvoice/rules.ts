@@ -20,7 +20,7 @@ export interface RuleContext {
 
 export interface Rule {
   id: string;
-  /** One line for the README and the field notes. */
+  /** What the rule asks, in one line: the message of a category rule's issues (the others word their own). */
   summary: string;
   check(context: RuleContext): Omit<Issue, 'code'>[];
 }

@@ -28,8 +28,8 @@ export interface Totals {
   currency: CurrencyCode;
   digits: number;
   lineAmounts: bigint[];
-  /** Each line's effective VAT category and rate, and the index of its group. */
-  lineTax: { category: VatCategory; rate: Decimal; group: number }[];
+  /** Each line's effective VAT category and rate. */
+  lineTax: { category: VatCategory; rate: Decimal }[];
   groups: VatGroup[];
   subtotal: bigint;
   discount: bigint;
@@ -61,7 +61,7 @@ export function computeTotals(input: TotalsInput): Totals {
       rate,
     };
   });
-  const { groups: grouped, lineGroups } = groupLines(lines);
+  const grouped = groupLines(lines);
   const subtotal = lines.reduce((sum, line) => sum + line.amount, 0n);
   const discount = toMinor(input.discount, digits);
   const groups = taxGroups(grouped, discount);
@@ -73,7 +73,7 @@ export function computeTotals(input: TotalsInput): Totals {
     currency: input.currency,
     digits,
     lineAmounts: lines.map((line) => line.amount),
-    lineTax: lines.map((line, at) => ({ category: line.category, rate: line.rate, group: lineGroups[at] ?? 0 })),
+    lineTax: lines.map((line) => ({ category: line.category, rate: line.rate })),
     groups,
     subtotal,
     discount,

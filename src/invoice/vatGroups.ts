@@ -23,11 +23,11 @@ export interface GroupedLine {
   rate: Decimal;
 }
 
-/** Groups the lines; `lineGroups[i]` is the index of line i's group. */
-export function groupLines(lines: readonly GroupedLine[]): { groups: Pick<VatGroup, 'category' | 'rate' | 'net'>[]; lineGroups: number[] } {
+/** Groups the lines by (category, rate), in order of first appearance, summing their nets. */
+export function groupLines(lines: readonly GroupedLine[]): Pick<VatGroup, 'category' | 'rate' | 'net'>[] {
   const index = new Map<string, number>();
   const groups: Pick<VatGroup, 'category' | 'rate' | 'net'>[] = [];
-  const lineGroups = lines.map((line) => {
+  for (const line of lines) {
     const key = `${line.category} ${decimalToString(line.rate)}`;
     let at = index.get(key);
     if (at === undefined) {
@@ -35,9 +35,8 @@ export function groupLines(lines: readonly GroupedLine[]): { groups: Pick<VatGro
       index.set(key, at);
     }
     (groups[at] as { net: bigint }).net += line.amount;
-    return at;
-  });
-  return { groups, lineGroups };
+  }
+  return groups;
 }
 
 /** Splits `total` over `weights` in proportion, by largest remainder; the shares sum to `total`. */

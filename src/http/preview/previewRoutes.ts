@@ -10,6 +10,7 @@ import { buildTotalsReport } from '../../invoice/totalsReport.js';
 import { PAPER_SETTINGS, paperOf, type PaperSetting } from '../../render/paper.js';
 import { PAGE_MARGINS } from '../../render/printOptions.js';
 import { jsonBody } from '../jsonBody.js';
+import { renderingUnavailable } from '../routes/invoiceRoutes.js';
 import { pdfPageImages } from './pageImages.js';
 import type { TemplateReload } from '../../render/templates.js';
 import { templateEvents as createTemplateEvents, type TemplateEvents } from './templateEvents.js';
@@ -195,6 +196,6 @@ function parseInvoice(paperSize: PaperSetting): Middleware {
 const previewInput = (ctx: Context): { prepared: PreparedInvoice; paper: PaperSetting } => ctx.state.preview;
 
 function needRenderer(renderer: PreviewRenderer | undefined): PreviewRenderer {
-  if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
+  if (!renderer) throw renderingUnavailable();
   return renderer;
 }

@@ -1,4 +1,3 @@
-import { AppError } from '../../errors.js';
 import { eInvoiceXml, type XmlSyntax } from '../../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../../einvoice/example.js';
 import { checkEInvoice, prepareEInvoice } from '../../einvoice/prepareEInvoice.js';
@@ -8,7 +7,7 @@ import { InvoiceSchema } from '../../invoice/schema.js';
 import { toFacturXPdf } from '../../render/facturX/facturXPdf.js';
 import type { PaidAnswer } from '../answer.js';
 import type { RouteSpec } from '../routeSpec.js';
-import type { PdfRenderer } from './invoiceRoutes.js';
+import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
 
 /**
  * The EN 16931 e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like
@@ -84,7 +83,7 @@ export function produceFacturX(
   signal?: AbortSignal,
   onRendered?: (seconds: number, pages: number) => void,
 ): Promise<PaidAnswer> {
-  if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
+  if (!renderer) throw renderingUnavailable();
   const xml = eInvoiceXml(prepared, 'cii');
   const started = performance.now();
   return renderer.renderPdf(prepared, signal ? { signal } : {}).then(({ pdf, pages }) => {

@@ -17,6 +17,9 @@ export interface PdfRenderer {
   renderPdf(prepared: PreparedInvoice, options?: { signal?: AbortSignal }): Promise<{ pdf: Buffer; pages: number }>;
 }
 
+/** A PDF route on an instance built without a renderer (some tests). */
+export const renderingUnavailable = (): AppError => new AppError('not_implemented', 'PDF rendering is not available on this instance.');
+
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
 
 export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
@@ -45,7 +48,7 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {
-      if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
+      if (!renderer) throw renderingUnavailable();
       const started = performance.now();
       return renderer.renderPdf(prepared, { signal }).then(({ pdf, pages }) => {
         onRendered?.((performance.now() - started) / 1000, pages);
