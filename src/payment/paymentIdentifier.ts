@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
 import type { ExactAuthorization } from './paymentHeader.js';
-import type { PaidResult, PaymentStore } from './paymentStore.js';
+import { claimWhenFree, type PaidResult, type PaymentStore } from './paymentStore.js';
 import { signerMismatch } from './signerCheck.js';
 
 /** The payment-identifier extension as advertised in the challenge: optional for the client. */
@@ -42,15 +41,12 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
   const now = options.now ?? Date.now;
   const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
 
-  async function claimId(key: string, expiresAtMs: number) {
-    const deadline = now() + duplicateWaitMs;
-    for (;;) {
-      const outcome = await store.claim(key, expiresAtMs);
-      if (outcome.kind !== 'busy') return outcome;
-      if (now() >= deadline) throw new AppError('payment_in_progress', 'A payment with this payment-identifier is being processed. Retry later to collect the result.');
-      await sleep(100);
-    }
-  }
+  const claimId = (key: string, expiresAtMs: number) =>
+    claimWhenFree(store, key, expiresAtMs, {
+      waitMs: duplicateWaitMs,
+      now,
+      whenStillBusy: () => new AppError('payment_in_progress', 'A payment with this payment-identifier is being processed. Retry later to collect the result.'),
+    });
 
   return {
     requirements: (resource) => processor.requirements(resource),

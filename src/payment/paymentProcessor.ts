@@ -1,12 +1,11 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
 import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
-import { authorizationKey, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
+import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
 import { signerMismatch } from './signerCheck.js';
@@ -119,27 +118,24 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
   };
 
   async function claimOrWait(claim: Claim, fingerprint: string) {
-    const deadline = now() + duplicateWaitMs;
-    for (;;) {
-      const outcome = await store.claim(claim.key, claim.expiresAtMs);
-      // Another signature over a paid or parked authorization (from and nonce are public on chain):
-      // it gets nothing, and nothing is settled with it.
-      if (outcome.kind === 'done' && outcome.result.signatureHash !== claim.signatureHash) return { kind: 'other-signature' as const };
-      if (outcome.kind === 'parked' && outcome.pending.signatureHash !== claim.signatureHash) {
-        await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back untouched
-        return { kind: 'other-signature' as const };
-      }
-      if (outcome.kind === 'done' && outcome.result.fingerprint !== fingerprint) throw paymentReused();
-      if (outcome.kind === 'parked' && outcome.pending.fingerprint !== fingerprint) {
-        await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back for the right body
-        throw paymentReused();
-      }
-      if (outcome.kind !== 'busy') return outcome;
-      if (now() >= deadline) {
-        throw new AppError('payment_in_progress', 'This payment authorization is being processed by another request. Retry later to collect the result.');
-      }
-      await sleep(100);
+    const outcome = await claimWhenFree(store, claim.key, claim.expiresAtMs, {
+      waitMs: duplicateWaitMs,
+      now,
+      whenStillBusy: () => new AppError('payment_in_progress', 'This payment authorization is being processed by another request. Retry later to collect the result.'),
+    });
+    // Another signature over a paid or parked authorization (from and nonce are public on chain):
+    // it gets nothing, and nothing is settled with it.
+    if (outcome.kind === 'done' && outcome.result.signatureHash !== claim.signatureHash) return { kind: 'other-signature' as const };
+    if (outcome.kind === 'parked' && outcome.pending.signatureHash !== claim.signatureHash) {
+      await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back untouched
+      return { kind: 'other-signature' as const };
     }
+    if (outcome.kind === 'done' && outcome.result.fingerprint !== fingerprint) throw paymentReused();
+    if (outcome.kind === 'parked' && outcome.pending.fingerprint !== fingerprint) {
+      await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back for the right body
+      throw paymentReused();
+    }
+    return outcome;
   }
 
   /**

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * Shared payment state: a single-flight claim per authorization (network, asset, from, nonce) and
  * the paid result, kept until the authorization expires. One small interface so an in-memory
@@ -59,6 +61,25 @@ export interface PaymentStore {
   /** The settlement outcome is unknown: keep the work, locked, for a re-send to collect. Never replaces a result. */
   park(key: string, pending: PendingResult, expiresAtMs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Claims `key`, waiting while another request holds it (a duplicate in flight) for at most
+ * `waitMs`, polling every 100 ms: the outcome once it is not busy, else `whenStillBusy()` is thrown.
+ */
+export async function claimWhenFree(
+  store: PaymentStore,
+  key: string,
+  expiresAtMs: number,
+  wait: { waitMs: number; now: () => number; whenStillBusy: () => Error },
+): Promise<Exclude<ClaimOutcome, { kind: 'busy' }>> {
+  const deadline = wait.now() + wait.waitMs;
+  for (;;) {
+    const outcome = await store.claim(key, expiresAtMs);
+    if (outcome.kind !== 'busy') return outcome;
+    if (wait.now() >= deadline) throw wait.whenStillBusy();
+    await sleep(100);
+  }
 }
 
 export function authorizationKey(network: string, asset: string, from: string, nonce: string): string {
