@@ -9,8 +9,7 @@ import { categoryRateRule, checkEn16931 } from './rules.js';
  * official rules would reject is never charged for.
  */
 export function prepareEInvoice(body: unknown): PreparedInvoice {
-  const prepared = prepareInvoiceWithRuleIds(body);
-  const issues = checkEn16931(prepared.invoice, prepared.totals);
+  const { prepared, issues } = checkEInvoice(body);
   if (issues.length > 0) throw en16931Failed(issues);
   return prepared;
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CURRENCIES, CURRENCY_CODES } from './currencies.js';
+import { CURRENCY_CODES } from './currencies.js';
 import { decimalFromNumber, decimalToString, significantScale } from './decimal.js';
 import { LANGUAGES } from './locales.js';
 import { formatDecimal, toMoney } from './money.js';
@@ -93,7 +93,8 @@ export type TotalsReport = v.InferOutput<typeof TotalsReportSchema>;
 
 export function buildTotalsReport({ invoice, totals, locale, paymentQr }: PreparedInvoice): TotalsReport {
   const { currency } = totals;
-  const formatLocale = locale.explicit ? locale.tag : CURRENCIES[currency].locale;
+  // The locale named, or the currency's (invoiceLocale chose it): amounts read as customers expect.
+  const formatLocale = locale.tag;
   const money = (minor: bigint) => toMoney(minor, currency, formatLocale);
   return {
     valid: true,
