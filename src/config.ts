@@ -43,6 +43,8 @@ export const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
+  // Per invoice in the batch: a batch of n costs n times this (src/http/routes/batchRoutes.ts).
+  v1_invoices_zip: '0.02',
 };
 const parsePriceList = (text: string): Record<string, string> => ({
   ...DEFAULT_PRICES,

@@ -30,6 +30,11 @@ export function pricedResource(route: PricedRoute): PricedResource {
   };
 }
 
+/** The resource of one call: a route whose price depends on its input (routeSpec.ts `priceOf`) is quoted for that input. */
+export function resourceFor(route: PricedRoute, resource: PricedResource, input: unknown): PricedResource {
+  return route.priceOf ? { ...resource, priceUsd: route.priceOf(input, route.priceUsd) } : resource;
+}
+
 const bodyDescription = (operationId: string, example: unknown, schema: ReturnType<typeof jsonSchemaOf>) => ({
   exampleBody: compactExample(example, schema),
   bodySchema: compactBodySchema(schema, `/openapi.json#${operationId}`),
@@ -46,7 +51,7 @@ export function paymentGate(processor: PaymentProcessor, lifecycle?: Lifecycle):
     const resource = pricedResource(route);
     return async (ctx, work) => {
       try {
-        const outcome = await paidCall(resource, ctx.get('PAYMENT-SIGNATURE') || undefined, fingerprintOf(ctx.method, ctx.path, ctx.request.body), work, {
+        const outcome = await paidCall(resourceFor(route, resource, ctx.state.input), ctx.get('PAYMENT-SIGNATURE') || undefined, fingerprintOf(ctx.method, ctx.path, ctx.request.body), work, {
           onVerified: (details) => (ctx.state.logFields = details),
           onResultNotStored: (error) => (ctx.state.logFields = { ...ctx.state.logFields, resultNotStored: String(error) }),
           whenDelivered: (done) => whenResponseDone(ctx, done),

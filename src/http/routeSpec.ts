@@ -43,6 +43,12 @@ export interface RouteSpec<TInput = unknown> {
    * there is none: the payment gate asks the facilitator only about work that was admitted.
    */
   handle(input: TInput, call: { signal: AbortSignal }): Answer | Promise<Answer>;
+  /**
+   * A price that depends on the input (a batch: the configured price once per item), from the
+   * parsed input and the configured price; absent: the configured price. `input` is undefined for
+   * a bare price probe (bodylessChallenge.ts), which is quoted one unit.
+   */
+  priceOf?(input: TInput | undefined, configuredUsd: string): string;
 }
 
 /** A route with its price resolved from configuration ("0" when free). */

@@ -25,6 +25,8 @@ const LAYERS: [part: string, layer: number][] = [
   ['payment', 2],
   // Worker threads for the free routes' CPU work: runs invoice/ and helpers/ code, knows no HTTP.
   ['compute', 3],
+  // The batch of invoices: calls the single-invoice work (invoice/, einvoice/, render/), knows no HTTP.
+  ['batch', 3],
   ['http', 4],
   ['config.ts', 5],
   ['app.ts', 6],

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { AppError, internalError } from '../../errors.js';
 import { fingerprintOf, type PaidCall } from '../paidCall.js';
 import type { PricedResource } from '../../payment/offer.js';
-import { pricedResource } from '../paymentGate.js';
+import { pricedResource, resourceFor } from '../paymentGate.js';
 import type { PayerLimit } from '../rateLimit/rateLimit.js';
 import { isPaid } from '../routeSpec.js';
 import type { McpTool } from './mcpTools.js';
@@ -57,7 +57,7 @@ function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, 
       const header = payment === undefined ? undefined : Buffer.from(JSON.stringify(payment)).toString('base64');
       // Before the processor: over the payer's limit, the facilitator never hears of the payment.
       if (header !== undefined) await options.payerLimit?.(header);
-      const outcome = await options.paidCall(resource, header, fingerprintOf(route.method, route.path, args), (signal) => route.handle(input, { signal }));
+      const outcome = await options.paidCall(resourceFor(route, resource, input), header, fingerprintOf(route.method, route.path, args), (signal) => route.handle(input, { signal }));
       return resultOfPaidOutcome(tool.name, outcome);
     } catch (thrown) {
       const error = thrown instanceof AppError ? thrown : internalError(thrown);
