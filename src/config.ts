@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 import { toIssues } from './invoice/issues.js';
 import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
+import { receiptSignerAddress } from './payment/receiptKey.js';
 import { USDC_ON_BASE } from './payment/usdc.js';
 import { PAPER_SETTINGS } from './render/paper.js';
 import { RENDER_DEFAULTS } from './render/renderDefaults.js';
@@ -100,6 +101,10 @@ const EnvSchema = v.object({
   REDIS_URL: v.optional(urlVar(['redis:', 'rediss:'])),
   LOCAL_CHAIN_PORT: integerVar(0, 65535, 8545),
   LOCAL_FACILITATOR_PORT: integerVar(0, 65535, 8546),
+  // Signed offers and receipts (x402 offer-receipt extension, src/payment/receipts.ts): the
+  // secp256k1 key that signs them. Unset: a dev key in local payment mode, off otherwise. Checked
+  // in loadConfig, never echoed.
+  RECEIPT_SIGNING_KEY: v.optional(v.string()),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -117,6 +122,23 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((line) => `  - ${line}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** RECEIPT_SIGNING_KEY must be a usable key and, against a real facilitator, not one the world knows. */
+function receiptKeyProblems(config: Env): string[] {
+  const key = config.RECEIPT_SIGNING_KEY;
+  if (key === undefined) return [];
+  // The value is a secret: no problem message quotes it.
+  const address = receiptSignerAddress(key);
+  if (!address) return ['RECEIPT_SIGNING_KEY: must be a 0x-prefixed 32-byte hex secp256k1 private key (the value is not shown)'];
+  const testAccount = publicTestAccountIndex(address);
+  if (config.FACILITATOR_URL && config.LOCAL_TEST_CHAIN === 'off' && testAccount !== undefined) {
+    return [
+      `RECEIPT_SIGNING_KEY: is the key of account ${testAccount} (${address}) of the public anvil/Hardhat test mnemonic ("test test … junk"); anyone could sign receipts in this service's name. ` +
+        'Generate a key of your own (e.g. node -e "console.log(require(\'viem/accounts\').generatePrivateKey())"), or leave it unset to turn signed receipts off.',
+    ];
+  }
+  return [];
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -137,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         'so anyone could take what it receives. Set PAY_TO to a wallet you control. (Only if FACILITATOR_URL is a local test chain\'s facilitator, set LOCAL_TEST_CHAIN=on.)',
     );
   }
+  problems.push(...receiptKeyProblems(config));
   // The preview hands out PDFs without payment: never outside development, even by mistake.
   if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development') problems.push(`PREVIEW: on is allowed only with NODE_ENV=development (the preview renders PDFs without payment); NODE_ENV is ${config.NODE_ENV}`);
   if (problems.length) throw new ConfigError(problems);

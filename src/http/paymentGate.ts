@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { jsonSchemaOf } from '../invoice/fieldNotes.js';
 import { compactBodySchema, compactExample } from './discovery/compactSchema.js';
@@ -88,7 +89,11 @@ function write(ctx: Context, outcome: PaidOutcome): void {
 function receipt(ctx: Context, header: string): void {
   ctx.set('PAYMENT-RESPONSE', header);
   ctx.set('Cache-Control', 'private');
+  // What the receipt paid for, byte for byte (RFC 9530); replays send the same bytes, so the same digest.
+  if (Buffer.isBuffer(ctx.body)) ctx.set('Content-Digest', contentDigestOf(ctx.body));
 }
+
+export const contentDigestOf = (body: Buffer): string => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
 
 function challenge(ctx: Context, check: PaymentRequiredCheck): void {
   ctx.status = 402;

@@ -12,7 +12,8 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePayment
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { privateKeyToAccount } from 'viem/accounts';
+import { extractOffersFromPaymentRequired, extractReceiptFromResponse, verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712, type EIP712SignedOffer, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { authorizationOf } from '../support/x402Buyer.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
@@ -20,10 +21,22 @@ import { postJson } from '../support/testApp.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let service: Awaited<ReturnType<typeof startPaidService>>;
+let signerAddress: string;
+
+/** The response's offer-receipt receipt, verified with the SDK: its payload once it recovers to the published signer. */
+async function verifiedReceipt(response: Response) {
+  const receipt = extractReceiptFromResponse(response) as EIP712SignedReceipt | undefined;
+  assert.ok(receipt, 'PAYMENT-RESPONSE carries a receipt');
+  const { signer, payload } = await verifyReceiptSignatureEIP712(receipt);
+  assert.equal(signer, signerAddress);
+  return payload;
+}
 
 before(async () => {
   world = await startPaymentWorld();
-  service = await startPaidService({ net: world.net, renderer: world.renderer });
+  // Signed receipts on, with a key of the test's own (a public dev key is refused outside local mode).
+  service = await startPaidService({ net: world.net, renderer: world.renderer, env: { RECEIPT_SIGNING_KEY: generatePrivateKey() } });
+  signerAddress = (await (await fetch(`${service.url}/.well-known/x402`)).json()).extensions['offer-receipt'].signer;
 }, { timeout: 60_000 });
 after(async () => {
   await service?.close();
@@ -168,6 +181,12 @@ describe('buying a batch', () => {
     assert.equal(await world.net.balanceOf(buyer.address), buyerBefore - 5n * ITEM_PRICE);
     assert.equal(await world.net.balanceOf(world.net.payTo), payToBefore + 5n * ITEM_PRICE);
     assert.equal(service.renders() - rendersBefore, 5);
+    const receipt = await verifiedReceipt(response);
+    assert.equal(receipt.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');
+    assert.equal(receipt.payer.toLowerCase(), buyer.address.toLowerCase());
+    assert.equal(receipt.transaction, settlement.transaction);
+    assert.equal(receipt.network, 'eip155:8453');
+    assert.equal(response.headers.get('content-digest'), `sha-256=:${createHash('sha256').update(zip).digest('base64')}:`);
 
     const files = unzip(zip);
     const names = body.invoices.map((invoice) => `invoice-${invoice.invoice_number.replace('/', '_')}.pdf`);
@@ -202,7 +221,42 @@ describe('buying a batch', () => {
     const replay = await postJson(batchUrl(), body, { 'PAYMENT-SIGNATURE': first });
     assert.equal(replay.status, 200);
     assert.deepEqual(Buffer.from(await replay.arrayBuffer()), zipA);
-    assert.equal(replay.headers.get('PAYMENT-RESPONSE'), a.headers.get('PAYMENT-RESPONSE'));
+    assert.equal(replay.headers.get('PAYMENT-RESPONSE'), a.headers.get('PAYMENT-RESPONSE'), 'the same receipt');
+    assert.equal(replay.headers.get('content-digest'), a.headers.get('content-digest'));
+    assert.deepEqual(await verifiedReceipt(replay), await verifiedReceipt(a));
     assert.equal(await world.net.balanceOf(buyer.address), balance);
   });
 });
+
+describe('signed offers and receipts', () => {
+  test('the 402 carries a signed offer for the batch amount; discovery names the signer', async () => {
+    const required = await challengeFor(batchOf(3));
+    const offers = extractOffersFromPaymentRequired(required) as EIP712SignedOffer[];
+    assert.equal(offers.length, 1);
+    const { signer, payload } = await verifyOfferSignatureEIP712(offers[0]!);
+    assert.equal(signer, signerAddress);
+    assert.equal(payload.amount, String(3n * ITEM_PRICE));
+    assert.equal(payload.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');
+    const openapi = await (await fetch(`${service.url}/openapi.json`)).json();
+    const x402 = openapi.paths['/v1/invoices.zip'].post['x-payment-info'].protocols[0].x402;
+    assert.equal(x402.extensions['offer-receipt'].signer, signerAddress);
+    assert.ok(required.accepts[0]!.amount && (await fetch(`${service.url}/.well-known/x402`)).ok);
+    assert.ok(response402Size(required) <= 8192, `PAYMENT-REQUIRED is ${response402Size(required)} bytes`);
+  });
+
+  test('a single paid PDF carries a receipt too, for its own URL', async () => {
+    const { buyer, client } = signerOf(2);
+    const response = await wrapFetchWithPayment(fetch, client)(`${service.url}/v1/invoice.pdf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(EXAMPLE_INVOICE),
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(response.status, 200);
+    const receipt = await verifiedReceipt(response);
+    assert.equal(receipt.resourceUrl, 'http://127.0.0.1/v1/invoice.pdf');
+    assert.equal(receipt.payer.toLowerCase(), buyer.address.toLowerCase());
+  });
+});
+
+const response402Size = (required: PaymentRequired) => Buffer.from(JSON.stringify(required)).toString('base64').length;
