@@ -102,7 +102,7 @@ export async function startPayments(
     hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
   const receiptKey = settings.receiptSigningKey ?? (settings.localPaymentMode ? devKey(RECEIPT_SIGNER_INDEX).privateKey : undefined);
   const receipts = receiptKey ? createReceiptSigner(receiptKey) : undefined;
-  hooks.log(receipts ? `signed offers and receipts (x402 offer-receipt, EIP-712) by ${receipts.address}${settings.receiptSigningKey ? '' : ' (local dev key)'}` : 'signed offers and receipts are off (RECEIPT_SIGNING_KEY is not set)');
+  if (receipts) hooks.log(`signed offers and receipts (x402 offer-receipt, EIP-712) by ${receipts.address}${settings.receiptSigningKey ? '' : ' (local dev key)'}`);
   const processor = withPaymentIdentifier(createPaymentProcessor({
     receipts,
     terms,

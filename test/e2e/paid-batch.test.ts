@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
@@ -260,3 +262,37 @@ describe('signed offers and receipts', () => {
 });
 
 const response402Size = (required: PaymentRequired) => Buffer.from(JSON.stringify(required)).toString('base64').length;
+
+describe('the batch as an MCP tool', () => {
+  test('v1_invoices_zip: unpaid → PaymentRequired for n invoices; paid → the ZIP, its sha256 and a verifying receipt', async () => {
+    const mcp = new Client({ name: 'batch-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+    try {
+      const { tools } = await mcp.listTools();
+      const tool = tools.find((entry) => entry.name === 'v1_invoices_zip');
+      assert.ok(tool, 'the batch is a tool');
+      assert.match(tool.description ?? '', /per invoice/);
+      const { buyer, sign } = signerOf(6);
+      const before = await world.net.balanceOf(buyer.address);
+      const args = batchOf(3, 'M') as unknown as Record<string, unknown>;
+      const unpaid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args })) as { isError?: boolean; structuredContent: any };
+      assert.equal(unpaid.isError, true);
+      const required = unpaid.structuredContent as PaymentRequired;
+      assert.equal(required.accepts[0]!.amount, String(3n * ITEM_PRICE));
+      const paid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args, _meta: { 'x402/payment': await sign(required) } })) as { isError?: boolean; content: any[]; structuredContent: any; _meta: any };
+      assert.equal(paid.isError, undefined, JSON.stringify(paid).slice(0, 300));
+      assert.equal(paid.content[0].resource.mimeType, 'application/zip');
+      const zip = Buffer.from(paid.content[0].resource.blob, 'base64');
+      assert.equal(paid.structuredContent.sha256, createHash('sha256').update(zip).digest('hex'));
+      assert.equal(Object.keys(unzip(zip)).length, 4);
+      const receipt = paid._meta['x402/payment-response'].extensions['offer-receipt'].info.receipt as EIP712SignedReceipt;
+      const { signer, payload } = await verifyReceiptSignatureEIP712(receipt);
+      assert.equal(signer, signerAddress);
+      assert.equal(payload.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');
+      assert.equal(payload.payer.toLowerCase(), buyer.address.toLowerCase());
+      assert.equal(await world.net.balanceOf(buyer.address), before - 3n * ITEM_PRICE);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
