@@ -14,10 +14,10 @@ import { mcpServerFactory } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
 import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
-import { payerLimit, rateLimit } from './http/rateLimit/rateLimit.js';
+import { rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
-import { isPaid, type PaymentGateFactory, type PricedRoute, type RouteSpec } from './http/routeSpec.js';
+import { type PaymentGateFactory, type PricedRoute, type RouteSpec } from './http/routeSpec.js';
 import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
@@ -94,18 +94,15 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       : undefined;
   if (preview) app.use(preview.middleware);
   app.use(cors());
-  app.use(rateLimitFor(config, routes, buckets, limits));
+  app.use(rateLimitFor(config, buckets, limits));
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const tools = mcpTools(routes);
-  // A paid tool call's payment is in the JSON-RPC body: it takes from the same payer bucket there.
-  const payerTokens = limits.payer ? payerLimit(buckets, limits.payer) : undefined;
   const buildMcpServer = mcpServerFactory({
     tools,
     version: API_VERSION,
     paidCall: deps.payment?.call,
-    payerLimit: payerTokens,
     logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
   });
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
@@ -135,15 +132,13 @@ function rateLimitTermsOf(config: Config): RateLimitTerms {
   };
 }
 
-function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
-  const paid = new Set(routes.filter(isPaid).map((route) => `${route.method} ${route.path}`));
+function rateLimitFor(config: Config, store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
   return rateLimit({
     store,
     ...(client ? { client } : {}),
     ...(payer ? { payer } : {}),
     trustedProxyHops: config.TRUST_PROXY_HOPS,
     exemptPaths,
-    isPaid: (method, path) => paid.has(`${method} ${path}`),
   });
 }
 

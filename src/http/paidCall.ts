@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { PricedResource } from '../payment/offer.js';
-import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
+import type { ClaimedPayment, PayerAdmission, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
 import { paidAnswerOf, type Answer, type PaidAnswer } from './answer.js';
 import type { PaidWork } from './routeSpec.js';
 
@@ -15,6 +15,8 @@ export type PaidOutcome =
 
 /** What a transport learns along the way (for its log) and how it tells when its answer has left. */
 export interface PaidCallHooks {
+  /** The payer rate limit (rateLimit.ts), taken only for a fresh authorization that passed every local check. */
+  admitPayer?: PayerAdmission | undefined;
   onVerified?(details: { payer: string; nonce: string }): void;
   onResultNotStored?(error: unknown): void;
   /** Calls `done` once the answer has been delivered (or can't be): shutdown waits for paid answers. */
@@ -37,7 +39,7 @@ export const fingerprintOf = (method: string, path: string, body: unknown) =>
  */
 export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
   return async function paidCall(resource: PricedResource, paymentHeader: string | undefined, fingerprint: string, work: PaidWork, hooks: PaidCallHooks = {}): Promise<PaidOutcome> {
-    const check = await processor.check(resource, paymentHeader, fingerprint);
+    const check = await processor.check(resource, paymentHeader, fingerprint, hooks.admitPayer);
     return check.kind === 'claimed' ? pay(check.payment, work, hooks) : check;
   };
 

@@ -47,6 +47,7 @@ export function paymentGate(processor: PaymentProcessor, lifecycle?: Lifecycle):
     return async (ctx, work) => {
       try {
         const outcome = await paidCall(resource, ctx.get('PAYMENT-SIGNATURE') || undefined, fingerprintOf(ctx.method, ctx.path, ctx.request.body), work, {
+          admitPayer: ctx.state.admitPayer,
           onVerified: (details) => (ctx.state.logFields = details),
           onResultNotStored: (error) => (ctx.state.logFields = { ...ctx.state.logFields, resultNotStored: String(error) }),
           whenDelivered: (done) => whenResponseDone(ctx, done),

@@ -50,9 +50,9 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
 
   return {
     requirements: (resource) => processor.requirements(resource),
-    async check(resource, header, fingerprint): Promise<PaymentCheck> {
+    async check(resource, header, fingerprint, admit): Promise<PaymentCheck> {
       const identifier = identifierOf(header);
-      if (!identifier) return processor.check(resource, header, fingerprint);
+      if (!identifier) return processor.check(resource, header, fingerprint, admit);
       const key = `x402:payment-id:${identifier.network}:${identifier.from}:${identifier.id}`;
       const expiresAtMs = now() + ID_TTL_MS;
       const outcome = await claimId(key, expiresAtMs);
@@ -61,16 +61,16 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
         // The id is no bearer token: its result goes only to a payload its payer signed, checked
         // locally. A signature that can't be checked here (a smart account's) takes the normal path.
         if (await signedByPayer(identifier, processor.requirements(resource))) return { kind: 'replayed', result: outcome.result };
-        return processor.check(resource, header, fingerprint);
+        return processor.check(resource, header, fingerprint, admit);
       }
       if (outcome.kind === 'parked') {
         // Ids are never parked; hand it back untouched.
         await store.park(key, outcome.pending, expiresAtMs);
-        return processor.check(resource, header, fingerprint);
+        return processor.check(resource, header, fingerprint, admit);
       }
       let check: PaymentCheck;
       try {
-        check = await processor.check(resource, header, fingerprint);
+        check = await processor.check(resource, header, fingerprint, admit);
       } catch (error) {
         await store.release(key);
         throw error;

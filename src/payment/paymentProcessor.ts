@@ -8,7 +8,7 @@ import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js'
 import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
-import { signerMismatch } from './signerCheck.js';
+import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
 
 /**
  * The x402 v2 flow of one paid request, free of any web framework. The outcome of a payment check
@@ -83,9 +83,26 @@ export interface PaymentProcessorOptions {
   onEvent?: (event: PaymentEvent, details: { payer?: string; nonce?: string; reason?: string }) => void;
 }
 
+/**
+ * Who is about to be verified with the facilitator: `proven` when the authorization's 65-byte
+ * signature recovered to `from` (signerCheck.ts); a smart account's signature (any other length)
+ * can't be checked here, so `from` is only claimed.
+ */
+export interface Payer {
+  from: string;
+  proven: boolean;
+}
+
+/**
+ * Spends a payer's budget (the HTTP layer's payer rate limit) before the facilitator hears of a
+ * fresh authorization; throws to refuse it (the claim is then given back). Called only for a
+ * payload that passed every local check, never for a forgery, a replay or a refused body.
+ */
+export type PayerAdmission = (payer: Payer) => Promise<void>;
+
 export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
-  check(resource: PricedResource, header: string | undefined, fingerprint: string): Promise<PaymentCheck>;
+  check(resource: PricedResource, header: string | undefined, fingerprint: string, admit?: PayerAdmission): Promise<PaymentCheck>;
 }
 
 /**
@@ -257,7 +274,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     requirements: (resource) => buildRequirements(resource, terms),
 
     /** Challenge → decode → match our offer → claim (or replay, or collect) → time window. */
-    async check(resource, header, fingerprint) {
+    async check(resource, header, fingerprint, admit) {
       if (!header) {
         emit('challenged', {});
         return challenge(resource, 'Payment required');
@@ -270,7 +287,8 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('invalid', { payer: from, nonce, reason: mismatch.message });
         return challenge(resource, mismatch.reason, mismatch.message);
       }
-      const forged = await signerMismatch(decoded.authorization, (decoded.payload.payload as { signature: string }).signature, offer);
+      const { signature } = decoded.payload.payload as { signature: string };
+      const forged = await signerMismatch(decoded.authorization, signature, offer);
       if (forged) {
         emit('invalid', { payer: from, nonce, reason: forged });
         return challenge(resource, forged);
@@ -300,6 +318,14 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         await store.release(claim.key);
         emit('invalid', { ...claim.details, reason: outsideWindow.message });
         return challenge(resource, outsideWindow.reason, outsideWindow.message);
+      }
+      // Last, so that only a fresh authorization the facilitator will hear of spends the budget:
+      // a forgery was refused above, a re-send of a paid or on-chain signature replays for free.
+      try {
+        await admit?.({ from: from.toLowerCase(), proven: isPlainEcdsa(signature) });
+      } catch (error) {
+        await store.release(claim.key);
+        throw error;
       }
       return { kind: 'claimed', payment: claimed(claim, decoded, fingerprint, resource) };
     },

@@ -222,8 +222,9 @@ describe('the payer limit covers paid tool calls (shared with HTTP)', () => {
     const { buyer, sign } = signerOf(2);
     const required = (await callLimited()).structuredContent as PaymentRequired;
     const [first, second, third] = [await sign(required), await sign(required), await sign(required)];
-    // Each request with a decodable payment takes a token, even one whose body is then refused (400).
+    // A refused body (400) spends no token: the payment is never looked at. Paid requests do.
     for (const payment of [first!, second!]) assert.equal((await httpPay(payment, { ...EXAMPLE_EINVOICE, invoice_number: '' })).status, 400);
+    for (const payment of [first!, second!]) assert.equal((await httpPay(payment)).status, 200);
     const verifiesBefore = proxy.calls('verify');
     const refused = await callLimited(third);
     assert.equal(refused.structuredContent.error.code, 'rate_limited');

@@ -4,7 +4,7 @@ import { AppError, internalError } from '../../errors.js';
 import { fingerprintOf, type PaidCall } from '../paidCall.js';
 import type { PricedResource } from '../../payment/offer.js';
 import { pricedResource } from '../paymentGate.js';
-import type { PayerLimit } from '../rateLimit/rateLimit.js';
+import type { PayerAdmission } from '../../payment/paymentProcessor.js';
 import { isPaid } from '../routeSpec.js';
 import type { McpTool } from './mcpTools.js';
 import { resultOfAnswer, resultOfError, resultOfPaidOutcome, type ToolResult } from './toolResults.js';
@@ -14,11 +14,6 @@ export interface McpServerOptions {
   version: string;
   /** The HTTP gate's paid call (same processor, store and lifecycle); absent: paid tools are unavailable. */
   paidCall?: PaidCall | undefined;
-  /**
-   * The HTTP payer limit's bucket (same store, policy and key): the payment rides in the JSON-RPC
-   * body, out of the rate-limit middleware's sight. Absent: no payer limit.
-   */
-  payerLimit?: PayerLimit | undefined;
   logError(error: unknown, context: Record<string, unknown>): void;
 }
 
@@ -27,14 +22,15 @@ export interface McpServerOptions {
  * anything about payment) and handler; a paid tool goes through the same paid call as the HTTP
  * gate, its payment in `_meta["x402/payment"]` (the x402 MCP transport).
  */
-export function mcpServerFactory(options: McpServerOptions): () => Server {
+export function mcpServerFactory(options: McpServerOptions): (admitPayer?: PayerAdmission) => Server {
   // Built once: the transport is stateless, so a server is made for every POST /mcp.
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const resources = new Map(options.tools.filter((tool) => isPaid(tool.route)).map((tool) => [tool.name, pricedResource(tool.route)]));
-  return () => createMcpServer(options, byName, resources);
+  return (admitPayer) => createMcpServer(options, byName, resources, admitPayer);
 }
 
-function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, McpTool>, resources: ReadonlyMap<string, PricedResource>): Server {
+/** `admitPayer`: the payer rate limit of the calling client address (rateLimit.ts), the same buckets as HTTP's. */
+function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, McpTool>, resources: ReadonlyMap<string, PricedResource>, admitPayer?: PayerAdmission): Server {
   const server = new Server({ name: 'invoice-pdf-x402', title: 'Invoice PDF API', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -55,9 +51,7 @@ function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, 
       const payment = request.params._meta?.['x402/payment'];
       // The processor reads the HTTP header's encoding (base64 JSON); it decodes and checks the shape.
       const header = payment === undefined ? undefined : Buffer.from(JSON.stringify(payment)).toString('base64');
-      // Before the processor: over the payer's limit, the facilitator never hears of the payment.
-      if (header !== undefined) await options.payerLimit?.(header);
-      const outcome = await options.paidCall(resource, header, fingerprintOf(route.method, route.path, args), (signal) => route.handle(input, { signal }));
+      const outcome = await options.paidCall(resource, header, fingerprintOf(route.method, route.path, args), (signal) => route.handle(input, { signal }), { admitPayer });
       return resultOfPaidOutcome(tool.name, outcome);
     } catch (thrown) {
       const error = thrown instanceof AppError ? thrown : internalError(thrown);
