@@ -94,7 +94,7 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
     const endSettlement = lifecycle?.beginSettlement();
     if (endSettlement && hooks.whenDelivered) hooks.whenDelivered(endSettlement);
     try {
-      const work = { contentType: answer.contentType, body: answer.body };
+      const work = { status: 200, contentType: answer.contentType, headers: answer.headers, body: answer.body };
       const outcome = await payment.settle(work);
       if (outcome.kind === 'settle-failed') return outcome;
       try {

@@ -72,11 +72,11 @@ function write(ctx: Context, outcome: PaidOutcome): void {
     case 'unpaid':
       return writeAnswer(ctx, outcome.answer);
     case 'paid':
-      writeAnswer(ctx, { contentType: outcome.answer.contentType, headers: outcome.answer.headers, body: outcome.answer.body });
+      writeAnswer(ctx, outcome.answer);
       return receipt(ctx, outcome.receipt);
     case 'replayed':
     case 'collected':
-      writeAnswer(ctx, { contentType: outcome.result.contentType, body: outcome.result.body });
+      writeAnswer(ctx, outcome.result);
       return receipt(ctx, outcome.result.receipt);
   }
 }

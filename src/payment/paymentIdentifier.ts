@@ -131,7 +131,7 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
         } finally {
           // Read back only by this wrapper, which hands it out to payloads signed by the payer
           // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
-          await remember({ ...result, fingerprint, receipt: settled.header, signatureHash: '' });
+          await remember({ status: result.status, contentType: result.contentType, headers: result.headers, body: result.body, fingerprint, receipt: settled.header, signatureHash: '' });
         }
       },
     };

@@ -5,7 +5,7 @@ import { FacilitatorError, type FacilitatorClient, type SettleResponse } from '.
 import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
-import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
+import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult, type StoredAnswer } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
 import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
@@ -33,11 +33,8 @@ export type SettleFailed = { kind: 'settle-failed'; header: string; receipt: Set
 export type SettleOutcome = { kind: 'settled'; header: string; receipt: SettleResponse } | SettleFailed;
 export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
 
-/** What the paid work produced, kept with the claim while a settlement's outcome is unknown. */
-export interface WorkResult {
-  contentType: string;
-  body: Buffer;
-}
+/** What the paid work produced (its whole answer), kept with the claim while a settlement's outcome is unknown. */
+export type WorkResult = StoredAnswer;
 
 export interface ClaimedPayment {
   /** The authorization's signer and nonce, for the log. */
@@ -209,7 +206,8 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       step.kind === 'settled'
         ? receipt
         : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer };
-    const result: PaidResult = { fingerprint: pending.fingerprint, contentType: pending.contentType, body: pending.body, receipt: encodeReceipt(confirmed), signatureHash: pending.signatureHash };
+    const { transaction: _transaction, ...answer } = pending;
+    const result: PaidResult = { ...answer, receipt: encodeReceipt(confirmed) };
     try {
       await store.complete(claim.key, result, claim.expiresAtMs);
     } catch {
@@ -254,7 +252,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async settle(work) {
         if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
         state = 'settling';
-        const step = await settleOnce(claim, { fingerprint, contentType: work.contentType, body: work.body, transaction: '', signatureHash: claim.signatureHash }, false);
+        const step = await settleOnce(claim, { ...storedAnswerOf(work), fingerprint, transaction: '', signatureHash: claim.signatureHash }, false);
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
         return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };
@@ -265,7 +263,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('abandoned', details);
       },
       async complete(result, settled) {
-        await store.complete(claim.key, { ...result, fingerprint, receipt: settled.header, signatureHash: claim.signatureHash }, claim.expiresAtMs);
+        await store.complete(claim.key, { ...storedAnswerOf(result), fingerprint, receipt: settled.header, signatureHash: claim.signatureHash }, claim.expiresAtMs);
       },
     };
   }
@@ -331,6 +329,9 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     },
   };
 }
+
+/** Exactly the answer's fields: a caller's object may carry more, which must not reach the store. */
+const storedAnswerOf = ({ status, contentType, headers, body }: WorkResult): StoredAnswer => ({ status, contentType, headers, body });
 
 const encodeReceipt = (receipt: SettleResponse) =>
   encodePaymentResponseHeader({ ...receipt, transaction: receipt.transaction, network: receipt.network as `${string}:${string}` });

@@ -13,12 +13,9 @@ export type ToolResult = {
 
 const decodeBase64Json = (header: string): Record<string, unknown> => JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
 
-/** A PDF's page count from its page objects, for results replayed from the store (no X-Page-Count). */
-const countPdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
-
 /**
  * An answer as a tool result: JSON as structuredContent (and its text), a file as an embedded
- * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count.
+ * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count (X-Page-Count).
  */
 export function resultOfAnswer(toolName: string, answer: Pick<Answer, 'contentType' | 'body' | 'headers' | 'status'>): ToolResult {
   const result = fileOrJson(toolName, answer);
@@ -37,7 +34,9 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   const extension = mimeType === 'application/pdf' ? 'pdf' : mimeType.includes('xml') ? 'xml' : 'bin';
   const uri = `invoice://${toolName}/result.${extension}`;
   const textual = /xml|^text\//.test(mimeType);
-  const pages = mimeType === 'application/pdf' ? Number(answer.headers?.['X-Page-Count'] ?? countPdfPages(bytes)) : undefined;
+  // A stored result keeps its headers, so a replay names the pages the first answer named.
+  const pageCount = answer.headers?.['X-Page-Count'];
+  const pages = pageCount === undefined ? undefined : Number(pageCount);
   return {
     content: [{ type: 'resource', resource: textual ? { uri, mimeType, text: bytes.toString('utf8') } : { uri, mimeType, blob: bytes.toString('base64') } }],
     structuredContent: { contentType: mimeType, bytes: bytes.length, uri, ...(pages !== undefined ? { pages } : {}) },

@@ -69,7 +69,7 @@ test('a re-send of a paid signature close to its validBefore still gets the stor
   assert.equal(first.kind, 'claimed');
   if (first.kind !== 'claimed') return;
   assert.equal((await first.payment.verify()).kind, 'verified');
-  const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1') };
+  const work = { status: 200, contentType: 'application/pdf', headers: { 'X-Page-Count': '1' }, body: Buffer.from('%PDF-1') };
   const settled = await first.payment.settle(work);
   assert.equal(settled.kind, 'settled');
   if (settled.kind === 'settled') await first.payment.complete(work, settled);
@@ -77,6 +77,7 @@ test('a re-send of a paid signature close to its validBefore still gets the stor
   now += 57_000; // 3 s before validBefore: too late to settle, not too late to collect
   const again = await processor.check(resource, signature, 'body');
   assert.equal(again.kind, 'replayed');
+  if (again.kind === 'replayed') assert.deepEqual({ ...again.result, body: again.result.body.toString() }, { ...work, body: '%PDF-1', fingerprint: 'body', receipt: again.result.receipt, signatureHash: again.result.signatureHash }, 'the whole answer is kept');
   assert.equal(calls.settle, 1);
 });
 
@@ -101,7 +102,7 @@ test('a claim is locked while it is verified and worked on: a duplicate waits, t
   if (first.kind !== 'claimed') return assert.fail(first.kind);
   const duplicate = processor.check(resource, signature, 'body');
   await first.payment.verify();
-  const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1') };
+  const work = { status: 200, contentType: 'application/pdf', headers: { 'X-Page-Count': '1' }, body: Buffer.from('%PDF-1') };
   const settled = await first.payment.settle(work);
   if (settled.kind !== 'settled') return assert.fail(settled.kind);
   await first.payment.complete(work, settled);
@@ -114,7 +115,7 @@ test('settle refuses to run before verify said valid', async () => {
   const { processor, calls } = setup();
   const check = await processor.check(resource, header(inSeconds(120)), 'body');
   if (check.kind !== 'claimed') return assert.fail(check.kind);
-  await assert.rejects(check.payment.settle({ contentType: 'application/pdf', body: Buffer.from('%PDF-1') }), /not verified/);
+  await assert.rejects(check.payment.settle({ status: 200, contentType: 'application/pdf', headers: { 'X-Page-Count': '1' }, body: Buffer.from('%PDF-1') }), /not verified/);
   assert.equal(calls.settle, 0);
 });
 

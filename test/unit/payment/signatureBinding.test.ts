@@ -15,7 +15,7 @@ import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 
 const terms = { network: 'eip155:8453' as const, asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
 const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
-const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1 the paid invoice') };
+const work = { status: 200, contentType: 'application/pdf', headers: {}, body: Buffer.from('%PDF-1 the paid invoice') };
 
 /** A fake facilitator (scripted answers, counted calls): the processor is what is under test. */
 function setup(settleAnswers: ('ok' | 'timeout')[]) {
