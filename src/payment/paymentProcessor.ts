@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
 import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
-import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
+import type { DecodedPayment } from './paymentHeader.js';
 import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult, type StoredAnswer } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
@@ -99,7 +99,8 @@ export type PayerAdmission = (payer: Payer) => Promise<void>;
 
 export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
-  check(resource: PricedResource, header: string | undefined, fingerprint: string, admit?: PayerAdmission): Promise<PaymentCheck>;
+  /** `payment`: decoded once by the caller (paymentHeader.ts decodePayment); undefined: the challenge. */
+  check(resource: PricedResource, payment: DecodedPayment | undefined, fingerprint: string, admit?: PayerAdmission): Promise<PaymentCheck>;
 }
 
 /**
@@ -272,12 +273,11 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     requirements: (resource) => buildRequirements(resource, terms),
 
     /** Challenge → decode → match our offer → claim (or replay, or collect) → time window. */
-    async check(resource, header, fingerprint, admit) {
-      if (!header) {
+    async check(resource, decoded, fingerprint, admit) {
+      if (!decoded) {
         emit('challenged', {});
         return challenge(resource, 'Payment required');
       }
-      const decoded = decodePaymentSignature(header);
       const offer = buildRequirements(resource, terms);
       const { from, nonce, validBefore } = decoded.authorization;
       const mismatch = offerMismatch(decoded, offer) ?? extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import { retryAfterSecondsOf } from '../errorAnswers.js';
-import type { PaidOutcome } from '../paidCall.js';
-import type { Answer } from '../answer.js';
+import type { CallOutcome } from '../../operations/callOperation.js';
+import type { Answer } from '../../operations/operation.js';
 
 /** The tool results of the MCP server (MCP CallToolResult, with the x402 MCP transport's shapes). */
 export type ToolResult = {
@@ -56,11 +56,11 @@ export function resultOfError(error: AppError): ToolResult {
 }
 
 /**
- * A paid call's outcome in the x402 MCP transport (x402 specs, transports-v2/mcp.md): a challenge
+ * A call's outcome as a tool result; a paid call's in the x402 MCP transport (x402 specs, transports-v2/mcp.md): a challenge
  * is an isError result whose structuredContent is the PaymentRequired (and content[0].text its
  * x402/error wrapper); a paid result carries the settlement in _meta["x402/payment-response"].
  */
-export function resultOfPaidOutcome(toolName: string, outcome: PaidOutcome): ToolResult {
+export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolResult {
   switch (outcome.kind) {
     case 'payment-required': {
       const paymentRequired = outcome.paymentRequired as unknown as Record<string, unknown>;
@@ -79,7 +79,7 @@ export function resultOfPaidOutcome(toolName: string, outcome: PaidOutcome): Too
         content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: 'Payment settlement failed; nothing was delivered.', data } }) }],
       };
     }
-    case 'unpaid':
+    case 'answered':
       return resultOfAnswer(toolName, outcome.answer);
     case 'paid':
       return { ...resultOfAnswer(toolName, outcome.answer), _meta: { 'x402/payment-response': decodeBase64Json(outcome.receipt) } };
