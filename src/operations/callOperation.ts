@@ -26,7 +26,7 @@ export interface OperationRequest {
 }
 
 export interface CallDependencies {
-  /** Runs an operation job (operationJobs.ts) on the compute pool; `high` for the body of a call that carries a payment. */
+  /** Runs an operation job (operationJobs.ts) on the compute pool; `high` for a paid operation's body. */
   runJob(job: OperationJob, priority: 'high' | 'normal'): Promise<OperationJobResult>;
   /** The paid call (paidCall.ts) when payments are configured. */
   paidCall?: PaidCall | undefined;
@@ -61,8 +61,9 @@ export function operationCaller(deps: CallDependencies) {
     let fingerprint = '';
     if (operation.request) {
       const compute = !paid && operation.compute !== undefined;
-      // A paid call's body goes ahead of the free ones (a payer waits on it); an unpaid one only earns a 402.
-      const priority = paid && request.payment ? 'high' : 'normal';
+      // A paid operation's body goes ahead of the free ones: an x402 client's first, unpaid request
+      // (it fetches the 402) is as much on a payer's path as the paid one. Both queues are bounded.
+      const priority = paid ? 'high' : 'normal';
       const parsed = await deps.runJob({ operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute }, priority);
       if (parsed.kind === 'computed') return { kind: 'answered', answer: { contentType: JSON_TYPE, body: Buffer.from(parsed.json.buffer, parsed.json.byteOffset, parsed.json.byteLength) } };
       ({ input, fingerprint } = parsed);
