@@ -22,7 +22,7 @@ export interface RateLimitOptions {
  * `rate_limited` with Retry-After. The client bucket is taken here, before anything else; the payer
  * bucket only later, by the payment processor, once the payment passed every local check
  * (PayerAdmission): this middleware leaves the admission for this client address in
- * `ctx.state.admitPayer`, where the HTTP payment gate and the MCP endpoint pick it up.
+ * `ctx.state.admitPayer`, where the Koa router and the MCP endpoint pick it up for the call core.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const { store, client, payer } = options;
