@@ -19,11 +19,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * settle again and collect it. A parked entry is handed to one re-sender at a time, for at most
  * the store's lease (a re-sender that dies doesn't keep it from the next one).
  */
-export interface PaidResult {
+/** A paid answer whole, so that a re-send is answered exactly what the first answer said. */
+export interface StoredAnswer {
+  /** 200: only a 200 is settled for; kept so that nothing about the answer is assumed on replay. */
+  status: number;
+  contentType: string;
+  /** Content-Disposition, X-Page-Count, ...: the work's own headers, not the transport's. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface PaidResult extends StoredAnswer {
   /** Which request body was paid for: a re-sent signature with another body is refused. */
   fingerprint: string;
-  contentType: string;
-  body: Buffer;
   /** The PAYMENT-RESPONSE header value (base64 settlement receipt). */
   receipt: string;
   /** Hash of the signature that paid: only that signature gets the result again (signatureHash.ts). */
@@ -31,10 +39,8 @@ export interface PaidResult {
 }
 
 /** The work of a payment whose settlement outcome is unknown, waiting to be collected. */
-export interface PendingResult {
+export interface PendingResult extends StoredAnswer {
   fingerprint: string;
-  contentType: string;
-  body: Buffer;
   /** A transaction hash the facilitator named (settlement_pending), or '' when none is known. */
   transaction: string;
   /** Hash of the signature that was settled: only that signature may settle it again and collect it. */
