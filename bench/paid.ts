@@ -20,7 +20,7 @@ import { percentile } from './measure.js';
  * facilitator verifying and settling on anvil. Each request's render, verify and settle are timed
  * where they happen (the renderer, the facilitator client), so the paid p50 is compared with its
  * own parts in the same run: verify and render run side by side, so the target is
- * paid ≤ max(verify, render) + settle + 5 ms (issue 22); their sum is what running them in series costs.
+ * paid ≤ max(verify, render) + settle + 5 ms; their sum is what running them in series costs.
  *
  * `verifyDelayMs` puts a delaying proxy in front of the facilitator's verify: a production
  * facilitator answers verify in 100–300 ms, the local one in a few.

@@ -3,7 +3,7 @@
  *   service  the real app over HTTP on loopback: POST /v1/invoice.pdf (parse, validate, totals,
  *            render; the route priced at 0 so the payment round trip is left out), pool of 2 pages
  *   floor    page.setContent + page.pdf of the same HTML with the same options on warm pages
- *            (no queue, metadata or validation), the floor as issue #3 defines it
+ *            (no queue, metadata or validation), the raw floor
  *   floor-lean  the same with the service's own two print calls (Page.setDocumentContent +
  *            Page.printToPDF, src/render/printPage.ts): a stricter floor
  *   naive    a browser launched per request (page.setContent + page.pdf), same binary as the service
@@ -13,7 +13,7 @@
  *   paid     the paid request on the local chain (bench/paid.ts): paid p50 against its own render,
  *            verify and settle p50, for 1 and 200 lines, with the local facilitator and with verify
  *            delayed as by a production one (BENCH_PAID_SAMPLES, BENCH_PAID_VERIFY_DELAY_MS)
- *   service-en16931, factur-x, cii-xml, ubl-xml  the same app's e-invoice routes (issue 17): the
+ *   service-en16931, factur-x, cii-xml, ubl-xml  the same app's e-invoice routes: the
  *            Factur-X PDF/A-3 against the plain PDF of the same invoice (countries and VAT ids
  *            added), and the two XML routes
  * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of

@@ -107,7 +107,7 @@ test('/docs serves Swagger UI from the npm package, linked from llms.txt and the
   assert.match(openapi.paths['/v1/invoice.pdf'].post.description, /Price: 0\.02 USD per call/);
 });
 
-// The rate limits (issue 19): every operation they can refuse declares the 429 and its headers;
+// The rate limits: every operation they can refuse declares the 429 and its headers;
 // the probes, which they never refuse, declare none.
 const PROBES = ['/healthz', '/readyz', '/metrics'];
 const operationsOf = (doc: any): { path: string; op: any }[] =>

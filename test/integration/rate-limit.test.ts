@@ -1,4 +1,4 @@
-// Rate limits (issue 19): token buckets per client address on every route but the probes, and per
+// Rate limits: token buckets per client address on every route but the probes, and per
 // payer on paid routes; 429 rate_limited in the standard error body with Retry-After and the IETF
 // RateLimit-Policy / RateLimit headers; one limit across instances that share Redis.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Reliability property 11 (issue 19): the event loop stays responsive under a flood of maximal
+// Reliability property 11: the event loop stays responsive under a flood of maximal
 // free requests (late fee over 100 years, timesheet at its limits, validate of a 200-line invoice)
 // at concurrency 32. Targets, asserted in the long run (30 s): /healthz p99 ≤ 50 ms, and a paid
 // request's p50 at most 1.5× its quiet baseline. The service (with the facilitator) runs in its own

@@ -1,4 +1,4 @@
-// Reliability of the paid route (GitHub issue 7), properties 1, 2, 5, 8 and 9: real x402 clients
+// Reliability of the paid route, properties 1, 2, 5, 8 and 9: real x402 clients
 // paying on a real local chain through the real local facilitator, the real app and renderer.
 // What is counted comes from the chain itself (Transfer and AuthorizationUsed events, balances).
 import assert from 'node:assert/strict';

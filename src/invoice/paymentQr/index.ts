@@ -1,4 +1,4 @@
-/** Payment QR codes (issue #18): the payment schema, the validators and choosePaymentQr. */
+/** Payment QR codes: the payment schema, the validators and choosePaymentQr. */
 export { PaymentSchema, PAYMENT_LIMITS, QR_MODES, type Payment, type PaymentInput } from './schema.js';
 export { choosePaymentQr, type PaymentQr, type PaymentQrChoice, type PaymentQrScheme } from './choosePaymentQr.js';
 export type { PaymentQrInput, PaymentQrIssue, PaymentQrParty } from './input.js';
