@@ -60,7 +60,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
   let routes: PricedRoute[] = [];
-  const specs: RouteSpec<any>[] = [
+  const specs: RouteSpec[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),

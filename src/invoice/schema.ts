@@ -15,7 +15,7 @@ import { amount, calendarDate, text } from './textRules.js';
  * checkTotals.ts.
  */
 export { LIMITS } from './limits.js';
-export { LineItemSchema, type LineItem } from './lineItemSchema.js';
+export type { LineItem } from './lineItemSchema.js';
 export { PartySchema, type Party } from './partySchema.js';
 
 /** An optional ISO 4217 code among the 12 supported, defaulting to USD; shared with the helpers. */

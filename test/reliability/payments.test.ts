@@ -18,7 +18,6 @@ import { pdfInfo } from '../fixtures/pdfTools.js';
 import { isRunning, processTree } from '../fixtures/processes.js';
 import { startFaultyFacilitator, type Fault, type FaultyFacilitator, type Operation } from '../support/faultyFacilitator.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
-import { postJson } from '../support/testApp.js';
 import { LONG, PRICE, chainAudit, challengeOf, decodeNonce, figure, ms, nonceKey, percentile, runFor, signerFor, timingTarget, variant } from './harness.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;

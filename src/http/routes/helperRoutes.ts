@@ -4,7 +4,7 @@ import { parseOrReject } from '../../invoice/issues.js';
 import type { RouteSpec } from '../routeSpec.js';
 
 /** Turns each pure helper operation into a JSON route; `today` is read per request (UTC). */
-export function helperRoutes(operations: readonly JsonOperation[], now: () => Date): RouteSpec<any>[] {
+export function helperRoutes(operations: readonly JsonOperation[], now: () => Date): RouteSpec[] {
   return operations.map((operation) => ({
     method: 'POST',
     path: operation.path,

@@ -22,7 +22,7 @@ export const renderingUnavailable = (): AppError => new AppError('not_implemente
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
 
-export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
+export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec[] {
   const validate: RouteSpec<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',
