@@ -12,6 +12,10 @@ import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 
 const PAYMENT_TERMS_EXAMPLE = { invoice_date: '2026-11-02', terms: '2/10 Net 30', amount: 10803.74, currency: 'USD', as_of: '2026-11-09' };
+// The free route computes on the event loop here: a worker thread's start (100 ms, seconds on a
+// loaded machine) inside a burst would let the bucket refill before the burst is spent.
+const ON_THE_EVENT_LOOP = { COMPUTE_THREADS: '0' };
+
 const free = (app: TestApp, headers: Record<string, string> = {}) => postJson(`${app.url}/v1/payment-terms`, PAYMENT_TERMS_EXAMPLE, headers);
 
 test('token bucket: a burst, then one token per 1/perSecond', () => {
@@ -45,7 +49,7 @@ test('client address: the socket unless proxies are trusted; the hops-th X-Forwa
 describe('per client address', () => {
   let app: TestApp;
   before(async () => {
-    app = await startTestApp({ RATE_LIMIT_CLIENT_BURST: '5', RATE_LIMIT_CLIENT_PER_SECOND: '1', TRUST_PROXY_HOPS: '1' });
+    app = await startTestApp({ ...ON_THE_EVENT_LOOP, RATE_LIMIT_CLIENT_BURST: '5', RATE_LIMIT_CLIENT_PER_SECOND: '1', TRUST_PROXY_HOPS: '1' });
   });
   after(() => app.close());
 
@@ -78,7 +82,7 @@ describe('per payer', () => {
   let app: TestApp;
   before(async () => {
     // The paid route without payments configured still decodes the header for the payer limit.
-    app = await startTestApp({ RATE_LIMIT_CLIENT_BURST: '1000', RATE_LIMIT_PAYER_BURST: '3', RATE_LIMIT_PAYER_PER_SECOND: '1', TRUST_PROXY_HOPS: '1', PRICES: 'v1_payment_terms=0.01' });
+    app = await startTestApp({ ...ON_THE_EVENT_LOOP, RATE_LIMIT_CLIENT_BURST: '1000', RATE_LIMIT_PAYER_BURST: '3', RATE_LIMIT_PAYER_PER_SECOND: '1', TRUST_PROXY_HOPS: '1', PRICES: 'v1_payment_terms=0.01' });
   });
   after(() => app.close());
 
@@ -116,7 +120,7 @@ describe('two instances on one Redis enforce one limit', () => {
     for (let i = 0; i < 2; i++) {
       const store = createRedisBucketStore({ url: redis.url });
       stores.push(store);
-      apps.push(await startTestApp({ RATE_LIMIT_CLIENT_BURST: '6', RATE_LIMIT_CLIENT_PER_SECOND: '1', TRUST_PROXY_HOPS: '1' }, { buckets: store }));
+      apps.push(await startTestApp({ ...ON_THE_EVENT_LOOP, RATE_LIMIT_CLIENT_BURST: '6', RATE_LIMIT_CLIENT_PER_SECOND: '1', TRUST_PROXY_HOPS: '1' }, { buckets: store }));
     }
   });
   after(async () => {
