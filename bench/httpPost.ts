@@ -3,10 +3,11 @@ import { request as httpRequest, type Agent, type ClientRequest } from 'node:htt
 /**
  * One POST over a keep-alive agent, answering the status and the body's size. A server may close
  * an idle keep-alive socket just as the agent hands it to a new request (the race every keep-alive
- * client has); the request then fails with ECONNRESET before the server read it. Such a request is
- * sent once more on a fresh socket: only then, so that a reset of a request the server did read
- * still fails the bench. Every route the bench posts to is idempotent for the same body (a paid
- * one for the same PAYMENT-SIGNATURE), so the retry cannot do the work twice.
+ * client has); the request then fails with ECONNRESET or EPIPE. Such a request is sent once more
+ * on a fresh socket; a reset on a fresh socket still fails the bench. The client can't tell whether
+ * the server read the request before the socket went, but every route the bench posts to gives the
+ * same answer to the same body (a paid one to the same PAYMENT-SIGNATURE, without a second charge),
+ * so the retry cannot do the work twice. test/integration/bench-http-post.test.ts drops sockets.
  */
 export async function post(agent: Agent, url: URL, payload: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number }> {
   try {
