@@ -59,7 +59,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const buckets = deps.buckets ?? createMemoryBucketStore();
   let routes: PricedOperation[] = [];
   const operations = operationList({ renderer: deps.renderer, onRendered: deps.metrics?.observeRender });
-  const specs: Operation<any>[] = [
+  const specs: Operation[] = [
     ...operations,
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {

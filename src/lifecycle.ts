@@ -23,7 +23,7 @@ export function createLifecycle(): Lifecycle {
   let draining = false;
   let deadlinePassed = false;
   let settling = 0;
-  let waiters: (() => void)[] = [];
+  const waiters: (() => void)[] = [];
   return {
     get draining() {
       return draining;

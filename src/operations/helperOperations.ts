@@ -4,7 +4,7 @@ import { parseOrReject } from '../invoice/issues.js';
 import type { Operation } from './operation.js';
 
 /** Each pure helper as an operation: computed on the compute pool, `today` read per call (UTC). */
-export function helperOperations(operations: readonly JsonOperation[]): Operation<any>[] {
+export function helperOperations(operations: readonly JsonOperation[]): Operation[] {
   return operations.map((operation) => ({
     method: 'POST',
     path: operation.path,

@@ -16,7 +16,7 @@ export interface OperationDependencies {
  * service's own documents and probes are added beside it in app.ts). Adding an operation is adding
  * its row here.
  */
-export function operationList(deps: OperationDependencies = {}): Operation<any>[] {
+export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered),
     ...eInvoiceOperations(deps.renderer, deps.onRendered),

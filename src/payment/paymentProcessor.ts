@@ -201,7 +201,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     const step = await settleOnce(claim, pending, true);
     if (step.kind === 'settle-failed') return step;
     // Settled now, or the first settlement went through (the facilitator says the authorization
-    // is already used, and only this signature's holder could have used it: see README Payments).
+    // is already used, and only this signature's holder could have used it: see docs/paying-and-x402.md).
     const { receipt } = step;
     const confirmed: SettleResponse =
       step.kind === 'settled'

@@ -13,6 +13,7 @@ import { startFaultyFacilitator, type FaultyFacilitator } from '../support/fault
 import { authorizationOf } from '../support/x402Buyer.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { postJson } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 /**
  * The MCP server at /mcp driven by the SDK's own client, paid tools over the x402 MCP transport
@@ -33,7 +34,7 @@ after(async () => {
   await world?.close();
 });
 
-type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: any; _meta?: any; content: any[] };
+type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: JsonAnswer; _meta?: JsonAnswer; content: JsonAnswer[] };
 const call = async (name: string, args: unknown, payment?: PaymentPayload) =>
   (await client.callTool({ name, arguments: args as Record<string, unknown>, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) })) as Result;
 

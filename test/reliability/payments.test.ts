@@ -1,4 +1,4 @@
-// Reliability of the paid route (GitHub issue 7), properties 1, 2, 5, 8 and 9: real x402 clients
+// Reliability of the paid route, properties 1, 2, 5, 8 and 9: real x402 clients
 // paying on a real local chain through the real local facilitator, the real app and renderer.
 // What is counted comes from the chain itself (Transfer and AuthorizationUsed events, balances).
 import assert from 'node:assert/strict';
@@ -18,7 +18,6 @@ import { pdfInfo } from '../fixtures/pdfTools.js';
 import { isRunning, processTree } from '../fixtures/processes.js';
 import { startFaultyFacilitator, type Fault, type FaultyFacilitator, type Operation } from '../support/faultyFacilitator.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
-import { postJson } from '../support/testApp.js';
 import { LONG, PRICE, chainAudit, challengeOf, decodeNonce, figure, ms, nonceKey, percentile, runFor, signerFor, timingTarget, variant } from './harness.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
 
 /**
- * The layers of README "Development" (and shared/ARCHITECTURE.md), checked on the real import
+ * The layers of docs/architecture.md, checked on the real import
  * graph of src/: an import goes down to a lower layer or stays inside its own part; never
  * sideways into a sibling part, never back up, and no file reaches itself through imports.
  */
@@ -19,7 +19,7 @@ const LAYERS: [part: string, layer: number][] = [
   ['metrics.ts', 0],
   ['invoice', 1],
   ['helpers', 2],
-  // EN 16931 XML and its rules: pure, on top of the invoice model (shared/ARCHITECTURE.md).
+  // EN 16931 XML and its rules: pure, on top of the invoice model.
   ['einvoice', 2],
   ['render', 2],
   ['payment', 2],
@@ -36,7 +36,7 @@ const LAYERS: [part: string, layer: number][] = [
   ['main.ts', 8],
 ];
 
-/** Packages only one part may know (README: only http/ and app.ts know Koa, ...). */
+/** Packages only one part may know (only http/ and app.ts know Koa, ...). */
 const PACKAGE_OWNERS: [pattern: RegExp, parts: string[]][] = [
   [/^(koa|@koa\/|koa-body)/, ['http', 'app.ts', 'service.ts']],
   [/^puppeteer/, ['render']],

@@ -1,4 +1,4 @@
-// Replay bound to the signature (issue 19): from and nonce are public once an authorization is on
+// Replay bound to the signature: from and nonce are public once an authorization is on
 // chain, so a header that copies them with any other signature must get neither the stored PDF nor
 // a re-settlement of parked work: it gets the 402 challenge, and nothing changes.
 import assert from 'node:assert/strict';

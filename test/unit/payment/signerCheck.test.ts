@@ -1,4 +1,4 @@
-// No facilitator calls for forgeries (issue 19): a plain 65-byte signature is checked here, by
+// No facilitator calls for forgeries: a plain 65-byte signature is checked here, by
 // recovering the EIP-3009 signer; only a match (or a smart-account signature, which needs the
 // chain) goes on to the facilitator's /verify.
 import assert from 'node:assert/strict';
