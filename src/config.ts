@@ -102,6 +102,9 @@ const EnvSchema = v.object({
 
 export type Env = v.InferOutput<typeof EnvSchema>;
 
+/** The names of every variable the service reads (deploy/ is checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.entries);
+
 export interface Config extends Env {
   PUBLIC_BASE_URL: string;
   /** The development preview and its free PDF download: on by default only in development. */
