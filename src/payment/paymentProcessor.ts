@@ -237,7 +237,14 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async settle(work) {
         if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
         state = 'settling';
-        const step = await settleOnce(claim, { fingerprint, contentType: work.contentType, body: work.body, transaction: '', signatureHash: claim.signatureHash }, false);
+        const pending: PendingResult = { fingerprint, contentType: work.contentType, body: work.body, transaction: '', signatureHash: claim.signatureHash };
+        // Written ahead of the settle call, held by this request: should this process die between
+        // the transfer and `complete`, a re-send of the same signature takes the work over once
+        // the store's lease runs out and collects it (the re-settle hears "already used"), where a
+        // bare claim would only have expired with the payment taken. Best effort: if it can't be
+        // written, the claim still holds the authorization, as it always did.
+        await store.park(claim.key, pending, claim.expiresAtMs, { hold: true }).catch(() => undefined);
+        const step = await settleOnce(claim, pending, false);
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
         return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };
