@@ -410,7 +410,8 @@ async function main() {
       }
       purchase.final = answer;
       (isPdf(answer) ? collected : unanswered).push(purchase);
-      say(`purchase ${purchase.nonce.slice(0, 10)}…: ${[...new Set(seen)].join(' → ')}${isPdf(answer) ? ' (PDF collected by re-sending the same signature)' : ''}`);
+      const after = seconds(Date.now() - purchase.ended);
+      say(`purchase ${purchase.nonce.slice(0, 10)}…: ${[...new Set(seen)].join(' → ')}${isPdf(answer) ? ` (PDF collected by re-sending the same signature, ${after} after the first answer)` : ` (definite after ${after})`}`);
     }));
 
     // The chain.
@@ -437,11 +438,10 @@ async function main() {
 
     // Service: the longest time without a PDF being delivered, while traffic ran.
     const successes = paid.filter((purchase) => isPdf(purchase.answer)).map((purchase) => purchase.ended).sort((a, b) => a - b);
+    // From the first PDF on (the first purchase of each buyer includes its own start-up).
     let gap = { ms: 0, from: trafficStart };
-    for (const [i, at] of [trafficStart, ...successes, trafficEnd].entries()) {
-      const previous = [trafficStart, ...successes, trafficEnd][i - 1];
-      if (previous !== undefined && at - previous > gap.ms) gap = { ms: at - previous, from: previous };
-    }
+    const marks = [...successes, trafficEnd];
+    for (let i = 1; i < marks.length; i++) if (marks[i] - marks[i - 1] > gap.ms) gap = { ms: marks[i] - marks[i - 1], from: marks[i - 1] };
     const failedFirst = paid.filter((purchase) => !isPdf(purchase.answer));
     const statuses = {};
     for (const purchase of failedFirst) statuses[purchase.answer.status || purchase.answer.error] = (statuses[purchase.answer.status || purchase.answer.error] ?? 0) + 1;
