@@ -50,7 +50,7 @@ const appContainer = (manifests: Manifest[]) => podSpec(must(manifests, 'Deploym
 const SECRET_EXAMPLE: Record<string, string> = {
   FACILITATOR_URL: 'https://facilitator.example.com',
   PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
-  FACILITATOR_AUTH_HEADER: 'Authorization: Bearer example',
+  FACILITATOR_AUTH_HEADER: 'Bearer example',
   REDIS_URL: `redis://${REDIS}:6379`,
 };
 
