@@ -253,7 +253,15 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async settle(work) {
         if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
         state = 'settling';
-        const step = await settleOnce(claim, { ...storedAnswerOf(work), fingerprint, transaction: '', signatureHash: claim.signatureHash }, false);
+        const pending: PendingResult = { ...storedAnswerOf(work), fingerprint, transaction: '', signatureHash: claim.signatureHash };
+        // Written ahead of the settle call, held by this request: should this process die between
+        // the transfer and `complete`, a re-send of the same signature takes the work over once
+        // the store's lease runs out and collects it (the re-settle hears "already used"), where a
+        // bare claim would only have expired with the payment taken. The lease (60 s by default)
+        // outlasts a settle call (FACILITATOR_TIMEOUT_MS, 10 s by default). Best effort: if it
+        // can't be written, the claim still holds the authorization, as it always did.
+        await store.park(claim.key, pending, claim.expiresAtMs, { hold: true }).catch(() => undefined);
+        const step = await settleOnce(claim, pending, false);
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
         return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };

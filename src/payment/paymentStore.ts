@@ -15,7 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *                                                       └──release──► (none)
  *
  * "Parked" is a settlement whose outcome is unknown (the facilitator timed out, failed, or said
- * pending): the rendered PDF is kept with the claim so that a re-send of the same signature can
+ * pending; or the process settling it died, which is why a first settlement parks its work, held,
+ * before the settle call): the rendered PDF is kept with the claim so that a re-send of the same signature can
  * settle again and collect it. A parked entry is handed to one re-sender at a time, for at most
  * the store's lease (a re-sender that dies doesn't keep it from the next one).
  */
@@ -64,8 +65,12 @@ export interface PaymentStore {
   release(key: string): Promise<void>;
   /** Settled: keep the result for re-sends of the same signature until `expiresAtMs`. */
   complete(key: string, result: PaidResult, expiresAtMs: number): Promise<void>;
-  /** The settlement outcome is unknown: keep the work, locked, for a re-send to collect. Never replaces a result. */
-  park(key: string, pending: PendingResult, expiresAtMs: number): Promise<void>;
+  /**
+   * The settlement outcome is unknown: keep the work, locked, for a re-send to collect. Never
+   * replaces a result. With `hold`, the caller keeps it for the store's lease (it is about to
+   * settle): re-sends wait, and take it over only if the caller dies before completing.
+   */
+  park(key: string, pending: PendingResult, expiresAtMs: number, options?: { hold?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 

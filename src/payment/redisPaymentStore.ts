@@ -80,11 +80,17 @@ redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'rec
 return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
 
 // Replaces the claim (or a parked settlement, freeing it for the next re-sender) by a parked
-// settlement, in one step; a paid result stays as it is.
+// settlement, in one step; a paid result stays as it is. ARGV[8] > 0: the caller holds it for that
+// many milliseconds of Redis's clock (a settlement about to be attempted), else it is free.
 const PARK_SCRIPT = `
 if redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HEXISTS', KEYS[1], 'state') == 0 then return 0 end
+local heldUntil = '0'
+if tonumber(ARGV[8]) > 0 then
+  local time = redis.call('TIME')
+  heldUntil = string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[8]))
+end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'parked', 'heldUntil', '0', 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'transaction', ARGV[4], 'body', ARGV[5], 'signature', ARGV[6], 'head', ARGV[7])
+redis.call('HSET', KEYS[1], 'state', 'parked', 'heldUntil', heldUntil, 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'transaction', ARGV[4], 'body', ARGV[5], 'signature', ARGV[6], 'head', ARGV[7])
 return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
 
 interface StoreScripts {
@@ -93,7 +99,7 @@ interface StoreScripts {
   paymentRelease(key: string): Promise<number>;
   paymentWithdraw(key: string, claim: string): Promise<number>;
   paymentComplete(key: string, ttlMs: number, fingerprint: string, contentType: string, receipt: string, body: Buffer, signatureHash: string, head: string): Promise<number>;
-  paymentPark(key: string, ttlMs: number, fingerprint: string, contentType: string, transaction: string, body: Buffer, signatureHash: string, head: string): Promise<number>;
+  paymentPark(key: string, ttlMs: number, fingerprint: string, contentType: string, transaction: string, body: Buffer, signatureHash: string, head: string, holdMs: number): Promise<number>;
 }
 
 const DEFAULT_KEY_PREFIX = 'invoice-pdf-x402:';
@@ -192,9 +198,9 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
         await scripts.paymentComplete(redisKey(key), ttlUntil(expiresAtMs), result.fingerprint, result.contentType, result.receipt, result.body, result.signatureHash, headOf(result));
       }),
 
-    park: (key, pending, expiresAtMs) =>
+    park: (key, pending, expiresAtMs, options) =>
       call(async () => {
-        await scripts.paymentPark(redisKey(key), ttlUntil(expiresAtMs), pending.fingerprint, pending.contentType, pending.transaction, pending.body, pending.signatureHash, headOf(pending));
+        await scripts.paymentPark(redisKey(key), ttlUntil(expiresAtMs), pending.fingerprint, pending.contentType, pending.transaction, pending.body, pending.signatureHash, headOf(pending), options?.hold ? parkedLeaseMs : 0);
       }),
 
     async close() {

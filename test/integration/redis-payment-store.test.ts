@@ -290,6 +290,24 @@ const behaviours: { name: string; options?: StoreOptions; run(instances: Instanc
     },
   },
   {
+    name: 'work parked held (a settlement about to be attempted) is busy for re-senders during the lease, then theirs to collect',
+    options: { parkedLeaseMs: 300 },
+    async run({ a, b }) {
+      const key = newKey();
+      const pending = pendingResult();
+      await a.claim(key, inAMinute());
+      await a.park(key, pending, inAMinute(), { hold: true }); // ...and the settler dies
+      const deadline = Date.now() + 2_000;
+      let outcome = await b.claim(key, inAMinute());
+      assert.equal(outcome.kind, 'busy', 'held by the settler during the lease');
+      while (outcome.kind === 'busy' && Date.now() < deadline) {
+        await sleep(50);
+        outcome = await b.claim(key, inAMinute());
+      }
+      assertParked(outcome, pending);
+    },
+  },
+  {
     name: '20 concurrent re-sends of a parked settlement from two instances: exactly one gets it',
     async run({ a, b }) {
       const key = newKey();

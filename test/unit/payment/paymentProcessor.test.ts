@@ -147,3 +147,39 @@ test('a validBefore of 2^256 - 1 is accepted without overflowing the claim expir
   const check = await checkHeader(processor, resource, header((2n ** 256n - 1n).toString()), 'body');
   assert.equal(check.kind, 'claimed');
 });
+
+test('the process dies between the transfer and storing the result: a re-send collects the PDF once the lease runs out', async () => {
+  let now = Date.now();
+  const calls = { settle: 0 };
+  const transaction = `0x${'ef'.repeat(32)}`;
+  const processor = () =>
+    createPaymentProcessor({
+      terms,
+      baseUrl: 'http://127.0.0.1',
+      now: () => now,
+      duplicateWaitMs: 0,
+      store,
+      facilitator: {
+        verify: async () => ({ isValid: true }),
+        // The chain: the first settle transfers; any later one hears that the nonce is used.
+        settle: async () => (++calls.settle === 1 ? { success: true, transaction, network: terms.network } : { success: false, errorReason: 'invalid_exact_evm_nonce_already_used', transaction: '', network: terms.network }),
+      },
+    });
+  const store = createMemoryPaymentStore({ now: () => now, parkedLeaseMs: 60_000 });
+  const signature = header(inSeconds(300));
+  const dying = processor();
+  const first = await checkHeader(dying, resource, signature, 'body');
+  if (first.kind !== 'claimed') return assert.fail(first.kind);
+  await first.payment.verify();
+  const work = { status: 200, contentType: 'application/pdf', headers: {}, body: Buffer.from('%PDF-paid') };
+  assert.equal((await first.payment.settle(work)).kind, 'settled');
+  // …and the process is killed here: `complete` never runs.
+
+  const other = processor(); // another replica, same store
+  await assert.rejects(checkHeader(other, resource, signature, 'body'), /payment_in_progress|being processed/, 'held while the first might still complete');
+  now += 61_000;
+  const resent = await checkHeader(other, resource, signature, 'body');
+  assert.equal(resent.kind, 'collected');
+  if (resent.kind === 'collected') assert.ok(resent.result.body.equals(work.body), 'the PDF that was paid for');
+  assert.equal(calls.settle, 2, 'settled once on chain; the re-settle only heard "already used"');
+});
