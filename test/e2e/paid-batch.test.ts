@@ -263,6 +263,14 @@ describe('signed offers and receipts', () => {
 
 const response402Size = (required: PaymentRequired) => Buffer.from(JSON.stringify(required)).toString('base64').length;
 
+/** The parts of a paid file result the test reads (toolResults.ts). */
+interface PaidToolResult {
+  isError?: boolean;
+  content: { resource: { mimeType: string; blob: string } }[];
+  structuredContent: { sha256: string };
+  _meta: { 'x402/payment-response': { extensions: { 'offer-receipt': { info: { receipt: unknown } } } } };
+}
+
 describe('the batch as an MCP tool', () => {
   test('v1_invoices_zip: unpaid → PaymentRequired for n invoices; paid → the ZIP, its sha256 and a verifying receipt', async () => {
     const mcp = new Client({ name: 'batch-test', version: '1.0.0' });
@@ -275,14 +283,14 @@ describe('the batch as an MCP tool', () => {
       const { buyer, sign } = signerOf(6);
       const before = await world.net.balanceOf(buyer.address);
       const args = batchOf(3, 'M') as unknown as Record<string, unknown>;
-      const unpaid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args })) as { isError?: boolean; structuredContent: any };
+      const unpaid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args })) as { isError?: boolean; structuredContent: unknown };
       assert.equal(unpaid.isError, true);
       const required = unpaid.structuredContent as PaymentRequired;
       assert.equal(required.accepts[0]!.amount, String(3n * ITEM_PRICE));
-      const paid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args, _meta: { 'x402/payment': await sign(required) } })) as { isError?: boolean; content: any[]; structuredContent: any; _meta: any };
+      const paid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args, _meta: { 'x402/payment': await sign(required) } })) as unknown as PaidToolResult;
       assert.equal(paid.isError, undefined, JSON.stringify(paid).slice(0, 300));
-      assert.equal(paid.content[0].resource.mimeType, 'application/zip');
-      const zip = Buffer.from(paid.content[0].resource.blob, 'base64');
+      assert.equal(paid.content[0]!.resource.mimeType, 'application/zip');
+      const zip = Buffer.from(paid.content[0]!.resource.blob, 'base64');
       assert.equal(paid.structuredContent.sha256, createHash('sha256').update(zip).digest('hex'));
       assert.equal(Object.keys(unzip(zip)).length, 4);
       const receipt = paid._meta['x402/payment-response'].extensions['offer-receipt'].info.receipt as EIP712SignedReceipt;

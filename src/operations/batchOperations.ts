@@ -1,9 +1,9 @@
-import { BATCH_FORMAT_NAMES } from '../../batch/batchFormats.js';
-import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../../batch/batchRequest.js';
-import { produceBatch, type BatchRenderer } from '../../batch/produceBatch.js';
-import { EXAMPLE_INVOICE } from '../../invoice/example.js';
-import { timesUsd } from '../../payment/price.js';
-import type { RouteSpec } from '../routeSpec.js';
+import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
+import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
+import { produceBatch, type BatchRenderer } from '../batch/produceBatch.js';
+import { EXAMPLE_INVOICE } from '../invoice/example.js';
+import { timesUsd } from '../payment/price.js';
+import type { Operation } from './operation.js';
 
 export const BATCH_EXAMPLE = { format: 'pdf', invoices: [EXAMPLE_INVOICE, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }] };
 
@@ -11,8 +11,8 @@ export const BATCH_EXAMPLE = { format: 'pdf', invoices: [EXAMPLE_INVOICE, { ...E
  * POST /v1/invoices.zip: many invoices, one payment. A thin row: the work is src/batch/.
  * Its configured price (PRICES v1_invoices_zip) is per invoice; the 402 asks for it once per item.
  */
-export function batchRoutes(renderer: BatchRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
-  const batch: RouteSpec<PreparedBatch> = {
+export function batchOperations(renderer: BatchRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+  const batch: Operation<PreparedBatch> = {
     method: 'POST',
     path: '/v1/invoices.zip',
     operationId: 'v1_invoices_zip',
@@ -25,7 +25,7 @@ export function batchRoutes(renderer: BatchRenderer | undefined, onRendered?: (s
     request: { schema: BatchRequestSchema, example: BATCH_EXAMPLE, parse: prepareBatch },
     response: { contentType: 'application/zip', description: 'The ZIP: one file per invoice and manifest.json.' },
     priceOf: (input, configuredUsd) => timesUsd(configuredUsd, input?.invoices.length ?? 1),
-    // Not async: the first render's admission must throw before this returns (routeSpec.ts).
+    // Not async: the first render's admission must throw before this returns (operation.ts `handle`).
     handle(input, { signal }) {
       return produceBatch(renderer, input, { signal, onRendered }).then(({ contentType, body, count }) => ({
         contentType,

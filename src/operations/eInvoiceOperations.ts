@@ -1,13 +1,12 @@
-import { eInvoiceXml, type XmlSyntax } from '../../einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../../einvoice/example.js';
-import { checkEInvoice, prepareEInvoice } from '../../einvoice/prepareEInvoice.js';
-import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../../einvoice/validationReport.js';
-import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
-import { InvoiceSchema } from '../../invoice/schema.js';
-import { toFacturXPdf } from '../../render/facturX/facturXPdf.js';
-import type { PaidAnswer } from '../answer.js';
-import type { RouteSpec } from '../routeSpec.js';
-import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
+import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE } from '../einvoice/example.js';
+import { checkEInvoice, prepareEInvoice } from '../einvoice/prepareEInvoice.js';
+import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { InvoiceSchema } from '../invoice/schema.js';
+import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
+import { renderingUnavailable } from './invoiceOperations.js';
+import type { Operation, PaidAnswer, PdfRenderer } from './operation.js';
 
 /**
  * The EN 16931 e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like
@@ -19,8 +18,8 @@ const eInvoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, pars
 const REQUIRED_FIELDS =
   'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
 
-export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
-  const facturX: RouteSpec<PreparedInvoice> = {
+export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+  const facturX: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',
     operationId: 'v1_e_invoice_factur_x_pdf',
@@ -35,7 +34,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     },
   };
 
-  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): RouteSpec<PreparedInvoice> => ({
+  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): Operation<PreparedInvoice> => ({
     method: 'POST',
     path: `/v1/e-invoice/${syntax}.xml`,
     operationId: `v1_e_invoice_${syntax}_xml`,
@@ -47,7 +46,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     handle: (prepared) => produceXml(prepared, syntax),
   });
 
-  const validate: RouteSpec<{ prepared: PreparedInvoice; issues: ReturnType<typeof checkEInvoice>['issues'] }> = {
+  const validate: Operation<{ prepared: PreparedInvoice; issues: ReturnType<typeof checkEInvoice>['issues'] }> = {
     method: 'POST',
     path: '/v1/e-invoice/validate',
     operationId: 'v1_e_invoice_validate',
@@ -62,7 +61,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), []),
     },
-    handle: ({ prepared, issues }) => ({ body: buildEInvoiceValidation(prepared, issues) }),
+    compute: ({ prepared, issues }) => buildEInvoiceValidation(prepared, issues),
   };
 
   return [
