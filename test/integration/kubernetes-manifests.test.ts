@@ -16,6 +16,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config.js';
 import { createMetrics } from '../../src/metrics.js';
+import type { JsonAnswer } from '../support/json.js';
 import { DEPLOY_DIR, kustomize, type Manifest } from '../support/kustomize.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -41,7 +42,7 @@ const find = (manifests: Manifest[], kind: string, name: string) => manifests.fi
 const must = (manifests: Manifest[], kind: string, name: string) => {
   const found = find(manifests, kind, name);
   assert.ok(found, `${kind}/${name} is rendered`);
-  return found as Manifest & { spec: Record<string, any>; data?: Record<string, string> };
+  return found as Manifest & { spec: Record<string, JsonAnswer>; data?: Record<string, string> };
 };
 const podSpec = (manifest: Manifest) => (manifest as unknown as { spec: { template: { spec: IPodSpec } } }).spec.template.spec;
 const appContainer = (manifests: Manifest[]) => podSpec(must(manifests, 'Deployment', APP)).containers[0] as IContainer;
@@ -212,7 +213,7 @@ test('egress: DNS, Redis and the facilitator only', () => {
   const manifests = rendered.get('production')!;
   const policy = must(manifests, 'NetworkPolicy', APP);
   assert.deepEqual(policy.spec.policyTypes, ['Ingress', 'Egress']);
-  const egress = policy.spec.egress as { to: Record<string, any>[]; ports: { port: number | string; protocol: string }[] }[];
+  const egress = policy.spec.egress as { to: Record<string, JsonAnswer>[]; ports: { port: number | string; protocol: string }[] }[];
   assert.equal(egress.length, 3);
   assert.deepEqual(egress[0]!.ports.map((port) => port.port), [53, 53]);
   assert.equal(egress[1]!.to[0]!.podSelector.matchLabels['app.kubernetes.io/name'], REDIS);
