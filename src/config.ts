@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 import { toIssues } from './invoice/issues.js';
 import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
+import { receiptSignerAddress } from './payment/receiptKey.js';
 import { USDC_ON_BASE } from './payment/usdc.js';
 import { PAPER_SETTINGS } from './render/paper.js';
 import { RENDER_DEFAULTS } from './render/renderDefaults.js';
@@ -44,6 +45,8 @@ export const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
+  // Per invoice in the batch: a batch of n costs n times this (src/operations/batchOperations.ts).
+  v1_invoices_zip: '0.02',
 };
 const parsePriceList = (text: string): Record<string, string> => ({
   ...DEFAULT_PRICES,
@@ -99,6 +102,10 @@ const EnvSchema = v.object({
   REDIS_URL: v.optional(urlVar(['redis:', 'rediss:'])),
   LOCAL_CHAIN_PORT: integerVar(0, 65535, 8545),
   LOCAL_FACILITATOR_PORT: integerVar(0, 65535, 8546),
+  // Signed offers and receipts (x402 offer-receipt extension, src/payment/receipts.ts): the
+  // secp256k1 key that signs them. Unset: a dev key in local payment mode, off otherwise. Checked
+  // in loadConfig, never echoed.
+  RECEIPT_SIGNING_KEY: v.optional(v.string()),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -178,6 +185,11 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
   REDIS_URL: { description: '`redis://…` for payment state and rate-limit buckets shared by several instances; unset: in memory.' },
   LOCAL_CHAIN_PORT: { description: 'Port of the local test chain (local payment mode only).' },
   LOCAL_FACILITATOR_PORT: { description: 'Port of the local facilitator (local payment mode only).' },
+  RECEIPT_SIGNING_KEY: {
+    description:
+      'A `0x`-prefixed 32-byte hex secp256k1 private key that signs the 402 offers and every paid answer\'s receipt (x402 offer-receipt, EIP-712; docs/batch-and-receipts.md). Unset outside local payment mode: signed receipts are off. A malformed key, or a public anvil/Hardhat test key with `FACILITATOR_URL`, is refused at start-up (the value is never shown). A secret.',
+    shownDefault: 'local payment mode: dev account 11; otherwise unset (off)',
+  },
 };
 
 /** The default a variable's schema applies, as text ('' when it has none). */
@@ -201,6 +213,23 @@ export class ConfigError extends Error {
   }
 }
 
+/** RECEIPT_SIGNING_KEY must be a usable key and, against a real facilitator, not one the world knows. */
+function receiptKeyProblems(config: Env): string[] {
+  const key = config.RECEIPT_SIGNING_KEY;
+  if (key === undefined) return [];
+  // The value is a secret: no problem message quotes it.
+  const address = receiptSignerAddress(key);
+  if (!address) return ['RECEIPT_SIGNING_KEY: must be a 0x-prefixed 32-byte hex secp256k1 private key (the value is not shown)'];
+  const testAccount = publicTestAccountIndex(address);
+  if (config.FACILITATOR_URL && config.LOCAL_TEST_CHAIN === 'off' && testAccount !== undefined) {
+    return [
+      `RECEIPT_SIGNING_KEY: is the key of account ${testAccount} (${address}) of the public anvil/Hardhat test mnemonic ("test test … junk"); anyone could sign receipts in this service's name. ` +
+        'Generate a key of your own (e.g. node -e "console.log(require(\'viem/accounts\').generatePrivateKey())"), or leave it unset to turn signed receipts off.',
+    ];
+  }
+  return [];
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   // Empty variables count as unset, as in most shells' `FOO= npm start`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -219,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         'so anyone could take what it receives. Set PAY_TO to a wallet you control. (Only if FACILITATOR_URL is a local test chain\'s facilitator, set LOCAL_TEST_CHAIN=on.)',
     );
   }
+  problems.push(...receiptKeyProblems(config));
   // The preview hands out PDFs without payment: never outside development, even by mistake.
   if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development') problems.push(`PREVIEW: on is allowed only with NODE_ENV=development (the preview renders PDFs without payment); NODE_ENV is ${config.NODE_ENV}`);
   if (problems.length) throw new ConfigError(problems);

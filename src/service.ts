@@ -15,7 +15,7 @@ export interface ServiceParts {
   config: Config;
   logger: Logger;
   lifecycle: Lifecycle;
-  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe'>;
+  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe' | 'receipts'>;
   renderer: Renderer;
   metrics?: Metrics;
   /** Where the rate-limit buckets live; default: Redis with REDIS_URL, else in memory (createApp's). */

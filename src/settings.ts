@@ -37,5 +37,6 @@ export function paymentSettings(config: Config): PaymentSettings {
     localChainPort: config.LOCAL_CHAIN_PORT,
     localFacilitatorPort: config.LOCAL_FACILITATOR_PORT,
     redisUrl: config.REDIS_URL,
+    receiptSigningKey: config.RECEIPT_SIGNING_KEY as `0x${string}` | undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CallOutcome } from '../operations/callOperation.js';
 import type { Answer } from '../operations/operation.js';
@@ -18,12 +19,12 @@ export function writeOutcome(ctx: Context, outcome: CallOutcome): void {
       return writeAnswer(ctx, outcome.answer);
     case 'paid':
       writeAnswer(ctx, outcome.answer);
-      return receipt(ctx, outcome.receipt);
+      return receipt(ctx, outcome.receipt, outcome.answer.body);
     case 'replayed':
     case 'collected':
       // The stored answer whole: what the first answer said (status, type, headers, body).
       writeAnswer(ctx, outcome.result);
-      return receipt(ctx, outcome.result.receipt);
+      return receipt(ctx, outcome.result.receipt, outcome.result.body);
   }
 }
 
@@ -34,10 +35,18 @@ export function writeAnswer(ctx: Context, answer: Answer): void {
   if (answer.contentType) ctx.type = answer.contentType;
 }
 
-function receipt(ctx: Context, header: string): void {
+/**
+ * A paid answer's settlement and, as Content-Digest (RFC 9530), the SHA-256 of the bytes it paid
+ * for: computed here from the bytes sent, so a replay of the stored answer sends the same digest
+ * (MCP's file results carry the same hash as sha256, toolResults.ts).
+ */
+function receipt(ctx: Context, header: string, body: Buffer): void {
   ctx.set('PAYMENT-RESPONSE', header);
   ctx.set('Cache-Control', 'private');
+  ctx.set('Content-Digest', contentDigestOf(body));
 }
+
+const contentDigestOf = (body: Buffer): string => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
 
 function challenge(ctx: Context, check: PaymentRequiredCheck): void {
   ctx.status = 402;

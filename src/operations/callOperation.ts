@@ -55,7 +55,7 @@ export function operationCaller(deps: CallDependencies) {
 
   async function call(operation: PricedOperation, request: OperationRequest): Promise<CallOutcome> {
     const paid = isPaid(operation);
-    if (request.priceProbe && !request.payment && answersPriceProbe(operation)) return payFor(operation, request, '', probeHasNoWork);
+    if (request.priceProbe && !request.payment && answersPriceProbe(operation)) return payFor(operation, request, undefined, '', probeHasNoWork);
     const context = operationContextAt(deps.now());
     let input: unknown;
     let fingerprint = '';
@@ -74,14 +74,20 @@ export function operationCaller(deps: CallDependencies) {
       throw new Error(`operation ${operation.operationId} has no work`);
     };
     if (!paid) return { kind: 'answered', answer: await work(request.signal ?? NEVER_ABORTED) };
-    return payFor(operation, request, fingerprint, work);
+    return payFor(operation, request, input, fingerprint, work);
   }
 
-  function payFor(operation: PricedOperation, request: OperationRequest, fingerprint: string, work: (signal: AbortSignal) => Answer | Promise<Answer>) {
+  function payFor(operation: PricedOperation, request: OperationRequest, input: unknown, fingerprint: string, work: (signal: AbortSignal) => Answer | Promise<Answer>) {
     // A paid operation on an app built without payments (some tests) must never hand out free work.
     if (!deps.paidCall) throw new AppError('payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
     const payment = request.payment ? decodePayment(request.payment) : undefined;
-    return deps.paidCall(deps.resourceOf(operation), payment, fingerprint, work, request.hooks);
+    return deps.paidCall(resourceFor(operation, input), payment, fingerprint, work, request.hooks);
+  }
+
+  /** The offer's resource of this call: a row priced by its input (operation.ts `priceOf`) is quoted for this input. */
+  function resourceFor(operation: PricedOperation, input: unknown): PricedResource {
+    const resource = deps.resourceOf(operation);
+    return operation.priceOf ? { ...resource, priceUsd: operation.priceOf(input, operation.priceUsd) } : resource;
   }
 
   return { call, answersPriceProbe };

@@ -45,6 +45,13 @@ export interface Operation<TInput = unknown> {
    * asks the facilitator only about work that was admitted.
    */
   handle?(input: TInput, call: WorkCall): Answer | Promise<Answer>;
+  /**
+   * A price that depends on the input (a batch: the configured price once per item), from the
+   * parsed input and the configured price (PRICES); absent: the configured price. The call core
+   * asks it once per call, after `parse` and before anything about payment; `input` is undefined
+   * for a bare price probe, which is quoted one unit.
+   */
+  priceOf?(input: TInput | undefined, configuredUsd: string): string;
 }
 
 export interface WorkCall {

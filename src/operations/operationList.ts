@@ -1,4 +1,5 @@
 import { HELPER_OPERATIONS } from '../helpers/index.js';
+import { batchOperations } from './batchOperations.js';
 import { eInvoiceOperations } from './eInvoiceOperations.js';
 import { helperOperations } from './helperOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
@@ -20,6 +21,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered),
     ...eInvoiceOperations(deps.renderer, deps.onRendered),
+    ...batchOperations(deps.renderer, deps.onRendered),
     ...helperOperations(HELPER_OPERATIONS),
   ];
 }

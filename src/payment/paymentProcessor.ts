@@ -6,6 +6,7 @@ import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.j
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import type { DecodedPayment } from './paymentHeader.js';
 import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult, type StoredAnswer } from './paymentStore.js';
+import type { ReceiptSigner } from './receipts.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
 import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
@@ -67,7 +68,9 @@ export type PaymentEvent =
   | 'settle_unknown'
   | 'replayed'
   | 'collected'
-  | 'abandoned';
+  | 'abandoned'
+  /** Settled, but the offer-receipt receipt could not be signed: delivered without it. */
+  | 'receipt_unsigned';
 
 export interface PaymentProcessorOptions {
   terms: OfferTerms;
@@ -78,6 +81,8 @@ export interface PaymentProcessorOptions {
   duplicateWaitMs?: number;
   now?: () => number;
   onEvent?: (event: PaymentEvent, details: { payer?: string; nonce?: string; reason?: string }) => void;
+  /** The offer-receipt extension (receipts.ts): signed offers in every 402, a signed receipt in every settlement. */
+  receipts?: ReceiptSigner | undefined;
 }
 
 /**
@@ -122,14 +127,27 @@ interface Claim {
 }
 
 export function createPaymentProcessor(options: PaymentProcessorOptions): PaymentProcessor {
-  const { terms, baseUrl, facilitator, store } = options;
+  const { terms, baseUrl, facilitator, store, receipts } = options;
   const now = options.now ?? Date.now;
   const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
   const emit = options.onEvent ?? (() => {});
 
-  const challenge = (resource: PricedResource, error: string, message = error): PaymentRequiredCheck => {
-    const paymentRequired = buildPaymentRequired(resource, terms, baseUrl, error);
+  const challenge = async (resource: PricedResource, error: string, message = error): Promise<PaymentRequiredCheck> => {
+    const unsigned = buildPaymentRequired(resource, terms, baseUrl, error);
+    const paymentRequired = receipts ? await receipts.signOffers(unsigned) : unsigned;
     return { kind: 'payment-required', header: encodePaymentRequiredHeader(paymentRequired), paymentRequired, message };
+  };
+
+  // The offer-receipt extension (receipts.ts): the settlement as delivered carries the signed receipt.
+  const withReceipt = async (claim: Claim, receipt: SettleResponse, resource: PricedResource): Promise<SettleResponse> => {
+    if (!receipts || !receipt.success) return receipt;
+    try {
+      return await receipts.signReceipt({ ...receipt, payer: receipt.payer ?? claim.details.payer }, `${baseUrl}${resource.path}`);
+    } catch (error) {
+      // Paid and done: deliver without a receipt rather than lose the result.
+      emit('receipt_unsigned', { ...claim.details, reason: String(error) });
+      return receipt;
+    }
   };
 
   async function claimOrWait(claim: Claim, fingerprint: string) {
@@ -197,16 +215,19 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
    * "nonce already used" once the transfer happened), so settle again and read the answer the
    * re-settle way (settlementOutcome.ts).
    */
-  async function collect(claim: Claim, pending: PendingResult): Promise<PaymentCheck> {
+  async function collect(claim: Claim, pending: PendingResult, resource: PricedResource): Promise<PaymentCheck> {
     const step = await settleOnce(claim, pending, true);
     if (step.kind === 'settle-failed') return step;
     // Settled now, or the first settlement went through (the facilitator says the authorization
     // is already used, and only this signature's holder could have used it: see docs/paying-and-x402.md).
     const { receipt } = step;
-    const confirmed: SettleResponse =
+    const confirmed: SettleResponse = await withReceipt(
+      claim,
       step.kind === 'settled'
         ? receipt
-        : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer };
+        : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer },
+      resource,
+    );
     const { transaction: _transaction, ...answer } = pending;
     const result: PaidResult = { ...answer, receipt: encodeReceipt(confirmed) };
     try {
@@ -264,7 +285,8 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         const step = await settleOnce(claim, pending, false);
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
-        return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };
+        const delivered = await withReceipt(claim, step.receipt, resource);
+        return { kind: 'settled', header: encodeReceipt(delivered), receipt: delivered };
       },
       async abandon() {
         if (state !== 'verified') return release();
@@ -317,7 +339,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('replayed', claim.details);
         return { kind: 'replayed', result: outcome.result };
       }
-      if (outcome.kind === 'parked') return collect(claim, outcome.pending);
+      if (outcome.kind === 'parked') return collect(claim, outcome.pending, resource);
 
       const outsideWindow = windowMismatch(decoded.authorization, Math.floor(now() / 1000));
       if (outsideWindow) {

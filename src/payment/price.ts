@@ -6,3 +6,13 @@ export function usdToAtomic(priceUsd: string, decimals = 6): string {
   if (fraction.length > decimals) throw new RangeError(`${priceUsd} has more than ${decimals} decimals`);
   return (BigInt(whole + fraction.padEnd(decimals, '0'))).toString();
 }
+
+/** "20000" atomic units of a 6-decimal stablecoin → "0.02" USD (the inverse of usdToAtomic). */
+export function atomicToUsd(atomic: bigint, decimals = 6): string {
+  const text = atomic.toString().padStart(decimals + 1, '0');
+  const fraction = text.slice(text.length - decimals).replace(/0+$/, '');
+  return `${text.slice(0, text.length - decimals)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** A USD price `count` times, exactly (atomic units, no floats): the price of a batch of `count` items. */
+export const timesUsd = (priceUsd: string, count: number): string => atomicToUsd(BigInt(usdToAtomic(priceUsd)) * BigInt(count));

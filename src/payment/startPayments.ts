@@ -8,6 +8,8 @@ import type { OfferTerms } from './offer.js';
 import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from './paymentProcessor.js';
 import { withPaymentIdentifier } from './paymentIdentifier.js';
 import type { PaymentStore } from './paymentStore.js';
+import { devKey, RECEIPT_SIGNER_INDEX } from './local/devAccounts.js';
+import { createReceiptSigner, type ReceiptSigner } from './receipts.js';
 
 export interface PaymentSettings {
   localPaymentMode: boolean;
@@ -25,6 +27,8 @@ export interface PaymentSettings {
   localFacilitatorPort: number;
   /** Shared payment state for several instances; unset: in memory (one instance). */
   redisUrl?: string | undefined;
+  /** Signs offers and receipts (receipts.ts); unset: a dev key in local payment mode, none otherwise. */
+  receiptSigningKey?: `0x${string}` | undefined;
 }
 
 export interface Payments {
@@ -32,6 +36,8 @@ export interface Payments {
   terms: OfferTerms;
   /** Readiness: has the facilitator answered recently? */
   facilitatorProbe: FacilitatorProbe;
+  /** Signs the 402's offers and every settlement's receipt; absent: the offer-receipt extension is off. */
+  receipts?: ReceiptSigner;
   /** Present in local payment mode: the embedded chain and facilitator. */
   local?: LocalPaymentNetwork;
   close(): Promise<void>;
@@ -94,7 +100,11 @@ export async function startPayments(
   });
   const store =
     hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
+  const receiptKey = settings.receiptSigningKey ?? (settings.localPaymentMode ? devKey(RECEIPT_SIGNER_INDEX).privateKey : undefined);
+  const receipts = receiptKey ? createReceiptSigner(receiptKey) : undefined;
+  if (receipts) hooks.log(`signed offers and receipts (x402 offer-receipt, EIP-712) by ${receipts.address}${settings.receiptSigningKey ? '' : ' (local dev key)'}`);
   const processor = withPaymentIdentifier(createPaymentProcessor({
+    receipts,
     terms,
     baseUrl: settings.baseUrl,
     facilitator,
@@ -106,6 +116,7 @@ export async function startPayments(
     processor,
     terms,
     facilitatorProbe,
+    ...(receipts ? { receipts } : {}),
     ...(local ? { local } : {}),
     async close() {
       await store.close();

@@ -52,6 +52,8 @@ const SECRET_EXAMPLE: Record<string, string> = {
   FACILITATOR_URL: 'https://facilitator.example.com',
   PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
   FACILITATOR_AUTH_HEADER: 'Bearer example',
+  // An example key, no account's: a key of the public test mnemonic would be refused.
+  RECEIPT_SIGNING_KEY: `0x${'11'.repeat(32)}`,
   REDIS_URL: `redis://${REDIS}:6379`,
 };
 
@@ -126,7 +128,7 @@ test('every variable the manifests set is one the service reads, and the result 
   // Secrets come from the Secret, never from the ConfigMap.
   const manifests = rendered.get('production')!;
   const data = must(manifests, 'ConfigMap', APP).data!;
-  for (const name of ['FACILITATOR_URL', 'PAY_TO', 'FACILITATOR_AUTH_HEADER', 'REDIS_URL']) {
+  for (const name of ['FACILITATOR_URL', 'PAY_TO', 'FACILITATOR_AUTH_HEADER', 'RECEIPT_SIGNING_KEY', 'REDIS_URL']) {
     assert.equal(data[name], undefined, `${name} is not in the ConfigMap`);
     const entry = appContainer(manifests).env!.find((candidate) => candidate.name === name);
     assert.equal(entry?.valueFrom?.secretKeyRef?.name, APP, `${name} comes from the Secret`);

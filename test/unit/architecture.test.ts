@@ -23,6 +23,9 @@ const LAYERS: [part: string, layer: number][] = [
   ['einvoice', 2],
   ['render', 2],
   ['payment', 2],
+  // The batch of invoices: calls the single-invoice work (invoice/, einvoice/, render/), knows no
+  // HTTP; its operation row (operations/) sits above it.
+  ['batch', 2.5],
   // The generic worker pool: runs the job module it is given, knows no operation and no HTTP.
   ['compute', 3],
   // The operation list and the transport-free call core (parse on the pool, price, pay): knows no

@@ -9,7 +9,7 @@ test('defaults serve on loopback in local payment mode', () => {
   assert.equal(config.PUBLIC_BASE_URL, 'http://127.0.0.1:8080');
   assert.equal(config.localPaymentMode, true);
   assert.equal(config.BODY_LIMIT_BYTES, 1048576);
-  assert.deepEqual(config.PRICES, { v1_invoice_pdf: '0.02', v1_e_invoice_factur_x_pdf: '0.02', v1_e_invoice_cii_xml: '0.01', v1_e_invoice_ubl_xml: '0.01' });
+  assert.deepEqual(config.PRICES, { v1_invoice_pdf: '0.02', v1_e_invoice_factur_x_pdf: '0.02', v1_e_invoice_cii_xml: '0.01', v1_e_invoice_ubl_xml: '0.01', v1_invoices_zip: '0.02' });
   assert.equal(config.X402_NETWORK, 'eip155:8453');
 });
 
@@ -39,6 +39,7 @@ test('production mode needs a payTo; prices merge with the defaults', () => {
     v1_e_invoice_factur_x_pdf: '0.02',
     v1_e_invoice_cii_xml: '0.01',
     v1_e_invoice_ubl_xml: '0.01',
+    v1_invoices_zip: '0.02',
     v1_late_fee: '0.01',
     v1_payment_terms: '0.005',
   });
@@ -85,4 +86,22 @@ test('public test accounts are allowed where the chain is a local test chain', (
   assert.equal(shared.LOCAL_TEST_CHAIN, 'on');
   assert.equal(loadConfig({}).LOCAL_TEST_CHAIN, 'off');
   assert.throws(() => loadConfig({ LOCAL_TEST_CHAIN: 'yes' }), /LOCAL_TEST_CHAIN: must be on or off/);
+});
+
+test('RECEIPT_SIGNING_KEY: malformed is refused without echoing it; a public test key only on a local test chain', () => {
+  const secretish = `0x${'12'.repeat(31)}`; // 31 bytes
+  assert.throws(
+    () => loadConfig({ RECEIPT_SIGNING_KEY: secretish }),
+    (error: Error) => /RECEIPT_SIGNING_KEY: must be a 0x-prefixed 32-byte hex/.test(error.message) && !error.message.includes(secretish),
+  );
+  assert.throws(() => loadConfig({ RECEIPT_SIGNING_KEY: `0x${'0'.repeat(64)}` }), /RECEIPT_SIGNING_KEY: must be/);
+  // Account 1 of the "test test … junk" mnemonic.
+  const publicKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+  const production = { FACILITATOR_URL: 'https://facilitator.example', PAY_TO: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' };
+  assert.throws(() => loadConfig({ ...production, RECEIPT_SIGNING_KEY: publicKey }), /RECEIPT_SIGNING_KEY: is the key of account 1 /);
+  assert.equal(loadConfig({ ...production, LOCAL_TEST_CHAIN: 'on', PAY_TO: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', RECEIPT_SIGNING_KEY: publicKey }).RECEIPT_SIGNING_KEY, publicKey);
+  assert.equal(loadConfig({ RECEIPT_SIGNING_KEY: publicKey }).localPaymentMode, true, 'local payment mode: any key');
+  const own = `0x${'5a'.repeat(32)}`;
+  assert.equal(loadConfig({ ...production, RECEIPT_SIGNING_KEY: own }).RECEIPT_SIGNING_KEY, own);
+  assert.equal(loadConfig(production).RECEIPT_SIGNING_KEY, undefined, 'unset: receipts off in production');
 });

@@ -1,17 +1,18 @@
 import { isPaid, type PricedOperation } from '../../operations/operation.js';
-import type { RateLimitTerms } from './openapi.js';
+import { offerReceiptDeclaration, type OfferReceiptTerms, type RateLimitTerms } from './openapi.js';
 
 /** The small discovery documents: x402 manifest, llms.txt, RFC 9727 api-catalog, sitemap. */
 
 /** Paid resources as absolute URLs (the shape x402scan reads), each offer with its method. */
-export function buildX402Manifest(routes: readonly PricedOperation[], baseUrl: string, offers: (route: PricedOperation) => unknown) {
+export function buildX402Manifest(routes: readonly PricedOperation[], baseUrl: string, offers: (route: PricedOperation) => unknown, offerReceipt?: OfferReceiptTerms) {
   const paid = routes.filter(isPaid);
   return {
     version: 1,
     resources: paid.map((route) => `${baseUrl}${route.path}`),
     instructions:
       'Call a resource without payment to receive HTTP 402 with a PAYMENT-REQUIRED header (x402 v2, base64 JSON). Sign an EIP-3009 USDC authorization for one of its accepts entries and repeat the request with a PAYMENT-SIGNATURE header. Validate the body first for free at POST /v1/invoice/validate: invalid bodies are answered 400 and never charged.',
-    offers: paid.map((route) => ({ resource: `${baseUrl}${route.path}`, method: route.method, price: { amount: route.priceUsd, currency: 'USD' }, accepts: offers(route) })),
+    offers: paid.map((route) => ({ resource: `${baseUrl}${route.path}`, method: route.method, price: { amount: route.priceUsd, currency: 'USD', ...(route.priceOf ? { per: 'invoice' } : {}) }, accepts: offers(route) })),
+    ...(offerReceipt ? { extensions: offerReceiptDeclaration(offerReceipt) } : {}),
   };
 }
 

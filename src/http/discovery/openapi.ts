@@ -62,7 +62,25 @@ export interface PaymentTerms {
   asset: string;
   payTo: string;
   scheme: 'exact';
+  /** The x402 offer-receipt extension, when on: who signs the offers and receipts (src/payment/receipts.ts). */
+  offerReceipt?: OfferReceiptTerms;
 }
+
+export interface OfferReceiptTerms {
+  format: 'eip712';
+  /** The address signed offers and receipts recover to. */
+  signer: string;
+  kid: string;
+}
+
+/** How discovery documents declare the offer-receipt extension (/.well-known/x402, OpenAPI x-payment-info). */
+export const offerReceiptDeclaration = (terms: OfferReceiptTerms) => ({
+  'offer-receipt': {
+    ...terms,
+    description:
+      'Every 402 carries signed offers (extensions["offer-receipt"].info.offers) and every paid answer a signed receipt in PAYMENT-RESPONSE (extensions["offer-receipt"].info.receipt: resourceUrl, payer, network, issuedAt, transaction), EIP-712 (domain "x402 receipt"/"1", chainId 1). Verify offline with verifyReceiptSignatureEIP712 from @x402/extensions/offer-receipt and compare the recovered address with signer. The Content-Digest header (RFC 9530, sha-256) of a paid answer is the SHA-256 of the delivered bytes.',
+  },
+});
 
 /**
  * The payment annotation in the shape x402scan and @agentcash/discovery read: a fixed USD price
@@ -70,7 +88,18 @@ export interface PaymentTerms {
  */
 const paymentInfo = (priceUsd: string, payment: PaymentTerms) => ({
   price: { mode: 'fixed', currency: 'USD', amount: priceUsd },
-  protocols: [{ x402: { x402Version: 2, scheme: payment.scheme, network: payment.network, asset: payment.asset, payTo: payment.payTo } }],
+  protocols: [
+    {
+      x402: {
+        x402Version: 2,
+        scheme: payment.scheme,
+        network: payment.network,
+        asset: payment.asset,
+        payTo: payment.payTo,
+        ...(payment.offerReceipt ? { extensions: offerReceiptDeclaration(payment.offerReceipt) } : {}),
+      },
+    },
+  ],
 });
 
 /** Short instructions for agents (info.x-guidance; discovery tools inline it, so under 4000 characters). */
@@ -99,8 +128,8 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
           [route.response.contentType]: {
             schema: route.response.schema
               ? jsonSchemaOf(route.response.schema)
-              : route.response.contentType === 'application/pdf'
-                ? { type: 'string', contentMediaType: 'application/pdf' }
+              : route.response.contentType === 'application/pdf' || route.response.contentType === 'application/zip'
+                ? { type: 'string', contentMediaType: route.response.contentType }
                 : { type: 'object' },
             ...(route.response.example !== undefined ? { example: route.response.example } : {}),
           },
@@ -131,7 +160,7 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
         operationId: route.operationId,
         summary: route.summary,
         description: paid
-          ? `${route.description}\n\n**Price: ${route.priceUsd} USD per call**, paid in USDC (${payment.network}, scheme ${payment.scheme}) over x402 version 2.`
+          ? `${route.description}\n\n**Price: ${route.priceUsd} USD per ${route.priceOf ? 'invoice in the call' : 'call'}**, paid in USDC (${payment.network}, scheme ${payment.scheme}) over x402 version 2.`
           : route.description,
         tags: [route.tag],
         ...(route.request
@@ -179,7 +208,8 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
       schemas: { ErrorBody: jsonSchemaOf(ErrorBodySchema) },
       headers: {
         'PAYMENT-REQUIRED': { description: 'base64(JSON PaymentRequired), x402 v2.', schema: { type: 'string' } },
-        'PAYMENT-RESPONSE': { description: 'base64(JSON SettleResponse): the settlement receipt, x402 v2.', schema: { type: 'string' } },
+        'PAYMENT-RESPONSE': { description: 'base64(JSON SettleResponse): the settlement receipt, x402 v2 (with the signed offer-receipt receipt when the service signs receipts).', schema: { type: 'string' } },
+        'Content-Digest': { description: 'sha-256=:<base64>: (RFC 9530), the SHA-256 of the delivered bytes of a paid answer.', schema: { type: 'string' } },
         ...(routes.some((route) => limitsOn(route, rateLimits).length)
           ? {
               'Retry-After': { description: 'Seconds until a request is allowed again.', schema: { type: 'integer', minimum: 1 } },

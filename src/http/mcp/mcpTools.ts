@@ -24,6 +24,7 @@ const FILE_OUTPUT_SCHEMA = {
   properties: {
     contentType: { type: 'string' },
     bytes: { type: 'integer', description: 'Size of the file in the embedded resource.' },
+    sha256: { type: 'string', description: 'Hex SHA-256 of the file (what a signed receipt paid for).' },
     pages: { type: 'integer', description: 'Number of pages (PDF only).' },
     uri: { type: 'string', description: 'URI of the embedded resource (content[0].resource.uri).' },
   },
@@ -72,7 +73,7 @@ export function mcpTools(routes: readonly PricedOperation[]): McpTool[] {
       name: route.operationId,
       title: route.summary,
       description: paid
-        ? `${route.description}\n\nPrice: ${route.priceUsd} USD per call in USDC, x402 v2 MCP transport: call without payment to get the PaymentRequired (isError, structuredContent), then call again with _meta["x402/payment"]. Invalid input is refused before payment, never charged.`
+        ? `${route.description}\n\nPrice: ${route.priceUsd} USD per ${route.priceOf ? 'invoice in the call' : 'call'} in USDC, x402 v2 MCP transport: call without payment to get the PaymentRequired (isError, structuredContent), then call again with _meta["x402/payment"]. Invalid input is refused before payment, never charged.`
         : route.description,
       inputSchema: input as McpTool['inputSchema'],
       ...(output && output.type === 'object' ? { outputSchema: outputOf(output, paid) } : {}),

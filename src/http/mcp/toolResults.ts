@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import { retryAfterSecondsOf } from '../errorAnswers.js';
 import type { CallOutcome } from '../../operations/callOperation.js';
@@ -31,7 +32,7 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   }
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
   const mimeType = contentType.split(';')[0]!.trim();
-  const extension = mimeType === 'application/pdf' ? 'pdf' : mimeType.includes('xml') ? 'xml' : 'bin';
+  const extension = mimeType === 'application/pdf' ? 'pdf' : mimeType.includes('xml') ? 'xml' : mimeType === 'application/zip' ? 'zip' : 'bin';
   const uri = `invoice://${toolName}/result.${extension}`;
   const textual = /xml|^text\//.test(mimeType);
   // A stored result keeps its headers, so a replay names the pages the first answer named.
@@ -39,7 +40,8 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   const pages = pageCount === undefined ? undefined : Number(pageCount);
   return {
     content: [{ type: 'resource', resource: textual ? { uri, mimeType, text: bytes.toString('utf8') } : { uri, mimeType, blob: bytes.toString('base64') } }],
-    structuredContent: { contentType: mimeType, bytes: bytes.length, uri, ...(pages !== undefined ? { pages } : {}) },
+    // sha256: what a paid call's offer-receipt receipt paid for (HTTP sends it as Content-Digest).
+    structuredContent: { contentType: mimeType, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), uri, ...(pages !== undefined ? { pages } : {}) },
   };
 }
 

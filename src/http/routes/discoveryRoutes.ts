@@ -24,7 +24,7 @@ export function discoveryRoutes(table: () => readonly PricedOperation[], options
     return () => (value ??= build());
   };
   const openapi = once(() => buildOpenApi(table(), options.baseUrl, options.payment, options.rateLimits));
-  const manifest = once(() => buildX402Manifest(table(), options.baseUrl, options.offers));
+  const manifest = once(() => buildX402Manifest(table(), options.baseUrl, options.offers, options.payment.offerReceipt));
   const llms = once(() => buildLlmsTxt(table(), options.baseUrl, options.rateLimits));
   const catalog = once(() => buildApiCatalog(options.baseUrl, options.docsPath));
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));

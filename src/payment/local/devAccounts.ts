@@ -10,6 +10,8 @@ const ANVIL_MNEMONIC = 'test test test test test test test test test test test j
 export const PAYEE_INDEX = 0;
 export const BUYER_INDEXES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 export const GAS_PAYER_INDEX = 10;
+/** Signs offers and receipts in local payment mode (receipts.ts); needs no ether. */
+export const RECEIPT_SIGNER_INDEX = 11;
 /** Passed to `anvil --accounts` so every role above starts with ether for gas. */
 export const DEV_ACCOUNT_COUNT = GAS_PAYER_INDEX + 1;
 
