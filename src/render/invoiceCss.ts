@@ -3,8 +3,8 @@ import type { InvoiceView } from './viewModel.js';
 /**
  * The few style rules that depend on the invoice, appended after styles/*.css: the accent colour
  * of the request, "Page X of Y" in the invoice language, and the page number on the left for
- * right-to-left invoices. Empty for an English left-to-right invoice in the design's colour, so
- * such invoices print exactly as the stylesheets alone make them.
+ * right-to-left invoices. "Page X of Y" always comes from the catalog (styles/print.css has no
+ * words of its own), English included.
  *
  * Only two kinds of value reach CSS here, never request text: the accent, rebuilt by the view
  * model as #rrggbb from a parsed number, and the catalog's page_of text (our own files; requests
@@ -18,11 +18,9 @@ export function invoiceCss(view: Pick<InvoiceView, 'accent' | 'dir' | 'lang' | '
     rules.push(`:root { --accent: ${view.accent}; }`);
   }
   const box = view.dir === 'rtl' ? 'bottom-left' : 'bottom-right';
-  if (view.lang !== 'en' || view.dir === 'rtl') {
-    const content = pageOfContent(view.labels.page_of);
-    rules.push(view.dir === 'rtl' ? `@page { @bottom-right { content: none; } @${box} { content: ${content}; } }` : `@page { @${box} { content: ${content}; } }`);
-  }
-  return rules.length === 0 ? '' : `\n/* This invoice (src/render/invoiceCss.ts). */\n${rules.join('\n')}\n`;
+  const content = pageOfContent(view.labels.page_of);
+  rules.push(view.dir === 'rtl' ? `@page { @bottom-right { content: none; } @${box} { content: ${content}; } }` : `@page { @${box} { content: ${content}; } }`);
+  return `\n/* This invoice (src/render/invoiceCss.ts). */\n${rules.join('\n')}\n`;
 }
 
 /** "Seite {page} von {pages}" → "Seite " counter(page) " von " counter(pages) */
