@@ -23,6 +23,8 @@ import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
 import { eInvoiceRoutes } from './http/routes/eInvoiceRoutes.js';
 import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
+import { themeRoutes } from './http/routes/themeRoutes.js';
+import { createMemoryThemeStore, type ThemeStore } from './render/themes/themeStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -42,6 +44,8 @@ export interface AppDependencies {
   preview?: { renderer?: PreviewRenderer };
   /** Where the rate-limit buckets live (Redis with several instances); default: in memory. */
   buckets?: BucketStore;
+  /** Where PUT /v1/themes keeps themes (Redis with several instances); default: in memory. */
+  themes?: ThemeStore;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -59,10 +63,12 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64 }) : undefined;
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
+  const themes = deps.themes ?? createMemoryThemeStore();
   let routes: PricedRoute[] = [];
   const specs: RouteSpec<any>[] = [
-    ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
-    ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
+    ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender, themes),
+    ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender, themes),
+    ...themeRoutes(themes),
     ...helperRoutes(HELPER_OPERATIONS, now),
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {

@@ -42,6 +42,8 @@ const ANSWERS: Record<ErrorCode, ErrorAnswer> = {
   renderer_unavailable: { status: 503, retryAfterSeconds: 1 },
   shutting_down: { status: 503, retryAfterSeconds: 1 },
   payment_store_unavailable: { status: 503, retryAfterSeconds: 2 },
+  // PUT /v1/themes, or an invoice naming a stored theme, while Redis is unreachable.
+  theme_store_unavailable: { status: 503, retryAfterSeconds: 2 },
 };
 
 /** Rejected input (validation_failed and every business rule's code) is the client's to fix. */

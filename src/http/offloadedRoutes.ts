@@ -14,7 +14,7 @@ export function offloadedRoutes(routes: readonly PricedRoute[], pool: ComputePoo
     route.request && !isPaid(route) && COMPUTE_JOBS.has(route.operationId)
       ? {
           ...route,
-          request: { ...route.request, parsesText: true, parse: (body: unknown) => body },
+          request: { ...route.request, parsesText: true, parse: (body: unknown) => body, resolve: undefined },
           handle: async (body: unknown) => ({
             contentType: 'application/json; charset=utf-8',
             body: await pool.run(route.operationId, body, operationContextAt(now())),

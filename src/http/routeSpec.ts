@@ -8,7 +8,7 @@ import type { Answer } from './answer.js';
  * route is described once.
  */
 export interface RouteSpec<TInput = unknown> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   operationId: string;
   summary: string;
@@ -27,6 +27,12 @@ export interface RouteSpec<TInput = unknown> {
      * validates it on a worker thread (offloadedRoutes.ts). MCP still hands it parsed arguments.
      */
     parsesText?: boolean;
+    /**
+     * Lookups the parsed input needs that are asynchronous (a stored theme named by id): run after
+     * `parse` and before anything about payment, so what they reject (InputRejected) is never
+     * charged. Over HTTP and MCP alike.
+     */
+    resolve?(input: TInput): Promise<TInput>;
   };
   response: {
     contentType: string;

@@ -37,6 +37,13 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
         });
       }
     }
+    const resolve = route.request?.resolve;
+    if (resolve) {
+      chain.push(async (ctx, next) => {
+        ctx.state.input = await resolve(ctx.state.input);
+        await next();
+      });
+    }
     if (!isPaid(route)) {
       chain.push(async (ctx) => writeAnswer(ctx, await route.handle(ctx.state.input, { signal: NEVER_ABORTED })));
     } else if (gate) {

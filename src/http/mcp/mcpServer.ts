@@ -48,7 +48,8 @@ function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, 
     try {
       const { route } = tool;
       // Validation first: invalid input is refused before anything about payment, never charged.
-      const input = route.request ? route.request.parse(args) : undefined;
+      const parsed = route.request ? route.request.parse(args) : undefined;
+      const input = route.request?.resolve ? await route.request.resolve(parsed) : parsed;
       const resource = resources.get(tool.name);
       if (!resource) return resultOfAnswer(tool.name, await route.handle(input, { signal: extra.signal }));
       if (!options.paidCall) throw new AppError('payment_unavailable', 'Payments are not configured on this instance, so this paid tool is unavailable.');

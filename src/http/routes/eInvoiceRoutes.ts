@@ -6,6 +6,8 @@ import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../../invoice/schema.js';
 import { toFacturXPdf } from '../../render/facturX/facturXPdf.js';
 import type { PaidAnswer } from '../answer.js';
+import { resolveThemeReference } from '../../render/themes/themeOperations.js';
+import type { ThemeStore } from '../../render/themes/themeStore.js';
 import type { RouteSpec } from '../routeSpec.js';
 import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
 
@@ -19,7 +21,7 @@ const eInvoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, pars
 const REQUIRED_FIELDS =
   'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
 
-export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
+export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): RouteSpec<any>[] {
   const facturX: RouteSpec<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',
@@ -27,7 +29,8 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     summary: 'Render a Factur-X / ZUGFeRD e-invoice: PDF/A-3b with the EN 16931 XML embedded (paid, x402)',
     description: `The invoice PDF as PDF/A-3b with the EN 16931 CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931). ${REQUIRED_FIELDS}`,
     tag: 'Invoices',
-    request: eInvoiceRequest,
+    // A theme named by id is looked up before payment (an unknown id: 400, never charged).
+    request: { ...eInvoiceRequest, resolve: (prepared: PreparedInvoice) => resolveThemeReference(themes, prepared) },
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {

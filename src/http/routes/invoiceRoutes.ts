@@ -5,6 +5,8 @@ import { describeInvoiceFields } from '../../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../../invoice/schema.js';
 import { buildTotalsReport, TotalsReportSchema } from '../../invoice/totalsReport.js';
+import { resolveThemeReference } from '../../render/themes/themeOperations.js';
+import type { ThemeStore } from '../../render/themes/themeStore.js';
 import type { RouteSpec } from '../routeSpec.js';
 
 /** Renders a prepared invoice to PDF bytes; provided by src/render. */
@@ -22,7 +24,7 @@ export const renderingUnavailable = (): AppError => new AppError('not_implemente
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
 
-export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
+export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): RouteSpec<any>[] {
   const validate: RouteSpec<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',
@@ -44,7 +46,8 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     description:
       'Validates the invoice (400, never charged), then asks for payment over x402 v2 (402 with PAYMENT-REQUIRED), renders the PDF and settles the payment only after the PDF exists. The 200 carries the PDF and a PAYMENT-RESPONSE settlement receipt.',
     tag: 'Invoices',
-    request: invoiceRequest,
+    // A theme named by id is looked up before payment (an unknown id: 400, never charged).
+    request: { ...invoiceRequest, resolve: (prepared: PreparedInvoice) => resolveThemeReference(themes, prepared) },
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {
