@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import type { PaymentGateFactory } from '../../src/http/routeSpec.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { createRedisThemeStore, type ThemeStore } from '../../src/render/themes/themeStore.js';
+import { pdfPages } from '../fixtures/pdfTools.js';
+import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+
+/**
+ * PUT /v1/themes over HTTP, and invoices that name a stored theme: rendered with it, or refused
+ * with a 400 before any payment when the id is unknown. Two app instances on one Redis share
+ * their themes.
+ */
+let renderer: Renderer;
+let redis: RedisServer;
+let stores: ThemeStore[] = [];
+let free: TestApp;
+let priced: TestApp;
+let shared: [TestApp, TestApp];
+/** A spy in place of the payment gate: counts the requests that reached payment, and answers 402. */
+let gateCalls = 0;
+const spyGate: PaymentGateFactory = () => async (ctx) => {
+  gateCalls++;
+  ctx.status = 402;
+  ctx.body = { reached: 'payment' };
+};
+
+before(async () => {
+  renderer = await createRenderer({ poolSize: 1 });
+  redis = await startRedisServer();
+  stores = [createRedisThemeStore({ url: redis.url }), createRedisThemeStore({ url: redis.url })];
+  free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
+  priced = await startTestApp({}, { renderer, payment: { terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' }, gate: spyGate, offers: () => [] } });
+  shared = [await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[0]! }), await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[1]! })];
+}, { timeout: 60_000 });
+after(async () => {
+  for (const app of [free, priced, ...(shared ?? [])]) await app?.close();
+  for (const store of stores) await store.close();
+  await redis?.stop();
+  await renderer?.close();
+});
+
+const putTheme = (app: TestApp, body: unknown) =>
+  fetch(`${app.url}/v1/themes`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+
+const THEME = { labels: { invoice: 'Tax invoice' }, colors: { accent: '#7a2e8f' } };
+
+describe('PUT /v1/themes', () => {
+  test('answers the id; the same theme in another key order has the same id; an invoice naming it prints with it', { timeout: 60_000 }, async () => {
+    const response = await putTheme(free, THEME);
+    assert.equal(response.status, 200);
+    const { id, expires_in_seconds } = (await response.json()) as { id: string; expires_in_seconds: number };
+    assert.match(id, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(expires_in_seconds, 30 * 24 * 3600);
+    const again = (await (await putTheme(free, { colors: { accent: '#7a2e8f' }, labels: { invoice: 'Tax invoice' } })).json()) as { id: string };
+    assert.equal(again.id, id);
+    const pdf = await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
+    assert.equal(pdf.status, 200);
+    assert.match(pdfPages(Buffer.from(await pdf.arrayBuffer()), 'raw')[0]!.replace(/ /g, ''), /TAXINVOICE/);
+  });
+
+  test('a bad theme is a 400 with every path', async () => {
+    const response = await putTheme(free, { colors: { accent: 'purple' }, font: 'Papyrus', extra: 1 });
+    assert.equal(response.status, 400);
+    const { error } = (await response.json()) as { error: { issues: { path: string }[] } };
+    assert.deepEqual(error.issues.map((issue) => issue.path).sort(), ['colors.accent', 'extra', 'font']);
+  });
+
+  test('an unknown theme id is a 400 on "theme" before any payment; a known one goes on to payment', async () => {
+    const unknown = await postJson(`${priced.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` });
+    assert.equal(unknown.status, 400);
+    const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string }[] } };
+    assert.deepEqual(error.issues, [{ path: 'theme', code: 'unknown_theme', message: error.issues[0]!.message }]);
+    assert.equal(gateCalls, 0, 'the payment gate never saw it');
+    const { id } = (await (await putTheme(priced, THEME)).json()) as { id: string };
+    const known = await postJson(`${priced.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
+    assert.equal(known.status, 402);
+    assert.equal(gateCalls, 1);
+  });
+
+  test('with Redis, a theme put on one instance is known to another', { timeout: 60_000 }, async () => {
+    const { id } = (await (await putTheme(shared[0], { ...THEME, density: 'compact' })).json()) as { id: string };
+    const pdf = await postJson(`${shared[1].url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
+    assert.equal(pdf.status, 200);
+    assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id })).status, 400, 'an instance with its own memory store does not know it');
+  });
+});
