@@ -103,10 +103,12 @@ describe('every design × a sample of themes × four languages shows what an inv
 
 describe('layout in every design', { timeout: 600_000 }, () => {
   for (const design of DESIGNS) {
-    test(`${design}: the real-world example of /v1/schema fits one A4 page`, async () => {
-      const pdf = await render({ ...EXAMPLE_REAL_WORLD_INVOICE, design });
-      assert.equal(pdfInfo(pdf).Pages, '1');
-      assert.match(pdfInfo(pdf)['Page size']!, /595\.\d+ x 841\.\d+ pts \(A4\)/);
+    test(`${design}: the real-world example of /v1/schema fits one A4 page, with a logo too`, async () => {
+      for (const input of [EXAMPLE_REAL_WORLD_INVOICE, GERMAN_MIXED_RATE]) {
+        const info = pdfInfo(await render({ ...input, design }));
+        assert.equal(info.Pages, '1', `${input.logo ? 'with' : 'without'} a logo`);
+        assert.match(info['Page size']!, /595\.\d+ x 841\.\d+ pts \(A4\)/);
+      }
     });
 
     test(`${design}: no page is printed scaled, A4 and Letter, one page and many`, async () => {

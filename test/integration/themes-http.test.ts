@@ -71,7 +71,7 @@ describe('PUT /v1/themes', () => {
   test('an unknown theme id is a 400 on "theme" before any payment; a known one goes on to payment', async () => {
     const unknown = await postJson(`${priced.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` });
     assert.equal(unknown.status, 400);
-    const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string }[] } };
+    const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string; message: string }[] } };
     assert.deepEqual(error.issues, [{ path: 'theme', code: 'unknown_theme', message: error.issues[0]!.message }]);
     assert.equal(gateCalls, 0, 'the payment gate never saw it');
     const { id } = (await (await putTheme(priced, THEME)).json()) as { id: string };
