@@ -84,7 +84,9 @@ export const DESIGN_FIELDS = {
   stamp: v.optional(v.pipe(v.picklist(STAMPS, `must be one of ${STAMPS.join(', ')}`), v.description('A stamp across every page, in the invoice language: draft, paid, copy or void.'))),
   theme: v.optional(
     v.pipe(
-      v.lazy((input) => (typeof input === 'string' ? ThemeRefSchema : ThemeSchema)),
+      // A union rather than v.lazy: it converts to JSON Schema (OpenAPI), and for input of the
+      // right type valibot reports that option's own issues, nested paths included.
+      v.union([ThemeRefSchema, ThemeSchema], 'must be a theme object or a theme id "sha256:…"'),
       v.description('A theme object (see PUT /v1/themes), or the id "sha256:…" PUT /v1/themes answered for one.'),
     ),
   ),

@@ -104,9 +104,9 @@ describe('every design × a sample of themes × four languages shows what an inv
 describe('layout in every design', { timeout: 600_000 }, () => {
   for (const design of DESIGNS) {
     test(`${design}: the real-world example of /v1/schema fits one A4 page, with a logo too`, async () => {
-      for (const input of [EXAMPLE_REAL_WORLD_INVOICE, GERMAN_MIXED_RATE]) {
+      for (const [name, input] of Object.entries({ 'without a logo': EXAMPLE_REAL_WORLD_INVOICE, 'with a logo': GERMAN_MIXED_RATE })) {
         const info = pdfInfo(await render({ ...input, design }));
-        assert.equal(info.Pages, '1', `${input.logo ? 'with' : 'without'} a logo`);
+        assert.equal(info.Pages, '1', name);
         assert.match(info['Page size']!, /595\.\d+ x 841\.\d+ pts \(A4\)/);
       }
     });
