@@ -96,6 +96,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
           renderer: deps.preview?.renderer,
           paperSize: config.PAPER_SIZE,
           bodyLimitBytes: config.BODY_LIMIT_BYTES,
+          themes,
         })
       : undefined;
   if (preview) app.use(preview.middleware);
