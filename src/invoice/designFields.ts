@@ -30,8 +30,44 @@ export const DENSITIES = ['comfortable', 'normal', 'compact'] as const;
 export const THEME_MAX_BYTES = 8 * 1024;
 export const THEME_REF = /^sha256:[0-9a-f]{64}$/;
 
-const colour = (what: string) =>
-  v.optional(v.pipe(v.string('must be a string'), v.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #rrggbb'), v.description(what)));
+/**
+ * Contrast limits against the white page (WCAG 2 contrast ratio), so that no theme can make what
+ * an invoice must show unreadable: text colours dark enough to read on white, the panel tint light
+ * enough for text on it. (accent_color, older than themes, is not limited; the designs put text on
+ * an accent in a colour chosen for contrast, src/render/lookView.ts.)
+ */
+const CONTRAST: Record<string, { min?: number; max?: number }> = {
+  accent: { min: 3 },
+  ink: { min: 4.5 },
+  muted: { min: 3 },
+  tint: { max: 1.25 },
+  rule: {},
+};
+
+const HEX = /^#[0-9A-Fa-f]{6}$/;
+
+const colour = (name: keyof typeof CONTRAST, what: string) => {
+  const { min, max } = CONTRAST[name]!;
+  return v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(HEX, 'must be a colour written #rrggbb'),
+      v.check((hex) => min === undefined || !HEX.test(hex) || contrastWithWhite(hex) >= min, `must be dark enough to read on white (contrast at least ${min}:1)`),
+      v.check((hex) => max === undefined || !HEX.test(hex) || contrastWithWhite(hex) <= max, `must be light enough for text on it (contrast with white at most ${max}:1)`),
+      v.description(what),
+    ),
+  );
+};
+
+/** The WCAG 2 contrast ratio of #rrggbb against white, 1 (white) to 21 (black). */
+export function contrastWithWhite(hex: string): number {
+  const channel = (at: number) => {
+    const value = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 1.05 / (luminance + 0.05);
+}
 
 const ThemeLabelsSchema = v.strictObject(
   Object.fromEntries(OVERRIDABLE_LABEL_KEYS.map((key) => [key, v.optional(text({ min: 1, max: LIMITS.label, description: `Replaces the "${key}" label.` }))])),
@@ -43,11 +79,11 @@ const ThemeFieldsSchema = v.strictObject(
     colors: v.optional(
       v.strictObject(
         {
-          accent: colour('Headings, rules and the total band; the same as accent_color.'),
-          ink: colour('Body text.'),
-          muted: colour('Secondary text (labels, contact lines).'),
-          rule: colour('Hairlines between rows.'),
-          tint: colour('Panels behind the details, the total and the payment block.'),
+          accent: colour('accent', 'Headings, rules and the total band; the same as accent_color. Contrast with white at least 3:1.'),
+          ink: colour('ink', 'Body text. Contrast with white at least 4.5:1.'),
+          muted: colour('muted', 'Secondary text (labels, contact lines). Contrast with white at least 3:1.'),
+          rule: colour('rule', 'Hairlines between rows.'),
+          tint: colour('tint', 'Panels behind the details, the total and the payment block. Contrast with white at most 1.25:1.'),
         },
         'is not a theme colour (accent, ink, muted, rule, tint)',
       ),

@@ -1,3 +1,4 @@
+import { contrastWithWhite } from '../invoice/designFields.js';
 import type { InvoiceView } from './viewModel.js';
 
 /**
@@ -16,6 +17,8 @@ export function invoiceCss(view: Pick<InvoiceView, 'accent' | 'dir' | 'lang' | '
   if (view.accent !== null) {
     if (!/^#[0-9a-f]{6}$/.test(view.accent)) throw new Error('accent must be #rrggbb');
     rules.push(`:root { --accent: ${view.accent}; }`);
+    // Text on the accent (modern's masthead and total band) is white; on a light accent, dark.
+    if (contrastWithWhite(view.accent) < 3) rules.push(':root { --on-accent: #111827; }');
   }
   const box = view.dir === 'rtl' ? 'bottom-left' : 'bottom-right';
   const content = pageOfContent(view.labels.page_of);

@@ -34,12 +34,12 @@ after(async () => {
 const catalogs = loadLabelCatalogs(PROJECT_ROOT);
 const render = async (input: InvoiceInput) => (await renderer.renderPdf(prepareInvoice(input))).pdf;
 
-/** A theme sample: none; one that leaves every optional block out; one with other colours, labels and spacing. */
+/** A theme sample: none; one that leaves every optional block out; one with the palest colours allowed, other labels and spacing. */
 const THEMES: Record<string, Theme | undefined> = {
   'no theme': undefined,
   'bare serif': { font: 'Noto Serif', density: 'compact', show: { logo: false, line_numbers: false, item_codes: false, notes: false } },
-  'dark comfortable': {
-    colors: { accent: '#ffffff', ink: '#333333', muted: '#999999', rule: '#000000', tint: '#fafafa' },
+  'pale accent, comfortable': {
+    colors: { accent: '#767676', ink: '#333333', muted: '#767676', rule: '#000000', tint: '#fafafa' },
     density: 'comfortable',
     logo_placement: 'center',
     labels: { invoice: 'Tax invoice', total_due: 'Amount owing' },

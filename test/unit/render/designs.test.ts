@@ -36,6 +36,9 @@ describe('bad input is a 400 naming the field', () => {
     assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: 'sha256:abc' }).map((issue) => issue.path), ['theme']);
     assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: `sha256:${'A'.repeat(64)}` }).map((issue) => issue.path), ['theme']);
     assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: { labels: { page_of: 'x' } } }).map((issue) => issue.path), ['theme.labels.page_of']);
+    // No theme makes the invoice unreadable: text colours dark enough on white, panels light enough.
+    const pale = issuesOf({ ...EXAMPLE_INVOICE, theme: { colors: { accent: '#ffffff', ink: '#999999', muted: '#eeeeee', tint: '#333333', rule: '#ffffff' } } });
+    assert.deepEqual(pale.map((issue) => issue.path).sort(), ['theme.colors.accent', 'theme.colors.ink', 'theme.colors.muted', 'theme.colors.tint']);
   });
 
   test(`a theme over ${THEME_MAX_BYTES / 1024} KiB as JSON is refused`, () => {
@@ -60,15 +63,18 @@ describe('what reaches the page', () => {
   });
 
   test('theme text is text: labels are escaped, colours and fonts reach CSS only as checked values', () => {
-    const page = html({ theme: { labels: { invoice: '</style><script>alert(1)</script>' }, colors: { accent: '#ABCDEF', tint: '#00000a' }, font: 'Noto Serif' } });
+    const page = html({ theme: { labels: { invoice: '</style><script>alert(1)</script>' }, colors: { accent: '#1A5F7A', tint: '#F5F7FA' }, font: 'Noto Serif' } });
     assert.ok(page.includes('&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;'));
     assert.doesNotMatch(page, /<script/);
-    assert.match(page, /:root \{ --accent: #abcdef; --accent-tint: #00000a; --font-face: "Noto Serif"; \}/);
+    assert.match(page, /:root \{ --accent: #1a5f7a; --accent-tint: #f5f7fa; --font-face: "Noto Serif"; \}/);
     // The invoice's own accent_color and labels win over the theme's.
-    const own = html({ accent_color: '#112233', labels: { invoice: 'Bill' }, theme: { colors: { accent: '#abcdef' }, labels: { invoice: 'Tax invoice' } } });
-    assert.ok(own.indexOf('--accent: #abcdef') < own.indexOf('--accent: #112233'));
+    const own = html({ accent_color: '#112233', labels: { invoice: 'Bill' }, theme: { colors: { accent: '#5a2d82' }, labels: { invoice: 'Tax invoice' } } });
+    assert.ok(own.indexOf('--accent: #5a2d82') < own.indexOf('--accent: #112233'));
     assert.match(own, /<h1>Bill<\/h1>/);
     assert.throws(() => themeCss({ colors: { accent: 'red;}' }, font: null }), /#rrggbb/);
+    // A light accent_color (not limited, it predates themes) gets dark text on it.
+    assert.match(html({ accent_color: '#ffee88', design: 'modern' }), /--on-accent: #111827/);
+    assert.doesNotMatch(html({ accent_color: '#0f5c6e', design: 'modern' }), /--on-accent: #111827/);
     assert.throws(() => themeCss({ colors: {}, font: 'x"; } body { display: none' }), /allow-list/);
   });
 
