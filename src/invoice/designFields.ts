@@ -16,7 +16,6 @@ export type DesignName = (typeof DESIGNS)[number];
 export const DEFAULT_DESIGN: DesignName = 'classic';
 
 export const STAMPS = ['draft', 'paid', 'copy', 'void'] as const;
-export type StampName = (typeof STAMPS)[number];
 
 /** Installed by the Dockerfile (fonts-noto-core, fonts-dejavu-core); each covers Latin, Greek and Cyrillic. */
 export const FONT_FAMILIES = ['Noto Sans', 'Noto Serif', 'Noto Serif Display', 'DejaVu Sans', 'DejaVu Serif'] as const;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import type { PaymentGateFactory } from '../../src/http/routeSpec.js';
+import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { createRedisThemeStore, type ThemeStore } from '../../src/render/themes/themeStore.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
@@ -19,12 +20,11 @@ let stores: ThemeStore[] = [];
 let free: TestApp;
 let priced: TestApp;
 let shared: [TestApp, TestApp];
-/** A spy in place of the payment gate: counts the requests that reached payment, and answers 402. */
+/** A spy in place of the paid call (named as one: it checks nothing): counts the calls that reached payment, and answers 402. */
 let gateCalls = 0;
-const spyGate: PaymentGateFactory = () => async (ctx) => {
+const spyPaidCall: PaidCall = async () => {
   gateCalls++;
-  ctx.status = 402;
-  ctx.body = { reached: 'payment' };
+  return { kind: 'answered', answer: { status: 402, body: { reached: 'payment' } } };
 };
 
 before(async () => {
@@ -32,7 +32,7 @@ before(async () => {
   redis = await startRedisServer();
   stores = [createRedisThemeStore({ url: redis.url }), createRedisThemeStore({ url: redis.url })];
   free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
-  priced = await startTestApp({}, { renderer, payment: { terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' }, gate: spyGate, offers: () => [] } });
+  priced = await startTestApp({}, { renderer, payment: { terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' }, call: spyPaidCall, offers: () => [] } });
   shared = [await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[0]! }), await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[1]! })];
 }, { timeout: 60_000 });
 after(async () => {
@@ -78,6 +78,21 @@ describe('PUT /v1/themes', () => {
     const known = await postJson(`${priced.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
     assert.equal(known.status, 402);
     assert.equal(gateCalls, 1);
+  });
+
+  test('the validate operations look a theme id up too: an unknown one is the same 400, a known one answers as without it', async () => {
+    const { id } = (await (await putTheme(free, { ...THEME, density: 'comfortable' })).json()) as { id: string };
+    const unknownId = `sha256:${'1'.repeat(64)}`;
+    for (const [path, invoice] of [['/v1/invoice/validate', EXAMPLE_INVOICE], ['/v1/e-invoice/validate', EXAMPLE_EINVOICE]] as const) {
+      const unknown = await postJson(`${free.url}${path}`, { ...invoice, theme: unknownId });
+      assert.equal(unknown.status, 400, path);
+      const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string }[] } };
+      assert.deepEqual(error.issues.map(({ path, code }) => ({ path, code })), [{ path: 'theme', code: 'unknown_theme' }], path);
+      const known = await postJson(`${free.url}${path}`, { ...invoice, theme: id });
+      assert.equal(known.status, 200, path);
+      const plain = await postJson(`${free.url}${path}`, invoice);
+      assert.deepEqual(await known.json(), await plain.json(), `${path}: the theme changes no total`);
+    }
   });
 
   test('with Redis, a theme put on one instance is known to another', { timeout: 60_000 }, async () => {

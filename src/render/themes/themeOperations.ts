@@ -22,6 +22,9 @@ export async function putTheme(store: ThemeStore, theme: Theme): Promise<StoredT
   return { id, expires_in_seconds: THEME_TTL_SECONDS };
 }
 
+/** Whether the invoice names a stored theme ("theme": "sha256:…") rather than giving one inline or none. */
+export const namesStoredTheme = (prepared: PreparedInvoice): boolean => typeof prepared.invoice.theme === 'string';
+
 /**
  * For an invoice whose theme is a reference ("sha256:…"): looks it up and puts the stored theme on
  * the prepared invoice. Runs after validation and before any payment, so an unknown id is a 400

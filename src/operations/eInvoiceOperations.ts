@@ -1,15 +1,14 @@
-import { eInvoiceXml, type XmlSyntax } from '../../einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../../einvoice/example.js';
-import { checkEInvoice, prepareEInvoice } from '../../einvoice/prepareEInvoice.js';
-import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../../einvoice/validationReport.js';
-import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
-import { InvoiceSchema } from '../../invoice/schema.js';
-import { toFacturXPdf } from '../../render/facturX/facturXPdf.js';
-import type { PaidAnswer } from '../answer.js';
-import { resolveThemeReference } from '../../render/themes/themeOperations.js';
-import type { ThemeStore } from '../../render/themes/themeStore.js';
-import type { RouteSpec } from '../routeSpec.js';
-import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
+import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE } from '../einvoice/example.js';
+import { checkEInvoice, prepareEInvoice } from '../einvoice/prepareEInvoice.js';
+import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { InvoiceSchema } from '../invoice/schema.js';
+import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
+import type { ThemeStore } from '../render/themes/themeStore.js';
+import { renderingUnavailable } from './invoiceOperations.js';
+import type { Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import { storedThemeResolver } from './themeOperations.js';
 
 /**
  * The EN 16931 e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like
@@ -21,16 +20,18 @@ const eInvoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, pars
 const REQUIRED_FIELDS =
   'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
 
-export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): RouteSpec<any>[] {
-  const facturX: RouteSpec<PreparedInvoice> = {
+export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): Operation[] {
+  // A theme named by id is looked up before payment where it shows (the PDF) and where the PDF's
+  // acceptance is checked (validate): an unknown id is a 400, never charged. The XML has no look.
+  const storedTheme = storedThemeResolver(themes);
+  const facturX: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',
     operationId: 'v1_e_invoice_factur_x_pdf',
     summary: 'Render a Factur-X / ZUGFeRD e-invoice: PDF/A-3b with the EN 16931 XML embedded (paid, x402)',
     description: `The invoice PDF as PDF/A-3b with the EN 16931 CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931). ${REQUIRED_FIELDS}`,
     tag: 'Invoices',
-    // A theme named by id is looked up before payment (an unknown id: 400, never charged).
-    request: { ...eInvoiceRequest, resolve: (prepared: PreparedInvoice) => resolveThemeReference(themes, prepared) },
+    request: { ...eInvoiceRequest, resolve: storedTheme },
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {
@@ -38,7 +39,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     },
   };
 
-  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): RouteSpec<PreparedInvoice> => ({
+  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): Operation<PreparedInvoice> => ({
     method: 'POST',
     path: `/v1/e-invoice/${syntax}.xml`,
     operationId: `v1_e_invoice_${syntax}_xml`,
@@ -50,7 +51,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     handle: (prepared) => produceXml(prepared, syntax),
   });
 
-  const validate: RouteSpec<{ prepared: PreparedInvoice; issues: ReturnType<typeof checkEInvoice>['issues'] }> = {
+  const validate: Operation<{ prepared: PreparedInvoice; issues: ReturnType<typeof checkEInvoice>['issues'] }> = {
     method: 'POST',
     path: '/v1/e-invoice/validate',
     operationId: 'v1_e_invoice_validate',
@@ -58,14 +59,19 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     description:
       'Applies the checks of the paid e-invoice routes and answers the totals with every EN 16931 rule the invoice breaks (rule id and field). valid is true when the paid routes would accept it. A body that is not a valid invoice at all is a 400 as on /v1/invoice/validate.',
     tag: 'Invoices',
-    request: { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, parse: checkEInvoice },
+    request: {
+      schema: InvoiceSchema,
+      example: EXAMPLE_EINVOICE,
+      parse: checkEInvoice,
+      resolve: { needed: ({ prepared }) => storedTheme.needed(prepared), resolve: async (checked) => ({ ...checked, prepared: await storedTheme.resolve(checked.prepared) }) },
+    },
     response: {
       contentType: 'application/json',
       description: 'Validity, the failing rules and the totals.',
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), []),
     },
-    handle: ({ prepared, issues }) => ({ body: buildEInvoiceValidation(prepared, issues) }),
+    compute: ({ prepared, issues }) => buildEInvoiceValidation(prepared, issues),
   };
 
   return [

@@ -1,0 +1,30 @@
+import { HELPER_OPERATIONS } from '../helpers/index.js';
+import { eInvoiceOperations } from './eInvoiceOperations.js';
+import { helperOperations } from './helperOperations.js';
+import { invoiceOperations } from './invoiceOperations.js';
+import type { Operation, PdfRenderer } from './operation.js';
+import { themeOperations } from './themeOperations.js';
+import type { ThemeStore } from '../render/themes/themeStore.js';
+
+/** What operations' work may need; the compute workers build the list without any (they only parse). */
+export interface OperationDependencies {
+  renderer?: PdfRenderer | undefined;
+  onRendered?: ((seconds: number, pages: number) => void) | undefined;
+  /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
+  themes?: ThemeStore | undefined;
+}
+
+/**
+ * THE operation list: every operation of the service, in the order the documents list them. HTTP
+ * routes, MCP tools, compute jobs, OpenAPI and the discovery documents all derive from it (the
+ * service's own documents and probes are added beside it in app.ts). Adding an operation is adding
+ * its row here.
+ */
+export function operationList(deps: OperationDependencies = {}): Operation[] {
+  return [
+    ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...themeOperations(deps.themes),
+    ...helperOperations(HELPER_OPERATIONS),
+  ];
+}
