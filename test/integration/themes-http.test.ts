@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import type { PaidCall } from '../../src/operations/paidCall.js';
@@ -100,5 +102,26 @@ describe('PUT /v1/themes', () => {
     const pdf = await postJson(`${shared[1].url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
     assert.equal(pdf.status, 200);
     assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id })).status, 400, 'an instance with its own memory store does not know it');
+  });
+
+  test('over MCP: the theme tool stores a theme; an unknown id is refused before the paid call, a known one reaches it', async () => {
+    const client = new Client({ name: 'themes-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${priced.url}/mcp`)));
+    try {
+      const stored = await client.callTool({ name: 'v1_themes_put', arguments: { ...THEME, font: 'DejaVu Serif' } });
+      assert.equal(stored.isError, undefined);
+      const { id } = stored.structuredContent as { id: string };
+      assert.match(id, /^sha256:[0-9a-f]{64}$/);
+      const before = gateCalls;
+      const unknown = await client.callTool({ name: 'v1_invoice_pdf', arguments: { ...EXAMPLE_INVOICE, theme: `sha256:${'2'.repeat(64)}` } });
+      assert.equal(unknown.isError, true);
+      const { error } = unknown.structuredContent as { error: { code: string; issues: { path: string; code: string }[] } };
+      assert.deepEqual(error.issues.map(({ path, code }) => ({ path, code })), [{ path: 'theme', code: 'unknown_theme' }]);
+      assert.equal(gateCalls, before, 'the paid call never saw it');
+      await client.callTool({ name: 'v1_invoice_pdf', arguments: { ...EXAMPLE_INVOICE, theme: id } });
+      assert.equal(gateCalls, before + 1, 'a known id goes on to payment');
+    } finally {
+      await client.close();
+    }
   });
 });
