@@ -26,7 +26,7 @@ let shared: [TestApp, TestApp];
 let gateCalls = 0;
 const spyPaidCall: PaidCall = async () => {
   gateCalls++;
-  return { kind: 'answered', answer: { status: 402, body: { reached: 'payment' } } };
+  return { kind: 'answered', answer: { status: 402, body: { error: { code: 'spy_reached_payment', message: 'The spy in place of the paid call was reached.' } } } };
 };
 
 before(async () => {
@@ -108,6 +108,8 @@ describe('PUT /v1/themes', () => {
     const client = new Client({ name: 'themes-http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${priced.url}/mcp`)));
     try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.find((tool) => tool.name === 'v1_themes_put')?.annotations, { readOnlyHint: false, idempotentHint: true, openWorldHint: false }, 'it stores, idempotently');
       const stored = await client.callTool({ name: 'v1_themes_put', arguments: { ...THEME, font: 'DejaVu Serif' } });
       assert.equal(stored.isError, undefined);
       const { id } = stored.structuredContent as { id: string };
