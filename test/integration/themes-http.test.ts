@@ -104,6 +104,27 @@ describe('PUT /v1/themes', () => {
     assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id })).status, 400, 'an instance with its own memory store does not know it');
   });
 
+  test('a theme store that fails is a 503 theme_store_unavailable, before the paid call', async () => {
+    // A fake, named as one: a store whose Redis is unreachable (the real Redis store is used above).
+    const unreachable: ThemeStore = { put: () => Promise.reject(new Error('ECONNREFUSED')), get: () => Promise.reject(new Error('ECONNREFUSED')), close: async () => undefined };
+    const app = await startTestApp({}, { renderer, themes: unreachable, payment: { terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' }, call: spyPaidCall, offers: () => [] } });
+    try {
+      const put = await putTheme(app, THEME);
+      assert.equal(put.status, 503);
+      assert.equal(put.headers.get('retry-after'), '2');
+      assert.equal(((await put.json()) as { error: { code: string } }).error.code, 'theme_store_unavailable');
+      const before = gateCalls;
+      const pdf = await postJson(`${app.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: `sha256:${'3'.repeat(64)}` });
+      assert.equal(pdf.status, 503);
+      assert.equal(((await pdf.json()) as { error: { code: string } }).error.code, 'theme_store_unavailable');
+      assert.equal(gateCalls, before, 'the paid call never saw it');
+      assert.equal((await postJson(`${app.url}/v1/invoice.pdf`, EXAMPLE_INVOICE)).status, 402, 'an invoice without a theme id does not need the store');
+      assert.equal(gateCalls, before + 1);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('over MCP: the theme tool stores a theme; an unknown id is refused before the paid call, a known one reaches it', async () => {
     const client = new Client({ name: 'themes-http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${priced.url}/mcp`)));
