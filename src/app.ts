@@ -23,6 +23,7 @@ import { runOperationJob, type OperationJob, type OperationJobResult } from './o
 import { operationList } from './operations/operationList.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
+import { createMemoryThemeStore, type ThemeStore } from './render/themes/themeStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -42,6 +43,8 @@ export interface AppDependencies {
   preview?: { renderer?: PreviewRenderer };
   /** Where the rate-limit buckets live (Redis with several instances); default: in memory. */
   buckets?: BucketStore;
+  /** Where PUT /v1/themes keeps themes (Redis with several instances); default: in memory. */
+  themes?: ThemeStore;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -57,8 +60,9 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
 
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
+  const themes = deps.themes ?? createMemoryThemeStore();
   let routes: PricedOperation[] = [];
-  const operations = operationList({ renderer: deps.renderer, onRendered: deps.metrics?.observeRender });
+  const operations = operationList({ renderer: deps.renderer, onRendered: deps.metrics?.observeRender, themes });
   const specs: Operation[] = [
     ...operations,
     docsRoute(() => routes),
@@ -95,6 +99,7 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
           renderer: deps.preview?.renderer,
           paperSize: config.PAPER_SIZE,
           bodyLimitBytes: config.BODY_LIMIT_BYTES,
+          themes,
         })
       : undefined;
   if (preview) app.use(preview.middleware);

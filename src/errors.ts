@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'renderer_unavailable'
   | 'render_timeout'
   | 'render_failed'
+  | 'theme_store_unavailable'
   | 'internal_error';
 
 export class AppError extends Error {

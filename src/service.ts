@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { createRedisThemeStore } from './render/themes/themeStore.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
@@ -33,10 +34,13 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
   metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
   // Several instances share REDIS_URL: their rate limits are one limit, kept there too.
   const buckets = parts.buckets ?? (config.REDIS_URL ? createRedisBucketStore({ url: config.REDIS_URL, log: (line) => logger.warn(line) }) : undefined);
+  // Themes put by PUT /v1/themes: in Redis too, so that every instance knows every theme id.
+  const themes = config.REDIS_URL ? createRedisThemeStore({ url: config.REDIS_URL }) : undefined;
   const service = createApp({
     config,
     logger,
     ...(buckets ? { buckets } : {}),
+    ...(themes ? { themes } : {}),
     renderer,
     ...(metrics ? { metrics } : {}),
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
@@ -57,6 +61,7 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
     close: () => {
       service.close();
       void buckets?.close();
+      void themes?.close();
     },
   };
 }

@@ -44,6 +44,7 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   renderer_unavailable: { status: 503, retryAfterSeconds: 1, meaning: 'The renderer is closing or restarting.' },
   shutting_down: { status: 503, retryAfterSeconds: 1, meaning: 'The instance is draining past its deadline; nothing was charged.' },
   payment_store_unavailable: { status: 503, retryAfterSeconds: 2, meaning: 'Redis is unreachable: paid routes refuse rather than risk a double charge; nothing was charged.' },
+  theme_store_unavailable: { status: 503, retryAfterSeconds: 2, meaning: 'Redis is unreachable, so a theme can\'t be stored (`PUT /v1/themes`) or an invoice\'s `theme` id looked up; answered before any payment, nothing was charged.' },
 };
 
 /** Rejected input (validation_failed and every business rule's code) is the client's to fix. */

@@ -3,8 +3,7 @@ import { validationFailed, type Issue } from '../errors.js';
 
 /** Turns valibot issues into { path, code, message } with paths like "line_items[3].quantity". */
 export function toIssues(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
-  return issues.map((issue) => {
-    const keys = (issue.path ?? []).map((item) => item.key as string | number);
+  return issues.flatMap(optionIssues).map(({ issue, keys }) => {
     const unknownKey = issue.type.startsWith('strict_') && issue.input !== undefined && issue.expected === 'never';
     const missing = issue.input === undefined && issue.kind === 'schema';
     return {
@@ -13,6 +12,20 @@ export function toIssues(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
       message: missing ? 'is required' : unknownKey ? 'is not a known property' : issue.message,
     };
   });
+}
+
+/**
+ * A union (the invoice's theme: an id or an object) answers with the issues of the option the input
+ * has the type of, at their full paths ("theme.colors.accent"), rather than one "invalid" for the
+ * union; only when the input has none of the options' types does the union's own message stand.
+ */
+function optionIssues(issue: v.BaseIssue<unknown>): { issue: v.BaseIssue<unknown>; keys: (string | number)[] }[] {
+  const keys = (issue.path ?? []).map((item) => item.key as string | number);
+  if (issue.type !== 'union' || !issue.issues) return [{ issue, keys }];
+  // valibot gives an option's issues paths relative to the union's input.
+  const own = issue.issues.filter((sub) => !(sub.kind === 'schema' && (sub.path ?? []).length === 0 && sub.input === issue.input));
+  if (own.length === 0) return [{ issue, keys }];
+  return own.flatMap(optionIssues).map((sub) => ({ issue: sub.issue, keys: [...keys, ...sub.keys] }));
 }
 
 export function formatPath(keys: readonly (string | number)[]): string {

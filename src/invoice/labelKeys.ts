@@ -9,6 +9,8 @@ export const UNIT_CODES_WITH_NAMES = [
 ] as const;
 
 export const LABEL_KEYS = [
+  // Stamps across the page (the request's `stamp`, src/invoice/designFields.ts).
+  'stamp_draft', 'stamp_paid', 'stamp_copy', 'stamp_void',
   'language_name', 'invoice', 'credit_note', 'from', 'bill_to', 'ship_to', 'issue_date', 'due_date', 'currency',
   'purchase_order', 'buyer_reference', 'preceding_invoice', 'line_number', 'description', 'item_code', 'quantity',
   'unit_price', 'line_vat_rate', 'amount', 'subtotal', 'discount', 'taxable_amount', 'tax', 'total_due', 'total_credit', 'total',

@@ -1,5 +1,6 @@
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
+import type { Theme } from './designFields.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
@@ -16,6 +17,11 @@ export interface PreparedInvoice {
   logo: Logo | undefined;
   /** The payment QR code the invoice prints (payment.qr auto), built from the balance due. */
   paymentQr: PaymentQr | undefined;
+  /**
+   * The theme the invoice prints with: the inline one, or, for a reference ("sha256:…"), the
+   * stored one put here by resolveThemeReference (src/render/themeStore.ts) before any payment.
+   */
+  theme?: Theme | undefined;
 }
 
 /**
@@ -50,5 +56,6 @@ export function prepareInvoice(body: unknown): PreparedInvoice {
     locale: invoiceLocale(invoice.locale, invoice.currency),
     logo: decoded && 'logo' in decoded ? decoded.logo : undefined,
     paymentQr: qr.kind === 'qr' ? qr.qr : undefined,
+    ...(typeof invoice.theme === 'object' ? { theme: invoice.theme } : {}),
   };
 }

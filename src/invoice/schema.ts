@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { CURRENCY_CODES, DEFAULT_CURRENCY } from './currencies.js';
+import { DESIGN_FIELDS } from './designFields.js';
 import { OVERRIDABLE_LABEL_KEYS } from './labelKeys.js';
 import { LIMITS } from './limits.js';
 import { LineItemSchema } from './lineItemSchema.js';
@@ -125,6 +126,9 @@ const InvoiceFieldsSchema = v.strictObject(
       v.pipe(v.string('must be a string'), v.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB'), v.description('Accent colour of the design, #RRGGBB.')),
     ),
     payment: v.optional(PaymentSchema),
+
+    // The look (design, stamp, theme): its own block, src/invoice/designFields.ts.
+    ...DESIGN_FIELDS,
   },
   'unknown property',
 );

@@ -42,10 +42,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * The one call of an operation, free of any transport:
  *
  *   parse + validate on the compute pool (every JSON operation, free and paid; a free computed one
- *   is computed there too) ─► free: the work's answer
+ *   is computed there too) ─► resolve what the input names (request.resolve; main thread)
+ *                          ─► free: the work's answer (a computed one back on the pool)
  *                          ─► paid: decode the payment ─► check ─► admit ─► verify ∥ work ─► settle
  *
- * Nothing about payment happens before the body is valid, so invalid input is never charged and
+ * Nothing about payment happens before the body is valid and what it names is found, so invalid
+ * input is never charged and
  * never reaches a facilitator or a payer's budget. Errors are thrown as AppErrors; everything else
  * is the returned outcome.
  */
@@ -65,8 +67,19 @@ export function operationCaller(deps: CallDependencies) {
       // (it fetches the 402) is as much on a payer's path as the paid one. Both queues are bounded.
       const priority = paid ? 'high' : 'normal';
       const parsed = await deps.runJob({ operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute }, priority);
-      if (parsed.kind === 'computed') return { kind: 'answered', answer: { contentType: JSON_TYPE, body: Buffer.from(parsed.json.buffer, parsed.json.byteOffset, parsed.json.byteLength) } };
+      if (parsed.kind === 'computed') return answeredJson(parsed.json);
       ({ input, fingerprint } = parsed);
+      // What the input names (a stored theme) is looked up here, on the main thread, before
+      // anything about payment: an unknown name is refused (InputRejected), never charged.
+      const { resolve } = operation.request;
+      if (resolve?.needed(input)) {
+        input = await resolve.resolve(input);
+        if (compute) {
+          const computed = await deps.runJob({ operationId: operation.operationId, body: { resolved: input }, context, compute }, priority);
+          if (computed.kind === 'computed') return answeredJson(computed.json);
+          throw new Error(`operation ${operation.operationId} computed nothing`);
+        }
+      }
     }
     const work = (signal: AbortSignal): Answer | Promise<Answer> => {
       if (operation.handle) return operation.handle(input, { signal });
@@ -92,6 +105,8 @@ export function operationCaller(deps: CallDependencies) {
 
   return { call, answersPriceProbe };
 }
+
+const answeredJson = (json: Uint8Array): CallOutcome => ({ kind: 'answered', answer: { contentType: JSON_TYPE, body: Buffer.from(json.buffer, json.byteOffset, json.byteLength) } });
 
 const probeHasNoWork = (): never => {
   throw new Error('the work of a price probe never runs');

@@ -5,8 +5,10 @@ import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/v
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
+import type { ThemeStore } from '../render/themes/themeStore.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import { storedThemeResolver } from './themeOperations.js';
 
 /**
  * The EN 16931 e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like
@@ -18,7 +20,10 @@ const eInvoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, pars
 const REQUIRED_FIELDS =
   'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
 
-export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): Operation[] {
+  // A theme named by id is looked up before payment where it shows (the PDF) and where the PDF's
+  // acceptance is checked (validate): an unknown id is a 400, never charged. The XML has no look.
+  const storedTheme = storedThemeResolver(themes);
   const facturX: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',
@@ -26,7 +31,7 @@ export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered
     summary: 'Render a Factur-X / ZUGFeRD e-invoice: PDF/A-3b with the EN 16931 XML embedded (paid, x402)',
     description: `The invoice PDF as PDF/A-3b with the EN 16931 CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931). ${REQUIRED_FIELDS}`,
     tag: 'Invoices',
-    request: eInvoiceRequest,
+    request: { ...eInvoiceRequest, resolve: storedTheme },
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {
@@ -54,7 +59,12 @@ export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered
     description:
       'Applies the checks of the paid e-invoice routes and answers the totals with every EN 16931 rule the invoice breaks (rule id and field). valid is true when the paid routes would accept it. A body that is not a valid invoice at all is a 400 as on /v1/invoice/validate.',
     tag: 'Invoices',
-    request: { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, parse: checkEInvoice },
+    request: {
+      schema: InvoiceSchema,
+      example: EXAMPLE_EINVOICE,
+      parse: checkEInvoice,
+      resolve: { needed: ({ prepared }) => storedTheme.needed(prepared), resolve: async (checked) => ({ ...checked, prepared: await storedTheme.resolve(checked.prepared) }) },
+    },
     response: {
       contentType: 'application/json',
       description: 'Validity, the failing rules and the totals.',

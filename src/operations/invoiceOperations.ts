@@ -5,14 +5,19 @@ import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
+import type { ThemeStore } from '../render/themes/themeStore.js';
 import type { Operation, PdfRenderer } from './operation.js';
+import { storedThemeResolver } from './themeOperations.js';
 
 /** A PDF operation on an instance built without a renderer (some tests, the compute workers). */
 export const renderingUnavailable = (): AppError => new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
 
-export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): Operation[] {
+  // A theme named by id is looked up before payment (an unknown id: 400, never charged); validate
+  // looks it up too, so that it accepts exactly what the PDF operation accepts.
+  const request = { ...invoiceRequest, resolve: storedThemeResolver(themes) };
   const validate: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',
@@ -21,7 +26,7 @@ export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?
     description:
       'Applies exactly the checks of the paid PDF route and answers the computed totals: every line, subtotal, discount, taxable amount, tax and total, the VAT groups (category, rate, net, discount share, taxable, tax), the amount paid and the balance due, each in integer minor units, exact decimal text and formatted text. Nothing is charged.',
     tag: 'Invoices',
-    request: invoiceRequest,
+    request,
     response: { contentType: 'application/json', description: 'The computed totals.', schema: TotalsReportSchema, example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)) },
     compute: (prepared) => buildTotalsReport(prepared),
   };
@@ -34,7 +39,7 @@ export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?
     description:
       'Validates the invoice (400, never charged), then asks for payment over x402 v2 (402 with PAYMENT-REQUIRED), renders the PDF and settles the payment only after the PDF exists. The 200 carries the PDF and a PAYMENT-RESPONSE settlement receipt.',
     tag: 'Invoices',
-    request: invoiceRequest,
+    request,
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle(prepared, { signal }) {

@@ -23,6 +23,12 @@ export interface Operation<TInput = unknown> {
     moreExamples?: Record<string, unknown>;
     /** The parsed JSON body (an object) into the work's input; throws InputRejected with every issue. */
     parse(body: unknown, context: OperationContext): TInput;
+    /**
+     * A lookup the input names that needs more than the body (a stored theme, "theme": "sha256:…"):
+     * the call core runs it on the main thread right after `parse` and before anything about
+     * payment, over every transport, so what it rejects (InputRejected) is never charged.
+     */
+    resolve?: InputResolver<TInput>;
   };
   response: {
     contentType: string;
@@ -52,6 +58,13 @@ export interface Operation<TInput = unknown> {
    * for a bare price probe, which is quoted one unit.
    */
   priceOf?(input: TInput | undefined, configuredUsd: string): string;
+}
+
+export interface InputResolver<TInput> {
+  /** Whether this input names something to look up; pure, so the compute workers can ask it too. */
+  needed(input: TInput): boolean;
+  /** The input completed with what it names; still plain data (it may cross to a compute worker). */
+  resolve(input: TInput): Promise<TInput>;
 }
 
 export interface WorkCall {

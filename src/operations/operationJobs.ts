@@ -12,7 +12,11 @@ import { parseRequestJson } from './requestJson.js';
  */
 export interface OperationJob {
   operationId: string;
-  body: { text: string } | { value: unknown };
+  /**
+   * The JSON text (HTTP), the parsed arguments (MCP), or the input `parse` made of them, completed
+   * on the main thread by the row's `request.resolve`: then only `compute` is left to run.
+   */
+  body: { text: string } | { value: unknown } | { resolved: unknown };
   context: OperationContext;
   /** Compute the answer as well (a free row with `compute`); otherwise hand the input back. */
   compute: boolean;
@@ -29,11 +33,16 @@ const encoder = new TextEncoder();
 export function runOperationJob(operations: ReadonlyMap<string, Operation>, job: OperationJob): OperationJobResult {
   const operation = operations.get(job.operationId);
   if (!operation?.request) throw new Error(`no operation ${job.operationId} with a request body`);
+  if ('resolved' in job.body) {
+    if (!operation.compute) throw new Error(`operation ${job.operationId} has nothing to compute`);
+    return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(job.body.resolved, job.context))) };
+  }
   const body = 'text' in job.body ? parseRequestJson(job.body.text) : job.body.value;
   // Every operation takes an object; a strict JSON parser accepts arrays too.
   if (Array.isArray(body)) throw bodyIsAnArray();
   const input = operation.request.parse(body, job.context);
-  if (job.compute && operation.compute) return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
+  // An input that names something to look up (request.resolve) goes back to the main thread first.
+  if (job.compute && operation.compute && !operation.request.resolve?.needed(input)) return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
   return { kind: 'parsed', input, fingerprint: fingerprintOf(operation.method, operation.path, body) };
 }
 

@@ -4,11 +4,15 @@ import { eInvoiceOperations } from './eInvoiceOperations.js';
 import { helperOperations } from './helperOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
+import { themeOperations } from './themeOperations.js';
+import type { ThemeStore } from '../render/themes/themeStore.js';
 
 /** What operations' work may need; the compute workers build the list without any (they only parse). */
 export interface OperationDependencies {
   renderer?: PdfRenderer | undefined;
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
+  /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
+  themes?: ThemeStore | undefined;
 }
 
 /**
@@ -19,9 +23,10 @@ export interface OperationDependencies {
  */
 export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
-    ...invoiceOperations(deps.renderer, deps.onRendered),
-    ...eInvoiceOperations(deps.renderer, deps.onRendered),
-    ...batchOperations(deps.renderer, deps.onRendered),
+    ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...batchOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...themeOperations(deps.themes),
     ...helperOperations(HELPER_OPERATIONS),
   ];
 }

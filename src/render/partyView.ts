@@ -11,6 +11,12 @@ export interface PartyView {
   address: string | null;
   contactName: string | null;
   email: string | null;
+  /**
+   * The e-mail address in the pieces between which a line may break: after the @ and before each
+   * dot ("billing@" "northwind" ".example"); the template puts a <wbr> between them, so a narrow
+   * column never splits a word of the address.
+   */
+  emailParts: string[] | null;
   phone: string | null;
   vatId: string | null;
   taxId: string | null;
@@ -25,6 +31,7 @@ export function partyView(party: Party, locale: InvoiceLocale): PartyView {
     address,
     contactName: nonBlank(party.contact_name),
     email: nonBlank(party.email),
+    emailParts: nonBlank(party.email)?.split(/(?<=@)|(?=\.)/) ?? null,
     phone: nonBlank(party.phone),
     vatId: nonBlank(party.vat_id),
     taxId: nonBlank(party.tax_id),

@@ -1,19 +1,23 @@
-import { readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
+import { DESIGNS, type DesignName } from '../invoice/designFields.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../invoice/schema.js';
 import { invoiceCss } from './invoiceCss.js';
+import { themeCss } from './themeCss.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
  * under its file name), the label catalogs templates/locales/*.json, and styles/*.css inlined
- * into the page in a fixed order.
+ * into the page in a fixed order. Each design (templates/designs/<name>/, one per entry of
+ * DESIGNS) adds its design.css after styles/invoice.css and may replace invoice.hbs and any
+ * partial with a file of the same name in its folder (templates/README.md).
  *
  * Compiled once at start-up (a broken template stops the service there, not at the first paid
  * request). With `watch`, files are recompiled on change; a broken edit is logged and the last
@@ -42,8 +46,13 @@ export interface TemplateOptions {
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Later files override earlier ones; print.css holds the paged-media rules. */
-const STYLESHEETS = ['invoice.css', 'print.css'];
+/**
+ * Later files override earlier ones: the shared look, then the design's design.css (DESIGN_CSS),
+ * then look.css (stamps, theme density and logo placement) and print.css (paged media).
+ */
+const BASE_STYLESHEETS = ['invoice.css'];
+const DESIGN_CSS = 'design.css';
+const LATE_STYLESHEETS = ['look.css', 'print.css'];
 /** Inlined only into invoices that carry a Swiss QR-bill, so other invoices print as before. */
 const QR_BILL_STYLESHEETS = ['qr-bill.css'];
 
@@ -63,9 +72,13 @@ export const SCREEN_OFF_CSS = '\n/* The renderer\'s copy is printed, never shown
 /** The page template also receives the inlined stylesheets. */
 type PageData = InvoiceView & { css: Handlebars.SafeString };
 
-interface Compiled {
+interface CompiledDesign {
   page: HandlebarsTemplateDelegate<PageData>;
   css: string;
+}
+
+interface Compiled {
+  designs: Record<DesignName, CompiledDesign>;
   qrBillCss: string;
   catalogs: LabelCatalogs;
 }
@@ -94,8 +107,9 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
       }, 100);
       timer.unref();
     };
-    for (const dir of ['templates', 'templates/partials', 'templates/locales', 'styles']) {
-      watchers.push(watch(join(root, dir), { persistent: false }, reload));
+    const designDirs = DESIGNS.flatMap((design) => [`templates/designs/${design}`, `templates/designs/${design}/partials`]);
+    for (const dir of ['templates', 'templates/partials', 'templates/locales', 'styles', 'templates/designs', ...designDirs]) {
+      if (existsSync(join(root, dir))) watchers.push(watch(join(root, dir), { persistent: false }, reload));
     }
   }
 
@@ -115,23 +129,39 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
 }
 
 function compileAll(root: string): Compiled {
-  const hb = Handlebars.create();
-  const partialsDir = join(root, 'templates', 'partials');
-  const partials = readdirSync(partialsDir).filter((file) => file.endsWith('.hbs')).sort();
-  for (const file of partials) {
-    hb.registerPartial(basename(file, '.hbs'), readFileSync(join(partialsDir, file), 'utf8'));
-  }
+  const folders = readdirSync(join(root, 'templates', 'designs')).filter((name) => !name.startsWith('.'));
+  const unlisted = folders.filter((name) => !(DESIGNS as readonly string[]).includes(name));
+  if (unlisted.length > 0) throw new Error(`templates/designs/${unlisted[0]} is not a design: add its name to DESIGNS in src/invoice/designFields.ts`);
   const compiled: Compiled = {
-    page: hb.compile<PageData>(readFileSync(join(root, 'templates', 'invoice.hbs'), 'utf8'), COMPILE_OPTIONS),
-    css: readStyles(root, STYLESHEETS),
+    designs: Object.fromEntries(DESIGNS.map((design) => [design, compileDesign(root, design)])) as Record<DesignName, CompiledDesign>,
     qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
   };
   // Handlebars compiles lazily on first use, partials too, and only the branches taken; fill the
-  // examples now (between them every partial: real-world fields, payment panel, QR-bill) so that a
-  // syntax error or an unknown field surfaces at start-up, and no request pays for compilation.
-  for (const example of WARM_UP_INVOICES) fill(compiled, buildInvoiceView(prepareInvoice(example), compiled.catalogs), '');
+  // examples now in every design (between them every partial: real-world fields, payment panel,
+  // QR-bill, stamp) so that a syntax error or an unknown field surfaces at start-up, and no
+  // request pays for compilation.
+  for (const design of DESIGNS) {
+    for (const example of WARM_UP_INVOICES) fill(compiled, buildInvoiceView(prepareInvoice({ ...example, design }), compiled.catalogs), '');
+  }
   return compiled;
+}
+
+/** The shared partials with the design's own over them, and the design's template if it has one. */
+function compileDesign(root: string, design: DesignName): CompiledDesign {
+  const hb = Handlebars.create();
+  const folder = join(root, 'templates', 'designs', design);
+  if (!existsSync(join(folder, DESIGN_CSS))) throw new Error(`templates/designs/${design}/${DESIGN_CSS} is missing`);
+  for (const partialsDir of [join(root, 'templates', 'partials'), join(folder, 'partials')]) {
+    if (!existsSync(partialsDir)) continue;
+    for (const file of readdirSync(partialsDir).filter((name) => name.endsWith('.hbs')).sort()) {
+      hb.registerPartial(basename(file, '.hbs'), readFileSync(join(partialsDir, file), 'utf8'));
+    }
+  }
+  const own = join(folder, 'invoice.hbs');
+  const template = readFileSync(existsSync(own) ? own : join(root, 'templates', 'invoice.hbs'), 'utf8');
+  const css = [readStyles(root, BASE_STYLESHEETS), checkedCss(readFileSync(join(folder, DESIGN_CSS), 'utf8')), readStyles(root, LATE_STYLESHEETS)].join('\n');
+  return { page: hb.compile<PageData>(template, COMPILE_OPTIONS), css };
 }
 
 const WARM_UP_INVOICES: readonly InvoiceInput[] = [
@@ -145,18 +175,24 @@ const WARM_UP_INVOICES: readonly InvoiceInput[] = [
     seller: { ...EXAMPLE_REAL_WORLD_INVOICE.seller, street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH', vat_id: 'CHE123456789' },
     payment: { qr_iban: 'CH4431999123000889012', qr_reference: '210000000003139471430009017' },
   },
+  // A stamp and a theme (the stamp partial; every optional block left out).
+  { ...EXAMPLE_INVOICE, stamp: 'paid', theme: { density: 'compact', logo_placement: 'end', show: { line_numbers: false, item_codes: false, logo: false, notes: false } } },
 ];
 
 /** The page with its styles: our stylesheets, this invoice's few rules (invoiceCss.ts), `extra`. */
 function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   // Our own files and invoiceCss's checked output: SafeString keeps the templates free of
   // triple-stash altogether.
+  const design = compiled.designs[view.design];
   const qrBill = view.swissQrBill ? `\n${compiled.qrBillCss}` : '';
-  return compiled.page({ ...view, css: new Handlebars.SafeString(compiled.css + qrBill + invoiceCss(view) + extra) });
+  return design.page({ ...view, css: new Handlebars.SafeString(design.css + qrBill + themeCss(view.style) + invoiceCss(view) + extra) });
 }
 
 function readStyles(root: string, files: readonly string[]): string {
-  const css = files.map((file) => readFileSync(join(root, 'styles', file), 'utf8')).join('\n');
+  return checkedCss(files.map((file) => readFileSync(join(root, 'styles', file), 'utf8')).join('\n'));
+}
+
+function checkedCss(css: string): string {
   // The CSS is inlined into a <style> element; a closing tag in it would end that element early.
   if (/<\/style/i.test(css)) throw new Error('styles must not contain "</style"');
   return css;

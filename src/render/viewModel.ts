@@ -10,6 +10,7 @@ import { paymentQrSvg } from './paymentQrSvg.js';
 import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
 import { nonBlank, partyView, type PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
+import { hexColour, lookView, themeOf, type LookView } from './lookView.js';
 
 export type { PartyView } from './partyView.js';
 export { formatDate } from '../invoice/localeFormat.js';
@@ -20,7 +21,7 @@ export { formatDate } from '../invoice/localeFormat.js';
  * text and never computes. Every field is present (null when absent) because the templates are
  * compiled in strict mode, where a misspelt field name is an error rather than a blank.
  */
-export interface InvoiceView {
+export interface InvoiceView extends LookView {
   /** The document <title>; Chromium copies it into the PDF Title. */
   title: string;
   /** The invoice language (`lang` of the page) and "rtl" for Arabic and Hebrew, else null. */
@@ -44,8 +45,10 @@ export interface InvoiceView {
   accent: string | null;
   /** A VAT rate column in the line table: only when the lines have more than one rate. */
   rateColumn: boolean;
-  /** Column span of the empty cells left of the totals' labels. */
+  /** Column span of the cell left of the totals' labels (it holds the VAT breakdown). */
   totalsPad: number;
+  /** How many totals rows that cell spans (partials/totals.hbs prints one row per entry). */
+  totalsRows: number;
   /** All lines but the last few, which travel with the totals so those never start a page alone. */
   lines: LineView[];
   tailLines: LineView[];
@@ -121,7 +124,11 @@ const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
 
 export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatalogs, report: TotalsReport = buildTotalsReport(prepared)): InvoiceView {
   const { invoice, locale } = prepared;
-  const labels: LabelCatalog = { ...catalogs[locale.language], ...(invoice.labels as Partial<LabelCatalog> | undefined) };
+  const theme = themeOf(prepared);
+  const show = theme?.show ?? {};
+  // The invoice's own labels win over its theme's.
+  const labels: LabelCatalog = { ...catalogs[locale.language], ...(theme?.labels as Partial<LabelCatalog> | undefined), ...(invoice.labels as Partial<LabelCatalog> | undefined) };
+  const look = lookView(prepared, labels);
   const rateColumn = report.tax_groups.length > 1;
   const percent = (rate: string) => formatPercent(rate, locale);
   const userLang = (text: string) => textLanguage(text, locale.tag);
@@ -133,7 +140,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
         number: index + 1,
         lang: userLang(line.description),
         description: line.description,
-        itemCode: invoice.line_items[index]?.item_code ?? null,
+        itemCode: show.item_codes === false ? null : invoice.line_items[index]?.item_code ?? null,
         // A no-break space keeps "8 h" together.
         quantity: unit === undefined ? quantity : `${quantity}\u00a0${UNIT_NAMES.has(unit) ? labels[`unit_${unit}` as LabelKey] : unit}`,
         unitPrice: line.unit_price.formatted,
@@ -148,6 +155,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
   const documentTitle = creditNote ? labels.credit_note : labels.invoice;
   const paid = invoice.amount_paid !== undefined;
   return {
+    ...look,
     title: `${documentTitle} ${invoice.invoice_number}`,
     lang: locale.language,
     dir: locale.direction === 'rtl' ? 'rtl' : null,
@@ -161,11 +169,12 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
     buyer: partyView(invoice.buyer, locale),
     shipTo: invoice.ship_to ? partyView(invoice.ship_to, locale) : null,
     details: detailsOf(prepared, labels, userLang),
-    logo: prepared.logo ? { src: prepared.logo.dataUri, width: prepared.logo.width, height: prepared.logo.height } : null,
+    logo: prepared.logo && show.logo !== false ? { src: prepared.logo.dataUri, width: prepared.logo.width, height: prepared.logo.height } : null,
     // Rebuilt from the parsed number, so only #rrggbb can ever reach the style sheet.
-    accent: invoice.accent_color === undefined ? null : `#${Number.parseInt(invoice.accent_color.slice(1), 16).toString(16).padStart(6, '0')}`,
+    accent: invoice.accent_color === undefined ? null : hexColour(invoice.accent_color),
     rateColumn,
-    totalsPad: rateColumn ? 3 : 2,
+    totalsPad: (rateColumn ? 3 : 2) - (look.lineNumbers ? 0 : 1),
+    totalsRows: 1 + (hasDiscount ? 2 : 0) + report.tax_groups.length + (paid ? 3 : 1),
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
@@ -189,7 +198,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
     swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language)) : null,
-    notes: textView(invoice.notes, userLang),
+    notes: show.notes === false ? null : textView(invoice.notes, userLang),
     paymentInstructions: textView(invoice.payment_instructions, userLang),
   };
 }

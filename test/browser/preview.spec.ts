@@ -195,6 +195,50 @@ test('the language, document and logo switches edit the JSON, and the page follo
   await expect(invoice.locator('.masthead__title h1')).toHaveText('إشعار دائن');
 
   await page.locator('#example').selectOption('real_world');
-  await expect(invoice.locator('.vat__table tbody tr')).toHaveCount(2);
+  await expect(invoice.locator('.vat__table .vat__row:not(.vat__head)')).toHaveCount(2);
   await expect(page.locator('#locale')).toHaveValue('de-DE');
+});
+
+test('the design, stamp and theme switches edit the JSON and the page follows; editing a design\'s files reloads it', async ({ page }) => {
+  await openPreview(page);
+  const invoice = page.frameLocator('#html');
+  const editorJson = async () => JSON.parse(await page.locator('#invoice').inputValue()) as Record<string, unknown>;
+  await expect(invoice.locator('body')).toHaveClass('design-classic');
+
+  await page.locator('#design').selectOption('modern');
+  await expect(invoice.locator('body')).toHaveClass('design-modern');
+  // modern's own header partial: the amount due in the masthead.
+  await expect(invoice.locator('.masthead__amount')).toHaveText(await invoice.locator('.totals__total td.num').innerText());
+  expect((await editorJson()).design).toBe('modern');
+
+  await page.locator('#stamp').selectOption('draft');
+  await expect(invoice.locator('.stamp__word')).toHaveText('Draft');
+  expect((await editorJson()).stamp).toBe('draft');
+  await page.locator('#locale').selectOption('de-DE');
+  await expect(invoice.locator('.stamp__word')).toHaveText('Entwurf');
+
+  await page.locator('#theme').selectOption('logo centred, green');
+  await expect(invoice.locator('.masthead__title h1')).toHaveText('Tax invoice');
+  await expect(invoice.locator('.masthead')).toHaveCSS('background-color', 'rgb(29, 107, 79)');
+  expect((await editorJson()).theme).toMatchObject({ colors: { accent: '#1d6b4f' } });
+
+  await page.locator('#design').selectOption('compact');
+  await expect(invoice.locator('body')).toHaveClass('design-compact logo-center');
+  await expect(invoice.locator('.masthead__amount')).toHaveCount(0);
+  await page.locator('#stamp').selectOption('');
+  await page.locator('#theme').selectOption('');
+  await expect(invoice.locator('.stamp')).toHaveCount(0);
+  expect(await editorJson()).not.toHaveProperty('theme');
+
+  // A designer edits compact's stylesheet on disk: the open page shows it without a reload.
+  const designCss = join(TEMPLATES_ROOT, 'templates', 'designs', 'compact', 'design.css');
+  const original = readFileSync(designCss, 'utf8');
+  try {
+    expect(original).toMatch(/--accent: #[0-9a-f]{6};/);
+    writeFileSync(designCss, original.replace(/--accent: #[0-9a-f]{6};/, '--accent: #aa0000;'));
+    await expect(invoice.locator('.masthead__title h1')).toHaveCSS('color', 'rgb(170, 0, 0)');
+  } finally {
+    writeFileSync(designCss, original);
+  }
+  await expect(invoice.locator('.masthead__title h1')).not.toHaveCSS('color', 'rgb(170, 0, 0)');
 });

@@ -22,7 +22,7 @@ import { pdfInfo } from '../fixtures/pdfTools.js';
 let renderer: Renderer;
 let dir: string;
 const files: Record<string, { pdf: Buffer; xml: Buffer }> = {};
-const CASES = { example: EXAMPLE_EINVOICE, 'credit-note': EINVOICE_EXAMPLES['credit-note']!, 'two-hundred-lines': EINVOICE_EXAMPLES['two-hundred-lines']!, 'jpy-zero-digits': EINVOICE_EXAMPLES['jpy-zero-digits']! };
+const CASES = { example: EXAMPLE_EINVOICE, 'credit-note': EINVOICE_EXAMPLES['credit-note']!, 'two-hundred-lines': EINVOICE_EXAMPLES['two-hundred-lines']!, 'jpy-zero-digits': EINVOICE_EXAMPLES['jpy-zero-digits']!, 'stamped-modern': { ...EXAMPLE_EINVOICE, design: 'modern', stamp: 'paid' } };
 
 before(async () => {
   renderer = await createRenderer({ poolSize: 1 });

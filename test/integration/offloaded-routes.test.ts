@@ -28,7 +28,7 @@ after(async () => {
   await offloaded.close();
 });
 
-type Case = { name: string; path: string; body: string | Buffer; headers?: Record<string, string | undefined> };
+type Case = { name: string; path: string; method?: string; body: string | Buffer; headers?: Record<string, string | undefined> };
 
 const json = (value: unknown) => JSON.stringify(value);
 const helperExample = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, unknown>;
@@ -58,7 +58,7 @@ const cases: Case[] = [
 
 async function answer(app: { url: string }, request: Case) {
   const response = await fetch(`${app.url}${request.path}`, {
-    method: 'POST',
+    method: request.method ?? 'POST',
     headers: Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...request.headers }).filter((entry): entry is [string, string] => Boolean(entry[1]))),
     body: typeof request.body === 'string' ? request.body : new Uint8Array(request.body),
     signal: AbortSignal.timeout(30_000),
@@ -122,20 +122,20 @@ describe('every operation, with payments', () => {
   const jsonOperations = operations.filter((operation) => operation.request);
   const everyOperationCases: Case[] = jsonOperations.flatMap((operation) => {
     const example = operation.request!.example as Record<string, unknown>;
-    const { path } = operation;
+    const { path, method } = operation;
     return [
-      { name: `${operation.operationId} example`, path, body: json(example) },
-      { name: `${operation.operationId} every field wrong`, path, body: json({ ...example, currency: 'XXX', line_items: 'none', amount: 'a', extra: 1 }) },
-      { name: `${operation.operationId} an array`, path, body: '[1]' },
-      { name: `${operation.operationId} empty`, path, body: '' },
-      { name: `${operation.operationId} truncated`, path, body: '{"seller": {' },
-      { name: `${operation.operationId} __proto__`, path, body: '{"a": {"__proto__": {"polluted": true}}}' },
-      { name: `${operation.operationId} text/plain`, path, body: json(example), headers: { 'content-type': 'text/plain' } },
-      { name: `${operation.operationId} over the limit`, path, body: `{"notes": "${'x'.repeat(800_001)}"}` },
-      { name: `${operation.operationId} corrupt gzip`, path, body: gzipSync(json(example)).subarray(0, 20), headers: { 'content-encoding': 'gzip' } },
-      { name: `${operation.operationId} bare POST`, path, body: '', headers: { 'content-type': '' } },
-      { name: `${operation.operationId} malformed payment`, path, body: json(example), headers: { 'PAYMENT-SIGNATURE': 'not base64!' } },
-      { name: `${operation.operationId} payment of another shape`, path, body: json(example), headers: { 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
+      { name: `${operation.operationId} example`, path, method, body: json(example) },
+      { name: `${operation.operationId} every field wrong`, path, method, body: json({ ...example, currency: 'XXX', line_items: 'none', amount: 'a', extra: 1 }) },
+      { name: `${operation.operationId} an array`, path, method, body: '[1]' },
+      { name: `${operation.operationId} empty`, path, method, body: '' },
+      { name: `${operation.operationId} truncated`, path, method, body: '{"seller": {' },
+      { name: `${operation.operationId} __proto__`, path, method, body: '{"a": {"__proto__": {"polluted": true}}}' },
+      { name: `${operation.operationId} text/plain`, path, method, body: json(example), headers: { 'content-type': 'text/plain' } },
+      { name: `${operation.operationId} over the limit`, path, method, body: `{"notes": "${'x'.repeat(800_001)}"}` },
+      { name: `${operation.operationId} corrupt gzip`, path, method, body: gzipSync(json(example)).subarray(0, 20), headers: { 'content-encoding': 'gzip' } },
+      { name: `${operation.operationId} bare POST`, path, method, body: '', headers: { 'content-type': '' } },
+      { name: `${operation.operationId} malformed payment`, path, method, body: json(example), headers: { 'PAYMENT-SIGNATURE': 'not base64!' } },
+      { name: `${operation.operationId} payment of another shape`, path, method, body: json(example), headers: { 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
     ];
   });
   const eInvoiceRuleBroken = { ...(EXAMPLE_EINVOICE as Record<string, unknown>), seller: { ...(EXAMPLE_EINVOICE as { seller: object }).seller, country: undefined } };

@@ -34,7 +34,7 @@ const FIXTURES: Record<string, InvoiceInput> = {
   example: EXAMPLE_INVOICE,
   // A4 (EUR), several pages: the repeated table header, the break rules, the totals kept with the last lines.
   'multi-page': invoiceWithItems(45, { currency: 'EUR' }),
-  // The real-world fields: German, two VAT rates, logo, accent, balance due (two A4 pages).
+  // The real-world fields: German, two VAT rates, logo, accent, balance due (one A4 page).
   'de-mixed-rate-logo': GERMAN_MIXED_RATE,
   // Right to left, Arabic digits, reverse charge.
   'ar-rtl': ARABIC_INVOICE,
@@ -43,6 +43,16 @@ const FIXTURES: Record<string, InvoiceInput> = {
   'credit-note': CREDIT_NOTE,
   // The Swiss QR-bill on a page of its own after the invoice (payment part and receipt).
   'swiss-qr-invoice': QR_INVOICES.swiss,
+  // The other designs (templates/designs/), in English, German, Arabic and Japanese; and a stamp.
+  ...Object.fromEntries(
+    (['modern', 'compact'] as const).flatMap((design) => [
+      [`${design}-en`, { ...EXAMPLE_INVOICE, design }],
+      [`${design}-de`, { ...GERMAN_MIXED_RATE, design }],
+      [`${design}-ar`, { ...ARABIC_INVOICE, design }],
+      [`${design}-ja`, { ...JAPANESE_INVOICE, design }],
+    ]),
+  ),
+  'stamp-paid-de': { ...GERMAN_MIXED_RATE, stamp: 'paid' },
 };
 
 let renderer: Renderer;

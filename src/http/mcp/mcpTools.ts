@@ -77,7 +77,8 @@ export function mcpTools(routes: readonly PricedOperation[]): McpTool[] {
         : route.description,
       inputSchema: input as McpTool['inputSchema'],
       ...(output && output.type === 'object' ? { outputSchema: outputOf(output, paid) } : {}),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      // A PUT stores something (a theme), idempotently: the same body, the same id.
+      annotations: { readOnlyHint: route.method !== 'PUT', idempotentHint: true, openWorldHint: false },
       ...(paid ? { _meta: { 'x402/price': { amount: route.priceUsd, currency: 'USD' } } } : {}),
       route,
     };

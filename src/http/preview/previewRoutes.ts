@@ -3,6 +3,9 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { AppError, bodyIsAnArray, validationFailed } from '../../errors.js';
 import { CURRENCY_CODES } from '../../invoice/currencies.js';
+import { DESIGNS, STAMPS, type Theme } from '../../invoice/designFields.js';
+import { resolveThemeReference } from '../../render/themes/themeOperations.js';
+import type { ThemeStore } from '../../render/themes/themeStore.js';
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
@@ -43,7 +46,16 @@ export interface PreviewOptions {
   /** Paper of a request that names none (the configured PAPER_SIZE); the page's switch starts there. */
   paperSize: PaperSetting;
   bodyLimitBytes: number;
+  /** Where themes named by id ("theme": "sha256:…") are looked up, as the PDF routes do. */
+  themes?: ThemeStore | undefined;
 }
+
+/** The theme switch's samples (inline themes, as an API client may send them). */
+const PREVIEW_THEMES: Record<string, Theme> = {
+  'serif, comfortable': { font: 'Noto Serif', density: 'comfortable', colors: { accent: '#7a2e8f' } },
+  'dense, no line numbers': { density: 'compact', show: { line_numbers: false, item_codes: false }, colors: { accent: '#1f2937', tint: '#f3f4f6' } },
+  'logo centred, green': { logo_placement: 'center', colors: { accent: '#1d6b4f', ink: '#0f172a' }, labels: { invoice: 'Tax invoice' } },
+};
 
 export interface Preview {
   middleware: Middleware;
@@ -111,12 +123,15 @@ export function createPreview(options: PreviewOptions): Preview {
       locales: PREVIEW_LOCALES.map((tag) => ({ tag, name: new Intl.DisplayNames([tag], { type: 'language' }).of(tag.slice(0, 2)) ?? tag })),
       paperSize: options.paperSize,
       margins: PAGE_MARGINS,
+      designs: DESIGNS,
+      stamps: STAMPS,
+      themes: PREVIEW_THEMES,
     };
   });
 
   router.get('/preview/events', ownPageOnly, (ctx) => templateEvents().subscribe(ctx));
 
-  const invoice = [ownPageOnly, jsonBody(options.bodyLimitBytes), parseInvoice(options.paperSize)];
+  const invoice = [ownPageOnly, jsonBody(options.bodyLimitBytes), parseInvoice(options.paperSize, options.themes)];
 
   router.post('/preview/html', ...invoice, (ctx) => {
     const { prepared, paper } = previewInput(ctx);
@@ -179,7 +194,7 @@ const ownPageOnly: Middleware = async (ctx, next) => {
 };
 
 /** The body is the invoice, exactly as POST /v1/invoice/validate takes it, with the same 400 body. */
-function parseInvoice(paperSize: PaperSetting): Middleware {
+function parseInvoice(paperSize: PaperSetting, themes: ThemeStore | undefined): Middleware {
   return async (ctx, next) => {
     const requested = ctx.query.paper ?? paperSize;
     if (typeof requested !== 'string' || !(PAPER_SETTINGS as readonly string[]).includes(requested)) {
@@ -188,7 +203,7 @@ function parseInvoice(paperSize: PaperSetting): Middleware {
     const body: unknown = ctx.request.body;
     // As the router does for every JSON route (router.ts): koa-body accepts arrays too.
     if (Array.isArray(body)) throw bodyIsAnArray();
-    ctx.state.preview = { prepared: prepareInvoice(body), paper: requested as PaperSetting };
+    ctx.state.preview = { prepared: await resolveThemeReference(themes, prepareInvoice(body)), paper: requested as PaperSetting };
     await next();
   };
 }

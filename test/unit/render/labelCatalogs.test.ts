@@ -56,8 +56,9 @@ describe('label catalogs (templates/locales)', () => {
 
 describe('per-invoice CSS (src/render/invoiceCss.ts)', () => {
   const catalogs = loadLabelCatalogs(PROJECT_ROOT);
-  test('nothing for an English invoice in the design colour', () => {
-    assert.equal(invoiceCss({ accent: null, dir: null, lang: 'en', labels: catalogs.en }), '');
+  test('an English invoice in the design colour: only "Page X of Y", from the catalog (print.css has no words)', () => {
+    assert.match(invoiceCss({ accent: null, dir: null, lang: 'en', labels: catalogs.en }), /^\n\/\* This invoice \(src\/render\/invoiceCss.ts\). \*\/\n@page \{ @bottom-right \{ content: "Page " counter\(page\) " of " counter\(pages\); \} \}\n$/);
+    assert.doesNotMatch(invoiceCss({ accent: null, dir: null, lang: 'en', labels: catalogs.en }), /--accent/);
   });
   test('the accent replaces --accent; only #rrggbb is accepted', () => {
     assert.match(invoiceCss({ accent: '#8a3b12', dir: null, lang: 'en', labels: catalogs.en }), /:root \{ --accent: #8a3b12; \}/);

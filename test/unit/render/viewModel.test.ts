@@ -62,7 +62,7 @@ describe('buildInvoiceView', () => {
     assert.equal(view.dueDate, null);
     assert.equal(view.notes, null);
     assert.equal(view.paymentInstructions, null);
-    assert.deepEqual(view.buyer, { lang: '', name: 'B', address: null, contactName: null, email: null, phone: null, vatId: null, taxId: null });
+    assert.deepEqual(view.buyer, { lang: '', name: 'B', address: null, contactName: null, email: null, emailParts: null, phone: null, vatId: null, taxId: null });
   });
 
   const splits: [number, number, number][] = [

@@ -9,6 +9,11 @@ const paperSelect = $('paper');
 const currencySelect = $('currency');
 const localeSelect = $('locale');
 const documentTypeSelect = $('document-type');
+const designSelect = $('design');
+const stampSelect = $('stamp');
+const themeSelect = $('theme');
+/** Sample themes by name (start.json), put inline into the JSON by the theme switch. */
+let themes = {};
 let examples = {};
 const frame = $('html');
 const sheet = $('sheet');
@@ -26,6 +31,10 @@ async function start() {
   currencySelect.replaceChildren(...setup.currencies.map((code) => new Option(code, code)));
   localeSelect.append(...setup.locales.map(({ tag, name }) => new Option(`${name} (${tag})`, tag)));
   paperSelect.value = setup.paperSize;
+  designSelect.replaceChildren(...setup.designs.map((name) => new Option(name, name)));
+  stampSelect.append(...setup.stamps.map((name) => new Option(name, name)));
+  themes = setup.themes;
+  themeSelect.append(...Object.keys(themes).map((name) => new Option(name, name)));
   examples = setup.examples;
   editor.value = JSON.stringify(setup.example, null, 2);
 
@@ -40,6 +49,9 @@ async function start() {
   documentTypeSelect.addEventListener('change', () =>
     editInvoice((invoice) => setOrDelete(invoice, 'document_type', documentTypeSelect.value === 'invoice' ? '' : documentTypeSelect.value)),
   );
+  designSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'design', designSelect.value === setup.designs[0] ? '' : designSelect.value)));
+  stampSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'stamp', stampSelect.value)));
+  themeSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'theme', themes[themeSelect.value])));
   $('logo').addEventListener('change', chooseLogo);
   $('logo-remove').addEventListener('click', () => editInvoice((invoice) => setOrDelete(invoice, 'logo', '')));
   $('example').addEventListener('change', () => {
@@ -80,6 +92,10 @@ async function refresh() {
   if (invoice && typeof invoice === 'object') {
     localeSelect.value = [...localeSelect.options].some((option) => option.value === invoice.locale) ? invoice.locale : '';
     documentTypeSelect.value = invoice.document_type === 'credit_note' ? 'credit_note' : 'invoice';
+    designSelect.value = typeof invoice.design === 'string' ? invoice.design : designSelect.options[0]?.value ?? '';
+    stampSelect.value = typeof invoice.stamp === 'string' ? invoice.stamp : '';
+    const themeName = Object.keys(themes).find((name) => JSON.stringify(themes[name]) === JSON.stringify(invoice.theme));
+    themeSelect.value = themeName ?? '';
   }
   document.body.classList.add('busy');
   try {

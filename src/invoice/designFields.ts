@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import { OVERRIDABLE_LABEL_KEYS } from './labelKeys.js';
+import { LIMITS } from './limits.js';
+import { text } from './textRules.js';
+
+/**
+ * How an invoice looks, chosen per request: the design (a folder under templates/designs/), a
+ * stamp across every page, and a theme. A theme is data, never code: colours as #rrggbb, a font
+ * from FONT_FAMILIES (fonts the service installs), a few choices from short lists, and label
+ * overrides that print as escaped text like every other label. It reaches CSS only as values
+ * rebuilt from these checked forms (src/render/themeCss.ts).
+ */
+export const DESIGNS = ['classic', 'modern', 'compact'] as const;
+export type DesignName = (typeof DESIGNS)[number];
+export const DEFAULT_DESIGN: DesignName = 'classic';
+
+export const STAMPS = ['draft', 'paid', 'copy', 'void'] as const;
+
+/** Installed by the Dockerfile (fonts-noto-core, fonts-dejavu-core); each covers Latin, Greek and Cyrillic. */
+export const FONT_FAMILIES = ['Noto Sans', 'Noto Serif', 'Noto Serif Display', 'DejaVu Sans', 'DejaVu Serif'] as const;
+
+export const THEME_COLOURS = ['accent', 'ink', 'muted', 'rule', 'tint'] as const;
+export const THEME_BLOCKS = ['logo', 'line_numbers', 'item_codes', 'notes'] as const;
+export const LOGO_PLACEMENTS = ['start', 'center', 'end'] as const;
+export const DENSITIES = ['comfortable', 'normal', 'compact'] as const;
+
+/** A theme's canonical JSON may not be longer (the stored form and the id's input). */
+export const THEME_MAX_BYTES = 8 * 1024;
+export const THEME_REF = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Contrast limits against the white page (WCAG 2 contrast ratio), so that no theme can make what
+ * an invoice must show unreadable: text colours dark enough to read on white, the panel tint light
+ * enough for text on it. (accent_color, older than themes, is not limited; the designs put text on
+ * an accent in a colour chosen for contrast, src/render/lookView.ts.)
+ */
+const CONTRAST: Record<string, { min?: number; max?: number }> = {
+  accent: { min: 3 },
+  ink: { min: 4.5 },
+  muted: { min: 3 },
+  tint: { max: 1.25 },
+  rule: {},
+};
+
+const HEX = /^#[0-9A-Fa-f]{6}$/;
+
+const colour = (name: keyof typeof CONTRAST, what: string) => {
+  const { min, max } = CONTRAST[name]!;
+  return v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(HEX, 'must be a colour written #rrggbb'),
+      v.check((hex) => min === undefined || !HEX.test(hex) || contrastWithWhite(hex) >= min, `must be dark enough to read on white (contrast at least ${min}:1)`),
+      v.check((hex) => max === undefined || !HEX.test(hex) || contrastWithWhite(hex) <= max, `must be light enough for text on it (contrast with white at most ${max}:1)`),
+      v.description(what),
+    ),
+  );
+};
+
+/** The WCAG 2 contrast ratio of #rrggbb against white, 1 (white) to 21 (black). */
+export function contrastWithWhite(hex: string): number {
+  const channel = (at: number) => {
+    const value = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 1.05 / (luminance + 0.05);
+}
+
+const ThemeLabelsSchema = v.strictObject(
+  Object.fromEntries(OVERRIDABLE_LABEL_KEYS.map((key) => [key, v.optional(text({ min: 1, max: LIMITS.label, description: `Replaces the "${key}" label.` }))])),
+  'is not a label key (see templates/locales/en.json)',
+);
+
+const ThemeFieldsSchema = v.strictObject(
+  {
+    colors: v.optional(
+      v.strictObject(
+        {
+          accent: colour('accent', 'Headings, rules and the total band; the same as accent_color. Contrast with white at least 3:1.'),
+          ink: colour('ink', 'Body text. Contrast with white at least 4.5:1.'),
+          muted: colour('muted', 'Secondary text (labels, contact lines). Contrast with white at least 3:1.'),
+          rule: colour('rule', 'Hairlines between rows.'),
+          tint: colour('tint', 'Panels behind the details, the total and the payment block. Contrast with white at most 1.25:1.'),
+        },
+        'is not a theme colour (accent, ink, muted, rule, tint)',
+      ),
+    ),
+    font: v.optional(v.pipe(v.picklist(FONT_FAMILIES, `must be one of ${FONT_FAMILIES.join(', ')}`), v.description('Typeface of the text (amounts keep Noto Sans for their digits and currency signs).'))),
+    logo_placement: v.optional(v.picklist(LOGO_PLACEMENTS, `must be one of ${LOGO_PLACEMENTS.join(', ')}`)),
+    density: v.optional(v.picklist(DENSITIES, `must be one of ${DENSITIES.join(', ')}`)),
+    show: v.optional(
+      v.strictObject(
+        Object.fromEntries(THEME_BLOCKS.map((block) => [block, v.optional(v.boolean('must be true or false'))])) as Record<(typeof THEME_BLOCKS)[number], v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
+        `is not an optional block (${THEME_BLOCKS.join(', ')})`,
+      ),
+    ),
+    labels: v.optional(ThemeLabelsSchema),
+  },
+  'is not a theme property (colors, font, logo_placement, density, show, labels)',
+);
+
+export const ThemeSchema = v.pipe(
+  ThemeFieldsSchema,
+  v.check((theme) => Buffer.byteLength(canonicalJson(theme)) <= THEME_MAX_BYTES, `must be at most ${THEME_MAX_BYTES / 1024} KiB as JSON`),
+  v.description(
+    `A look as data: colors (#rrggbb: accent, ink, muted, rule, tint), font (${FONT_FAMILIES.join(', ')}), logo_placement (start, center, end), density (comfortable, normal, compact), show (logo, line_numbers, item_codes, notes: true/false) and labels (as the invoice's labels; the invoice's own win). At most ${THEME_MAX_BYTES / 1024} KiB.`,
+  ),
+);
+
+export type Theme = v.InferOutput<typeof ThemeSchema>;
+
+const ThemeRefSchema = v.pipe(v.string('must be a theme object or a theme id'), v.regex(THEME_REF, 'must be a theme id: "sha256:" and 64 lower-case hex digits, as PUT /v1/themes answers'));
+
+/** The fields of the invoice schema that choose the look; spread into its object. */
+export const DESIGN_FIELDS = {
+  design: v.optional(v.pipe(v.picklist(DESIGNS, `must be one of ${DESIGNS.join(', ')}`), v.description(`The design: ${DESIGNS.join(', ')} (default ${DEFAULT_DESIGN}).`))),
+  stamp: v.optional(v.pipe(v.picklist(STAMPS, `must be one of ${STAMPS.join(', ')}`), v.description('A stamp across every page, in the invoice language: draft, paid, copy or void.'))),
+  theme: v.optional(
+    v.pipe(
+      // A union rather than v.lazy: it converts to JSON Schema (OpenAPI), and for input of the
+      // right type valibot reports that option's own issues, nested paths included.
+      v.union([ThemeRefSchema, ThemeSchema], 'must be a theme object or a theme id "sha256:…"'),
+      v.description('A theme object (see PUT /v1/themes), or the id "sha256:…" PUT /v1/themes answered for one.'),
+    ),
+  ),
+};
+
+/** Keys sorted at every level, no white space: the same theme always has the same text and id. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function themeId(theme: Theme): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(theme)).digest('hex')}`;
+}
