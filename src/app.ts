@@ -22,6 +22,7 @@ import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { helperRoutes } from './http/routes/helperRoutes.js';
 import { eInvoiceRoutes } from './http/routes/eInvoiceRoutes.js';
+import { inboundRoutes, type InboundRenderer } from './http/routes/inboundRoutes.js';
 import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
@@ -63,6 +64,8 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   const specs: RouteSpec<any>[] = [
     ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
     ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
+    // Inbound e-invoices: read on the compute pool, printed by the renderer (when it prints them).
+    ...inboundRoutes(deps.renderer && 'renderInboundPdf' in deps.renderer ? (deps.renderer as InboundRenderer) : undefined, pool, deps.metrics?.observeRender),
     ...helperRoutes(HELPER_OPERATIONS, now),
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {

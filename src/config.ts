@@ -43,6 +43,8 @@ export const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
+  // Inbound e-invoices (src/http/routes/inboundRoutes.ts): a render like /v1/invoice.pdf.
+  v1_e_invoice_render_pdf: '0.02',
 };
 const parsePriceList = (text: string): Record<string, string> => ({
   ...DEFAULT_PRICES,

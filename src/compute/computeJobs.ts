@@ -1,3 +1,4 @@
+import { INBOUND_JOBS } from '../einvoice/inbound/inboundJobs.js';
 import { HELPER_OPERATIONS } from '../helpers/index.js';
 import type { OperationContext } from '../helpers/operation.js';
 import { parseOrReject } from '../invoice/issues.js';
@@ -13,5 +14,6 @@ export type ComputeJob = (body: unknown, context: OperationContext) => unknown;
 
 export const COMPUTE_JOBS: ReadonlyMap<string, ComputeJob> = new Map<string, ComputeJob>([
   ['v1_invoice_validate', (body) => buildTotalsReport(prepareInvoice(body))],
+  ...Object.entries(INBOUND_JOBS),
   ...HELPER_OPERATIONS.map((operation): [string, ComputeJob] => [operation.operationId, (body, context) => operation.run(parseOrReject(operation.request, body), context)]),
 ]);

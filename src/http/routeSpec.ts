@@ -27,6 +27,13 @@ export interface RouteSpec<TInput = unknown> {
      * validates it on a worker thread (offloadedRoutes.ts). MCP still hands it parsed arguments.
      */
     parsesText?: boolean;
+    /**
+     * Over HTTP the body is not JSON but a document of one of these media types (an inbound
+     * e-invoice: XML or PDF), read as bytes within `limitBytes` and handed to `parseBytes` with the
+     * query string (which may read the document off the event loop, before any payment); other
+     * media types are a 415. MCP still hands `parse` its JSON arguments.
+     */
+    bytes?: { mediaTypes: readonly string[]; limitBytes: number; parseBytes(body: Buffer, mediaType: string, query: Record<string, string | undefined>): TInput | Promise<TInput> };
   };
   response: {
     contentType: string;

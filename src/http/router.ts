@@ -5,6 +5,7 @@ import { AppError, bodyIsAnArray } from '../errors.js';
 import { writeAnswer } from './answer.js';
 import { bodylessChallenge } from './bodylessChallenge.js';
 import { jsonBody, jsonBodyText } from './jsonBody.js';
+import { documentBody } from './documentBody.js';
 import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.js';
 
 /**
@@ -23,7 +24,14 @@ export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimit
     if (gate && route.request) chain.push(bodylessChallenge(gate));
     if (route.request) {
       const { parse } = route.request;
-      if (route.request.parsesText) {
+      if (route.request.bytes) {
+        const { bytes } = route.request;
+        chain.push(documentBody(bytes.mediaTypes, bytes.limitBytes), async (ctx, next) => {
+          const query = Object.fromEntries(Object.entries(ctx.query).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]));
+          ctx.state.input = await bytes.parseBytes(ctx.state.bodyBytes as Buffer, ctx.state.bodyMediaType as string, query);
+          await next();
+        });
+      } else if (route.request.parsesText) {
         chain.push(jsonBodyText(options.bodyLimitBytes), async (ctx, next) => {
           ctx.state.input = parse(new JsonText(ctx.state.bodyText as string));
           await next();

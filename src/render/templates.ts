@@ -9,6 +9,7 @@ import type { InvoiceInput } from '../invoice/schema.js';
 import { invoiceCss } from './invoiceCss.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
+import { buildInboundView, type InboundRender } from './inboundView.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
@@ -22,6 +23,8 @@ import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 export interface InvoiceTemplates {
   /** The view model of an invoice, with the label catalogs currently loaded. */
   view(prepared: PreparedInvoice): InvoiceView;
+  /** The view model of an inbound e-invoice (inboundView.ts), with the same catalogs. */
+  inboundView(render: InboundRender): InvoiceView;
   /** The complete, self-contained HTML document of an invoice, as the preview shows it. */
   page(view: InvoiceView): string;
   /** The same document as the renderer prints it: with SCREEN_OFF_CSS added. */
@@ -101,6 +104,7 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
 
   return {
     view: (prepared) => buildInvoiceView(prepared, compiled.catalogs),
+    inboundView: (render) => buildInboundView(render, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
     printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
     onReload(listener) {

@@ -10,6 +10,7 @@ import { paymentQrSvg } from './paymentQrSvg.js';
 import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
 import { nonBlank, partyView, type PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
+import type { InboundView } from './inboundView.js';
 
 export type { PartyView } from './partyView.js';
 export { formatDate } from '../invoice/localeFormat.js';
@@ -59,6 +60,8 @@ export interface InvoiceView {
   swissQrBill: SwissQrBillView | null;
   notes: TextView | null;
   paymentInstructions: TextView | null;
+  /** The sections of an inbound e-invoice's page (inboundView.ts); null for our own invoices. */
+  inbound: InboundView | null;
 }
 
 export interface DetailView {
@@ -191,6 +194,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
     swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language)) : null,
     notes: textView(invoice.notes, userLang),
     paymentInstructions: textView(invoice.payment_instructions, userLang),
+    inbound: null,
   };
 }
 

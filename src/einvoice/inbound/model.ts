@@ -63,6 +63,8 @@ export interface InLine {
   price: string;
   /** BT-149 price base quantity. */
   baseQuantity: string | undefined;
+  /** The gross price's own base quantity (CII only; EN 16931 has one BT-149). */
+  grossBaseQuantity?: string | undefined;
   /** BT-148 gross price and BT-147 price discount. */
   grossPrice: string | undefined;
   priceDiscount: string | undefined;

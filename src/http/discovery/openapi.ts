@@ -138,7 +138,9 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
           ? {
               requestBody: {
                 required: true,
-                content: {
+                content: route.request.bytes
+                  ? Object.fromEntries(route.request.bytes.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+                  : {
                   'application/json': {
                     schema: jsonSchemaOf(route.request.schema),
                     ...(route.request.moreExamples
