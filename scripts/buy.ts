@@ -1,6 +1,7 @@
 // `npm run buy -- [--route PATH] <invoice.json> [out]`: pays for one paid route (default
 // /v1/invoice.pdf; e.g. /v1/e-invoice/factur-x.pdf, /v1/e-invoice/cii.xml, /v1/e-invoice/ubl.xml)
 // with a real x402 v2 client (@x402/fetch), saves the answer and prints the settlement receipt.
+// A .xml or .pdf file is sent as application/xml or application/pdf (for /v1/e-invoice/render.pdf).
 //   SERVICE_URL        default http://127.0.0.1:8080
 //   BUYER_PRIVATE_KEY  0x… key of the paying wallet. Unset: dev account 1 of the local test chain,
 //                      which only works against a service in local payment mode (test USDC).
@@ -34,11 +35,13 @@ const account = privateKeyToAccount(key ?? devKey(1).privateKey);
 const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
 const payingFetch = wrapFetchWithPayment(fetch, client);
 
-const body = await readFile(invoicePath, 'utf8');
+// An e-invoice to render (/v1/e-invoice/render.pdf) is sent as itself: XML or PDF bytes.
+const body = await readFile(invoicePath);
+const contentType = /\.xml$/i.test(invoicePath) ? 'application/xml' : /\.pdf$/i.test(invoicePath) ? 'application/pdf' : 'application/json';
 const started = performance.now();
 const response = await payingFetch(`${serviceUrl}${route}`, {
   method: 'POST',
-  headers: { 'content-type': 'application/json' },
+  headers: { 'content-type': contentType },
   body,
   signal: AbortSignal.timeout(120_000),
 });

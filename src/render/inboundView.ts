@@ -104,6 +104,9 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const taxes = [
     ...doc.breakdown.map((group) => ({ label: `${labels.tax} (${labels[`category_${group.category}` as LabelKey] ?? group.category}${group.category === 'O' ? '' : ` ${percent(group.rate)}`})`, amount: amount(group.tax) })),
     ...(t.taxTotalAccounting !== undefined ? [{ label: `${labels.tax} (BT-111)`, amount: t.taxTotalAccounting }] : []),
+    ...(t.rounding !== undefined && Number(t.rounding) !== 0 && !(t.prepaid !== undefined && Number(t.prepaid) !== 0)
+      ? [{ label: `${labels.total} (BT-112)`, amount: amount(t.grandTotal) }]
+      : []),
     ...(t.rounding !== undefined && Number(t.rounding) !== 0 ? [{ label: 'BT-114', amount: amount(t.rounding) }] : []),
   ];
   const allowanceTotal = t.allowanceTotal !== undefined && Number(t.allowanceTotal) !== 0 ? amount(t.allowanceTotal) : null;
@@ -203,7 +206,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
       taxable: allowanceTotal !== null || chargeTotal !== null ? amount(t.taxBasis) : null,
       taxes,
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
-      total: prepaid || (t.rounding !== undefined && Number(t.rounding) !== 0) ? amount(t.grandTotal) : amount(t.duePayable ?? t.grandTotal),
+      total: prepaid ? amount(t.grandTotal) : amount(t.duePayable ?? t.grandTotal),
       amountPaid: prepaid ? amount(t.prepaid) : null,
       balanceDue: prepaid ? amount(t.duePayable) : null,
     },

@@ -22,7 +22,7 @@ after(async () => {
 });
 
 const inspect = (body: Uint8Array | string, type = 'application/xml') =>
-  fetch(`${app.url}/v1/e-invoice/inspect`, { method: 'POST', headers: { 'content-type': type }, body, signal: AbortSignal.timeout(30_000) });
+  fetch(`${app.url}/v1/e-invoice/inspect`, { method: 'POST', headers: { 'content-type': type }, body: body as BodyInit, signal: AbortSignal.timeout(30_000) });
 
 const CII = (inner: string) => `<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100">${inner}</rsm:CrossIndustryInvoice>`;
 

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { formatAmount } from '../../src/render/inboundView.js';
+import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
+import { CORPUS_ABSENT_MESSAGE, CORPUS_PRESENT, inboundCorpus, SHARED_EINVOICE } from '../support/inboundCorpus.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+/**
+ * POST /v1/e-invoice/render.pdf with the real renderer (price 0 here; the paid path is the same
+ * gate as every paid route): every corpus file prints a PDF whose text holds its number, both
+ * parties and the amount due, in batches of two so that the shared machine stays usable.
+ */
+let renderer: Renderer;
+let app: TestApp;
+before(async () => {
+  renderer = await createRenderer({ poolSize: 2 });
+  app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
+}, { timeout: 60_000 });
+after(async () => {
+  await app?.close();
+  await renderer?.close();
+});
+
+const render = async (body: Uint8Array, type: string, locale?: string) => {
+  const response = await fetch(`${app.url}/v1/e-invoice/render.pdf${locale ? `?locale=${locale}` : ''}`, { method: 'POST', headers: { 'content-type': type }, body: body as BodyInit, signal: AbortSignal.timeout(60_000) });
+  return { response, pdf: Buffer.from(await response.arrayBuffer()) };
+};
+const squash = (text: string) => normalizeText(text).replace(/\s+/g, '');
+
+describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE }, () => {
+  test('every corpus file: a PDF with its number, parties and amount due', { timeout: 900_000 }, async () => {
+    const files = inboundCorpus();
+    const failures: string[] = [];
+    for (let at = 0; at < files.length; at += 2) {
+      await Promise.all(
+        files.slice(at, at + 2).map(async (file) => {
+          const bytes = readFileSync(file.path);
+          const type = file.format === 'pdf' ? 'application/pdf' : 'application/xml';
+          const { response, pdf } = await render(bytes, type);
+          if (response.status !== 200) return failures.push(`${file.name}: ${response.status} ${pdf.toString('utf8').slice(0, 300)}`);
+          const { invoice } = readInbound(bytes, file.format);
+          const text = squash(pdfPages(pdf, 'raw').join('\n'));
+          const wanted = [invoice.number, invoice.seller.name, invoice.buyer.name, formatAmount(file.duePayable, 'en-GB')];
+          const missing = wanted.filter((value) => value !== '' && !text.includes(squash(value)));
+          if (missing.length > 0) failures.push(`${file.name}: missing ${JSON.stringify(missing)}`);
+          return undefined;
+        }),
+      );
+    }
+    assert.deepEqual(failures, [], `${files.length - failures.length} of ${files.length} rendered with their values`);
+  });
+
+  test('marked as a visualisation, in the language asked for, right to left included', { timeout: 120_000 }, async () => {
+    const bytes = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'));
+    const german = pdfPages((await render(bytes, 'application/xml', 'de-DE')).pdf).join('\n');
+    assert.match(normalizeText(german), /Die elektronische Rechnung ist das XML/);
+    const arabic = await render(bytes, 'application/xml', 'ar-EG');
+    assert.equal(arabic.response.status, 200);
+    assert.match(normalizeText(pdfPages(arabic.pdf).join('\n')), /XML/);
+  });
+
+  test('where the totals disagree with the lines, the PDF shows both', { timeout: 120_000 }, async () => {
+    const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'), 'utf8').replace(/<ram:GrandTotalAmount>([^<]+)</, '<ram:GrandTotalAmount>999.99<');
+    const { pdf } = await render(Buffer.from(xml), 'application/xml');
+    const text = normalizeText(pdfPages(pdf).join('\n'));
+    assert.match(text, /they differ from what its lines give/);
+    assert.match(text, /999\.99/);
+    assert.match(text, /336\.90/);
+  });
+
+  test('an unknown locale is a 400 before anything is read', async () => {
+    const { response } = await render(Buffer.from('<x/>'), 'application/xml', 'xx-XX');
+    assert.equal(response.status, 400);
+  });
+});
