@@ -307,7 +307,10 @@ export function formatAmount(text: string, tag: string): string {
   const sample = new Intl.NumberFormat(tag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).formatToParts(1.5);
   const separator = sample.find((part) => part.type === 'decimal')?.value ?? '.';
   const grouped = new Intl.NumberFormat(tag, { useGrouping: true, maximumFractionDigits: 0 }).format(whole);
-  return `${match[1] === '-' && (whole !== 0n || /[1-9]/.test(fraction)) ? '−' : ''}${grouped}${separator}${fraction}`;
+  // The fraction's digits in the locale's numbering system too (Arabic-Indic digits in ar).
+  const digit = new Intl.NumberFormat(tag, { useGrouping: false });
+  const localFraction = [...fraction].map((char) => digit.format(Number(char))).join('');
+  return `${match[1] === '-' && (whole !== 0n || /[1-9]/.test(fraction)) ? '−' : ''}${grouped}${separator}${localFraction}`;
 }
 
 /** The SEPA credit transfer QR (EPC 069-12) for a EUR invoice with an IBAN: the amount due. */
