@@ -1,6 +1,5 @@
 import Handlebars from 'handlebars';
-import type { TotalsComparison } from '../einvoice/inbound/inboundTotals.js';
-import type { InAddress, InAllowanceCharge, InboundInvoice, InParty } from '../einvoice/inbound/model.js';
+import type { InAddress, InAllowanceCharge, InboundInvoice, InParty, TotalsComparison } from '../invoice/inboundInvoice.js';
 import { CURRENCIES } from '../invoice/currencies.js';
 import { UNIT_CODES_WITH_NAMES, type LabelCatalog, type LabelKey } from '../invoice/labelKeys.js';
 import { countryName, formatDate, formatPercent, formatQuantity } from '../invoice/localeFormat.js';

@@ -1,5 +1,7 @@
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
-import type { InAllowanceCharge, InboundInvoice } from './model.js';
+import { TOTAL_KEYS, type InAllowanceCharge, type InboundInvoice, type TotalDifference, type TotalKey, type TotalsComparison } from '../../invoice/inboundInvoice.js';
+
+export type { TotalsComparison } from '../../invoice/inboundInvoice.js';
 
 /**
  * The document's own totals (BG-22) beside the same totals recomputed from its lines, allowances,
@@ -8,28 +10,6 @@ import type { InAllowanceCharge, InboundInvoice } from './model.js';
  * its differences carry the code line_net), with every difference. The
  * recomputation rounds each sum to 2 decimals, as the standard's amounts are.
  */
-export interface TotalsComparison {
-  /** Each total as the document states it (null when absent), by business term. */
-  document: Record<TotalKey, string | null>;
-  /** The same totals recomputed; null where the document lacks what they are computed from. */
-  recomputed: Record<TotalKey, string | null>;
-  differences: TotalDifference[];
-}
-
-export interface TotalDifference {
-  /** The total, a line ("lines[2].net") or a VAT group ("vat_breakdown[0].tax"). */
-  field: string;
-  bt: string;
-  /** The EN 16931 rule that ties the value to what it is computed from. */
-  rule: string;
-  document: string;
-  recomputed: string;
-  difference: string;
-}
-
-export const TOTAL_KEYS = ['line_total', 'allowance_total', 'charge_total', 'tax_basis', 'tax_total', 'grand_total', 'prepaid', 'rounding', 'due_payable'] as const;
-export type TotalKey = (typeof TOTAL_KEYS)[number];
-
 const TOTAL_TERMS: Record<TotalKey, { bt: string; rule: string }> = {
   line_total: { bt: 'BT-106', rule: 'BR-CO-10' },
   allowance_total: { bt: 'BT-107', rule: 'BR-CO-11' },
