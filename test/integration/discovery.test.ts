@@ -48,7 +48,7 @@ test('/.well-known/x402 lists only priced routes, with the offer', async () => {
   assert.equal(doc.version, 1);
   assert.deepEqual(
     doc.resources,
-    ['/v1/invoice.pdf', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/cii.xml', '/v1/e-invoice/ubl.xml'].map((path) => `${base}${path}`),
+    ['/v1/invoice.pdf', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/cii.xml', '/v1/e-invoice/ubl.xml', '/v1/e-invoice/render.pdf'].map((path) => `${base}${path}`),
   );
   assert.match(doc.instructions, /PAYMENT-SIGNATURE/);
   assert.deepEqual(doc.offers[0].price, { amount: '0.02', currency: 'USD' });

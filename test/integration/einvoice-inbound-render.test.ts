@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { formatAmount } from '../../src/render/inboundView.js';
@@ -70,6 +72,33 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
     assert.match(text, /they differ from what its lines give/);
     assert.match(text, /999\.99/);
     assert.match(text, /336\.90/);
+  });
+
+  test('over MCP: the XML or a base64 PDF in, the PDF as an embedded resource out; inspect answers its JSON', { timeout: 120_000 }, async () => {
+    const client = new Client({ name: 'inbound-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+    try {
+      const { tools } = await client.listTools();
+      const render = tools.find((tool) => tool.name === 'v1_e_invoice_render_pdf');
+      assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), ['locale', 'pdf_base64', 'xml']);
+      const pdfBytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf'));
+      const result = (await client.callTool({ name: 'v1_e_invoice_render_pdf', arguments: { pdf_base64: pdfBytes.toString('base64'), locale: 'fr-FR' } })) as { isError?: boolean; content: { type: string; resource?: { mimeType: string; blob?: string } }[] };
+      assert.notEqual(result.isError, true, JSON.stringify(result).slice(0, 500));
+      const resource = result.content.find((item) => item.type === 'resource')?.resource;
+      assert.equal(resource?.mimeType, 'application/pdf');
+      const text = normalizeText(pdfPages(Buffer.from(resource!.blob!, 'base64')).join('\n'));
+      assert.match(text, /la facture électronique est le XML/);
+      assert.match(text, /471102/);
+      const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/peppol/base-example.xml'), 'utf8');
+      const inspected = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml } })) as { isError?: boolean; structuredContent?: Record<string, any> };
+      assert.notEqual(inspected.isError, true);
+      assert.equal(inspected.structuredContent?.totals.document.due_payable, '1656.25');
+      const refused = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' } })) as { isError?: boolean; structuredContent?: Record<string, any> };
+      assert.equal(refused.isError, true);
+      assert.equal(refused.structuredContent?.error.code, 'xml_doctype_refused');
+    } finally {
+      await client.close();
+    }
   });
 
   test('an unknown locale is a 400 before anything is read', async () => {

@@ -45,7 +45,8 @@ describe('hostile and wrong input: a 4xx with a stable code, never a 5xx', () =>
     ['an unknown root without namespace', () => '<Invoice/>', 'application/xml', 400, 'einvoice_unknown_root'],
     ['too deeply nested', () => deep, 'application/xml', 400, 'xml_too_deep'],
     ['oversized body', () => Buffer.alloc(8 * 1024 * 1024 + 1, 0x20), 'application/xml', 413, 'payload_too_large'],
-    ['JSON sent to the inbound route', () => '{}', 'application/json', 415, 'unsupported_media_type'],
+    ['a form sent to the inbound route', () => 'a=b', 'application/x-www-form-urlencoded', 415, 'unsupported_media_type'],
+    ['JSON without xml or pdf_base64', () => '{}', 'application/json', 400, 'validation_failed'],
     ['a PDF that is not one', () => 'not a pdf', 'application/pdf', 400, 'pdf_malformed'],
     ['a PDF without an e-invoice', () => pdfWith(undefined), 'application/pdf', 400, 'pdf_no_einvoice'],
     ['a PDF whose embedded file is not an invoice', () => pdfWith('<?xml version="1.0"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>'), 'application/pdf', 400, 'pdf_no_einvoice'],
@@ -125,6 +126,17 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
     const answer = (await (await inspect(xml)).json()) as Record<string, any>;
     assert.deepEqual(answer.customization, { id: 'urn:example:unknown', name: null, known: false });
     assert.match(answer.notes[0], /read as plain EN 16931/);
+  });
+
+  test('JSON { xml } and { pdf_base64 } (as MCP and the x402 bazaar describe the input) read the same', async () => {
+    const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/xrechnung30-einfach.cii.xml'), 'utf8');
+    const asXml = (await (await inspect(xml)).json()) as Record<string, any>;
+    const asJson = (await (await inspect(JSON.stringify({ xml }), 'application/json')).json()) as Record<string, any>;
+    assert.deepEqual(asJson, asXml);
+    const pdf = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf'));
+    const fromPdf = (await (await inspect(JSON.stringify({ pdf_base64: pdf.toString('base64') }), 'application/json')).json()) as Record<string, any>;
+    assert.equal(fromPdf.source.format, 'pdf');
+    assert.deepEqual(fromPdf.totals, asXml.totals);
   });
 
   test('a Peppol SBDH envelope is removed', async () => {

@@ -17,7 +17,8 @@ export interface InboundRequest {
   locale: string | undefined;
 }
 
-export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf'] as const;
+/** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
+export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'application/json'] as const;
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
@@ -51,6 +52,20 @@ export function parseInboundArguments(body: unknown): InboundRequest {
 }
 
 export function parseInboundBytes(body: Buffer, mediaType: string, query: Record<string, string | undefined>): InboundRequest {
+  if (mediaType === 'application/json') return parseInboundArguments({ ...parseJson(body), ...(query.locale === undefined ? {} : { locale: query.locale }) });
   const locale = query.locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale: query.locale }).locale;
   return { bytes: body, format: mediaType === 'application/pdf' ? 'pdf' : 'xml', locale };
+}
+
+function parseJson(body: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw rejected('invalid_json', 'The request body is not valid JSON.', [{ path: '', code: 'invalid_json', message: 'not valid JSON' }]);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw rejected('validation_failed', 'The request body must be a JSON object { xml } or { pdf_base64 }.', [{ path: '', code: 'invalid_type', message: 'must be a JSON object' }]);
+  }
+  return value as Record<string, unknown>;
 }

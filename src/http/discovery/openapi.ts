@@ -139,7 +139,9 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
               requestBody: {
                 required: true,
                 content: route.request.bytes
-                  ? Object.fromEntries(route.request.bytes.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+                  ? Object.fromEntries(
+                      route.request.bytes.mediaTypes.map((type) => [type, type === 'application/json' ? { schema: jsonSchemaOf(route.request!.schema), example: route.request!.example } : { schema: { type: 'string', format: 'binary' } }]),
+                    )
                   : {
                   'application/json': {
                     schema: jsonSchemaOf(route.request.schema),
