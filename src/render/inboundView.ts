@@ -149,7 +149,8 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
           line.periodStart || line.periodEnd ? `BG-26: ${date(line.periodStart)} – ${date(line.periodEnd)}` : undefined,
           ...line.allowances.map((item) => allowanceText(item, labels, amount, percent)),
           ...line.facts.map((fact) => `${fact.label}: ${fact.value}`),
-          line.category ? `${labels.vat_category}: ${line.category}` : undefined,
+          // The rate column shows the rate; the category only where the rate does not imply it.
+          line.category && !(line.category === 'S' && Number(line.rate) > 0) && !(line.category === 'Z' && Number(line.rate ?? 0) === 0) ? `${labels.vat_category}: ${line.category}` : undefined,
         ].filter((fact): fact is string => fact !== undefined);
         return { line: `${index + 1}${line.id && line.id !== String(index + 1) ? ` (${line.id})` : ''}`, facts, lang: userLang(facts.join(' ')) };
       })
@@ -303,13 +304,28 @@ export function formatAmount(text: string, tag: string): string {
   const decimals = Math.max(2, (match[3] ?? '').length);
   const whole = BigInt(match[2] || '0');
   const fraction = (match[3] ?? '').padEnd(decimals, '0');
-  const sample = new Intl.NumberFormat(tag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).formatToParts(1.5);
-  const separator = sample.find((part) => part.type === 'decimal')?.value ?? '.';
-  const grouped = new Intl.NumberFormat(tag, { useGrouping: true, maximumFractionDigits: 0 }).format(whole);
+  const { separator, grouped, digit } = formattersOf(tag);
   // The fraction's digits in the locale's numbering system too (Arabic-Indic digits in ar).
-  const digit = new Intl.NumberFormat(tag, { useGrouping: false });
-  const localFraction = [...fraction].map((char) => digit.format(Number(char))).join('');
-  return `${match[1] === '-' && (whole !== 0n || /[1-9]/.test(fraction)) ? '−' : ''}${grouped}${separator}${localFraction}`;
+  const localFraction = [...fraction].map((char) => digit[Number(char)]).join('');
+  return `${match[1] === '-' && (whole !== 0n || /[1-9]/.test(fraction)) ? '−' : ''}${grouped.format(whole)}${separator}${localFraction}`;
+}
+
+/** Intl formatters are costly to build (a 200-line invoice formats 600 amounts): one set per tag. */
+const FORMATTERS = new Map<string, { separator: string; grouped: Intl.NumberFormat; digit: string[] }>();
+
+function formattersOf(tag: string) {
+  let formatters = FORMATTERS.get(tag);
+  if (!formatters) {
+    const sample = new Intl.NumberFormat(tag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).formatToParts(1.5);
+    const single = new Intl.NumberFormat(tag, { useGrouping: false });
+    formatters = {
+      separator: sample.find((part) => part.type === 'decimal')?.value ?? '.',
+      grouped: new Intl.NumberFormat(tag, { useGrouping: true, maximumFractionDigits: 0 }),
+      digit: Array.from({ length: 10 }, (_, value) => single.format(value)),
+    };
+    FORMATTERS.set(tag, formatters);
+  }
+  return formatters;
 }
 
 /** The SEPA credit transfer QR (EPC 069-12) for a EUR invoice with an IBAN: the amount due. */
