@@ -110,7 +110,15 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   ];
   const allowanceTotal = t.allowanceTotal !== undefined && Number(t.allowanceTotal) !== 0 ? amount(t.allowanceTotal) : null;
   const chargeTotal = t.chargeTotal !== undefined && Number(t.chargeTotal) !== 0 ? amount(t.chargeTotal) : null;
-  if (chargeTotal !== null) taxes.unshift({ label: `${labels.inbound_charges} (BT-108)`, amount: chargeTotal });
+  // With charges, the rows go allowances, charges, taxable amount (the totals partial's own
+  // discount rows have no place for a charge between them).
+  if (chargeTotal !== null) {
+    taxes.unshift(
+      ...(allowanceTotal !== null ? [{ label: `${labels.discount} (BT-107)`, amount: `−${allowanceTotal}` }] : []),
+      { label: `${labels.inbound_charges} (BT-108)`, amount: chargeTotal },
+      { label: `${labels.taxable_amount} (BT-109)`, amount: amount(t.taxBasis) },
+    );
+  }
 
   const means = doc.paymentMeans.find((entry) => entry.account !== undefined) ?? doc.paymentMeans[0];
   const ibanOk = means?.account !== undefined && checkIban(means.account).ok;
@@ -202,8 +210,8 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     tailLines: lines.slice(split),
     totals: {
       subtotal: amount(t.lineTotal),
-      discount: allowanceTotal,
-      taxable: allowanceTotal !== null || chargeTotal !== null ? amount(t.taxBasis) : null,
+      discount: chargeTotal === null ? allowanceTotal : null,
+      taxable: chargeTotal === null && allowanceTotal !== null ? amount(t.taxBasis) : null,
       taxes,
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
       total: prepaid ? amount(t.grandTotal) : amount(t.duePayable ?? t.grandTotal),

@@ -49,6 +49,8 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const STYLESHEETS = ['invoice.css', 'print.css'];
 /** Inlined only into invoices that carry a Swiss QR-bill, so other invoices print as before. */
 const QR_BILL_STYLESHEETS = ['qr-bill.css'];
+/** Inlined only into inbound e-invoices' pages (inboundView.ts). */
+const INBOUND_STYLESHEETS = ['inbound.css'];
 
 // strict: a field the view model doesn't have is an error, not a silently empty cell.
 // knownHelpersOnly: templates can use the built-in helpers but can't call something unexpected.
@@ -70,6 +72,7 @@ interface Compiled {
   page: HandlebarsTemplateDelegate<PageData>;
   css: string;
   qrBillCss: string;
+  inboundCss: string;
   catalogs: LabelCatalogs;
 }
 
@@ -129,6 +132,7 @@ function compileAll(root: string): Compiled {
     page: hb.compile<PageData>(readFileSync(join(root, 'templates', 'invoice.hbs'), 'utf8'), COMPILE_OPTIONS),
     css: readStyles(root, STYLESHEETS),
     qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
+    inboundCss: readStyles(root, INBOUND_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
   };
   // Handlebars compiles lazily on first use, partials too, and only the branches taken; fill the
@@ -156,7 +160,8 @@ function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   // Our own files and invoiceCss's checked output: SafeString keeps the templates free of
   // triple-stash altogether.
   const qrBill = view.swissQrBill ? `\n${compiled.qrBillCss}` : '';
-  return compiled.page({ ...view, css: new Handlebars.SafeString(compiled.css + qrBill + invoiceCss(view) + extra) });
+  const inbound = view.inbound ? `\n${compiled.inboundCss}` : '';
+  return compiled.page({ ...view, css: new Handlebars.SafeString(compiled.css + qrBill + inbound + invoiceCss(view) + extra) });
 }
 
 function readStyles(root: string, files: readonly string[]): string {

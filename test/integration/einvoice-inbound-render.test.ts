@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -98,6 +100,43 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
       assert.equal(refused.structuredContent?.error.code, 'xml_doctype_refused');
     } finally {
       await client.close();
+    }
+  });
+
+  test('every value is shown: what the layout has no place for is listed under other values with its path', { timeout: 120_000 }, async () => {
+    const bytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-extended-cashdiscount.cii.xml'));
+    const { invoice } = readInbound(bytes, 'xml');
+    assert.ok(invoice.otherValues.length > 20);
+    const text = squash(pdfPages((await render(bytes, 'application/xml')).pdf, 'raw').join('\n'));
+    assert.ok(text.toLowerCase().includes(squash('other values')));
+    const missing = invoice.otherValues.filter((value) => !text.includes(squash(value.value)) || !text.includes(squash(value.path)));
+    assert.deepEqual(missing, []);
+  });
+
+  test('attachments are listed, never opened; embedded URLs cause no request', { timeout: 120_000 }, async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests++;
+      response.end('x');
+    }).listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/logo.png`;
+    try {
+      const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/ubl/01.15a-INVOICE_ubl.xml'), 'utf8').replace(
+        '<cac:ProjectReference>',
+        `<cac:AdditionalDocumentReference><cbc:ID>remote</cbc:ID><cac:Attachment><cac:ExternalReference><cbc:URI>${url}</cbc:URI></cac:ExternalReference></cac:Attachment></cac:AdditionalDocumentReference><cac:ProjectReference>`,
+      );
+      const { response, pdf } = await render(Buffer.from(xml), 'application/xml');
+      assert.equal(response.status, 200);
+      const text = normalizeText(pdfPages(pdf, 'raw').join('\n'));
+      assert.match(text, /01_15_Anhang_01\.pdf/);
+      assert.match(text, /Aufschlüsselung der einzelnen Leistungspositionen/);
+      assert.ok(text.includes(url), 'the URL is printed as text');
+      // The embedded PDF's base64 is not in the page: only its size.
+      assert.doesNotMatch(text, /JVBERi0xLjUNCiW1/);
+      assert.equal(requests, 0);
+    } finally {
+      server.close();
     }
   });
 

@@ -224,7 +224,20 @@ export function readCii(root: XNode): InboundInvoice {
     paymentMeans,
     paymentReference: r.text(settlement, 'PaymentReference'),
     paymentTerms: terms.map((term) => r.text(term, 'Description')).filter((text) => text !== undefined).join('\n') || undefined,
-    allowances: r.all(settlement, 'SpecifiedTradeAllowanceCharge').map((charge) => allowanceCharge(charge)),
+    allowances: [
+      ...r.all(settlement, 'SpecifiedTradeAllowanceCharge').map((charge) => allowanceCharge(charge)),
+      // EXTENDED's logistics service charges count in the charge total (BT-108) like BG-21 charges.
+      ...r.all(settlement, 'SpecifiedLogisticsServiceCharge').map((charge) => ({
+        charge: true,
+        amount: r.text(charge, 'AppliedAmount') ?? '0',
+        base: undefined,
+        percent: undefined,
+        reason: r.text(charge, 'Description'),
+        reasonCode: undefined,
+        category: (r.text(charge, 'AppliedTradeTax', 'TypeCode'), r.text(charge, 'AppliedTradeTax', 'CategoryCode')),
+        rate: r.text(charge, 'AppliedTradeTax', 'RateApplicablePercent'),
+      })),
+    ],
     breakdown: breakdown.map(({ taxPoint: _taxPoint, dueDateCode: _code, ...group }) => group),
     totals: {
       lineTotal: r.text(sums, 'LineTotalAmount'),

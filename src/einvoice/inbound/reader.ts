@@ -47,10 +47,19 @@ export class Reader {
         if (this.used.has(node)) return;
         const attributes = Object.entries(node.attrs).map(([key, value]) => `${key}=${value}`);
         const value = [node.text, attributes.length > 0 ? `(${attributes.join(', ')})` : ''].filter((part) => part !== '').join(' ');
-        if (value !== '') out.push({ bt: btOf(path), path, value });
+        if (value !== '') out.push({ bt: btOf(path.replace(/\[\d+\]/g, '')), path, value });
         return;
       }
-      for (const child of node.children) walk(child, path === '' ? child.name : `${path}/${child.name}`);
+      // A repeated element gets its position (1-based), so a value names its line: …LineItem[3]/….
+      const counts = new Map<string, number>();
+      for (const child of node.children) counts.set(child.name, (counts.get(child.name) ?? 0) + 1);
+      const seen = new Map<string, number>();
+      for (const child of node.children) {
+        const position = (seen.get(child.name) ?? 0) + 1;
+        seen.set(child.name, position);
+        const name = (counts.get(child.name) ?? 0) > 1 ? `${child.name}[${position}]` : child.name;
+        walk(child, path === '' ? name : `${path}/${name}`);
+      }
     };
     walk(root, '');
     return out;
