@@ -9,6 +9,7 @@ import type { InvoiceInput } from '../invoice/schema.js';
 import { invoiceCss } from './invoiceCss.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
+import { INBOUND_WARM_UP } from './inboundExample.js';
 import { buildInboundView, type InboundRender } from './inboundView.js';
 
 /**
@@ -139,6 +140,8 @@ function compileAll(root: string): Compiled {
   // examples now (between them every partial: real-world fields, payment panel, QR-bill) so that a
   // syntax error or an unknown field surfaces at start-up, and no request pays for compilation.
   for (const example of WARM_UP_INVOICES) fill(compiled, buildInvoiceView(prepareInvoice(example), compiled.catalogs), '');
+  // The inbound e-invoice page's partials (inboundExample.ts fills every one of them).
+  fill(compiled, buildInboundView(INBOUND_WARM_UP, compiled.catalogs), '');
   return compiled;
 }
 
