@@ -110,7 +110,11 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
     if (route.request) {
       responses[400] = errorResponse('The body is not valid JSON or fails validation; every issue is listed. Never charged.');
       responses[413] = errorResponse('The body is larger than the limit.');
-      responses[415] = errorResponse('The body is not sent as application/json, or its Content-Encoding is not identity, gzip, deflate or br.');
+      responses[415] = errorResponse(
+        route.request.bytes
+          ? `The body is not sent as ${route.request.bytes.mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`
+          : 'The body is not sent as application/json, or its Content-Encoding is not identity, gzip, deflate or br.',
+      );
     }
     if (paid) {
       responses[402] = {
