@@ -21,6 +21,12 @@ export function readCii(root: XNode): InboundInvoice {
   const currency = r.text(settlement, 'InvoiceCurrencyCode') ?? '';
   const date = (node: XNode | undefined, ...path: string[]) => isoDate(r.text(node, ...path, 'DateTimeString'));
 
+  /** BT-95/102/118/151: the category of a tax element whose TypeCode is VAT. */
+  const vatCategory = (node: XNode | undefined, ...path: string[]) => {
+    r.expect(node, 'VAT', ...path, 'TypeCode');
+    return r.text(node, ...path, 'CategoryCode');
+  };
+
   const lineNodes = r.all(transaction, 'IncludedSupplyChainTradeLineItem');
   if (lineNodes.length > INBOUND_LIMITS.lines) throw tooManyLines(lineNodes.length);
 
@@ -65,7 +71,7 @@ export function readCii(root: XNode): InboundInvoice {
     percent: r.text(node, 'CalculationPercent'),
     reason: r.text(node, 'Reason'),
     reasonCode: r.text(node, 'ReasonCode'),
-    category: (r.text(node, 'CategoryTradeTax', 'TypeCode'), r.text(node, 'CategoryTradeTax', 'CategoryCode')),
+    category: vatCategory(node, 'CategoryTradeTax'),
     rate: r.text(node, 'CategoryTradeTax', 'RateApplicablePercent'),
   });
 
@@ -107,7 +113,7 @@ export function readCii(root: XNode): InboundInvoice {
       grossBaseQuantity: r.text(gross, 'BasisQuantity'),
       grossPrice: r.text(gross, 'ChargeAmount'),
       priceDiscount: priceDiscounts.find((discount) => !discount.charge)?.amount,
-      category: (r.text(tax, 'TypeCode'), r.text(tax, 'CategoryCode')),
+      category: vatCategory(tax),
       rate: r.text(tax, 'RateApplicablePercent'),
       allowances: r.all(lineSettlement, 'SpecifiedTradeAllowanceCharge').map((charge) => allowanceCharge(charge)),
       periodStart: date(lineSettlement, 'BillingSpecifiedPeriod', 'StartDateTime'),
@@ -162,7 +168,7 @@ export function readCii(root: XNode): InboundInvoice {
   const deliveryParty = r.node(delivery, 'ShipToTradeParty');
   const deliveryDate = date(delivery, 'ActualDeliverySupplyChainEvent', 'OccurrenceDateTime');
   const breakdown = r.all(settlement, 'ApplicableTradeTax').map((tax) => ({
-    category: (r.text(tax, 'TypeCode'), r.text(tax, 'CategoryCode') ?? ''),
+    category: vatCategory(tax) ?? '',
     rate: r.text(tax, 'RateApplicablePercent'),
     basis: r.text(tax, 'BasisAmount') ?? '0',
     tax: r.text(tax, 'CalculatedAmount') ?? '0',
@@ -234,7 +240,7 @@ export function readCii(root: XNode): InboundInvoice {
         percent: undefined,
         reason: r.text(charge, 'Description'),
         reasonCode: undefined,
-        category: (r.text(charge, 'AppliedTradeTax', 'TypeCode'), r.text(charge, 'AppliedTradeTax', 'CategoryCode')),
+        category: vatCategory(charge, 'AppliedTradeTax'),
         rate: r.text(charge, 'AppliedTradeTax', 'RateApplicablePercent'),
       })),
     ],

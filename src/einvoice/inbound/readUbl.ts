@@ -15,6 +15,12 @@ export function readUbl(root: XNode): InboundInvoice {
   const creditNote = root.name === 'CreditNote';
   const currency = r.text(root, 'DocumentCurrencyCode') ?? '';
 
+  /** BT-95/102/118/151: the category (cbc:ID) of a tax category whose scheme is VAT. */
+  const vatCategory = (category: XNode | undefined) => {
+    r.expect(category, 'VAT', 'TaxScheme', 'ID');
+    return r.text(category, 'ID');
+  };
+
   const lineNodes = r.all(root, creditNote ? 'CreditNoteLine' : 'InvoiceLine');
   if (lineNodes.length > INBOUND_LIMITS.lines) throw tooManyLines(lineNodes.length);
 
@@ -59,7 +65,7 @@ export function readUbl(root: XNode): InboundInvoice {
     percent: r.text(node, 'MultiplierFactorNumeric'),
     reason: r.text(node, 'AllowanceChargeReason'),
     reasonCode: r.text(node, 'AllowanceChargeReasonCode'),
-    category: (r.text(node, 'TaxCategory', 'TaxScheme', 'ID'), r.text(node, 'TaxCategory', 'ID')),
+    category: vatCategory(r.node(node, 'TaxCategory')),
     rate: r.text(node, 'TaxCategory', 'Percent'),
   });
 
@@ -69,13 +75,17 @@ export function readUbl(root: XNode): InboundInvoice {
     const quantity = r.node(node, creditNote ? 'CreditedQuantity' : 'InvoicedQuantity');
     const tax = r.node(item, 'ClassifiedTaxCategory');
     const priceCharge = r.node(price, 'AllowanceCharge');
+    r.expect(priceCharge, 'false', 'ChargeIndicator');
     const facts = [
       ...r.all(item, 'AdditionalItemProperty').map((property) => ({ label: r.text(property, 'Name') ?? '', value: r.text(property, 'Value') ?? '' })),
       ...r.all(item, 'CommodityClassification').map((classification) => ({ label: 'BT-158', value: schemed(r.node(classification, 'ItemClassificationCode')) ?? '' })),
       { label: 'BT-159', value: r.text(item, 'OriginCountry', 'IdentificationCode') ?? '' },
       { label: 'BT-132', value: r.text(node, 'OrderLineReference', 'LineID') ?? '' },
       { label: 'BT-133', value: r.text(node, 'AccountingCost') ?? '' },
-      ...r.all(node, 'DocumentReference').map((reference) => (r.text(reference, 'DocumentTypeCode'), { label: 'BT-128', value: schemed(r.node(reference, 'ID')) ?? '' })),
+      ...r.all(node, 'DocumentReference').map((reference) => {
+        r.expect(reference, '130', 'DocumentTypeCode');
+        return { label: 'BT-128', value: schemed(r.node(reference, 'ID')) ?? '' };
+      }),
     ].filter((fact) => fact.value !== '');
     return {
       id: r.text(node, 'ID') ?? '',
@@ -90,9 +100,9 @@ export function readUbl(root: XNode): InboundInvoice {
       net: r.text(node, 'LineExtensionAmount') ?? '0',
       price: r.text(price, 'PriceAmount') ?? '0',
       baseQuantity: r.text(price, 'BaseQuantity'),
-      grossPrice: (r.text(priceCharge, 'ChargeIndicator'), r.text(priceCharge, 'BaseAmount')),
+      grossPrice: r.text(priceCharge, 'BaseAmount'),
       priceDiscount: r.text(priceCharge, 'Amount'),
-      category: (r.text(tax, 'TaxScheme', 'ID'), r.text(tax, 'ID')),
+      category: vatCategory(tax),
       rate: r.text(tax, 'Percent'),
       allowances: r.all(node, 'AllowanceCharge').map((charge) => allowanceCharge(charge)),
       periodStart: r.text(node, 'InvoicePeriod', 'StartDate'),
@@ -201,9 +211,8 @@ export function readUbl(root: XNode): InboundInvoice {
     allowances: r.all(root, 'AllowanceCharge').map((charge) => allowanceCharge(charge)),
     breakdown: r.all(main, 'TaxSubtotal').map((subtotal) => {
       const category = r.node(subtotal, 'TaxCategory');
-      r.text(category, 'TaxScheme', 'ID');
       return {
-        category: r.text(category, 'ID') ?? '',
+        category: vatCategory(category) ?? '',
         rate: r.text(category, 'Percent'),
         basis: r.text(subtotal, 'TaxableAmount') ?? '0',
         tax: r.text(subtotal, 'TaxAmount') ?? '0',

@@ -34,6 +34,15 @@ export class Reader {
     return found.text === '' ? undefined : found.text;
   }
 
+  /**
+   * Marks the element at a path read when it holds the one value the mapping implies (TypeCode
+   * VAT, ChargeIndicator false, …); any other value stays an other value, so it is still shown.
+   */
+  expect(from: XNode | undefined, expected: string, ...path: string[]): void {
+    const found = this.node(from, ...path);
+    if (found && found.text === expected) this.used.add(found);
+  }
+
   attr(from: XNode | undefined, name: string): string | undefined {
     const value = from?.attrs[name];
     return value === undefined || value === '' ? undefined : value;

@@ -4,6 +4,7 @@ import { INBOUND_LIMITS } from '../../einvoice/inbound/limits.js';
 import { INBOUND_MEDIA_TYPES, InboundArgumentsSchema, parseInboundArguments, parseInboundBytes, type InboundRequest } from '../../einvoice/inbound/inboundRequest.js';
 import { operationContextAt } from '../../helpers/operation.js';
 import type { InboundRender } from '../../render/inboundView.js';
+import type { Renderer } from '../../render/renderer.js';
 import type { PaidAnswer } from '../answer.js';
 import type { RouteSpec } from '../routeSpec.js';
 import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
@@ -11,7 +12,7 @@ import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
 type RenderInput = InboundRequest & { read?: InboundRender };
 
 /** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
-export type InboundRenderer = PdfRenderer & Pick<import('../../render/renderer.js').Renderer, 'renderInboundPdf'>;
+export type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
 
 const EXAMPLE = { xml: '<?xml version="1.0" encoding="UTF-8"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100">…</rsm:CrossIndustryInvoice>', locale: 'de-DE' };
 
