@@ -45,20 +45,20 @@ export interface InboundView {
 
 const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
 
-/** EN 16931 business term names, for values the label catalogs have no word for. */
+/**
+ * EN 16931's own (English) names of the references the label catalogs have no word for; each is
+ * printed with its BT number, which is the same in every language.
+ */
 const REFERENCE_TERMS: Record<string, string> = {
   'BT-8': 'Value added tax point date code',
-  'BT-10': '',
   'BT-11': 'Project reference',
   'BT-12': 'Contract reference',
-  'BT-13': '',
   'BT-14': 'Sales order reference',
   'BT-15': 'Receiving advice reference',
   'BT-16': 'Despatch advice reference',
   'BT-17': 'Tender or lot reference',
   'BT-18': 'Invoiced object identifier',
   'BT-19': 'Buyer accounting reference',
-  'BT-25': '',
   'BT-90': 'Bank assigned creditor identifier',
 };
 
@@ -136,7 +136,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     references: [
       ...doc.references.map((reference) => ({
         label: reference.bt === 'BT-10' ? `${labels.buyer_reference} (BT-10)` : reference.bt === 'BT-13' ? `${labels.purchase_order} (BT-13)` : reference.bt === 'BT-25' ? `${labels.preceding_invoice} (BT-25)` : `${REFERENCE_TERMS[reference.bt] ?? ''} (${reference.bt})`.trim(),
-        value: reference.bt === 'BT-25' ? reference.value : reference.value,
+        value: reference.value,
         lang: userLang(reference.value),
       })),
       ...(doc.taxPointDate ? [{ label: 'Value added tax point date (BT-7)', value: date(doc.taxPointDate), lang: locale.language }] : []),
@@ -209,7 +209,8 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
-      subtotal: amount(t.lineTotal),
+      // MINIMUM and BASIC WL may state no line total (BT-106): the taxable amount stands in.
+      subtotal: amount(t.lineTotal ?? t.taxBasis),
       discount: chargeTotal === null ? allowanceTotal : null,
       taxable: chargeTotal === null && allowanceTotal !== null ? amount(t.taxBasis) : null,
       taxes,
@@ -246,7 +247,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
 }
 
 function allowanceText(item: InAllowanceCharge, labels: LabelCatalog, amount: (text: string | undefined) => string, percent: (rate: string | undefined) => string): string {
-  const kind = item.charge ? `${labels.inbound_charge} (BG-${'21'})` : `${labels.inbound_allowance} (BG-20)`;
+  const kind = item.charge ? `${labels.inbound_charge} (BG-21)` : `${labels.inbound_allowance} (BG-20)`;
   const detail = [
     item.reason,
     item.reasonCode ? `[${item.reasonCode}]` : undefined,

@@ -53,6 +53,15 @@ describe('reading our own e-invoices back (cii.ts and ubl.ts inverted)', () => {
     assert.equal(answer.rules.valid, true);
   });
 
+  test('a document without lines (MINIMUM, BASIC WL) re-issues as one line per VAT group, same totals', () => {
+    const xml = ownXml('cii').toString('utf8').replace(/<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>\s*/g, '');
+    const answer = inspectEInvoice(Buffer.from(xml), 'xml');
+    assert.equal(answer.invoice.line_items.length, prepared.totals.groups.length);
+    assert.ok(answer.reissue.folded.some((note) => /no lines/.test(note)));
+    assert.equal(prepareEInvoice(answer.invoice).totals.total, prepared.totals.total);
+    assert.deepEqual(answer.totals.differences, []);
+  });
+
   test('an element the mapping does not read is an other value, with its path', () => {
     const xml = ownXml('cii').toString('utf8').replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Name>WARENRECHNUNG</ram:Name>');
     const { invoice } = readInbound(Buffer.from(xml), 'xml');
