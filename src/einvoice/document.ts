@@ -123,7 +123,7 @@ export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice): EInvoi
     seller: toParty(invoice.seller),
     buyer: toParty(invoice.buyer),
     // BR-IC-11/12: an intra-EU supply states where and when it was delivered; the request has no
-    // delivery date, so the issue date stands for it (README: the date of supply is the issue date).
+    // delivery date, so the issue date stands for it (docs/e-invoices.md: the date of supply is the issue date).
     delivery: shipTo ? { name: present(shipTo.name), address: toAddress(shipTo), date: hasIntraEu ? invoice.issue_date : undefined } : undefined,
     paymentMeans: iban
       ? { code: totals.currency === 'EUR' ? '58' : '30', iban, bic: payment?.bic, accountName: payment?.account_name }

@@ -27,7 +27,7 @@ export function en16931Failed(issues: Issue[]): InputRejected {
 
 /**
  * prepareInvoice, with its category/rate mismatch reported under the EN 16931 rule id; the
- * invoice model refuses that one on every route (since issue 16), the e-invoice routes name it
+ * invoice model refuses that one on every route, the e-invoice routes name it
  * the way EN 16931 users look it up.
  */
 function prepareInvoiceWithRuleIds(body: unknown): PreparedInvoice {

@@ -1,26 +1,38 @@
 import coBody from 'co-body';
 import type { Middleware } from 'koa';
 import { AppError } from '../errors.js';
+import type { DocumentBody, Operation } from '../operations/operation.js';
 import { bodyReadError } from './bodyEncoding.js';
+import { jsonText } from './jsonBody.js';
+
+type DocumentReader = NonNullable<NonNullable<Operation['request']>['document']>;
 
 /**
- * A document body (an inbound e-invoice): one of `mediaTypes` or a 415 before a byte is read, then
- * the bytes, after any gzip/deflate/br decoding, within `limitBytes` (413 payload_too_large
- * beyond, checked while reading). Leaves ctx.state.bodyBytes and ctx.state.bodyMediaType.
+ * The body of a document row (operations/operation.ts `document`): JSON (read as text, like every
+ * operation's, within the document's limit) or the document itself, one of its media types, read
+ * as bytes after any gzip/deflate/br decoding within `limitBytes` (413 payload_too_large beyond,
+ * checked while reading); any other media type is a 415 before a byte is read. Leaves the document,
+ * with the query parameters, in ctx.state.document; nothing here reads what the bytes say (the
+ * row's parseDocument does, on the compute pool).
  */
-export function documentBody(mediaTypes: readonly string[], limitBytes: number): Middleware {
+export function documentOrJsonBody(reader: DocumentReader): Middleware {
+  const json = jsonText(reader.limitBytes);
   return async (ctx, next) => {
-    const mediaType = ctx.is(...mediaTypes);
+    if (ctx.is('application/json')) return json(ctx, next);
+    const mediaType = ctx.is(...reader.mediaTypes);
     if (!mediaType) {
-      throw new AppError('unsupported_media_type', `Send the document as the request body with Content-Type ${mediaTypes.join(', ')}.`);
+      throw new AppError('unsupported_media_type', `Send the document as the request body with Content-Type ${[...reader.mediaTypes, 'application/json'].join(', ')}.`);
     }
+    let bytes: Buffer;
     try {
       // encoding null: co-body hands raw-body's Buffer back undecoded (co-body/lib/text.js).
-      ctx.state.bodyBytes = (await coBody.text(ctx, { limit: limitBytes, encoding: null as unknown as string })) as unknown as Buffer;
+      bytes = (await coBody.text(ctx, { limit: reader.limitBytes, encoding: null as unknown as string })) as unknown as Buffer;
     } catch (error) {
       throw bodyReadError(error);
     }
-    ctx.state.bodyMediaType = mediaType;
-    await next();
+    const params = Object.fromEntries(Object.entries(ctx.query).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value[0]! : value]])));
+    const document: DocumentBody = { bytes, mediaType, params };
+    ctx.state.document = document;
+    return next();
   };
 }

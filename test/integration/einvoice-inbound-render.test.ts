@@ -12,6 +12,7 @@ import { formatAmount } from '../../src/render/inboundView.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { CORPUS_ABSENT_MESSAGE, CORPUS_PRESENT, inboundCorpus, SHARED_EINVOICE } from '../support/inboundCorpus.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 /**
  * POST /v1/e-invoice/render.pdf with the real renderer (price 0 here; the paid path is the same
@@ -92,10 +93,10 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
       assert.match(text, /la facture électronique est le XML/);
       assert.match(text, /471102/);
       const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/peppol/base-example.xml'), 'utf8');
-      const inspected = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml } })) as { isError?: boolean; structuredContent?: Record<string, any> };
+      const inspected = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml } })) as { isError?: boolean; structuredContent?: Record<string, JsonAnswer> };
       assert.notEqual(inspected.isError, true);
       assert.equal(inspected.structuredContent?.totals.document.due_payable, '1656.25');
-      const refused = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' } })) as { isError?: boolean; structuredContent?: Record<string, any> };
+      const refused = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' } })) as { isError?: boolean; structuredContent?: Record<string, JsonAnswer> };
       assert.equal(refused.isError, true);
       assert.equal(refused.structuredContent?.error.code, 'xml_doctype_refused');
     } finally {

@@ -8,6 +8,7 @@ import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
 import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { CORPUS_ABSENT_MESSAGE, CORPUS_PRESENT, inboundCorpus, sameAmount, SHARED_EINVOICE } from '../support/inboundCorpus.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 /**
  * POST /v1/e-invoice/inspect over HTTP, read on the compute pool: every corpus file's own totals,
@@ -92,7 +93,7 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
 
   test('the answer: syntax, customization, profile, rules, other values', async () => {
     const response = await inspect(readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/ubl/01.01a-INVOICE_ubl.xml')));
-    const answer = (await response.json()) as Record<string, any>;
+    const answer = (await response.json()) as JsonAnswer;
     assert.equal(answer.syntax, 'ubl');
     assert.equal(answer.document, 'Invoice');
     assert.deepEqual(answer.customization, { id: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', name: 'XRechnung', known: true });
@@ -105,7 +106,7 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
 
   test('a hybrid PDF is read through its embedded XML', async () => {
     const response = await inspect(readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf')), 'application/pdf');
-    const answer = (await response.json()) as Record<string, any>;
+    const answer = (await response.json()) as JsonAnswer;
     assert.equal(response.status, 200);
     assert.equal(answer.syntax, 'cii');
     assert.equal(answer.source.format, 'pdf');
@@ -114,7 +115,7 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
 
   test('a tampered total is reported with its rule, beside the total its lines give', async () => {
     const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'), 'utf8').replace(/<ram:GrandTotalAmount>([^<]+)</, '<ram:GrandTotalAmount>999.99<');
-    const answer = (await (await inspect(xml)).json()) as Record<string, any>;
+    const answer = (await (await inspect(xml)).json()) as JsonAnswer;
     const difference = answer.totals.differences.find((entry: { field: string }) => entry.field === 'grand_total');
     assert.deepEqual(difference, { field: 'grand_total', bt: 'BT-112', rule: 'BR-CO-15', document: '999.99', recomputed: '336.90', difference: '663.09' });
     assert.ok(answer.rules.issues.some((issue: { code: string }) => issue.code === 'BR-CO-15'));
@@ -123,18 +124,18 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
 
   test('an unknown customization is read as plain EN 16931 with a note', async () => {
     const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/ubl/01.01a-INVOICE_ubl.xml'), 'utf8').replace(/<cbc:CustomizationID>[^<]+</, '<cbc:CustomizationID>urn:example:unknown<');
-    const answer = (await (await inspect(xml)).json()) as Record<string, any>;
+    const answer = (await (await inspect(xml)).json()) as JsonAnswer;
     assert.deepEqual(answer.customization, { id: 'urn:example:unknown', name: null, known: false });
     assert.match(answer.notes[0], /read as plain EN 16931/);
   });
 
   test('JSON { xml } and { pdf_base64 } (as MCP and the x402 bazaar describe the input) read the same', async () => {
     const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/xrechnung30-einfach.cii.xml'), 'utf8');
-    const asXml = (await (await inspect(xml)).json()) as Record<string, any>;
-    const asJson = (await (await inspect(JSON.stringify({ xml }), 'application/json')).json()) as Record<string, any>;
+    const asXml = (await (await inspect(xml)).json()) as JsonAnswer;
+    const asJson = (await (await inspect(JSON.stringify({ xml }), 'application/json')).json()) as JsonAnswer;
     assert.deepEqual(asJson, asXml);
     const pdf = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf'));
-    const fromPdf = (await (await inspect(JSON.stringify({ pdf_base64: pdf.toString('base64') }), 'application/json')).json()) as Record<string, any>;
+    const fromPdf = (await (await inspect(JSON.stringify({ pdf_base64: pdf.toString('base64') }), 'application/json')).json()) as JsonAnswer;
     assert.equal(fromPdf.source.format, 'pdf');
     assert.deepEqual(fromPdf.totals, asXml.totals);
   });
@@ -142,17 +143,17 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
   test('a Peppol SBDH envelope is removed', async () => {
     const ubl = readFileSync(join(SHARED_EINVOICE, 'corpus/peppol/base-example.xml'), 'utf8').replace(/^<\?xml[^>]*>\s*/, '');
     const wrapped = `<?xml version="1.0" encoding="UTF-8"?><StandardBusinessDocument xmlns="http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"><StandardBusinessDocumentHeader><HeaderVersion>1.0</HeaderVersion></StandardBusinessDocumentHeader>${ubl}</StandardBusinessDocument>`;
-    const answer = (await (await inspect(wrapped)).json()) as Record<string, any>;
+    const answer = (await (await inspect(wrapped)).json()) as JsonAnswer;
     assert.equal(answer.envelope, 'sbdh');
     assert.equal(answer.totals.document.grand_total, '1656.25');
   });
 
   test('the JSON invoice re-issues with the same amounts (validate route, CII and UBL written and read back)', async () => {
     for (const name of ['corpus/mixed/xrechnung30-einfach.cii.xml', 'corpus/xrechnung/ubl/01.03a-INVOICE_ubl.xml', 'corpus/mixed/fx-en16931-einfach.pdf']) {
-      const answer = (await (await inspect(readFileSync(join(SHARED_EINVOICE, name)), name.endsWith('.pdf') ? 'application/pdf' : 'application/xml')).json()) as Record<string, any>;
+      const answer = (await (await inspect(readFileSync(join(SHARED_EINVOICE, name)), name.endsWith('.pdf') ? 'application/pdf' : 'application/xml')).json()) as JsonAnswer;
       assert.equal(answer.reissue.valid, true, `${name}: ${JSON.stringify(answer.reissue.issues)}`);
       const validated = await postJson(`${app.url}/v1/e-invoice/validate`, answer.invoice);
-      const report = (await validated.json()) as Record<string, any>;
+      const report = (await validated.json()) as JsonAnswer;
       assert.equal(validated.status, 200, JSON.stringify(report));
       assert.equal(report.valid, true, JSON.stringify(report));
       for (const syntax of ['cii', 'ubl'] as const) {
@@ -166,7 +167,7 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
 
   test('where the JSON model cannot keep the amounts, reissue says so', async () => {
     // Allowances on one of two VAT rates: the JSON discount is shared among all rates.
-    const answer = (await (await inspect(readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/peppol-rabatte.ubl.xml')))).json()) as Record<string, any>;
+    const answer = (await (await inspect(readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/peppol-rabatte.ubl.xml')))).json()) as JsonAnswer;
     assert.equal(answer.reissue.valid, false);
     assert.ok(answer.reissue.issues.some((issue: { code: string; path: string }) => issue.code === 'reissue_amounts_differ' && issue.path === 'totals.grand_total'), JSON.stringify(answer.reissue));
   });

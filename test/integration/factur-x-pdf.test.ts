@@ -9,7 +9,7 @@ import { inflateSync } from 'node:zlib';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { produceFacturX } from '../../src/http/routes/eInvoiceRoutes.js';
+import { produceFacturX } from '../../src/operations/eInvoiceOperations.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { EINVOICE_EXAMPLES } from '../fixtures/eInvoiceExamples.js';
 import { pdfInfo } from '../fixtures/pdfTools.js';

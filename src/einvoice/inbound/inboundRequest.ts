@@ -6,10 +6,10 @@ import { INBOUND_LIMITS } from './limits.js';
 import type { InboundFormat } from './readInbound.js';
 
 /**
- * The input of the inbound routes: the document's bytes, its format and (render.pdf) the language.
+ * What an inbound request names: the document's bytes, its format and (render.pdf) the language.
  * Over HTTP the body is the document itself (application/xml, text/xml or application/pdf) and the
- * language the `locale` query parameter; over MCP the arguments are the XML as text or the PDF as
- * base64, and `locale`.
+ * language the `locale` query parameter, or JSON { xml } / { pdf_base64 } with `locale`; over MCP
+ * the arguments are that JSON. Only checked here: the document is read by readInboundRequest.ts.
  */
 export interface InboundRequest {
   bytes: Uint8Array;
@@ -17,8 +17,8 @@ export interface InboundRequest {
   locale: string | undefined;
 }
 
-/** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
-export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'application/json'] as const;
+/** The media types of the document itself; JSON { xml } / { pdf_base64 } (as MCP and the x402 bazaar describe the input) is read too. */
+export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf'] as const;
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
@@ -51,21 +51,9 @@ export function parseInboundArguments(body: unknown): InboundRequest {
     : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale };
 }
 
-export function parseInboundBytes(body: Buffer, mediaType: string, query: Record<string, string | undefined>): InboundRequest {
-  if (mediaType === 'application/json') return parseInboundArguments({ ...parseJson(body), ...(query.locale === undefined ? {} : { locale: query.locale }) });
-  const locale = query.locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale: query.locale }).locale;
-  return { bytes: body, format: mediaType === 'application/pdf' ? 'pdf' : 'xml', locale };
-}
-
-function parseJson(body: Buffer): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw rejected('invalid_json', 'The request body is not valid JSON.', [{ path: '', code: 'invalid_json', message: 'not valid JSON' }]);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw rejected('validation_failed', 'The request body must be a JSON object { xml } or { pdf_base64 }.', [{ path: '', code: 'invalid_type', message: 'must be a JSON object' }]);
-  }
-  return value as Record<string, unknown>;
+/** The document itself (HTTP): its bytes, its media type, and the `locale` query parameter. */
+export function parseInboundDocument(document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> }): InboundRequest {
+  const { locale } = document.params;
+  const checked = locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale }).locale;
+  return { bytes: document.bytes, format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml', locale: checked };
 }

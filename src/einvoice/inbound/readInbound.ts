@@ -11,7 +11,7 @@ import { parseXmlTree, type XNode } from './xmlTree.js';
 /**
  * An inbound e-invoice from the bytes a client sent: XML (CII, UBL Invoice or CreditNote, either
  * inside a Peppol SBDH envelope) or a hybrid PDF whose embedded XML is one of those. Pure CPU work,
- * run on the compute pool (compute/computeJobs.ts). Every refusal is an InputRejected (400).
+ * run on the compute pool (operations/operationJobs.ts). Every refusal is an InputRejected (400).
  */
 export type InboundFormat = 'xml' | 'pdf';
 

@@ -21,5 +21,3 @@ export const encryptedPdf = () => refuse('pdf_encrypted', 'The PDF is encrypted;
 
 export const noEInvoiceInPdf = () =>
   refuse('pdf_no_einvoice', 'The PDF carries no embedded CII or UBL invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml or xrechnung.xml).');
-
-export const notText = () => refuse('xml_malformed', 'The body is not UTF-8 or UTF-16 text, so it cannot be XML.');

@@ -101,9 +101,3 @@ export function at(node: XNode | undefined, ...path: string[]): XNode | undefine
   for (const name of path) here = kid(here, name);
   return here;
 }
-
-/** The text at a path, or undefined when the element is absent or empty. */
-export function textAt(node: XNode | undefined, ...path: string[]): string | undefined {
-  const found = at(node, ...path);
-  return found && found.text !== '' ? found.text : undefined;
-}

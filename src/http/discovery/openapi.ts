@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { jsonSchemaOf } from '../../invoice/fieldNotes.js';
 import type { BucketPolicy } from '../rateLimit/tokenBucket.js';
-import { isPaid, type PricedRoute } from '../routeSpec.js';
+import { isPaid, type PricedOperation } from '../../operations/operation.js';
 
 /** OpenAPI 3.1.0 document generated from the route table and the valibot schemas. */
 
@@ -38,7 +38,7 @@ export interface RateLimitTerms {
 }
 
 /** The limits that can answer a route with 429 (none on the probes, or with the limits off). */
-export function limitsOn(route: PricedRoute, limits: RateLimitTerms | undefined): BucketPolicy[] {
+export function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
   if (!limits || limits.exemptPaths.has(route.path)) return [];
   return [limits.client, isPaid(route) ? limits.payer : undefined].filter((policy): policy is BucketPolicy => policy !== undefined);
 }
@@ -82,7 +82,7 @@ const GUIDANCE = [
   'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
 ].join(' ');
 
-export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms, rateLimits?: RateLimitTerms) {
+export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string, payment: PaymentTerms, rateLimits?: RateLimitTerms) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const paid = isPaid(route);
@@ -108,13 +108,14 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       },
     };
     if (route.request) {
-      responses[400] = errorResponse('The body is not valid JSON or fails validation; every issue is listed. Never charged.');
-      responses[413] = errorResponse('The body is larger than the limit.');
-      responses[415] = errorResponse(
-        route.request.bytes
-          ? `The body is not sent as ${route.request.bytes.mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`
-          : 'The body is not sent as application/json, or its Content-Encoding is not identity, gzip, deflate or br.',
+      responses[400] = errorResponse(
+        route.request.document
+          ? 'The document is refused (a stable code: not XML, a DOCTYPE, too deep, not an e-invoice, a PDF without one), or a JSON body is not valid JSON or fails validation; every issue is listed. Never charged.'
+          : 'The body is not valid JSON or fails validation; every issue is listed. Never charged.',
       );
+      responses[413] = errorResponse('The body is larger than the limit.');
+      const mediaTypes = [...(route.request.document?.mediaTypes ?? []), 'application/json'];
+      responses[415] = errorResponse(`The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`);
     }
     if (paid) {
       responses[402] = {
@@ -124,8 +125,8 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       };
       responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
       responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
-    } else if (route.request?.parsesText) {
-      // Computed on the worker threads (offloadedRoutes.ts), whose queue is bounded.
+    } else if (route.request) {
+      // Parsed (and computed) on the worker threads (operations/callOperation.ts), whose queue is bounded.
       responses[503] = errorResponse('Too many free computations are waiting (server_busy); retry after the Retry-After header.');
     }
     if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);
@@ -142,11 +143,9 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
           ? {
               requestBody: {
                 required: true,
-                content: route.request.bytes
-                  ? Object.fromEntries(
-                      route.request.bytes.mediaTypes.map((type) => [type, type === 'application/json' ? { schema: jsonSchemaOf(route.request!.schema), example: route.request!.example } : { schema: { type: 'string', format: 'binary' } }]),
-                    )
-                  : {
+                content: {
+                  // A document row (operations/operation.ts `document`) also takes the document itself.
+                  ...Object.fromEntries((route.request.document?.mediaTypes ?? []).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
                   'application/json': {
                     schema: jsonSchemaOf(route.request.schema),
                     ...(route.request.moreExamples

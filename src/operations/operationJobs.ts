@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { bodyIsAnArray } from '../errors.js';
+import type { OperationContext } from '../helpers/operation.js';
+import type { DocumentBody, Operation } from './operation.js';
+import { parseRequestJson } from './requestJson.js';
+
+/**
+ * What the compute pool does for an operation's body, on a worker thread (or inline when the pool
+ * has no threads): parse the JSON text (an MCP call's arguments arrive parsed), validate it with the
+ * row's own `parse`, and for a free computed row compute its answer too. Only plain data goes in and
+ * comes out; an error crosses as data (errors.ts errorToData).
+ */
+export interface OperationJob {
+  operationId: string;
+  /** JSON as text (HTTP) or parsed (MCP), or a document row's document (operation.ts `document`). */
+  body: { text: string } | { value: unknown } | { document: DocumentBody };
+  context: OperationContext;
+  /** Compute the answer as well (a free row with `compute`); otherwise hand the input back. */
+  compute: boolean;
+}
+
+export type OperationJobResult =
+  /** The JSON answer's UTF-8 bytes (its buffer transferred, not copied). */
+  | { kind: 'computed'; json: Uint8Array }
+  /** The work's input, and which body a payment for it pays for (paidCall.ts fingerprint). */
+  | { kind: 'parsed'; input: unknown; fingerprint: string };
+
+const encoder = new TextEncoder();
+
+export function runOperationJob(operations: ReadonlyMap<string, Operation>, job: OperationJob): OperationJobResult {
+  const operation = operations.get(job.operationId);
+  if (!operation?.request) throw new Error(`no operation ${job.operationId} with a request body`);
+  const { input, fingerprint } = 'document' in job.body ? parseDocumentBody(operation, job.body.document, job) : parseJsonBody(operation, job.body, job);
+  if (job.compute && operation.compute) return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
+  return { kind: 'parsed', input, fingerprint };
+}
+
+function parseJsonBody(operation: Operation, jobBody: { text: string } | { value: unknown }, job: OperationJob) {
+  const body = 'text' in jobBody ? parseRequestJson(jobBody.text) : jobBody.value;
+  // Every operation takes an object; a strict JSON parser accepts arrays too.
+  if (Array.isArray(body)) throw bodyIsAnArray();
+  return { input: operation.request!.parse(body, job.context), fingerprint: fingerprintOf(operation.method, operation.path, body) };
+}
+
+function parseDocumentBody(operation: Operation, document: DocumentBody, job: OperationJob) {
+  const reader = operation.request!.document;
+  if (!reader) throw new Error(`operation ${operation.operationId} takes no document body`);
+  return { input: reader.parseDocument(document, job.context), fingerprint: documentFingerprintOf(operation.method, operation.path, document) };
+}
+
+/** Which document a payment paid for: its bytes with their media type, query parameters, method and path. */
+const documentFingerprintOf = (method: string, path: string, document: DocumentBody) =>
+  createHash('sha256')
+    .update(`${method} ${path}\n${document.mediaType}\n${JSON.stringify(Object.entries(document.params).sort())}\n`)
+    .update(document.bytes)
+    .digest('hex');
+
+/** Which body a payment paid for: the JSON text of the parsed body, with method and path (the same over HTTP and MCP). */
+export const fingerprintOf = (method: string, path: string, body: unknown) =>
+  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { paidCaller } from '../../../src/operations/paidCall.js';
+import { createLifecycle } from '../../../src/lifecycle.js';
+import type { ClaimedPayment, PaymentProcessor, SettleOutcome } from '../../../src/payment/paymentProcessor.js';
+import type { SettleResponse } from '@x402/core/types';
+
+/**
+ * A named fake processor whose one claimed payment settles when the test says so: the real
+ * processor's settlement against a real facilitator is covered by the e2e and reliability suites;
+ * here only the lifecycle bookkeeping of paidCall is under test.
+ */
+function processorSettlingOnCue() {
+  let settleNow!: () => void;
+  const settled = new Promise<void>((resolve) => (settleNow = resolve));
+  const payment: ClaimedPayment = {
+    from: '0x0000000000000000000000000000000000000001',
+    nonce: '0x01',
+    verify: async () => ({ kind: 'verified', payer: '0x0000000000000000000000000000000000000001' }),
+    release: async () => undefined,
+    abandon: async () => undefined,
+    settle: async (): Promise<SettleOutcome> => {
+      await settled;
+      return { kind: 'settled', header: 'receipt', receipt: {} as SettleResponse };
+    },
+    complete: async () => undefined,
+  };
+  const processor = { requirements: () => ({}), check: async () => ({ kind: 'claimed', payment }) } as unknown as PaymentProcessor;
+  return { processor, settleNow };
+}
+
+const resource = { method: 'POST', path: '/v1/x', priceUsd: '0.02', description: 'x', mimeType: 'application/pdf' };
+const work = () => ({ contentType: 'application/pdf', body: Buffer.from('%PDF-') });
+
+test('without a delivery hook (MCP), shutdown waits for a settlement under way until it has settled', async () => {
+  const lifecycle = createLifecycle();
+  const { processor, settleNow } = processorSettlingOnCue();
+  const call = paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work);
+  await new Promise((resolve) => setImmediate(resolve)); // verify done, settle under way
+  let drained = false;
+  const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(drained, false, 'settlementsDone resolved while the settlement was under way');
+  settleNow();
+  assert.equal((await call).kind, 'paid');
+  await done;
+  assert.equal(drained, true);
+});
+
+test('with a delivery hook (HTTP), the settlement lasts until the hook says the answer has left', async () => {
+  const lifecycle = createLifecycle();
+  const { processor, settleNow } = processorSettlingOnCue();
+  let delivered!: () => void;
+  settleNow();
+  const outcome = await paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work, { whenDelivered: (done) => (delivered = done) });
+  assert.equal(outcome.kind, 'paid');
+  let drained = false;
+  const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(drained, false, 'settled, but its answer has not left yet');
+  delivered();
+  await done;
+  assert.equal(drained, true);
+});
