@@ -94,10 +94,3 @@ export function kids(node: XNode | undefined, name: string): XNode[] {
 export function kid(node: XNode | undefined, name: string): XNode | undefined {
   return node?.children.find((child) => child.name === name);
 }
-
-/** Follows a path of local names through first matches. */
-export function at(node: XNode | undefined, ...path: string[]): XNode | undefined {
-  let here = node;
-  for (const name of path) here = kid(here, name);
-  return here;
-}
