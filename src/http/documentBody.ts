@@ -3,25 +3,21 @@ import type { Middleware } from 'koa';
 import { AppError } from '../errors.js';
 import type { DocumentBody, Operation } from '../operations/operation.js';
 import { bodyReadError } from './bodyEncoding.js';
-import { jsonText } from './jsonBody.js';
 
 type DocumentReader = NonNullable<NonNullable<Operation['request']>['document']>;
 
 /**
- * The body of a document row (operations/operation.ts `document`): JSON (read as text, like every
- * operation's, within the document's limit) or the document itself, one of its media types, read
- * as bytes after any gzip/deflate/br decoding within `limitBytes` (413 payload_too_large beyond,
+ * The body of a document row (operations/operation.ts `document`): one of its media types, read as
+ * bytes after any gzip/deflate/br decoding within `limitBytes` (413 payload_too_large beyond,
  * checked while reading); any other media type is a 415 before a byte is read. Leaves the document,
  * with the query parameters, in ctx.state.document; nothing here reads what the bytes say (the
  * row's parseDocument does, on the compute pool).
  */
-export function documentOrJsonBody(reader: DocumentReader): Middleware {
-  const json = jsonText(reader.limitBytes);
+export function documentBody(reader: DocumentReader): Middleware {
   return async (ctx, next) => {
-    if (ctx.is('application/json')) return json(ctx, next);
     const mediaType = ctx.is(...reader.mediaTypes);
     if (!mediaType) {
-      throw new AppError('unsupported_media_type', `Send the document as the request body with Content-Type ${[...reader.mediaTypes, 'application/json'].join(', ')}.`);
+      throw new AppError('unsupported_media_type', `Send the document as the request body with Content-Type ${reader.mediaTypes.join(', ')}.`);
     }
     let bytes: Buffer;
     try {

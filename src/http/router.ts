@@ -5,7 +5,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { OperationCaller } from '../operations/callOperation.js';
 import { isPaid, type DocumentBody, type PricedOperation } from '../operations/operation.js';
 import type { PayerAdmission } from '../payment/paymentProcessor.js';
-import { documentOrJsonBody } from './documentBody.js';
+import { documentBody } from './documentBody.js';
 import { jsonText } from './jsonBody.js';
 import { writeOutcome } from './writeOutcome.js';
 
@@ -22,7 +22,7 @@ export function buildRouter(operations: readonly PricedOperation[], options: { b
     const chain: Middleware[] = [];
     const paid = isPaid(operation);
     if (operation.request && caller.answersPriceProbe(operation)) chain.push(priceProbe(operation, caller));
-    if (operation.request) chain.push(operation.request.document ? documentOrJsonBody(operation.request.document) : jsonText(options.bodyLimitBytes));
+    if (operation.request) chain.push(operation.request.document ? documentBody(operation.request.document) : jsonText(options.bodyLimitBytes));
     chain.push(async (ctx) => {
       try {
         const header = ctx.get('PAYMENT-SIGNATURE');

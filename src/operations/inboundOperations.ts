@@ -1,3 +1,4 @@
+import { bodyIsAnArray } from '../errors.js';
 import { eInvoiceXml } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../einvoice/example.js';
 import { INBOUND_MEDIA_TYPES, InboundArgumentsSchema, parseInboundArguments, parseInboundDocument } from '../einvoice/inbound/inboundRequest.js';
@@ -8,7 +9,8 @@ import { prepareEInvoice } from '../einvoice/prepareEInvoice.js';
 import type { InboundRender } from '../render/inboundView.js';
 import type { Renderer } from '../render/renderer.js';
 import { renderingUnavailable } from './invoiceOperations.js';
-import type { Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import type { DocumentBody, Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import { parseRequestJson } from './requestJson.js';
 
 /** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
 type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
@@ -16,6 +18,14 @@ type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
 /** Our own CII of the e-invoice example: a document both operations read (documents and tools show it). */
 const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii'), locale: 'de-DE' };
 const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope), application/pdf for a Factur-X / ZUGFeRD / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } (with locale), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, pdf_malformed, pdf_encrypted, pdf_no_einvoice), 413 or 415, never charged.`;
+
+/** The JSON form { xml } / { pdf_base64 } sent over HTTP, parsed by the operations' strict parser (the same errors as every JSON body). */
+function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
+  if (document.mediaType !== 'application/json') return undefined;
+  const value = parseRequestJson(new TextDecoder().decode(document.bytes));
+  if (Array.isArray(value)) throw bodyIsAnArray();
+  return { value };
+}
 
 /**
  * POST /v1/e-invoice/inspect (free) and /v1/e-invoice/render.pdf (paid): inbound e-invoices. Both
@@ -29,7 +39,7 @@ export function inboundOperations(renderer: PdfRenderer | undefined, onRendered?
     schema: InboundArgumentsSchema,
     example: EXAMPLE,
     parse: (body: unknown) => read(parseInboundArguments(body)),
-    document: { mediaTypes: INBOUND_MEDIA_TYPES, limitBytes: INBOUND_LIMITS.bodyBytes, parseDocument: (document: Parameters<typeof parseInboundDocument>[0]) => read(parseInboundDocument(document)) },
+    document: { mediaTypes: INBOUND_MEDIA_TYPES, limitBytes: INBOUND_LIMITS.bodyBytes, parseDocument: (document: DocumentBody) => read(parseInboundDocument(document, jsonFormOf(document))) },
   });
 
   const inspect: Operation<ReturnType<typeof readForInspect>> = {

@@ -24,10 +24,10 @@ export interface Operation<TInput = unknown> {
     /** The parsed JSON body (an object) into the work's input; throws InputRejected with every issue. */
     parse(body: unknown, context: OperationContext): TInput;
     /**
-     * A document body: over HTTP the body may also be a document itself (one of `mediaTypes`, such
-     * as XML or PDF), read as bytes within `limitBytes` (a JSON body to such a row is read within the
-     * same limit). `parseDocument` reads it into the same input `parse` gives, on the compute pool like
-     * `parse` (a document is never read on the event loop). MCP always hands `parse` its arguments.
+     * A document body: over HTTP the body is a document (one of `mediaTypes`, such as XML, PDF, or
+     * a JSON form of it), read as bytes within `limitBytes` with the query parameters.
+     * `parseDocument` reads it into the same input `parse` gives, on the compute pool like `parse`
+     * (a document is never read on the event loop). MCP always hands `parse` its arguments.
      */
     document?: {
       mediaTypes: readonly string[];

@@ -48,6 +48,8 @@ describe('hostile and wrong input: a 4xx with a stable code, never a 5xx', () =>
     ['oversized body', () => Buffer.alloc(8 * 1024 * 1024 + 1, 0x20), 'application/xml', 413, 'payload_too_large'],
     ['a form sent to the inbound route', () => 'a=b', 'application/x-www-form-urlencoded', 415, 'unsupported_media_type'],
     ['JSON without xml or pdf_base64', () => '{}', 'application/json', 400, 'validation_failed'],
+    ['JSON that is not JSON', () => '{"xml": ', 'application/json', 400, 'invalid_json'],
+    ['JSON with a __proto__ key', () => '{"__proto__": {"x": 1}, "xml": "<x/>"}', 'application/json', 400, 'validation_failed'],
     ['a PDF that is not one', () => 'not a pdf', 'application/pdf', 400, 'pdf_malformed'],
     ['a PDF without an e-invoice', () => pdfWith(undefined), 'application/pdf', 400, 'pdf_no_einvoice'],
     ['a PDF whose embedded file is not an invoice', () => pdfWith('<?xml version="1.0"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>'), 'application/pdf', 400, 'pdf_no_einvoice'],
@@ -62,6 +64,14 @@ describe('hostile and wrong input: a 4xx with a stable code, never a 5xx', () =>
       assert.equal(answer.error.code, code);
     });
   }
+
+  test('the locale query parameter applies to the JSON form too', async () => {
+    const response = await fetch(`${app.url}/v1/e-invoice/inspect?locale=xx-XX`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ xml: CII('') }), signal: AbortSignal.timeout(30_000) });
+    const answer = (await response.json()) as JsonAnswer;
+    assert.equal(response.status, 400, JSON.stringify(answer));
+    assert.equal(answer.error.code, 'validation_failed');
+    assert.equal(answer.error.issues[0].path, 'locale');
+  });
 
   test('render.pdf refuses the same way before any payment (a 400, not a 402)', async () => {
     const priced = await startTestApp({ COMPUTE_THREADS: '1' });

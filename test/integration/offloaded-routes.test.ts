@@ -69,6 +69,7 @@ function documentCases(path: string): Case[] {
     { name: `${path} UBL document, text/xml, locale`, path: `${path}?locale=de-DE`, body: ownUbl, headers: { 'content-type': 'text/xml' } },
     { name: `${path} gzip document`, path, body: gzipSync(ownCii), headers: { 'content-type': 'application/xml', 'content-encoding': 'gzip' } },
     { name: `${path} JSON { xml }`, path, body: json({ xml: ownCii }) },
+    { name: `${path} JSON { xml }, locale parameter`, path: `${path}?locale=fr-FR`, body: json({ xml: ownCii, locale: 'de-DE' }) },
     { name: `${path} DOCTYPE`, path, body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "x">]><x>&e;</x>', headers: { 'content-type': 'application/xml' } },
     { name: `${path} not XML`, path, body: 'hello', headers: { 'content-type': 'application/xml' } },
     { name: `${path} unknown root`, path, body: '<Invoice/>', headers: { 'content-type': 'application/xml' } },

@@ -17,8 +17,8 @@ export interface InboundRequest {
   locale: string | undefined;
 }
 
-/** The media types of the document itself; JSON { xml } / { pdf_base64 } (as MCP and the x402 bazaar describe the input) is read too. */
-export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf'] as const;
+/** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
+export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'application/json'] as const;
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
@@ -51,9 +51,17 @@ export function parseInboundArguments(body: unknown): InboundRequest {
     : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale };
 }
 
-/** The document itself (HTTP): its bytes, its media type, and the `locale` query parameter. */
-export function parseInboundDocument(document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> }): InboundRequest {
+/**
+ * The document itself (HTTP): its bytes, its media type, and the `locale` query parameter. `json`
+ * is the JSON form's body, already parsed strictly by the caller (the `locale` parameter, when
+ * given, wins over the body's).
+ */
+export function parseInboundDocument(document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> }, json?: { value: unknown }): InboundRequest {
   const { locale } = document.params;
+  if (json) {
+    const { value } = json;
+    return parseInboundArguments(typeof value === 'object' && value !== null && locale !== undefined ? { ...(value as Record<string, unknown>), locale } : value);
+  }
   const checked = locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale }).locale;
   return { bytes: document.bytes, format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml', locale: checked };
 }

@@ -114,7 +114,7 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
           : 'The body is not valid JSON or fails validation; every issue is listed. Never charged.',
       );
       responses[413] = errorResponse('The body is larger than the limit.');
-      const mediaTypes = [...(route.request.document?.mediaTypes ?? []), 'application/json'];
+      const mediaTypes = route.request.document?.mediaTypes ?? ['application/json'];
       responses[415] = errorResponse(`The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`);
     }
     if (paid) {
@@ -145,7 +145,7 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
                 required: true,
                 content: {
                   // A document row (operations/operation.ts `document`) also takes the document itself.
-                  ...Object.fromEntries((route.request.document?.mediaTypes ?? []).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+                  ...Object.fromEntries((route.request.document?.mediaTypes ?? []).filter((type) => type !== 'application/json').map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
                   'application/json': {
                     schema: jsonSchemaOf(route.request.schema),
                     ...(route.request.moreExamples
