@@ -6,6 +6,7 @@
 // batch body ({ "format", "invoices" }).
 // When the service signs receipts (x402 offer-receipt), the receipt is verified offline and shown,
 // and the file is checked against the Content-Digest header.
+// A .xml or .pdf file is sent as application/xml or application/pdf (for /v1/e-invoice/render.pdf).
 //   SERVICE_URL        default http://127.0.0.1:8080
 //   BUYER_PRIVATE_KEY  0x… key of the paying wallet. Unset: dev account 1 of the local test chain,
 //                      which only works against a service in local payment mode (test USDC).
@@ -47,12 +48,14 @@ const account = privateKeyToAccount(key ?? devKey(1).privateKey);
 const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
 const payingFetch = wrapFetchWithPayment(fetch, client);
 
-const text = await readFile(invoicePath, 'utf8');
-const body = batch ? JSON.stringify(batchBody(JSON.parse(text))) : text;
+// A batch is JSON; an e-invoice to render (/v1/e-invoice/render.pdf) is sent as itself: XML or PDF bytes.
+const input = await readFile(invoicePath);
+const body = batch ? JSON.stringify(batchBody(JSON.parse(input.toString('utf8')))) : input;
+const contentType = batch ? 'application/json' : /\.xml$/i.test(invoicePath) ? 'application/xml' : /\.pdf$/i.test(invoicePath) ? 'application/pdf' : 'application/json';
 const started = performance.now();
 const response = await payingFetch(`${serviceUrl}${route}`, {
   method: 'POST',
-  headers: { 'content-type': 'application/json' },
+  headers: { 'content-type': contentType },
   body,
   signal: AbortSignal.timeout(batch ? 600_000 : 120_000),
 });

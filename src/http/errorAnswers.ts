@@ -23,8 +23,8 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   method_not_allowed: { status: 405, meaning: 'Wrong method for the path (the `Allow` header lists the right ones).' },
   payment_in_progress: { status: 409, retryAfterSeconds: 5, meaning: 'The same payment is still being processed: retry after `Retry-After`.' },
   payment_reused: { status: 409, meaning: 'A signature (or payment identifier) already paid for another body.' },
-  payload_too_large: { status: 413, meaning: 'The body, decoded, is over `BODY_LIMIT_BYTES`.' },
-  unsupported_media_type: { status: 415, meaning: 'The body is not sent as `application/json`, or its `Content-Encoding` is not `identity`, `gzip`, `deflate` or `br`.' },
+  payload_too_large: { status: 413, meaning: 'The body, decoded, is over `BODY_LIMIT_BYTES` (over 8 MiB for an inbound e-invoice, XML, PDF or JSON).' },
+  unsupported_media_type: { status: 415, meaning: 'The body is not sent as `application/json` (nor, to an inbound e-invoice route, as `application/xml`, `text/xml` or `application/pdf`), or its `Content-Encoding` is not `identity`, `gzip`, `deflate` or `br`.' },
   // Retry-After is the bucket's own (AppError.retryAfterSeconds, rateLimit.ts).
   rate_limited: { status: 429, meaning: 'Over a rate limit (per client address, or per payer on paid routes): retry after `Retry-After`; `RateLimit-Policy` and `RateLimit` say where you stand.' },
   payment_header_too_large: { status: 431, meaning: '`PAYMENT-SIGNATURE` over 16 KiB, or the header block over 32 KiB.' },

@@ -3,16 +3,17 @@ import type { Context, Middleware } from 'koa';
 import { AppError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { OperationCaller } from '../operations/callOperation.js';
-import { isPaid, type PricedOperation } from '../operations/operation.js';
+import { isPaid, type DocumentBody, type PricedOperation } from '../operations/operation.js';
 import type { PayerAdmission } from '../payment/paymentProcessor.js';
+import { documentBody } from './documentBody.js';
 import { jsonText } from './jsonBody.js';
 import { writeOutcome } from './writeOutcome.js';
 
 /**
- * The Koa adapter of the operation list: for each operation, read its body as text (415/413/400
- * for what can't be read), hand body and PAYMENT-SIGNATURE to the call core
- * (operations/callOperation.ts), which parses and validates on the compute pool before anything
- * about payment, and write the outcome (writeOutcome.ts).
+ * The Koa adapter of the operation list: for each operation, read its body as text, or a document
+ * row's document as bytes (documentBody.ts; 415/413/400 for what can't be read), hand body and
+ * PAYMENT-SIGNATURE to the call core (operations/callOperation.ts), which parses and validates on
+ * the compute pool before anything about payment, and write the outcome (writeOutcome.ts).
  */
 export function buildRouter(operations: readonly PricedOperation[], options: { bodyLimitBytes: number; caller: OperationCaller; lifecycle?: Lifecycle | undefined }) {
   const router = new Router();
@@ -21,12 +22,12 @@ export function buildRouter(operations: readonly PricedOperation[], options: { b
     const chain: Middleware[] = [];
     const paid = isPaid(operation);
     if (operation.request && caller.answersPriceProbe(operation)) chain.push(priceProbe(operation, caller));
-    if (operation.request) chain.push(jsonText(options.bodyLimitBytes));
+    if (operation.request) chain.push(operation.request.document ? documentBody(operation.request.document) : jsonText(options.bodyLimitBytes));
     chain.push(async (ctx) => {
       try {
         const header = ctx.get('PAYMENT-SIGNATURE');
         const outcome = await caller.call(operation, {
-          ...(operation.request ? { body: { text: ctx.request.body as string } } : {}),
+          ...(operation.request ? { body: requestBody(ctx) } : {}),
           ...(paid && header ? { payment: { header } } : {}),
           hooks: {
             admitPayer: ctx.state.admitPayer as PayerAdmission | undefined,
@@ -47,6 +48,12 @@ export function buildRouter(operations: readonly PricedOperation[], options: { b
   }
   return router;
 }
+
+/** What the body middleware read: a document row's document, or JSON text. */
+const requestBody = (ctx: Context) => {
+  const document = ctx.state.document as DocumentBody | undefined;
+  return document ? { document } : { text: ctx.request.body as string };
+};
 
 /**
  * Crawlers (x402scan, the CDP bazaar) probe a paid operation with a bare POST: no body, no

@@ -8,6 +8,14 @@ export const UNIT_CODES_WITH_NAMES = [
   'KGM', 'GRM', 'TNE', 'MTR', 'KMT', 'MTK', 'MTQ', 'LTR', 'KWH', 'LS',
 ] as const;
 
+/** The words of an inbound e-invoice's page (src/render/inboundView.ts); not overridable (that route takes no labels). */
+export const INBOUND_LABEL_KEYS = [
+  'inbound_visualisation', 'inbound_unknown_specification', 'inbound_totals_differ', 'inbound_document_value', 'inbound_recomputed_value',
+  'inbound_references', 'inbound_line_details', 'inbound_allowances_charges', 'inbound_allowance', 'inbound_charge', 'inbound_charges',
+  'inbound_attachments', 'inbound_other_values', 'inbound_period', 'inbound_delivery_date', 'inbound_type_code', 'inbound_payee',
+  'inbound_tax_representative',
+] as const;
+
 export const LABEL_KEYS = [
   // Stamps across the page (the request's `stamp`, src/invoice/designFields.ts).
   'stamp_draft', 'stamp_paid', 'stamp_copy', 'stamp_void',
@@ -20,6 +28,7 @@ export const LABEL_KEYS = [
   'vat_id', 'tax_id', 'contact', 'payment_details', 'account_name', 'iban', 'bic', 'payment_reference',
   'payment_instructions', 'notes', 'scan_to_pay', 'page_of',
   ...UNIT_CODES_WITH_NAMES.map((code) => `unit_${code}` as const),
+  ...INBOUND_LABEL_KEYS,
 ] as const;
 
 export type LabelKey = (typeof LABEL_KEYS)[number];
@@ -32,5 +41,6 @@ export type LabelCatalog = Record<LabelKey, string>;
 export const FIXED_LABEL_KEYS = ['language_name', 'page_of'] as const satisfies readonly LabelKey[];
 
 export const OVERRIDABLE_LABEL_KEYS = LABEL_KEYS.filter(
-  (key): key is Exclude<LabelKey, (typeof FIXED_LABEL_KEYS)[number]> => !(FIXED_LABEL_KEYS as readonly string[]).includes(key),
+  (key): key is Exclude<LabelKey, (typeof FIXED_LABEL_KEYS)[number] | (typeof INBOUND_LABEL_KEYS)[number]> =>
+    !(FIXED_LABEL_KEYS as readonly string[]).includes(key) && !(INBOUND_LABEL_KEYS as readonly string[]).includes(key),
 );

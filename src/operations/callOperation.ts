@@ -11,8 +11,8 @@ export type CallOutcome = PaidOutcome;
 
 /** What a transport read, in transport-free terms. */
 export interface OperationRequest {
-  /** The body: the JSON text as read (HTTP), or the arguments, already parsed (MCP). */
-  body?: { text: string } | { value: unknown };
+  /** The body: the JSON text as read (HTTP), the arguments, already parsed (MCP), or a document row's document (HTTP). */
+  body?: OperationJob['body'];
   /** The payment as the transport carries it, decoded once here after the body was validated. */
   payment?: PaymentInput | undefined;
   /**

@@ -29,6 +29,17 @@ export interface Operation<TInput = unknown> {
      * payment, over every transport, so what it rejects (InputRejected) is never charged.
      */
     resolve?: InputResolver<TInput>;
+    /**
+     * A document body: over HTTP the body is a document (one of `mediaTypes`, such as XML, PDF, or
+     * a JSON form of it), read as bytes within `limitBytes` with the query parameters.
+     * `parseDocument` reads it into the same input `parse` gives, on the compute pool like `parse`
+     * (a document is never read on the event loop). MCP always hands `parse` its arguments.
+     */
+    document?: {
+      mediaTypes: readonly string[];
+      limitBytes: number;
+      parseDocument(document: DocumentBody, context: OperationContext): TInput;
+    };
   };
   response: {
     contentType: string;
@@ -65,6 +76,14 @@ export interface InputResolver<TInput> {
   needed(input: TInput): boolean;
   /** The input completed with what it names; still plain data (it may cross to a compute worker). */
   resolve(input: TInput): Promise<TInput>;
+}
+
+/** A document as a transport read it: its bytes (after any Content-Encoding), media type and query parameters. */
+export interface DocumentBody {
+  bytes: Uint8Array;
+  mediaType: string;
+  /** The request's query parameters (the first value of each), e.g. a document's `locale`. */
+  params: Record<string, string>;
 }
 
 export interface WorkCall {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bodyIsAnArray } from '../errors.js';
 import type { OperationContext } from '../helpers/operation.js';
-import type { Operation } from './operation.js';
+import type { DocumentBody, Operation } from './operation.js';
 import { parseRequestJson } from './requestJson.js';
 
 /**
@@ -13,10 +13,11 @@ import { parseRequestJson } from './requestJson.js';
 export interface OperationJob {
   operationId: string;
   /**
-   * The JSON text (HTTP), the parsed arguments (MCP), or the input `parse` made of them, completed
-   * on the main thread by the row's `request.resolve`: then only `compute` is left to run.
+   * The JSON text (HTTP), the parsed arguments (MCP), a document row's document (operation.ts
+   * `document`), or the input `parse` made of them, completed on the main thread by the row's
+   * `request.resolve`: then only `compute` is left to run.
    */
-  body: { text: string } | { value: unknown } | { resolved: unknown };
+  body: { text: string } | { value: unknown } | { document: DocumentBody } | { resolved: unknown };
   context: OperationContext;
   /** Compute the answer as well (a free row with `compute`); otherwise hand the input back. */
   compute: boolean;
@@ -37,14 +38,31 @@ export function runOperationJob(operations: ReadonlyMap<string, Operation>, job:
     if (!operation.compute) throw new Error(`operation ${job.operationId} has nothing to compute`);
     return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(job.body.resolved, job.context))) };
   }
-  const body = 'text' in job.body ? parseRequestJson(job.body.text) : job.body.value;
-  // Every operation takes an object; a strict JSON parser accepts arrays too.
-  if (Array.isArray(body)) throw bodyIsAnArray();
-  const input = operation.request.parse(body, job.context);
+  const { input, fingerprint } = 'document' in job.body ? parseDocumentBody(operation, job.body.document, job) : parseJsonBody(operation, job.body, job);
   // An input that names something to look up (request.resolve) goes back to the main thread first.
   if (job.compute && operation.compute && !operation.request.resolve?.needed(input)) return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
-  return { kind: 'parsed', input, fingerprint: fingerprintOf(operation.method, operation.path, body) };
+  return { kind: 'parsed', input, fingerprint };
 }
+
+function parseJsonBody(operation: Operation, jobBody: { text: string } | { value: unknown }, job: OperationJob) {
+  const body = 'text' in jobBody ? parseRequestJson(jobBody.text) : jobBody.value;
+  // Every operation takes an object; a strict JSON parser accepts arrays too.
+  if (Array.isArray(body)) throw bodyIsAnArray();
+  return { input: operation.request!.parse(body, job.context), fingerprint: fingerprintOf(operation.method, operation.path, body) };
+}
+
+function parseDocumentBody(operation: Operation, document: DocumentBody, job: OperationJob) {
+  const reader = operation.request!.document;
+  if (!reader) throw new Error(`operation ${operation.operationId} takes no document body`);
+  return { input: reader.parseDocument(document, job.context), fingerprint: documentFingerprintOf(operation.method, operation.path, document) };
+}
+
+/** Which document a payment paid for: its bytes with their media type, query parameters, method and path. */
+const documentFingerprintOf = (method: string, path: string, document: DocumentBody) =>
+  createHash('sha256')
+    .update(`${method} ${path}\n${document.mediaType}\n${JSON.stringify(Object.entries(document.params).sort())}\n`)
+    .update(document.bytes)
+    .digest('hex');
 
 /** Which body a payment paid for: the JSON text of the parsed body, with method and path (the same over HTTP and MCP). */
 export const fingerprintOf = (method: string, path: string, body: unknown) =>

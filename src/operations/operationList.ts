@@ -2,6 +2,7 @@ import { HELPER_OPERATIONS } from '../helpers/index.js';
 import { batchOperations } from './batchOperations.js';
 import { eInvoiceOperations } from './eInvoiceOperations.js';
 import { helperOperations } from './helperOperations.js';
+import { inboundOperations } from './inboundOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
@@ -27,6 +28,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
     ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
     ...batchOperations(deps.renderer, deps.onRendered, deps.themes),
     ...themeOperations(deps.themes),
+    ...inboundOperations(deps.renderer, deps.onRendered),
     ...helperOperations(HELPER_OPERATIONS),
   ];
 }

@@ -2,7 +2,10 @@ import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { AppError } from '../errors.js';
 import { findChromium } from './chromiumPath.js';
 import { withDeadline } from './deadline.js';
-import { paperOf, type PaperSetting } from './paper.js';
+import { paperFor, paperOf, type PaperFormat, type PaperSetting } from './paper.js';
+import type { InboundRender } from './inboundView.js';
+import type { InvoiceView } from './viewModel.js';
+import { CURRENCY_CODES, type CurrencyCode } from '../invoice/currencies.js';
 import { RENDER_DEFAULTS } from './renderDefaults.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
 import type { PooledPage } from './pooledPage.js';
@@ -75,6 +78,8 @@ export interface Renderer {
    * development preview's paper switch).
    */
   renderPdf(prepared: PreparedInvoice, options?: { timeoutMs?: number; signal?: AbortSignal | undefined; paper?: PaperSetting | undefined }): Promise<RenderResult>;
+  /** The same for an inbound e-invoice (POST /v1/e-invoice/render.pdf), with the same admission. */
+  renderInboundPdf(render: InboundRender, options?: { timeoutMs?: number; signal?: AbortSignal | undefined }): Promise<RenderResult>;
   /** Would a render be admitted now? The question renderPdf's admission asks (readiness asks it too). */
   hasRoom(): boolean;
   /** The filled HTML as the preview shows it (the printed copy adds SCREEN_OFF_CSS, templates.ts). */
@@ -121,17 +126,41 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   let closed = false;
 
   /** Fills the HTML and prints it on the page the supervisor handed over, within the deadline. */
-  async function print(pooled: PooledPage, prepared: PreparedInvoice, paper: PaperSetting, timeoutMs: number) {
+  function print(pooled: PooledPage, prepared: PreparedInvoice, paper: PaperSetting, timeoutMs: number) {
     const view = templates.view(prepared);
+    return printView(pooled, view, paperOf(prepared, paper), { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date }, timeoutMs);
+  }
+
+  async function printView(pooled: PooledPage, view: InvoiceView, paper: PaperFormat, info: { author: string; date: string }, timeoutMs: number) {
     const html = templates.printPage(view);
-    const params = printParams(paperOf(prepared, paper), settings.tagged);
+    const params = printParams(paper, settings.tagged);
     try {
       const work = printHtml(pooled.printable, html, params);
       const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));
-      return setPdfInfo(printed, { title: view.title, author: prepared.invoice.seller.name, date: prepared.invoice.issue_date, creator: PDF_CREATOR });
+      return setPdfInfo(printed, { title: view.title, author: info.author, date: info.date, creator: PDF_CREATOR });
     } catch (error) {
       throw error instanceof AppError ? error : renderFailed(error);
     }
+  }
+
+  /** Counts and logs a finished render, as renderPdf and renderInboundPdf both do. */
+  function finished(started: number, signal: AbortSignal | undefined, work: Promise<Buffer>): Promise<RenderResult> {
+    return work.then(
+      (pdf) => {
+        const pages = pdfPageCount(pdf);
+        const ms = performance.now() - started;
+        renders++;
+        log({ event: 'render', ms: Math.round(ms), pages, bytes: pdf.length });
+        return { pdf, pages, ms };
+      },
+      (error: unknown) => {
+        if (signal?.aborted && error === signal.reason) throw error; // withdrawn, not failed
+        failures++;
+        const failure = error instanceof AppError ? error : renderFailed(error);
+        log({ event: 'render_failed', code: failure.code, error: String(failure.cause ?? failure.message) });
+        throw failure;
+      },
+    );
   }
 
   const renderer: Renderer = {
@@ -140,22 +169,17 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const paper = call.paper ?? settings.paperSize;
       const timeoutMs = call.timeoutMs ?? settings.renderTimeoutMs;
       // Not async: run() throws synchronously when the render is not admitted (see the interface).
-      return supervisor.run((pooled) => print(pooled, prepared, paper, timeoutMs), call.signal).then(
-        (pdf) => {
-          const pages = pdfPageCount(pdf);
-          const ms = performance.now() - started;
-          renders++;
-          log({ event: 'render', ms: Math.round(ms), pages, bytes: pdf.length });
-          return { pdf, pages, ms };
-        },
-        (error: unknown) => {
-          if (call.signal?.aborted && error === call.signal.reason) throw error; // withdrawn, not failed
-          failures++;
-          const failure = error instanceof AppError ? error : renderFailed(error);
-          log({ event: 'render_failed', code: failure.code, error: String(failure.cause ?? failure.message) });
-          throw failure;
-        },
-      );
+      return finished(started, call.signal, supervisor.run((pooled) => print(pooled, prepared, paper, timeoutMs), call.signal));
+    },
+
+    renderInboundPdf(render, call = {}) {
+      const started = performance.now();
+      const timeoutMs = call.timeoutMs ?? settings.renderTimeoutMs;
+      // The view is built before admission, so a document the template cannot fill fails here.
+      const view = templates.inboundView(render);
+      const paper = inboundPaper(render.invoice.currency, settings.paperSize);
+      const info = { author: render.invoice.seller.name, date: /^\d{4}-\d{2}-\d{2}$/.test(render.invoice.issueDate) ? render.invoice.issueDate : new Date().toISOString().slice(0, 10) };
+      return finished(started, call.signal, supervisor.run((pooled) => printView(pooled, view, paper, info, timeoutMs), call.signal));
     },
 
     hasRoom: () => supervisor.hasRoom(),
@@ -186,6 +210,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     throw new Error(`Chromium could not be started from ${executablePath}: ${String(error)}`, { cause: error });
   }
   return renderer;
+}
+
+/** An inbound invoice's paper: by its currency where it is one of ours (paper.ts), else A4. */
+function inboundPaper(currency: string, setting: PaperSetting): PaperFormat {
+  return (CURRENCY_CODES as readonly string[]).includes(currency) ? paperFor(currency as CurrencyCode, setting) : setting === 'auto' ? 'A4' : setting;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

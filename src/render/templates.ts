@@ -11,6 +11,8 @@ import { invoiceCss } from './invoiceCss.js';
 import { themeCss } from './themeCss.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
+import { INBOUND_WARM_UP } from './inboundExample.js';
+import { buildInboundView, type InboundRender } from './inboundView.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
@@ -26,6 +28,8 @@ import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 export interface InvoiceTemplates {
   /** The view model of an invoice, with the label catalogs currently loaded. */
   view(prepared: PreparedInvoice): InvoiceView;
+  /** The view model of an inbound e-invoice (inboundView.ts), with the same catalogs. */
+  inboundView(render: InboundRender): InvoiceView;
   /** The complete, self-contained HTML document of an invoice, as the preview shows it. */
   page(view: InvoiceView): string;
   /** The same document as the renderer prints it: with SCREEN_OFF_CSS added. */
@@ -55,6 +59,8 @@ const DESIGN_CSS = 'design.css';
 const LATE_STYLESHEETS = ['look.css', 'print.css'];
 /** Inlined only into invoices that carry a Swiss QR-bill, so other invoices print as before. */
 const QR_BILL_STYLESHEETS = ['qr-bill.css'];
+/** Inlined only into inbound e-invoices' pages (inboundView.ts). */
+const INBOUND_STYLESHEETS = ['inbound.css'];
 
 // strict: a field the view model doesn't have is an error, not a silently empty cell.
 // knownHelpersOnly: templates can use the built-in helpers but can't call something unexpected.
@@ -80,6 +86,7 @@ interface CompiledDesign {
 interface Compiled {
   designs: Record<DesignName, CompiledDesign>;
   qrBillCss: string;
+  inboundCss: string;
   catalogs: LabelCatalogs;
 }
 
@@ -115,6 +122,7 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
 
   return {
     view: (prepared) => buildInvoiceView(prepared, compiled.catalogs),
+    inboundView: (render) => buildInboundView(render, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
     printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
     onReload(listener) {
@@ -135,6 +143,7 @@ function compileAll(root: string): Compiled {
   const compiled: Compiled = {
     designs: Object.fromEntries(DESIGNS.map((design) => [design, compileDesign(root, design)])) as Record<DesignName, CompiledDesign>,
     qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
+    inboundCss: readStyles(root, INBOUND_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
   };
   // Handlebars compiles lazily on first use, partials too, and only the branches taken; fill the
@@ -144,6 +153,8 @@ function compileAll(root: string): Compiled {
   for (const design of DESIGNS) {
     for (const example of WARM_UP_INVOICES) fill(compiled, buildInvoiceView(prepareInvoice({ ...example, design }), compiled.catalogs), '');
   }
+  // The inbound e-invoice page's partials (inboundExample.ts fills every one of them).
+  fill(compiled, buildInboundView(INBOUND_WARM_UP, compiled.catalogs), '');
   return compiled;
 }
 
@@ -185,7 +196,8 @@ function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   // triple-stash altogether.
   const design = compiled.designs[view.design];
   const qrBill = view.swissQrBill ? `\n${compiled.qrBillCss}` : '';
-  return design.page({ ...view, css: new Handlebars.SafeString(design.css + qrBill + themeCss(view.style) + invoiceCss(view) + extra) });
+  const inbound = view.inbound ? `\n${compiled.inboundCss}` : '';
+  return design.page({ ...view, css: new Handlebars.SafeString(design.css + qrBill + inbound + themeCss(view.style) + invoiceCss(view) + extra) });
 }
 
 function readStyles(root: string, files: readonly string[]): string {

@@ -11,6 +11,7 @@ import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from 
 import { nonBlank, partyView, type PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
 import { hexColour, lookView, themeOf, type LookView } from './lookView.js';
+import type { InboundView } from './inboundView.js';
 
 export type { PartyView } from './partyView.js';
 export { formatDate } from '../invoice/localeFormat.js';
@@ -62,6 +63,8 @@ export interface InvoiceView extends LookView {
   swissQrBill: SwissQrBillView | null;
   notes: TextView | null;
   paymentInstructions: TextView | null;
+  /** The sections of an inbound e-invoice's page (inboundView.ts); null for our own invoices. */
+  inbound: InboundView | null;
 }
 
 export interface DetailView {
@@ -200,6 +203,7 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
     swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language)) : null,
     notes: show.notes === false ? null : textView(invoice.notes, userLang),
     paymentInstructions: textView(invoice.payment_instructions, userLang),
+    inbound: null,
   };
 }
 

@@ -49,7 +49,7 @@ test('/.well-known/x402 lists only priced routes, with the offer', async () => {
   assert.equal(doc.version, 1);
   assert.deepEqual(
     doc.resources,
-    ['/v1/invoice.pdf', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/cii.xml', '/v1/e-invoice/ubl.xml', '/v1/invoices.zip'].map((path) => `${base}${path}`),
+    ['/v1/invoice.pdf', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/cii.xml', '/v1/e-invoice/ubl.xml', '/v1/invoices.zip', '/v1/e-invoice/render.pdf'].map((path) => `${base}${path}`),
   );
   // The batch's price is per invoice (its 402 asks for it once per invoice).
   assert.deepEqual(doc.offers[4].price, { amount: '0.02', currency: 'USD', per: 'invoice' });

@@ -6,7 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
+import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
 import { operationList } from '../../src/operations/operationList.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
@@ -54,7 +56,29 @@ const cases: Case[] = [
   { name: 'text/plain', path: '/v1/late-fee', body: json(helperExample('/v1/late-fee')), headers: { 'content-type': 'text/plain' } },
   { name: 'over the body limit', path: '/v1/invoice/validate', body: `{"notes": "${'x'.repeat(800_001)}"}` },
   { name: 'invalid UTF-8', path: '/v1/reminder-draft', body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
+  // A document row (inbound e-invoices): the document itself as the body, read on the pool or inline.
+  ...documentCases('/v1/e-invoice/inspect'),
 ];
+
+/** The document bodies of a document row (operations/operation.ts `document`): read, refused, and not read at all. */
+function documentCases(path: string): Case[] {
+  const ownCii = eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii');
+  const ownUbl = eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl');
+  return [
+    { name: `${path} CII document`, path, body: ownCii, headers: { 'content-type': 'application/xml' } },
+    { name: `${path} UBL document, text/xml, locale`, path: `${path}?locale=de-DE`, body: ownUbl, headers: { 'content-type': 'text/xml' } },
+    { name: `${path} gzip document`, path, body: gzipSync(ownCii), headers: { 'content-type': 'application/xml', 'content-encoding': 'gzip' } },
+    { name: `${path} JSON { xml }`, path, body: json({ xml: ownCii }) },
+    { name: `${path} JSON { xml }, locale parameter`, path: `${path}?locale=fr-FR`, body: json({ xml: ownCii, locale: 'de-DE' }) },
+    { name: `${path} DOCTYPE`, path, body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "x">]><x>&e;</x>', headers: { 'content-type': 'application/xml' } },
+    { name: `${path} not XML`, path, body: 'hello', headers: { 'content-type': 'application/xml' } },
+    { name: `${path} unknown root`, path, body: '<Invoice/>', headers: { 'content-type': 'application/xml' } },
+    { name: `${path} not a PDF`, path, body: 'not a pdf', headers: { 'content-type': 'application/pdf' } },
+    { name: `${path} unknown locale`, path: `${path}?locale=xx-XX`, body: ownCii, headers: { 'content-type': 'application/xml' } },
+    { name: `${path} a form`, path, body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    { name: `${path} document over the limit`, path, body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20), headers: { 'content-type': 'application/xml' } },
+  ];
+}
 
 async function answer(app: { url: string }, request: Case) {
   const response = await fetch(`${app.url}${request.path}`, {
@@ -91,6 +115,9 @@ test('over MCP, offloaded and inline tools give the same results', async () => {
       ['v1_invoice_validate', { ...EXAMPLE_INVOICE, discount: 1_000_000 }],
       ...HELPER_OPERATIONS.map((operation): [string, Record<string, unknown>] => [operation.operationId, operation.example as Record<string, unknown>]),
       ['v1_late_fee', { ...helperExample('/v1/late-fee'), state: 'ZZ' }],
+      ['v1_e_invoice_inspect', { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl') }],
+      ['v1_e_invoice_inspect', { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' }],
+      ['v1_e_invoice_inspect', { pdf_base64: Buffer.from('not a pdf').toString('base64') }],
     ];
     for (const [name, args] of calls) {
       const expected = await inlineClient.callTool({ name, arguments: args });
@@ -138,6 +165,16 @@ describe('every operation, with payments', () => {
       { name: `${operation.operationId} payment of another shape`, path, method, body: json(example), headers: { 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
     ];
   });
+  // The document rows also take the document itself: a valid one is challenged (or answered, free), a hostile one refused before any payment.
+  everyOperationCases.push(
+    ...jsonOperations
+      .filter((operation) => operation.request!.document)
+      .flatMap((operation) => [
+        ...documentCases(operation.path),
+        { name: `${operation.operationId} document, malformed payment`, path: operation.path, body: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii'), headers: { 'content-type': 'application/xml', 'PAYMENT-SIGNATURE': 'not base64!' } },
+        { name: `${operation.operationId} hostile document with a payment`, path: operation.path, body: '<!DOCTYPE x><x/>', headers: { 'content-type': 'application/xml', 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
+      ]),
+  );
   const eInvoiceRuleBroken = { ...(EXAMPLE_EINVOICE as Record<string, unknown>), seller: { ...(EXAMPLE_EINVOICE as { seller: object }).seller, country: undefined } };
   everyOperationCases.push(
     ...['/v1/e-invoice/ubl.xml', '/v1/e-invoice/cii.xml', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/validate'].map((path) => ({ name: `${path} EN 16931 rule broken`, path, body: json(eInvoiceRuleBroken) })),
@@ -145,6 +182,7 @@ describe('every operation, with payments', () => {
 
   test('over HTTP, inline and pooled answers are the same bytes for every operation', async () => {
     assert.ok(jsonOperations.length >= 10, `${jsonOperations.length} operations with a body`);
+    assert.ok(jsonOperations.filter((operation) => operation.request!.document).length >= 2, 'the document rows are covered');
     const statuses = new Set<number>();
     for (const request of everyOperationCases) {
       const expected = await answer(inlinePaid, request);

@@ -9,7 +9,7 @@ test('defaults serve on loopback in local payment mode', () => {
   assert.equal(config.PUBLIC_BASE_URL, 'http://127.0.0.1:8080');
   assert.equal(config.localPaymentMode, true);
   assert.equal(config.BODY_LIMIT_BYTES, 1048576);
-  assert.deepEqual(config.PRICES, { v1_invoice_pdf: '0.02', v1_e_invoice_factur_x_pdf: '0.02', v1_e_invoice_cii_xml: '0.01', v1_e_invoice_ubl_xml: '0.01', v1_invoices_zip: '0.02' });
+  assert.deepEqual(config.PRICES, { v1_invoice_pdf: '0.02', v1_e_invoice_factur_x_pdf: '0.02', v1_e_invoice_cii_xml: '0.01', v1_e_invoice_ubl_xml: '0.01', v1_invoices_zip: '0.02', v1_e_invoice_render_pdf: '0.02' });
   assert.equal(config.X402_NETWORK, 'eip155:8453');
 });
 
@@ -40,6 +40,7 @@ test('production mode needs a payTo; prices merge with the defaults', () => {
     v1_e_invoice_cii_xml: '0.01',
     v1_e_invoice_ubl_xml: '0.01',
     v1_invoices_zip: '0.02',
+    v1_e_invoice_render_pdf: '0.02',
     v1_late_fee: '0.01',
     v1_payment_terms: '0.005',
   });

@@ -137,9 +137,14 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
       },
     };
     if (route.request) {
-      responses[400] = errorResponse('The body is not valid JSON or fails validation; every issue is listed. Never charged.');
+      responses[400] = errorResponse(
+        route.request.document
+          ? 'The document is refused (a stable code: not XML, a DOCTYPE, too deep, not an e-invoice, a PDF without one), or a JSON body is not valid JSON or fails validation; every issue is listed. Never charged.'
+          : 'The body is not valid JSON or fails validation; every issue is listed. Never charged.',
+      );
       responses[413] = errorResponse('The body is larger than the limit.');
-      responses[415] = errorResponse('The body is not sent as application/json, or its Content-Encoding is not identity, gzip, deflate or br.');
+      const mediaTypes = route.request.document?.mediaTypes ?? ['application/json'];
+      responses[415] = errorResponse(`The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`);
     }
     if (paid) {
       responses[402] = {
@@ -168,6 +173,8 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
               requestBody: {
                 required: true,
                 content: {
+                  // A document row (operations/operation.ts `document`) also takes the document itself.
+                  ...Object.fromEntries((route.request.document?.mediaTypes ?? []).filter((type) => type !== 'application/json').map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
                   'application/json': {
                     schema: jsonSchemaOf(route.request.schema),
                     ...(route.request.moreExamples

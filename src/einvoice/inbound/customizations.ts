@@ -1,0 +1,21 @@
+/**
+ * The specification identifiers (BT-24) this service knows. Any other is read as plain EN 16931
+ * (every CIUS and extension of it shares the EN 16931 core the reader maps) and the answer and
+ * the PDF say so: refusing would leave the receiver with nothing readable, and the reader keeps
+ * every element it does not map as an "other value".
+ */
+const KNOWN: readonly (readonly [RegExp, string])[] = [
+  [/^urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_\d/, 'XRechnung'],
+  [/^urn:cen\.eu:en16931:2017#conformant#urn:xeinkauf\.de:kosit:extension:xrechnung_\d/, 'XRechnung extension'],
+  [/^urn:cen\.eu:en16931:2017#compliant#urn:fdc:peppol\.eu:2017:poacc:billing:3\.0/, 'Peppol BIS Billing 3.0'],
+  [/^urn:cen\.eu:en16931:2017#(compliant|conformant)#urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basic/, 'Factur-X / ZUGFeRD BASIC'],
+  [/^urn:cen\.eu:en16931:2017#conformant#urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):extended/, 'Factur-X / ZUGFeRD EXTENDED'],
+  [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):minimum/, 'Factur-X / ZUGFeRD MINIMUM'],
+  [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basicwl/, 'Factur-X / ZUGFeRD BASIC WL'],
+  [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],
+  [/^urn:cen\.eu:en16931:2017#/, 'EN 16931 (a CIUS or extension)'],
+];
+
+export function customizationName(id: string): string | null {
+  return KNOWN.find(([pattern]) => pattern.test(id))?.[1] ?? null;
+}

@@ -1,0 +1,67 @@
+import * as v from 'valibot';
+import { rejected } from '../../errors.js';
+import { parseOrReject } from '../../invoice/issues.js';
+import { LocaleField } from '../../invoice/schema.js';
+import { INBOUND_LIMITS } from './limits.js';
+import type { InboundFormat } from './readInbound.js';
+
+/**
+ * What an inbound request names: the document's bytes, its format and (render.pdf) the language.
+ * Over HTTP the body is the document itself (application/xml, text/xml or application/pdf) and the
+ * language the `locale` query parameter, or JSON { xml } / { pdf_base64 } with `locale`; over MCP
+ * the arguments are that JSON. Only checked here: the document is read by readInboundRequest.ts.
+ */
+export interface InboundRequest {
+  bytes: Uint8Array;
+  format: InboundFormat;
+  locale: string | undefined;
+}
+
+/** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
+export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'application/json'] as const;
+
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+export const InboundArgumentsSchema = v.pipe(
+  v.strictObject(
+    {
+      xml: v.optional(v.pipe(v.string('must be a string'), v.maxLength(INBOUND_LIMITS.xmlChars, `must be at most ${INBOUND_LIMITS.xmlChars} characters`), v.description('The e-invoice XML (CII, UBL Invoice or CreditNote, optionally in a Peppol SBDH envelope) as text.'))),
+      pdf_base64: v.optional(
+        v.pipe(
+          v.string('must be a string'),
+          v.maxLength(Math.ceil(INBOUND_LIMITS.bodyBytes / 3) * 4 + 1024, `must be at most ${INBOUND_LIMITS.bodyBytes} bytes of PDF`),
+          v.regex(BASE64, 'must be base64'),
+          v.description('A Factur-X / ZUGFeRD / XRechnung hybrid PDF, base64-encoded; its embedded XML is read.'),
+        ),
+      ),
+      locale: LocaleField,
+    },
+    'unknown property',
+  ),
+  v.description('Exactly one of xml or pdf_base64.'),
+);
+
+const exactlyOne = () => rejected('validation_failed', 'Give exactly one of xml or pdf_base64.', [{ path: '', code: 'validation_failed', message: 'give exactly one of xml or pdf_base64' }]);
+
+export function parseInboundArguments(body: unknown): InboundRequest {
+  const input = parseOrReject(InboundArgumentsSchema, body);
+  if ((input.xml === undefined) === (input.pdf_base64 === undefined)) throw exactlyOne();
+  return input.xml !== undefined
+    ? { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', locale: input.locale }
+    : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale };
+}
+
+/**
+ * The document itself (HTTP): its bytes, its media type, and the `locale` query parameter. `json`
+ * is the JSON form's body, already parsed strictly by the caller (the `locale` parameter, when
+ * given, wins over the body's).
+ */
+export function parseInboundDocument(document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> }, json?: { value: unknown }): InboundRequest {
+  const { locale } = document.params;
+  if (json) {
+    const { value } = json;
+    return parseInboundArguments(typeof value === 'object' && value !== null && locale !== undefined ? { ...(value as Record<string, unknown>), locale } : value);
+  }
+  const checked = locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale }).locale;
+  return { bytes: document.bytes, format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml', locale: checked };
+}

@@ -1,0 +1,113 @@
+import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
+import { TOTAL_KEYS, type InAllowanceCharge, type InboundInvoice, type TotalDifference, type TotalKey, type TotalsComparison } from '../../invoice/inboundInvoice.js';
+
+export type { TotalsComparison } from '../../invoice/inboundInvoice.js';
+
+/**
+ * The document's own totals (BG-22) beside the same totals recomputed from its lines, allowances,
+ * charges and VAT breakdown by the EN 16931 calculation rules (BR-CO-10…16, BR-S-08, line net
+ * BT-131 = quantity × price ÷ base quantity − allowances + charges, which no EN 16931 rule enforces:
+ * its differences carry the code line_net), with every difference. The
+ * recomputation rounds each sum to 2 decimals, as the standard's amounts are.
+ */
+const TOTAL_TERMS: Record<TotalKey, { bt: string; rule: string }> = {
+  line_total: { bt: 'BT-106', rule: 'BR-CO-10' },
+  allowance_total: { bt: 'BT-107', rule: 'BR-CO-11' },
+  charge_total: { bt: 'BT-108', rule: 'BR-CO-12' },
+  tax_basis: { bt: 'BT-109', rule: 'BR-CO-13' },
+  tax_total: { bt: 'BT-110', rule: 'BR-CO-14' },
+  grand_total: { bt: 'BT-112', rule: 'BR-CO-15' },
+  prepaid: { bt: 'BT-113', rule: 'BR-CO-16' },
+  rounding: { bt: 'BT-114', rule: 'BR-CO-16' },
+  due_payable: { bt: 'BT-115', rule: 'BR-CO-16' },
+};
+
+const sum = (values: (bigint | undefined)[]) => values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);
+const signed = (item: InAllowanceCharge) => (item.charge ? 1n : -1n) * (parseDecimal(item.amount) ?? 0n);
+
+export function compareTotals(invoice: InboundInvoice): TotalsComparison {
+  const { totals } = invoice;
+  const differences: TotalDifference[] = [];
+  const differ = (field: string, bt: string, rule: string, documentValue: bigint | undefined, recomputed: bigint | undefined) => {
+    if (documentValue === undefined || recomputed === undefined) return;
+    const rounded = roundTo(recomputed, 2);
+    if (rounded !== documentValue) {
+      differences.push({ field, bt, rule, document: formatDecimal(documentValue), recomputed: formatDecimal(rounded), difference: formatDecimal(documentValue - rounded) });
+    }
+  };
+
+  invoice.lines.forEach((line, at) => {
+    const quantity = parseDecimal(line.quantity) ?? 0n;
+    const price = parseDecimal(line.price) ?? 0n;
+    const base = parseDecimal(line.baseQuantity) ?? 0n;
+    const gross = divide(multiply(quantity, price), base === 0n ? HUNDRED / 100n : base);
+    differ(`lines[${at}].net`, 'BT-131', 'line_net', parseDecimal(line.net), roundTo(gross, 2) + sum(line.allowances.map(signed)));
+  });
+
+  const hasLines = invoice.lines.length > 0;
+  const lineTotal = hasLines ? sum(invoice.lines.map((line) => parseDecimal(line.net))) : undefined;
+  const allowances = invoice.allowances.filter((item) => !item.charge);
+  const charges = invoice.allowances.filter((item) => item.charge);
+  const allowanceTotal = sum(allowances.map((item) => parseDecimal(item.amount)));
+  const chargeTotal = sum(charges.map((item) => parseDecimal(item.amount)));
+  // Without lines (MINIMUM, BASIC WL) the document's own sums stand in for the lines'.
+  const lineBase = lineTotal ?? parseDecimal(totals.lineTotal);
+  const taxBasis = lineBase === undefined ? undefined : lineBase - allowanceTotal + chargeTotal;
+
+  // Each VAT group: the lines, allowances and charges of its category and rate.
+  const key = (category: string | undefined, rate: string | undefined) => `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
+  let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
+  invoice.breakdown.forEach((group, at) => {
+    const groupKey = key(group.category, group.rate);
+    const basis = hasLines
+      ? sum(invoice.lines.filter((line) => key(line.category, line.rate) === groupKey).map((line) => parseDecimal(line.net))) +
+        sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
+      : parseDecimal(group.basis);
+    differ(`vat_breakdown[${at}].basis`, 'BT-116', 'BR-S-08', parseDecimal(group.basis), basis);
+    const tax = basis === undefined ? undefined : roundTo(divide(multiply(basis, parseDecimal(group.rate) ?? 0n), HUNDRED), 2);
+    // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
+    const documentTax = parseDecimal(group.tax);
+    if (tax !== undefined && documentTax !== undefined && (documentTax - tax > 10_000n || tax - documentTax > 10_000n)) {
+      differ(`vat_breakdown[${at}].tax`, 'BT-117', 'BR-CO-17', documentTax, tax);
+    }
+    if (taxTotal !== undefined && documentTax !== undefined) taxTotal += documentTax;
+  });
+
+  const grandTotal = taxBasis === undefined ? undefined : taxBasis + (taxTotal ?? 0n);
+  const prepaid = parseDecimal(totals.prepaid) ?? 0n;
+  const rounding = parseDecimal(totals.rounding) ?? 0n;
+  const duePayable = grandTotal === undefined ? undefined : grandTotal - prepaid + rounding;
+
+  const recomputedValues: Record<TotalKey, bigint | undefined> = {
+    line_total: lineTotal,
+    allowance_total: allowanceTotal,
+    charge_total: chargeTotal,
+    tax_basis: taxBasis,
+    tax_total: taxTotal,
+    grand_total: grandTotal,
+    prepaid,
+    rounding,
+    due_payable: duePayable,
+  };
+  const documentValues: Record<TotalKey, string | undefined> = {
+    line_total: totals.lineTotal,
+    allowance_total: totals.allowanceTotal,
+    charge_total: totals.chargeTotal,
+    tax_basis: totals.taxBasis,
+    tax_total: totals.taxTotal,
+    grand_total: totals.grandTotal,
+    prepaid: totals.prepaid,
+    rounding: totals.rounding,
+    due_payable: totals.duePayable,
+  };
+  for (const total of TOTAL_KEYS) {
+    // An absent allowance, charge, prepaid or rounding total is zero (BT-107/108/113/114 are optional).
+    const stated = parseDecimal(documentValues[total]) ?? (['allowance_total', 'charge_total', 'prepaid', 'rounding'].includes(total) ? 0n : undefined);
+    differ(total, TOTAL_TERMS[total].bt, TOTAL_TERMS[total].rule, stated, recomputedValues[total]);
+  }
+  return {
+    document: Object.fromEntries(TOTAL_KEYS.map((total) => [total, documentValues[total] ?? null])) as Record<TotalKey, string | null>,
+    recomputed: Object.fromEntries(TOTAL_KEYS.map((total) => [total, recomputedValues[total] === undefined ? null : formatDecimal(recomputedValues[total]!)])) as Record<TotalKey, string | null>,
+    differences,
+  };
+}

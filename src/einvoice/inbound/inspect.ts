@@ -1,0 +1,102 @@
+import { InputRejected, type Issue } from '../../errors.js';
+import { checkEInvoice } from '../prepareEInvoice.js';
+import { customizationName } from './customizations.js';
+import { compareTotals, type TotalsComparison } from './inboundTotals.js';
+import type { InboundInvoice, OtherValue } from './model.js';
+import { NATIONAL_RULE_CHECKS } from './nationalRules.js';
+import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
+import { toInvoiceJson } from './toInvoiceJson.js';
+import type { InvoiceInput } from '../../invoice/schema.js';
+import { minorToDecimal } from '../../invoice/money.js';
+import type { Totals } from '../../invoice/totals.js';
+
+/**
+ * The answer of POST /v1/e-invoice/inspect: what the document is, its invoice as this service's
+ * JSON, its own totals beside those recomputed from its lines, and the rules it breaks.
+ */
+export interface InspectAnswer {
+  syntax: 'cii' | 'ubl';
+  document: InboundInvoice['document'];
+  envelope: 'sbdh' | null;
+  source: { format: InboundFormat; embedded_files: number | null };
+  customization: { id: string; name: string | null; known: boolean };
+  profile: string | null;
+  type_code: string;
+  invoice_number: string;
+  currency: string;
+  /** This service's JSON invoice; send it to /v1/e-invoice/cii.xml or ubl.xml to re-issue it. */
+  invoice: InvoiceInput;
+  reissue: { valid: boolean; folded: string[]; issues: Issue[] };
+  totals: TotalsComparison;
+  rules: { valid: boolean; checked: string[]; issues: Issue[] };
+  other_values: OtherValue[];
+  notes: string[];
+}
+
+/**
+ * The JSON invoice's own totals against the document's: where the smaller JSON model cannot hold
+ * the document exactly (an allowance on one VAT rate of several, which the JSON discount shares
+ * among all), re-issuing would change amounts, and reissue says so instead of pretending.
+ */
+function amountsKept(source: InboundInvoice, totals: Totals): Issue[] {
+  const pairs: [string, string, string | undefined, bigint][] = [
+    ['BT-110', 'tax_total', source.totals.taxTotal, totals.tax],
+    ['BT-112', 'grand_total', source.totals.grandTotal, totals.total],
+    ['BT-115', 'due_payable', source.totals.duePayable, totals.balanceDue],
+  ];
+  return pairs
+    .filter(([, , stated, minor]) => stated !== undefined && Number(stated) !== Number(minorToDecimal(minor, totals.digits)))
+    .map(([bt, field, stated, minor]) => ({
+      path: `totals.${field}`,
+      code: 'reissue_amounts_differ',
+      message: `re-issued from the JSON invoice, ${bt} would be ${minorToDecimal(minor, totals.digits)} instead of ${stated}`,
+    }));
+}
+
+export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): InspectAnswer {
+  const { invoice, source } = readInbound(bytes, format);
+  return buildInspectAnswer(invoice, source);
+}
+
+export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource): InspectAnswer {
+  const totals = compareTotals(source);
+  const { invoice, folded } = toInvoiceJson(source);
+  let reissueIssues: Issue[] = [];
+  let ruleIssues: Issue[] = [];
+  try {
+    const checked = checkEInvoice(invoice);
+    ruleIssues = checked.issues;
+    reissueIssues = amountsKept(source, checked.prepared.totals);
+  } catch (error) {
+    if (!(error instanceof InputRejected)) throw error;
+    reissueIssues = error.issues ?? [{ path: '', code: error.code, message: error.message }];
+  }
+  const national = NATIONAL_RULE_CHECKS.filter((check) => check.applies(source));
+  const issues = [
+    ...totals.differences.filter((difference) => difference.rule !== 'line_net').map((difference) => ({
+      path: difference.field,
+      code: difference.rule,
+      message: `${difference.bt} is ${difference.document}, the lines give ${difference.recomputed} (difference ${difference.difference})`,
+    })),
+    ...ruleIssues,
+    ...national.flatMap((check) => check.check(source, invoice)),
+  ];
+  const name = customizationName(source.customization);
+  return {
+    syntax: source.syntax,
+    document: source.document,
+    envelope: source.envelope,
+    source: { format: origin.format, embedded_files: origin.embeddedFiles },
+    customization: { id: source.customization, name, known: name !== null },
+    profile: source.profile ?? null,
+    type_code: source.typeCode,
+    invoice_number: source.number,
+    currency: source.currency,
+    invoice,
+    reissue: { valid: reissueIssues.length === 0 && ruleIssues.length === 0, folded, issues: [...reissueIssues, ...ruleIssues] },
+    totals,
+    rules: { valid: issues.length === 0, checked: ['EN 16931 (this service’s checks)', ...national.map((check) => check.name)], issues },
+    other_values: source.otherValues,
+    notes: name === null ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`] : [],
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * The bounds on an inbound e-invoice (docs/e-invoices-inbound.md lists them). Each is far above
+ * what a real invoice needs (the largest corpus file is 280 KB of PDF, 60 KB of XML, 8 levels of
+ * nesting below the root) and low enough that a hostile document is refused in milliseconds.
+ */
+export const INBOUND_LIMITS = {
+  /** Request body as sent (XML or PDF), before anything is read. */
+  bodyBytes: 8 * 1024 * 1024,
+  /** Characters of XML, as sent or as extracted from a PDF. */
+  xmlChars: 4 * 1024 * 1024,
+  /** Element nesting; CII and UBL need about 10, an SBDH envelope adds 2. */
+  xmlDepth: 48,
+  /** Elements in one document. */
+  xmlElements: 200_000,
+  /** Invoice lines (BG-25). */
+  lines: 2_000,
+  /** Decompressed bytes of one PDF stream looked at for the embedded XML. */
+  pdfStreamBytes: 4 * 1024 * 1024,
+  /** PDF streams looked at before giving up. */
+  pdfStreams: 20_000,
+  /** Attachments (BG-24) listed; their content is never decoded or rendered. */
+  attachments: 200,
+} as const;

@@ -1,0 +1,28 @@
+import { customizationName } from './customizations.js';
+import type { InboundRequest } from './inboundRequest.js';
+import { compareTotals, type TotalsComparison } from './inboundTotals.js';
+import type { InboundInvoice } from './model.js';
+import { readInbound, type InboundSource } from './readInbound.js';
+
+/**
+ * The inbound operations' reading of the document, done by their `parse` on the compute pool (never
+ * on the event loop, operations/operationJobs.ts). Each returns plain data: it crosses back to the
+ * main thread by structured clone.
+ */
+
+/** What inspect answers from (inspect.ts buildInspectAnswer). */
+export function readForInspect(request: InboundRequest): { invoice: InboundInvoice; source: InboundSource } {
+  return readInbound(request.bytes, request.format);
+}
+
+/** What render.pdf prints (render/inboundView.ts InboundRender): the document, its totals comparison, notes and the language. */
+export function readForRender(request: InboundRequest): { invoice: InboundInvoice; totals: TotalsComparison; notes: string[]; locale: string | undefined } {
+  const { invoice } = readInbound(request.bytes, request.format);
+  const name = customizationName(invoice.customization);
+  return {
+    invoice,
+    totals: compareTotals(invoice),
+    notes: name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : [],
+    locale: request.locale,
+  };
+}

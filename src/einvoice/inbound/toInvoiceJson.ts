@@ -1,0 +1,138 @@
+import { isCountryCode } from '../../invoice/countries.js';
+import { checkBic } from '../../invoice/paymentQr/bic.js';
+import { checkIban } from '../../invoice/paymentQr/iban.js';
+import type { InvoiceInput } from '../../invoice/schema.js';
+import { VAT_CATEGORIES, type VatCategory } from '../../invoice/vatCategories.js';
+import { divide, multiply, parseDecimal, roundTo, toNumber } from './decimalText.js';
+import type { InAddress, InboundInvoice, InLine, InParty } from './model.js';
+
+/**
+ * The inbound invoice as this service's own JSON invoice (the body of /v1/invoice.pdf and
+ * /v1/e-invoice/*), so that it can be re-issued. The JSON model is smaller than EN 16931, so some
+ * values are folded, each in a way that keeps the amounts: a line whose quantity × price does not
+ * give its net amount (price base quantity, line allowances or charges) becomes quantity 1 at its
+ * net amount, with the original quantity and price in its description; document-level charges
+ * become lines of their own; allowances become the discount; a document without lines (MINIMUM,
+ * BASIC WL) gets one line per VAT group at its taxable amount. `folded` says what was folded.
+ */
+export interface InvoiceJson {
+  invoice: InvoiceInput;
+  folded: string[];
+}
+
+const VAT_IDENTIFIER = /^[A-Z]{2}[0-9A-Za-z+*.-]{2,28}$/;
+const isVatCategory = (code: string | undefined): code is VatCategory => (VAT_CATEGORIES as readonly string[]).includes(code ?? '');
+const number = (text: string | undefined) => toNumber(parseDecimal(text) ?? 0n);
+const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== '')) as T;
+
+export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
+  const folded: string[] = [];
+  const lines = source.lines.length > 0 ? source.lines.map((line) => lineItem(line, folded)) : breakdownLines(source, folded);
+  const charges = source.allowances.filter((item) => item.charge);
+  for (const charge of charges) {
+    lines.push(
+      defined({
+        description: charge.reason ?? `Charge${charge.reasonCode ? ` ${charge.reasonCode}` : ''}`,
+        quantity: 1,
+        unit_price: number(charge.amount),
+        ...taxOf(charge.category, charge.rate),
+      }) as NonNullable<InvoiceInput['line_items']>[number],
+    );
+  }
+  if (charges.length > 0) folded.push('document-level charges (BG-21) became lines');
+  const discount = source.allowances.filter((item) => !item.charge).reduce((total, item) => total + (parseDecimal(item.amount) ?? 0n), 0n);
+  const preceding = source.references.find((reference) => reference.bt === 'BT-25')?.value;
+  // Only a valid IBAN and BIC go to `payment` (which checks them); any other account is printed in the payment instructions.
+  const iban = source.paymentMeans.find((means) => means.account !== undefined && checkIban(means.account).ok);
+  const otherAccounts = source.paymentMeans.filter((means) => means.account !== undefined && means !== iban).map((means) => `${means.account}${means.bic ? ` (${means.bic})` : ''}`);
+  if (otherAccounts.length > 0) folded.push('accounts that are not a valid IBAN went to payment_instructions');
+  const instructions = [source.paymentTerms, ...otherAccounts].filter((text) => text !== undefined).join('\n') || undefined;
+  const exemption = source.breakdown.find((group) => group.exemptionReason !== undefined)?.exemptionReason;
+  const creditNote = source.document === 'CreditNote' || source.typeCode === '381';
+  const invoice: InvoiceInput = defined({
+    seller: party(source.seller),
+    buyer: party(source.buyer),
+    invoice_number: source.number,
+    issue_date: source.issueDate,
+    due_date: source.dueDate,
+    currency: source.currency as InvoiceInput['currency'],
+    line_items: lines,
+    discount: discount > 0n ? toNumber(discount) : undefined,
+    notes: source.notes.map((note) => note.text).join('\n\n') || undefined,
+    payment_instructions: instructions,
+    document_type: creditNote ? 'credit_note' : undefined,
+    preceding_invoice: preceding ? { number: preceding.replace(/ \(\d{4}-\d{2}-\d{2}\)$/, ''), ...issueDateOf(preceding) } : undefined,
+    tax_exemption_reason: exemption,
+    amount_paid: source.totals.prepaid !== undefined && number(source.totals.prepaid) > 0 ? number(source.totals.prepaid) : undefined,
+    purchase_order: source.references.find((reference) => reference.bt === 'BT-13')?.value,
+    buyer_reference: source.references.find((reference) => reference.bt === 'BT-10')?.value,
+    ship_to: source.delivery?.address ? defined({ name: source.delivery.name ?? source.buyer.name, ...address(source.delivery.address) }) : undefined,
+    payment: iban?.account
+      ? defined({ iban: iban.account.replace(/\s+/g, ''), bic: iban.bic && checkBic(iban.bic).ok ? iban.bic : undefined, account_name: iban.accountName, reference: source.paymentReference })
+      : undefined,
+  });
+  return { invoice, folded };
+}
+
+function lineItem(line: InLine, folded: string[]): NonNullable<InvoiceInput['line_items']>[number] {
+  const quantity = parseDecimal(line.quantity) ?? 0n;
+  const price = parseDecimal(line.price) ?? 0n;
+  const net = parseDecimal(line.net) ?? 0n;
+  const base = parseDecimal(line.baseQuantity);
+  const unitPrice = base === undefined || base === 0n ? price : divide(price, base);
+  const exact = quantity > 0n && roundTo(multiply(quantity, unitPrice), 2) === net && line.allowances.length === 0;
+  const description = [line.name, line.description === line.name ? undefined : line.description].filter((part) => part !== undefined && part !== '').join(' — ');
+  if (!exact) folded.push(`line ${line.id}: quantity 1 at its net amount (BT-131), as quantity × price does not give it`);
+  return defined({
+    description: exact ? description : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''} × ${line.price})`,
+    quantity: exact ? toNumber(quantity) : 1,
+    unit_price: exact ? toNumber(unitPrice) : toNumber(net),
+    unit: exact && line.unitCode && /^[A-Z0-9]{2,3}$/.test(line.unitCode) ? line.unitCode : undefined,
+    item_code: line.sellerItemId,
+    ...taxOf(line.category, line.rate),
+  }) as NonNullable<InvoiceInput['line_items']>[number];
+}
+
+function breakdownLines(source: InboundInvoice, folded: string[]): NonNullable<InvoiceInput['line_items']> {
+  folded.push('the document has no lines: one line per VAT group at its taxable amount (BT-116)');
+  return source.breakdown.map((group) =>
+    defined({
+      description: `${group.category}${group.rate !== undefined ? ` ${group.rate} %` : ''} (BT-116)`,
+      quantity: 1,
+      // The allowances and charges are in the group's basis already; the lines carry them.
+      unit_price: number(group.basis) + toNumber(source.allowances.filter((item) => item.category === group.category && item.rate === group.rate).reduce((total, item) => total + (item.charge ? -1n : 1n) * (parseDecimal(item.amount) ?? 0n), 0n)),
+      ...taxOf(group.category, group.rate),
+    }) as NonNullable<InvoiceInput['line_items']>[number],
+  );
+}
+
+function taxOf(category: string | undefined, rate: string | undefined): { tax_category?: VatCategory; tax_rate: number } {
+  return { ...(isVatCategory(category) ? { tax_category: category } : {}), tax_rate: number(rate) };
+}
+
+function party(source: InParty): NonNullable<InvoiceInput['seller']> {
+  const vat = source.vatId?.replace(/\s+/g, '');
+  return defined({
+    name: source.name,
+    ...(source.address ? address(source.address) : {}),
+    email: source.email,
+    phone: source.phone,
+    vat_id: vat && VAT_IDENTIFIER.test(vat) ? vat : undefined,
+    tax_id: source.taxRegistration ?? (vat && !VAT_IDENTIFIER.test(vat) ? vat : undefined),
+    contact_name: source.contactName,
+  }) as NonNullable<InvoiceInput['seller']>;
+}
+
+function address(source: InAddress) {
+  return {
+    street: source.lines.join(', ') || undefined,
+    city: source.city,
+    postal_code: source.postalCode,
+    country: source.country && isCountryCode(source.country) ? source.country : undefined,
+  };
+}
+
+function issueDateOf(reference: string): { issue_date?: string } {
+  const date = / \((\d{4}-\d{2}-\d{2})\)$/.exec(reference)?.[1];
+  return date ? { issue_date: date } : {};
+}

@@ -1,0 +1,96 @@
+import { SaxesParser } from 'saxes';
+import { rejected } from '../../errors.js';
+import { INBOUND_LIMITS } from './limits.js';
+
+/**
+ * Untrusted XML read into a small tree of namespaced elements. saxes is a strict, non-validating
+ * parser: it never fetches or expands anything (no DTD, no external entity, only the five
+ * predefined entities and character references), and it reports every well-formedness error.
+ * On top of that a DOCTYPE is refused outright (before and during parsing), so an entity
+ * declaration never even reaches a parser, and depth and element count are bounded here.
+ */
+export interface XNode {
+  /** Namespace URI ('' when none). */
+  ns: string;
+  /** Local name. */
+  name: string;
+  /** Attributes by local name (e-invoice attributes are unqualified: currencyID, unitCode, schemeID…). */
+  attrs: Record<string, string>;
+  children: XNode[];
+  /** Concatenated character data directly in this element, trimmed. */
+  text: string;
+  parent: XNode | undefined;
+}
+
+const refuse = (code: string, message: string) => rejected(code, message, [{ path: '', code, message }]);
+
+// A DOCTYPE (and so any entity declaration) can only appear before the root element; ENTITY is
+// also looked for anywhere, so a doctype hidden by an encoding trick still meets a refusal.
+const DOCTYPE = /<!DOCTYPE|<!ENTITY/i;
+
+export function parseXmlTree(text: string): XNode {
+  if (text.length > INBOUND_LIMITS.xmlChars) {
+    throw refuse('einvoice_too_large', `The XML is longer than ${INBOUND_LIMITS.xmlChars} characters.`);
+  }
+  if (DOCTYPE.test(text)) {
+    throw refuse('xml_doctype_refused', 'The XML has a DOCTYPE or entity declaration; e-invoices never need one, so it is refused unread (no DTD or entity is ever expanded).');
+  }
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  let root: XNode | undefined;
+  let current: XNode | undefined;
+  let depth = 0;
+  let elements = 0;
+  let texts: string[] = [];
+  const textStack: string[][] = [];
+  parser.on('doctype', () => {
+    throw refuse('xml_doctype_refused', 'The XML has a DOCTYPE; it is refused unread.');
+  });
+  parser.on('opentag', (tag) => {
+    depth++;
+    elements++;
+    if (depth > INBOUND_LIMITS.xmlDepth) throw refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
+    if (elements > INBOUND_LIMITS.xmlElements) throw refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
+    const attrs: Record<string, string> = {};
+    for (const attribute of Object.values(tag.attributes)) {
+      if (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') continue;
+      attrs[attribute.local] = attribute.value;
+    }
+    const node: XNode = { ns: tag.uri, name: tag.local, attrs, children: [], text: '', parent: current };
+    if (current) current.children.push(node);
+    else root = node;
+    textStack.push(texts);
+    texts = [];
+    current = node;
+  });
+  const addText = (value: string) => {
+    if (current) texts.push(value);
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    if (current) {
+      current.text = texts.join('').trim();
+      current = current.parent;
+    }
+    texts = textStack.pop() ?? [];
+    depth--;
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'InputRejected') throw error;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw refuse('xml_malformed', `The body is not well-formed XML: ${message}`);
+  }
+  if (!root) throw refuse('xml_malformed', 'The body is not well-formed XML: no root element.');
+  return root;
+}
+
+/** Children by local name (any namespace: CII and UBL each use theirs consistently). */
+export function kids(node: XNode | undefined, name: string): XNode[] {
+  return node ? node.children.filter((child) => child.name === name) : [];
+}
+
+export function kid(node: XNode | undefined, name: string): XNode | undefined {
+  return node?.children.find((child) => child.name === name);
+}

@@ -1,0 +1,197 @@
+/**
+ * An inbound e-invoice as read from CII or UBL (src/einvoice/inbound/) and printed by the renderer
+ * (src/render/inboundView.ts); the types live here, below both: the EN 16931 business terms (BT-…) the layout
+ * prints, as the document wrote them (amounts are its decimal text, dates ISO YYYY-MM-DD). What
+ * the reader does not map lands in `otherValues` with its element path (and BT number where
+ * known), so no value of the document is dropped silently.
+ */
+export type Syntax = 'cii' | 'ubl';
+
+export interface InAddress {
+  lines: string[];
+  city: string | undefined;
+  postalCode: string | undefined;
+  subdivision: string | undefined;
+  country: string | undefined;
+}
+
+export interface InParty {
+  name: string;
+  /** BT-28/45 trading name. */
+  tradingName: string | undefined;
+  /** BT-29/46/60 identifiers, "scheme: id" when a scheme is given. */
+  ids: string[];
+  /** BT-30/47/61 legal registration identifier. */
+  legalId: string | undefined;
+  /** BT-31/48/63 VAT identifier. */
+  vatId: string | undefined;
+  /** BT-32 tax registration (scheme FC). */
+  taxRegistration: string | undefined;
+  /** BT-33 additional legal information. */
+  legalInfo: string | undefined;
+  /** BT-34/49 electronic address, "scheme: id". */
+  endpoint: string | undefined;
+  address: InAddress | undefined;
+  contactName: string | undefined;
+  phone: string | undefined;
+  email: string | undefined;
+}
+
+export interface InAllowanceCharge {
+  charge: boolean;
+  amount: string;
+  base: string | undefined;
+  percent: string | undefined;
+  reason: string | undefined;
+  reasonCode: string | undefined;
+  category: string | undefined;
+  rate: string | undefined;
+}
+
+export interface InLine {
+  id: string;
+  note: string | undefined;
+  name: string;
+  description: string | undefined;
+  sellerItemId: string | undefined;
+  buyerItemId: string | undefined;
+  standardItemId: string | undefined;
+  quantity: string;
+  unitCode: string | undefined;
+  /** BT-131 line net amount. */
+  net: string;
+  /** BT-146 item net price. */
+  price: string;
+  /** BT-149 price base quantity. */
+  baseQuantity: string | undefined;
+  /** The gross price's own base quantity (CII only; EN 16931 has one BT-149). */
+  grossBaseQuantity?: string | undefined;
+  /** BT-148 gross price and BT-147 price discount. */
+  grossPrice: string | undefined;
+  priceDiscount: string | undefined;
+  category: string | undefined;
+  rate: string | undefined;
+  allowances: InAllowanceCharge[];
+  /** BT-134/135. */
+  periodStart: string | undefined;
+  periodEnd: string | undefined;
+  /** BT-160/161 item attributes and other line facts (order line reference, accounting ref…). */
+  facts: { label: string; value: string }[];
+}
+
+export interface InBreakdown {
+  category: string;
+  rate: string | undefined;
+  basis: string;
+  tax: string;
+  exemptionReason: string | undefined;
+  exemptionCode: string | undefined;
+}
+
+export interface InPaymentMeans {
+  code: string | undefined;
+  text: string | undefined;
+  /** BT-84 account identifier (IBAN or other). */
+  account: string | undefined;
+  accountName: string | undefined;
+  bic: string | undefined;
+  /** BT-87 card number (last digits only, as sent). */
+  card: string | undefined;
+  /** BT-89/91 direct debit mandate and debited account. */
+  mandate: string | undefined;
+  debitedAccount: string | undefined;
+}
+
+export interface InAttachment {
+  id: string;
+  description: string | undefined;
+  filename: string | undefined;
+  mimeCode: string | undefined;
+  /** Decoded size of an embedded object; its content is never decoded further or shown. */
+  bytes: number | undefined;
+  /** BT-124 external location, printed as text, never fetched. */
+  uri: string | undefined;
+}
+
+export interface OtherValue {
+  /** BT/BG number where the element is one the reader knows, else null. */
+  bt: string | null;
+  /** The element path below the document root, local names joined by "/". */
+  path: string;
+  value: string;
+}
+
+export interface InboundInvoice {
+  syntax: Syntax;
+  /** The root element: CrossIndustryInvoice, Invoice or CreditNote. */
+  document: 'CrossIndustryInvoice' | 'Invoice' | 'CreditNote';
+  /** A Peppol SBDH envelope was removed around the document. */
+  envelope: 'sbdh' | null;
+  /** BT-24 and BT-23. */
+  customization: string;
+  profile: string | undefined;
+  /** BT-3. */
+  typeCode: string;
+  number: string;
+  issueDate: string;
+  dueDate: string | undefined;
+  /** BT-7 tax point date, BT-8 its code. */
+  taxPointDate: string | undefined;
+  currency: string;
+  /** BT-6 and BT-111 (VAT total in accounting currency). */
+  taxCurrency: string | undefined;
+  notes: { subject: string | undefined; text: string }[];
+  /** BT-10… references by BT number, in the order of the standard. */
+  references: { bt: string; value: string }[];
+  seller: InParty;
+  buyer: InParty;
+  payee: InParty | undefined;
+  taxRepresentative: InParty | undefined;
+  delivery: { name: string | undefined; locationId: string | undefined; address: InAddress | undefined; date: string | undefined } | undefined;
+  /** BG-14 invoicing period. */
+  periodStart: string | undefined;
+  periodEnd: string | undefined;
+  paymentMeans: InPaymentMeans[];
+  paymentReference: string | undefined;
+  paymentTerms: string | undefined;
+  allowances: InAllowanceCharge[];
+  breakdown: InBreakdown[];
+  totals: {
+    lineTotal: string | undefined;
+    allowanceTotal: string | undefined;
+    chargeTotal: string | undefined;
+    taxBasis: string | undefined;
+    taxTotal: string | undefined;
+    taxTotalAccounting: string | undefined;
+    grandTotal: string | undefined;
+    prepaid: string | undefined;
+    rounding: string | undefined;
+    duePayable: string | undefined;
+  };
+  lines: InLine[];
+  attachments: InAttachment[];
+  otherValues: OtherValue[];
+}
+
+/** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */
+export const TOTAL_KEYS = ['line_total', 'allowance_total', 'charge_total', 'tax_basis', 'tax_total', 'grand_total', 'prepaid', 'rounding', 'due_payable'] as const;
+export type TotalKey = (typeof TOTAL_KEYS)[number];
+
+export interface TotalsComparison {
+  /** Each total as the document states it (null when absent), by business term. */
+  document: Record<TotalKey, string | null>;
+  /** The same totals recomputed; null where the document lacks what they are computed from. */
+  recomputed: Record<TotalKey, string | null>;
+  differences: TotalDifference[];
+}
+
+export interface TotalDifference {
+  /** The total, a line ("lines[2].net") or a VAT group ("vat_breakdown[0].tax"). */
+  field: string;
+  bt: string;
+  /** The EN 16931 rule that ties the value to what it is computed from (line_net: none does). */
+  rule: string;
+  document: string;
+  recomputed: string;
+  difference: string;
+}

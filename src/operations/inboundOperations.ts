@@ -1,0 +1,82 @@
+import { bodyIsAnArray } from '../errors.js';
+import { eInvoiceXml } from '../einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE } from '../einvoice/example.js';
+import { INBOUND_MEDIA_TYPES, InboundArgumentsSchema, parseInboundArguments, parseInboundDocument } from '../einvoice/inbound/inboundRequest.js';
+import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
+import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
+import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
+import { prepareEInvoice } from '../einvoice/prepareEInvoice.js';
+import type { InboundRender } from '../render/inboundView.js';
+import type { Renderer } from '../render/renderer.js';
+import { renderingUnavailable } from './invoiceOperations.js';
+import type { DocumentBody, Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import { parseRequestJson } from './requestJson.js';
+
+/** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
+type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
+
+/** Our own CII of the e-invoice example: a document both operations read (documents and tools show it). */
+const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii'), locale: 'de-DE' };
+const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope), application/pdf for a Factur-X / ZUGFeRD / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } (with locale), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, pdf_malformed, pdf_encrypted, pdf_no_einvoice), 413 or 415, never charged.`;
+
+/** The JSON form { xml } / { pdf_base64 } sent over HTTP, parsed by the operations' strict parser (the same errors as every JSON body). */
+function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
+  if (document.mediaType !== 'application/json') return undefined;
+  const value = parseRequestJson(new TextDecoder().decode(document.bytes));
+  if (Array.isArray(value)) throw bodyIsAnArray();
+  return { value };
+}
+
+/**
+ * POST /v1/e-invoice/inspect (free) and /v1/e-invoice/render.pdf (paid): inbound e-invoices. Both
+ * are document rows (operation.ts `document`): over HTTP the body is the XML or PDF itself, or JSON
+ * { xml } / { pdf_base64 } as over MCP. Their `parse` reads the document on the compute pool, before
+ * anything about payment, so a refused document is a 400 that is never charged.
+ */
+export function inboundOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+  const inboundRenderer = renderer && 'renderInboundPdf' in renderer ? (renderer as InboundRenderer) : undefined;
+  const requestReadBy = <T>(read: (request: ReturnType<typeof parseInboundArguments>) => T) => ({
+    schema: InboundArgumentsSchema,
+    example: EXAMPLE,
+    parse: (body: unknown) => read(parseInboundArguments(body)),
+    document: { mediaTypes: INBOUND_MEDIA_TYPES, limitBytes: INBOUND_LIMITS.bodyBytes, parseDocument: (document: DocumentBody) => read(parseInboundDocument(document, jsonFormOf(document))) },
+  });
+
+  const inspect: Operation<ReturnType<typeof readForInspect>> = {
+    method: 'POST',
+    path: '/v1/e-invoice/inspect',
+    operationId: 'v1_e_invoice_inspect',
+    summary: 'Read an inbound e-invoice (CII, UBL, hybrid PDF): its data, totals and broken rules (free)',
+    description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks (this service's checks); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
+    tag: 'Invoices',
+    request: requestReadBy(readForInspect),
+    response: { contentType: 'application/json', description: 'What the document is and holds.' },
+    compute: ({ invoice, source }) => buildInspectAnswer(invoice, source),
+  };
+
+  const render: Operation<InboundRender> = {
+    method: 'POST',
+    path: '/v1/e-invoice/render.pdf',
+    operationId: 'v1_e_invoice_render_pdf',
+    summary: 'Render an inbound e-invoice (CII, UBL, hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
+    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (en, de, fr, es, it, nl, pt, pl, sv, ja, zh, ar, he, hi; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. Nothing in the document is fetched or run. ${BODY}`,
+    tag: 'Invoices',
+    request: requestReadBy(readForRender),
+    response: { contentType: 'application/pdf', description: 'The PDF.' },
+    // Not async: renderInboundPdf's admission must throw before this returns (see PdfRenderer).
+    handle(read, { signal }) {
+      return produceInboundPdf(inboundRenderer, read, signal, onRendered);
+    },
+  };
+  return [inspect, render];
+}
+
+function produceInboundPdf(renderer: InboundRenderer | undefined, render: InboundRender, signal: AbortSignal, onRendered?: (seconds: number, pages: number) => void): Promise<PaidAnswer> {
+  if (!renderer) throw renderingUnavailable();
+  const started = performance.now();
+  return renderer.renderInboundPdf(render, { signal }).then(({ pdf, pages }) => {
+    onRendered?.((performance.now() - started) / 1000, pages);
+    const stem = render.invoice.number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64) || 'invoice';
+    return { contentType: 'application/pdf', body: pdf, headers: { 'Content-Disposition': `inline; filename="e-invoice-${stem}.pdf"`, 'X-Page-Count': String(pages) } };
+  });
+}
