@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { CURRENCY_CODES, DEFAULT_CURRENCY } from './currencies.js';
+import { E_INVOICE_INVOICE_FIELDS } from './eInvoiceFields.js';
 import { OVERRIDABLE_LABEL_KEYS } from './labelKeys.js';
 import { LIMITS } from './limits.js';
 import { LineItemSchema } from './lineItemSchema.js';
@@ -58,7 +59,7 @@ const CustomFieldSchema = v.strictObject(
 const LOGO_DATA_URI = /^data:image\/(?:png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
 const LOGO_MAX_CHARS = 'data:image/jpeg;base64,'.length + Math.ceil(LIMITS.logoBytes / 3) * 4;
 
-const InvoiceFieldsSchema = v.strictObject(
+export const InvoiceFieldsSchema = v.strictObject(
   {
     seller: PartySchema,
     buyer: PartySchema,
@@ -125,6 +126,9 @@ const InvoiceFieldsSchema = v.strictObject(
       v.pipe(v.string('must be a string'), v.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB'), v.description('Accent colour of the design, #RRGGBB.')),
     ),
     payment: v.optional(PaymentSchema),
+
+    // The national e-invoice fields (EN 16931 BT numbers in their notes): eInvoiceFields.ts.
+    ...E_INVOICE_INVOICE_FIELDS,
   },
   'unknown property',
 );

@@ -1,0 +1,37 @@
+import { parseTerms } from '../helpers/termsExpression.js';
+import type { Invoice } from '../invoice/schema.js';
+import type { ENote } from './document.js';
+
+/**
+ * France's mandatory notes (Code de commerce L441-9, L441-10, D441-5; BR-FR-05 asks for them with
+ * the subject codes PMT, PMD, AAB). Written only when the request has `legal_notes`: a note it
+ * gives is kept as sent, a missing one gets the statutory wording, or the wording derived from the
+ * late-fee rate / payment terms it names (the same terms POST /v1/helpers/payment-terms reads).
+ */
+export const STATUTORY_NOTES = {
+  PMT: 'Indemnité forfaitaire pour frais de recouvrement en cas de retard de paiement : 40 € (articles L441-10 et D441-5 du Code de commerce).',
+  PMD: "Pénalités de retard : trois fois le taux d'intérêt légal, exigibles dès le jour suivant la date d'échéance (article L441-10 du Code de commerce).",
+  AAB: "Pas d'escompte pour paiement anticipé.",
+} as const;
+
+const frenchNumber = (value: number) => String(value).replace('.', ',');
+
+export function legalNotesOf(notes: Invoice['legal_notes']): ENote[] {
+  if (!notes) return [];
+  const penalties =
+    notes.late_payment_penalties ??
+    (notes.late_fee_annual_percent !== undefined
+      ? `Pénalités de retard : ${frenchNumber(notes.late_fee_annual_percent)} % par an, exigibles dès le jour suivant la date d'échéance (article L441-10 du Code de commerce).`
+      : STATUTORY_NOTES.PMD);
+  return [
+    { subjectCode: 'PMT', content: notes.recovery_fee ?? STATUTORY_NOTES.PMT },
+    { subjectCode: 'PMD', content: penalties },
+    { subjectCode: 'AAB', content: notes.early_payment_discount ?? earlyPaymentNote(notes.payment_terms) },
+  ];
+}
+
+function earlyPaymentNote(terms: string | undefined): string {
+  const reading = terms === undefined ? undefined : parseTerms(terms);
+  if (!reading?.ok || reading.terms.discount_percent === null || reading.terms.discount_days === null) return STATUTORY_NOTES.AAB;
+  return `Escompte de ${frenchNumber(reading.terms.discount_percent)} % pour paiement sous ${reading.terms.discount_days} jours (conditions ${reading.terms.text}).`;
+}
