@@ -22,7 +22,7 @@ function required(id: string, summary: string, path: string, value: (invoice: In
   return rule(id, summary, (c) => {
     if (!applies(c)) return [];
     const present = value(c.invoice);
-    return present === undefined || (typeof present === 'string' && blank(present)) ? [{ path, message: `is required: ${summary}` }] : [];
+    return present === undefined || (typeof present === 'string' && blank(present)) ? [{ path, message: `is required (${id}): ${summary.split(' is required:')[0]!.split(': ')[0]}` }] : [];
   });
 }
 
@@ -56,6 +56,15 @@ function germanRules(idOf: (n: number) => string, applies: (c: RuleContext) => b
 const electronicAddress = (id: string, role: Role, bt: string) =>
   required(id, `the ${role}'s electronic address (${bt}) is required: ${role}.electronic_address { scheme, id }`, `${role}.electronic_address`, partyField(role, 'electronic_address'));
 
+/** |line amount − quantity × price| ≤ 0.02, exactly (bigint decimals). */
+function lineNetWithin(quantity: number, price: number, lineMinor: bigint, digits: number): boolean {
+  const q = decimalFromNumber(quantity);
+  const p = decimalFromNumber(price);
+  const scale = BigInt(q.scale + p.scale);
+  const difference = lineMinor * 10n ** scale - q.coefficient * p.coefficient * 10n ** BigInt(digits);
+  return (difference < 0n ? -difference : difference) * 100n <= 2n * 10n ** (scale + BigInt(digits));
+}
+
 const PEPPOL_BUSINESS_PROCESS = /^urn:fdc:peppol\.eu:2017:poacc:billing:[0-9]{2}:1\.0$/;
 
 export const XRECHNUNG_RULES: readonly Rule[] = [
@@ -78,6 +87,12 @@ export const PEPPOL_RULES: readonly Rule[] = [
     (['seller', 'buyer'] as const).flatMap((role) =>
       c.invoice[role].electronic_address?.scheme === 'EM' ? [{ path: `${role}.electronic_address.scheme`, message: 'is EM (e-mail), which the Peppol network does not use: give the Peppol participant identifier, e.g. 0208 (Belgian KBO), 0088 (GLN), 9930 (German VAT)' }] : [],
     ),
+  ),
+  rule('PEPPOL-EN16931-R120', 'a line net amount (BT-131) is quantity × unit price within 0.02: a currency without cents (JPY) needs whole-number quantity × price', (c) =>
+    c.invoice.line_items.flatMap((line, at) => (lineNetWithin(line.quantity, line.unit_price, c.totals.lineAmounts[at] ?? 0n, c.totals.digits) ? [] : [{
+      path: `line_items[${at}].quantity`,
+      message: `times unit_price rounds to a line amount more than 0.02 ${c.invoice.currency} away from the exact product, which Peppol refuses: use a quantity and price whose product has at most ${c.totals.digits} decimals`,
+    }])),
   ),
   rule('PEPPOL-EN16931-R003', 'a buyer reference (BT-10) or purchase order reference (BT-13) is required: buyer_reference or purchase_order', (c) =>
     blank(c.invoice.buyer_reference) && blank(c.invoice.purchase_order) ? [{ path: 'buyer_reference', message: 'is required when there is no purchase_order: Peppol needs a buyer reference (BT-10) or an order reference (BT-13)' }] : [],
