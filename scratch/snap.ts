@@ -1,0 +1,10 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import fc from 'fast-check';
+import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
+import { prepareEInvoice } from '../src/einvoice/prepareEInvoice.js';
+import { eInvoiceArbitrary } from '../test/fixtures/eInvoiceArbitrary.js';
+import { EINVOICE_EXAMPLES } from '../test/fixtures/eInvoiceExamples.js';
+const dir = process.argv[2]!; mkdirSync(dir, { recursive: true });
+const gen = fc.sample(eInvoiceArbitrary({ maxLines: 15 }), { numRuns: 220, seed: 17 });
+const all = [...Object.entries(EINVOICE_EXAMPLES), ...gen.map((b, i) => [`g${i}`, { ...b, invoice_number: `GEN-${i}` }] as const)];
+for (const [n, b] of all) for (const s of ['cii', 'ubl'] as const) writeFileSync(`${dir}/${n}.${s}.xml`, eInvoiceXml(prepareEInvoice(b), s));
