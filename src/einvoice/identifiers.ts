@@ -14,6 +14,8 @@ export interface IdentifierScheme {
   /** Usable as an electronic address (EAS) / as a legal registration scheme (ICD). */
   eas: boolean;
   icd: boolean;
+  /** The official rule that checks this format, where one does (the e-invoice routes name it). */
+  rule?: string;
 }
 
 const digits = (length: number) => new RegExp(`^[0-9]{${length}}$`);
@@ -79,18 +81,18 @@ function norwegianOk(value: string): boolean {
 const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 const schemes: IdentifierScheme[] = [
-  { code: '0002', name: 'French SIREN', format: '9 digits with a valid Luhn check digit', valid: (id) => digits(9).test(id) && luhnOk(id), eas: true, icd: true },
-  { code: '0007', name: 'Swedish organisation number', format: '10 digits with a valid Luhn check digit', valid: (id) => digits(10).test(id) && luhnOk(id), eas: true, icd: true },
+  { code: '0002', name: 'French SIREN', format: '9 digits with a valid Luhn check digit', valid: (id) => digits(9).test(id) && luhnOk(id), eas: true, icd: true, rule: 'BR-FR-32' },
+  { code: '0007', name: 'Swedish organisation number', format: '10 digits with a valid Luhn check digit', valid: (id) => digits(10).test(id) && luhnOk(id), eas: true, icd: true, rule: 'PEPPOL-COMMON-R049' },
   { code: '0009', name: 'French SIRET', format: '14 digits with a valid Luhn check digit', valid: (id) => digits(14).test(id) && luhnOk(id), eas: true, icd: true },
   { code: '0060', name: 'DUNS number', format: '9 digits', valid: (id) => digits(9).test(id), eas: true, icd: true },
-  { code: '0088', name: 'GS1 GLN', format: '13 digits with a valid GS1 check digit', valid: (id) => digits(13).test(id) && gs1CheckDigitOk(id), eas: true, icd: true },
-  { code: '0106', name: 'Dutch KvK number', format: '8 digits', valid: (id) => digits(8).test(id), eas: true, icd: true },
-  { code: '0184', name: 'Danish CVR number', format: '8 digits', valid: (id) => digits(8).test(id), eas: true, icd: true },
-  { code: '0190', name: 'Dutch OIN', format: '20 digits', valid: (id) => digits(20).test(id), eas: true, icd: true },
-  { code: '0192', name: 'Norwegian organisation number', format: '9 digits with a valid mod 11 check digit', valid: norwegianOk, eas: true, icd: true },
+  { code: '0088', name: 'GS1 GLN', format: '13 digits with a valid GS1 check digit', valid: (id) => digits(13).test(id) && gs1CheckDigitOk(id), eas: true, icd: true, rule: 'PEPPOL-COMMON-R040' },
+  { code: '0106', name: 'Dutch KvK number', format: '8 digits', valid: (id) => digits(8).test(id), eas: true, icd: true, rule: 'PEPPOL-COMMON-R054' },
+  { code: '0184', name: 'Danish CVR number', format: '8 digits', valid: (id) => digits(8).test(id), eas: true, icd: true, rule: 'PEPPOL-COMMON-R042' },
+  { code: '0190', name: 'Dutch OIN', format: '20 digits', valid: (id) => digits(20).test(id), eas: true, icd: true, rule: 'PEPPOL-COMMON-R055' },
+  { code: '0192', name: 'Norwegian organisation number', format: '9 digits with a valid mod 11 check digit', valid: norwegianOk, eas: true, icd: true, rule: 'PEPPOL-COMMON-R041' },
   { code: '0204', name: 'Leitweg-ID (German public sector)', format: 'a Leitweg-ID such as 04011000-12345-03 with valid check digits (ISO/IEC 7064 MOD 97-10)', valid: leitwegIdOk, eas: true, icd: true },
-  { code: '0208', name: 'Belgian enterprise number (KBO/BCE)', format: '10 digits whose last two are 97 − (the first eight mod 97), e.g. 0123456749', valid: kboOk, eas: true, icd: true },
-  { code: '0225', name: 'French electronic address (annuaire PPF)', format: '1 to 125 letters, digits and + - _ .', valid: (id) => /^[A-Za-z0-9+\-_.]{1,125}$/.test(id), eas: true, icd: false },
+  { code: '0208', name: 'Belgian enterprise number (KBO/BCE)', format: '10 digits whose last two are 97 − (the first eight mod 97), e.g. 0123456749', valid: kboOk, eas: true, icd: true, rule: 'PEPPOL-COMMON-R043' },
+  { code: '0225', name: 'French electronic address (annuaire PPF)', format: '1 to 125 letters, digits and + - _ .', valid: (id) => /^[A-Za-z0-9+\-_.]{1,125}$/.test(id), eas: true, icd: false, rule: 'BR-FR-23' },
   { code: '9925', name: 'Belgian VAT number', format: 'BE followed by 10 digits (a valid KBO number)', valid: (id) => /^BE[0-9]{10}$/.test(id) && kboOk(id.slice(2)), eas: true, icd: false },
   { code: '9930', name: 'German VAT number', format: 'DE followed by 9 digits', valid: (id) => /^DE[0-9]{9}$/.test(id), eas: true, icd: false },
   { code: '9957', name: 'French VAT number', format: 'FR followed by 2 letters or digits and the 9-digit SIREN', valid: (id) => /^FR[0-9A-Z]{2}[0-9]{9}$/.test(id), eas: true, icd: false },

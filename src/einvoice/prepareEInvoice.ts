@@ -3,6 +3,7 @@ import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import { toIssues } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
+import { IDENTIFIER_SCHEMES } from './identifiers.js';
 import { NATIONAL_RULES } from './nationalRules.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
 import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
@@ -76,22 +77,34 @@ function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefin
 }
 
 /**
- * prepareInvoice, with its category/rate mismatch reported under the EN 16931 rule id; the
- * invoice model refuses that one on every route (since issue 16), the e-invoice routes name it
- * the way EN 16931 users look it up.
+ * prepareInvoice, with two of its checks reported under the official rule ids: the category/rate
+ * mismatch (the invoice model refuses it on every route, since issue 16) under EN 16931's, and a
+ * malformed scheme identifier (electronic address, legal registration) under the rule that checks
+ * that scheme (PEPPOL-COMMON-R040 for a GLN, …), the way e-invoice users look them up.
  */
 function prepareInvoiceWithRuleIds(body: unknown): PreparedInvoice {
   try {
     return prepareInvoice(body);
   } catch (error) {
-    if (!(error instanceof InputRejected) || !error.issues?.some((issue) => issue.code === 'category_rate_mismatch')) throw error;
+    if (!(error instanceof InputRejected) || !error.issues) throw error;
     const lines = (body as { line_items?: { tax_category?: VatCategory }[] }).line_items ?? [];
     const issues = error.issues.map((issue) => {
-      if (issue.code !== 'category_rate_mismatch') return issue;
-      const at = Number(/^line_items\[(\d+)\]/.exec(issue.path)?.[1]);
-      const category = lines[at]?.tax_category;
-      return category ? { ...issue, code: categoryRateRule(category) } : issue;
+      if (issue.code === 'category_rate_mismatch') {
+        const at = Number(/^line_items\[(\d+)\]/.exec(issue.path)?.[1]);
+        const category = lines[at]?.tax_category;
+        return category ? { ...issue, code: categoryRateRule(category) } : issue;
+      }
+      const rule = identifierRule(body, issue);
+      return rule ? { ...issue, code: rule } : issue;
     });
     throw new InputRejected(error.code, error.message, issues);
   }
+}
+
+/** The official rule of a scheme identifier's format issue ("seller.electronic_address.id"). */
+function identifierRule(body: unknown, issue: Issue): string | undefined {
+  const match = /^(seller|buyer|ship_to)\.(electronic_address|legal_registration)\.id$/.exec(issue.path);
+  if (!match || issue.code !== 'invalid_value') return undefined;
+  const identifier = (body as Record<string, Record<string, { scheme?: unknown } | undefined> | undefined>)[match[1]!]?.[match[2]!];
+  return typeof identifier?.scheme === 'string' ? IDENTIFIER_SCHEMES.get(identifier.scheme)?.rule : undefined;
 }
