@@ -1,3 +1,5 @@
+import { checkEInvoice } from '../einvoice/prepareEInvoice.js';
+import { buildEInvoiceValidation } from '../einvoice/validationReport.js';
 import { HELPER_OPERATIONS } from '../helpers/index.js';
 import type { OperationContext } from '../helpers/operation.js';
 import { parseOrReject } from '../invoice/issues.js';
@@ -13,5 +15,13 @@ export type ComputeJob = (body: unknown, context: OperationContext) => unknown;
 
 export const COMPUTE_JOBS: ReadonlyMap<string, ComputeJob> = new Map<string, ComputeJob>([
   ['v1_invoice_validate', (body) => buildTotalsReport(prepareInvoice(body))],
+  // The e-invoice check with its national rules (http/routes/eInvoiceRoutes.ts, validate).
+  [
+    'v1_e_invoice_validate',
+    (body) => {
+      const { prepared, issues, profile } = checkEInvoice(body);
+      return buildEInvoiceValidation(prepared, issues, profile);
+    },
+  ],
   ...HELPER_OPERATIONS.map((operation): [string, ComputeJob] => [operation.operationId, (body, context) => operation.run(parseOrReject(operation.request, body), context)]),
 ]);
