@@ -141,7 +141,7 @@ export const EXAMPLE_PROFILE_REQUESTS = {
       { description: 'Éclairage boutique : étude', quantity: 3, unit_price: 950, unit: 'DAY', tax_rate: 20 },
       { description: 'Luminaires LED', quantity: 24, unit_price: 64.9, unit: 'C62', tax_rate: 20 },
     ],
-    legal_notes: { late_fee_annual_percent: 12, payment_terms: '2/10 Net 30' },
+    legal_notes: { late_fee_annual_percent: 12, discount_percent: 2, discount_days: 10 },
     payment: { iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP', reference: 'F-2026-0042' },
   },
 } satisfies Record<Exclude<EInvoiceProfile, 'en16931'>, InvoiceInput & { profile: EInvoiceProfile }>;

@@ -1,4 +1,3 @@
-import { parseTerms } from '../helpers/termsExpression.js';
 import type { Invoice } from '../invoice/schema.js';
 import type { ENote } from './document.js';
 
@@ -6,7 +5,8 @@ import type { ENote } from './document.js';
  * France's mandatory notes (Code de commerce L441-9, L441-10, D441-5; BR-FR-05 asks for them with
  * the subject codes PMT, PMD, AAB). Written only when the request has `legal_notes`: a note it
  * gives is kept as sent, a missing one gets the statutory wording, or the wording derived from the
- * late-fee rate / payment terms it names (the same terms POST /v1/helpers/payment-terms reads).
+ * late-fee rate (as POST /v1/late-fee uses it) or early-payment discount (D and X of "D/X Net N"
+ * terms, as POST /v1/payment-terms reads them) it names.
  */
 export const STATUTORY_NOTES = {
   PMT: 'Indemnité forfaitaire pour frais de recouvrement en cas de retard de paiement : 40 € (articles L441-10 et D441-5 du Code de commerce).',
@@ -26,12 +26,11 @@ export function legalNotesOf(notes: Invoice['legal_notes']): ENote[] {
   return [
     { subjectCode: 'PMT', content: notes.recovery_fee ?? STATUTORY_NOTES.PMT },
     { subjectCode: 'PMD', content: penalties },
-    { subjectCode: 'AAB', content: notes.early_payment_discount ?? earlyPaymentNote(notes.payment_terms) },
+    { subjectCode: 'AAB', content: notes.early_payment_discount ?? earlyPaymentNote(notes.discount_percent, notes.discount_days) },
   ];
 }
 
-function earlyPaymentNote(terms: string | undefined): string {
-  const reading = terms === undefined ? undefined : parseTerms(terms);
-  if (!reading?.ok || reading.terms.discount_percent === null || reading.terms.discount_days === null) return STATUTORY_NOTES.AAB;
-  return `Escompte de ${frenchNumber(reading.terms.discount_percent)} % pour paiement sous ${reading.terms.discount_days} jours (conditions ${reading.terms.text}).`;
+function earlyPaymentNote(percent: number | undefined, days: number | undefined): string {
+  if (percent === undefined || days === undefined) return STATUTORY_NOTES.AAB;
+  return `Escompte de ${frenchNumber(percent)} % pour paiement sous ${days} jours.`;
 }

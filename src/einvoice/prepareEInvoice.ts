@@ -3,7 +3,7 @@ import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import { toIssues } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
-import { IDENTIFIER_SCHEMES } from './identifiers.js';
+import { IDENTIFIER_SCHEMES } from '../invoice/partyIdentifiers.js';
 import { NATIONAL_RULES } from './nationalRules.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
 import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { describeSchemes, EAS_CODES, ICD_CODES, IDENTIFIER_SCHEMES } from '../einvoice/identifiers.js';
-import { parseTerms } from '../helpers/termsExpression.js';
-import { amount, calendarDate, text } from './textRules.js';
+import { describeSchemes, EAS_CODES, ICD_CODES, IDENTIFIER_SCHEMES } from './partyIdentifiers.js';
+import { amount, calendarDate, text, wholeNumber } from './textRules.js';
 
 /**
  * The optional fields the national e-invoice profiles need (XRechnung, Peppol BIS Billing 3.0,
@@ -84,19 +83,21 @@ export const E_INVOICE_INVOICE_FIELDS = {
           late_payment_penalties: LegalNote('PMD', 'The late-payment penalties notice'),
           early_payment_discount: LegalNote('AAB', 'The early-payment discount notice (or that there is none)'),
           late_fee_annual_percent: v.optional(
-            amount({ min: 0, max: 100, description: 'Writes late_payment_penalties from a yearly late-fee rate in percent (as POST /v1/helpers/late-fee uses it), 0 to 100, when that note is not given.' }),
+            amount({ min: 0, max: 100, description: 'Writes late_payment_penalties from a yearly late-fee rate in percent (as POST /v1/late-fee uses it), 0 to 100, when that note is not given.' }),
           ),
-          payment_terms: v.optional(
-            v.pipe(
-              text({ min: 1, max: 100, description: 'Writes early_payment_discount from payment terms as POST /v1/helpers/payment-terms reads them ("2/10 Net 30", "Net 30"), when that note is not given.' }),
-              v.check((terms) => parseTerms(terms).ok, 'must be payment terms such as "2/10 Net 30", "Net 30", "Net 10 EOM" or "Due on receipt"'),
-            ),
+          discount_percent: v.optional(
+            amount({ min: 0, max: 100, exclusiveMin: true, description: 'Writes early_payment_discount from an early-payment discount: D of "D/X Net N" terms as POST /v1/payment-terms reads them, in percent, above 0 to 100; with discount_days.' }),
           ),
+          discount_days: v.optional(wholeNumber({ min: 0, max: 3650, description: 'X of "D/X Net N": days after the invoice date within which discount_percent applies, 0 to 3650; with discount_percent.' })),
         },
         'unknown property',
       ),
+      v.forward(
+        v.check((notes) => (notes.discount_percent === undefined) === (notes.discount_days === undefined), 'must be given together with discount_percent'),
+        ['discount_days'],
+      ),
       v.description(
-        "France's mandatory legal notes (BR-FR-05): recovery fee (PMT), late-payment penalties (PMD), early-payment discount (AAB), written as invoice notes with their subject codes. Give the object (even {}) to have the missing ones written: the EUR 40 recovery fee of art. D441-5 Code de commerce, penalties at three times the legal interest rate (or late_fee_annual_percent), no early-payment discount (or the one of payment_terms).",
+        "France's mandatory legal notes (BR-FR-05): recovery fee (PMT), late-payment penalties (PMD), early-payment discount (AAB), written as invoice notes with their subject codes. Give the object (even {}) to have the missing ones written: the EUR 40 recovery fee of art. D441-5 Code de commerce, penalties at three times the legal interest rate (or late_fee_annual_percent), no early-payment discount (or the one of discount_percent and discount_days).",
       ),
     ),
   ),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gs1CheckDigitOk, IDENTIFIER_SCHEMES, kboOk, leitwegIdOk, luhnOk } from '../../../src/einvoice/identifiers.js';
+import { gs1CheckDigitOk, IDENTIFIER_SCHEMES, kboOk, leitwegIdOk, luhnOk } from '../../../src/invoice/partyIdentifiers.js';
 
 /** Each scheme's own format, on published identifiers and one-digit changes of them. */
 const valid = (scheme: string, id: string) => IDENTIFIER_SCHEMES.get(scheme)!.valid(id);

@@ -46,9 +46,9 @@ test('the French legal notes: statutory wording, or written from the late-fee ra
     { subjectCode: 'PMD', content: STATUTORY_NOTES.PMD },
     { subjectCode: 'AAB', content: STATUTORY_NOTES.AAB },
   ]);
-  const derived = notesOf({ late_fee_annual_percent: 10.5, payment_terms: '2/10 Net 30' });
+  const derived = notesOf({ late_fee_annual_percent: 10.5, discount_percent: 2, discount_days: 10 });
   assert.match(derived[1]!.content, /^Pénalités de retard : 10,5 % par an/);
   assert.match(derived[2]!.content, /^Escompte de 2 % pour paiement sous 10 jours/);
   assert.equal(notesOf({ early_payment_discount: 'Aucun escompte.' })[2]!.content, 'Aucun escompte.');
-  assert.throws(() => checkEInvoice({ ...fr, legal_notes: { payment_terms: 'whenever' } }), /legal_notes.payment_terms: must be payment terms/);
+  assert.throws(() => checkEInvoice({ ...fr, legal_notes: { discount_percent: 2 } }), /legal_notes.discount_days: must be given together with discount_percent/);
 });
