@@ -1,3 +1,4 @@
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Invoice } from '../invoice/schema.js';
 import type { ENote } from './document.js';
 
@@ -33,4 +34,16 @@ export function legalNotesOf(notes: Invoice['legal_notes']): ENote[] {
 function earlyPaymentNote(percent: number | undefined, days: number | undefined): string {
   if (percent === undefined || days === undefined) return STATUTORY_NOTES.AAB;
   return `Escompte de ${frenchNumber(percent)} % pour paiement sous ${days} jours.`;
+}
+
+/**
+ * The invoice as the hybrid PDF prints it: the legal notes, which the XML carries as notes, also
+ * printed with the invoice's notes, so the human-readable copy states them too. Unchanged without
+ * legal_notes.
+ */
+export function withPrintedLegalNotes(prepared: PreparedInvoice): PreparedInvoice {
+  const legal = legalNotesOf(prepared.invoice.legal_notes);
+  if (legal.length === 0) return prepared;
+  const notes = [prepared.invoice.notes, ...legal.map((note) => note.content)].filter((note) => note !== undefined && note.trim() !== '').join('\n');
+  return { ...prepared, invoice: { ...prepared.invoice, notes } };
 }

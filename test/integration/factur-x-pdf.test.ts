@@ -176,6 +176,10 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
     assert.match(files.xrechnung!.xml.toString('utf8'), /urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0/);
     assert.match(files.fr!.pdf.toString('latin1'), /<fx:DocumentFileName>factur-x\.xml<\/fx:DocumentFileName>/);
     assert.match(files.fr!.xml.toString('utf8'), /<ram:SubjectCode>PMT<\/ram:SubjectCode>/);
+    // The legal notes are printed on the French PDF as well, not only carried in its XML.
+    const text = run('pdftotext', ['-layout', join(dir, 'fr.pdf'), '-']);
+    assert.match(text, /Indemnité forfaitaire pour frais de recouvrement/);
+    assert.match(text, /Escompte de 2 % pour paiement sous 10 jours/);
   });
 });
 

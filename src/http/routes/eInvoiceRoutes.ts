@@ -1,5 +1,6 @@
 import { eInvoiceXml, type XmlSyntax } from '../../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../einvoice/example.js';
+import { withPrintedLegalNotes } from '../../einvoice/legalNotes.js';
 import { checkEInvoice, prepareEInvoice, prepareProfiledEInvoice, type ProfiledInvoice } from '../../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../../einvoice/profiles.js';
 import { EInvoiceRequestSchema } from '../../einvoice/requestSchema.js';
@@ -106,7 +107,7 @@ export function produceFacturX(
   if (!hybrid) throw new Error(`profile ${profile} has no Factur-X form`);
   const xml = eInvoiceXml(prepared, 'cii', profile);
   const started = performance.now();
-  return renderer.renderPdf(prepared, signal ? { signal } : {}).then(({ pdf, pages }) => {
+  return renderer.renderPdf(withPrintedLegalNotes(prepared), signal ? { signal } : {}).then(({ pdf, pages }) => {
     onRendered?.((performance.now() - started) / 1000, pages);
     return {
       contentType: 'application/pdf',
