@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
@@ -166,4 +168,22 @@ describe('what the profiles produce', () => {
     assert.match(note.description, /BT-34/);
     assert.equal(fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address.id').limits.maxLength, 125);
   });
+});
+
+test('the MCP tools take the same profile: validate over MCP answers the national rules', async () => {
+  const client = new Client({ name: 'einvoice-national-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${free.url}/mcp`)));
+  try {
+    const { tools } = await client.listTools();
+    for (const name of ['v1_e_invoice_cii_xml', 'v1_e_invoice_ubl_xml', 'v1_e_invoice_factur_x_pdf', 'v1_e_invoice_validate']) {
+      const profile = (tools.find((tool) => tool.name === name)?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined)?.profile;
+      assert.deepEqual(profile?.enum, ['en16931', 'xrechnung', 'peppol', 'fr'], name);
+    }
+    const result = await client.callTool({ name: 'v1_e_invoice_validate', arguments: { ...xrechnung, buyer_reference: undefined } as Record<string, unknown> });
+    const report = result.structuredContent as { valid: boolean; issues: { code: string; path: string }[] };
+    assert.equal(report.valid, false);
+    assert.deepEqual(pairs(report.issues), [['BR-DE-15', 'buyer_reference']]);
+  } finally {
+    await client.close();
+  }
 });
