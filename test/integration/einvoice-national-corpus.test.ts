@@ -66,6 +66,9 @@ test('the national corpus covers the cases of each profile', () => {
   assert.equal(corpus.peppol!.find(([name]) => name === 'peppol-belgian-b2b')![1].prepared.invoice.seller.electronic_address?.scheme, '0208');
   const french = corpus.fr!.find(([name]) => name === 'fr-b2b-siren')![1].prepared.invoice;
   assert.equal(french.seller.legal_registration?.scheme, '0002');
+  assert.deepEqual(french.legal_notes && Object.keys(french.legal_notes), ['late_fee_annual_percent', 'discount_percent', 'discount_days']);
+  // Category O, which the seller's legal registration makes possible (BR-CO-26 without a VAT id).
+  assert.ok(corpus.fr!.some(([, { prepared }]) => prepared.totals.groups.some((group) => group.category === 'O')));
 });
 
 test('each profile writes its own specification and business-process identifiers', () => {
