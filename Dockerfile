@@ -16,7 +16,7 @@ FROM node:20-bookworm-slim AS build
 ENV SCARF_ANALYTICS=false DO_NOT_TRACK=1 NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci: see scripts/setup.mjs on the platform-specific anvil packages.
+# npm install follows the lock (which lists every platform's optional anvil binary) and takes this platform's.
 RUN npm install && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs ./scripts/

@@ -1,4 +1,4 @@
-// Serial cost of maximal free requests (issue 19). With COMPUTE_THREADS=0 an answer's latency with
+// Serial cost of maximal free requests. With COMPUTE_THREADS=0 an answer's latency with
 // nothing else running is, for these pure operations, about the time the event loop is blocked by
 // it; the same requests computed on a worker thread (the default) show what the hand-off costs a
 // lone client, as a ratio against that baseline measured in the same run.

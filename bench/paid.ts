@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
 import { createLifecycle } from '../src/lifecycle.js';
@@ -11,7 +11,9 @@ import { createService } from '../src/service.js';
 import { paymentSettings } from '../src/settings.js';
 import { startFaultyFacilitator } from '../test/support/faultyFacilitator.js';
 import { challengeOf, signerFor } from '../test/support/x402Buyer.js';
+import { post } from './httpPost.js';
 import { percentile } from './measure.js';
+import { BENCH_LIMITS } from './targets.js';
 
 /**
  * The paid request end to end, on the local chain: the service as main.ts wires it (createService:
@@ -20,7 +22,7 @@ import { percentile } from './measure.js';
  * facilitator verifying and settling on anvil. Each request's render, verify and settle are timed
  * where they happen (the renderer, the facilitator client), so the paid p50 is compared with its
  * own parts in the same run: verify and render run side by side, so the target is
- * paid ≤ max(verify, render) + settle + 5 ms (issue 22); their sum is what running them in series costs.
+ * paid ≤ max(verify, render) + settle + 5 ms; their sum is what running them in series costs.
  *
  * `verifyDelayMs` puts a delaying proxy in front of the facilitator's verify: a production
  * facilitator answers verify in 100–300 ms, the local one in a few.
@@ -51,6 +53,7 @@ export async function paidLatency(bodies: [lines: number, body: InvoiceInput][],
     PAY_TO: net.payTo,
     // The local chain's dev account 0 receives: allowed only on a local test chain.
     LOCAL_TEST_CHAIN: 'on',
+    ...BENCH_LIMITS,
   });
   const timings = { render: [] as number[], verify: [] as number[], settle: [] as number[] };
   const payments = await startPayments(paymentSettings(config), {
@@ -83,7 +86,7 @@ export async function paidLatency(bodies: [lines: number, body: InvoiceInput][],
       for (let index = 0; index < warmup + samples; index++) {
         const { header } = await sign();
         const started = performance.now();
-        await post(agent, `${url}/v1/invoice.pdf`, body, header);
+        await postPaid(agent, `${url}/v1/invoice.pdf`, body, header);
         if (index >= warmup) paid.push(performance.now() - started);
       }
       const measured = (values: number[]) => percentile(values.slice(warmup), 50);
@@ -115,20 +118,7 @@ export async function paidLatency(bodies: [lines: number, body: InvoiceInput][],
   }
 }
 
-function post(agent: Agent, url: string, body: unknown, signature: string): Promise<void> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      new URL(url),
-      { method: 'POST', agent, timeout: 60_000, headers: { 'content-type': 'application/json', 'content-length': payload.length, 'PAYMENT-SIGNATURE': signature } },
-      (response) => {
-        response.resume();
-        response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`paid request answered ${response.statusCode}`))));
-        response.on('error', reject);
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error('paid request: no answer within 60 s')));
-    request.on('error', reject);
-    request.end(payload);
-  });
+async function postPaid(agent: Agent, url: string, body: unknown, signature: string): Promise<void> {
+  const { status } = await post(agent, new URL(url), Buffer.from(JSON.stringify(body)), { 'PAYMENT-SIGNATURE': signature });
+  if (status !== 200) throw new Error(`paid request answered ${status}`);
 }

@@ -4,7 +4,7 @@ import { openPrintablePage, printHtml } from '../src/render/printPage.js';
 
 /**
  * The two ways the benchmarks print a page:
- *  - `standard`: puppeteer's page.setContent + page.pdf, the calls issue #3 defines the floor and
+ *  - `standard`: puppeteer's page.setContent + page.pdf, the calls that define the floor and
  *    the naive approach with, and what code written against puppeteer's documentation does;
  *  - `lean`: the service's own two DevTools calls (src/render/printPage.ts).
  * Both print the same PDF for the same HTML and parameters (bench/printPath.ts checks the pages).

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Memory of process trees from /proc (Linux). PSS (proportional set size) splits shared pages
  * between the processes sharing them, so summing it over Chromium's processes gives a fair total;
- * summed RSS counts shared libraries once per process and overstates it (≈ 2.4×, RENDERING.md).
+ * summed RSS counts shared libraries once per process and overstates it (≈ 2.4× on this service's browser).
  */
 export interface Memory {
   pssMiB: number;

@@ -3,7 +3,7 @@
  *   service  the real app over HTTP on loopback: POST /v1/invoice.pdf (parse, validate, totals,
  *            render; the route priced at 0 so the payment round trip is left out), pool of 2 pages
  *   floor    page.setContent + page.pdf of the same HTML with the same options on warm pages
- *            (no queue, metadata or validation), the floor as issue #3 defines it
+ *            (no queue, metadata or validation), the raw floor
  *   floor-lean  the same with the service's own two print calls (Page.setDocumentContent +
  *            Page.printToPDF, src/render/printPage.ts): a stricter floor
  *   naive    a browser launched per request (page.setContent + page.pdf), same binary as the service
@@ -13,20 +13,25 @@
  *   paid     the paid request on the local chain (bench/paid.ts): paid p50 against its own render,
  *            verify and settle p50, for 1 and 200 lines, with the local facilitator and with verify
  *            delayed as by a production one (BENCH_PAID_SAMPLES, BENCH_PAID_VERIFY_DELAY_MS)
- *   service-en16931, factur-x, cii-xml, ubl-xml  the same app's e-invoice routes (issue 17): the
+ *   service-en16931, factur-x, cii-xml, ubl-xml  the same app's e-invoice routes: the
  *            Factur-X PDF/A-3 against the plain PDF of the same invoice (countries and VAT ids
  *            added), and the two XML routes
  * for 1-, 20- and 200-line invoices: p50/p95 latency, throughput at concurrency 1/2/4 (median of
  * BENCH_ROUNDS rounds), peak memory of the browser processes (summed PSS, and RSS) and of Node,
  * ratios against the baselines, and the browser's memory over 500 renders on one browser (sampled
- * all along, by windows of 100 renders). Service, floors (and http) run side by side, alternating
+ * all along, by windows of 100 renders). Peak memory is sampled in a phase of its own after the
+ * latency and throughput samples, never during them. The p50s are also drawn as an SVG
+ * chart, bench/results/render-p50.svg (BENCH_OUT moves it). Service, floors (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
  * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half, einvoice for the
  * e-invoice targets alone); the defaults
  * take about 7 minutes on 2 cores.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { barChartSvg } from './chart.js';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { TAGGED_DEFAULT } from '../src/render/renderDefaults.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
@@ -74,6 +79,8 @@ const PAID_VERIFY_DELAY_MS = number('BENCH_PAID_VERIFY_DELAY_MS', 150);
  * invoice, Factur-X, the two XML routes), for tighter e-invoice figures in less time.
  */
 const ONLY = process.env.BENCH_ONLY ?? 'all';
+/** Where the chart goes (bench/results/ is ignored by git). */
+const OUT_DIR = process.env.BENCH_OUT ?? join(import.meta.dirname, 'results');
 if (!['all', 'latency', 'paid', 'memory', 'einvoice'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency, paid, memory or einvoice');
 
 const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
@@ -96,7 +103,6 @@ interface TargetResult {
  * a noisy machine (other load, CPU frequency) hits all of them alike and the ratios stay fair.
  */
 async function measure(targets: BenchTarget[], samples: Record<Size, number>, calls: Record<Size, number>, warmup = WARMUP): Promise<TargetResult[]> {
-  const peaks = targets.map((target) => samplePeakInWorker(() => (target.browserPid ? target.browserPid() : 'all')));
   const results = targets.map((target) => ({ name: target.name, sizes: {} as Record<Size, SizeResult>, peak: undefined as unknown as Memory }));
   for (const size of SIZES) {
     const body = BODIES[size];
@@ -120,8 +126,22 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
       log(`  ${result.name} ${size} lines: p50 ${fmt(result.sizes[size].p50)} ms`);
     });
   }
-  for (const [index, result] of results.entries()) result.peak = await peaks[index]!.stop();
+  // Peak memory in a phase of its own: reading /proc for every process of a browser costs system
+  // time on the cores the latency and throughput above were measured on.
+  for (const [index, target] of targets.entries()) results[index]!.peak = await peakMemory(target, calls);
   return results;
+}
+
+/** Peak memory of a target's browser processes while it renders every size at the highest concurrency. */
+async function peakMemory(target: BenchTarget, calls: Record<Size, number>): Promise<Memory> {
+  const sampler = samplePeakInWorker(() => (target.browserPid ? target.browserPid() : 'all'));
+  try {
+    for (const size of SIZES) await throughput(Math.max(CONCURRENCY.at(-1)!, Math.round(calls[size] / 2)), CONCURRENCY.at(-1)!, () => target.render(BODIES[size]));
+  } catch (error) {
+    await sampler.stop();
+    throw error;
+  }
+  return sampler.stop();
 }
 
 /**
@@ -158,7 +178,11 @@ async function main() {
   const started = performance.now();
   log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
   if (ONLY === 'einvoice') return reportEInvoice(await eInvoiceOnly());
-  if (ONLY === 'all' || ONLY === 'latency') report(await latencyAndThroughput());
+  if (ONLY === 'all' || ONLY === 'latency') {
+    const results = await latencyAndThroughput();
+    report(results);
+    writeChart(results);
+  }
   if (ONLY === 'all' || ONLY === 'paid') reportPaid(await paid());
   if (ONLY === 'all' || ONLY === 'memory') {
     log(`memory over ${MEMORY_RENDERS} renders...`);
@@ -340,6 +364,17 @@ function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
       `cold → last window median: ${percentChange(memory.cold.browser.pssMiB, last.median)}; ` +
       `Node RSS ${memory.cold.node.rssMiB.toFixed(0)} → ${memory.after.node.rssMiB.toFixed(0)} MiB`,
   );
+}
+
+/** The SVG chart of service against the floors per size, in the output folder (BENCH_OUT). */
+function writeChart(results: TargetResult[]) {
+  const shown = ['service', 'floor', 'floor-lean', 'factur-x'].flatMap((name) => results.filter((result) => result.name === name));
+  const groups = SIZES.map((size) => ({ label: `${size} line${size === 1 ? '' : 's'}`, bars: shown.map((result) => ({ name: result.name, value: result.sizes[size].p50 })) }));
+  const svg = barChartSvg(`p50 latency per invoice size, service against the floors (${new Date().toISOString().slice(0, 10)}, scale ${scale})`, 'ms per PDF, p50; lower is better; each panel has its own scale', groups);
+  mkdirSync(OUT_DIR, { recursive: true });
+  const file = join(OUT_DIR, 'render-p50.svg');
+  writeFileSync(file, svg);
+  log(`chart: ${file}`);
 }
 
 /** Debian's full Chromium, when the service runs something else (the headless shell) and it is installed. */

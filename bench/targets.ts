@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { createApp } from '../src/app.js';
@@ -11,6 +11,7 @@ import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperFor } from '../src/render/paper.js';
 import { printParams, type PrintParams } from '../src/render/printOptions.js';
+import { post } from './httpPost.js';
 import { pagePrinter, type PagePrinter, type PrintCalls } from './printCalls.js';
 import { TAGGED_DEFAULT } from '../src/render/renderDefaults.js';
 import { createRenderer, type Renderer, type RendererOptions } from '../src/render/renderer.js';
@@ -32,17 +33,25 @@ export interface BenchTarget {
   close(): Promise<void>;
 }
 
-/**
- * The real app over HTTP on loopback: POST /v1/invoice.pdf with JSON parsing, validation, totals,
- * rendering and the PDF response — everything but the payment round trip, which is left out by
- * pricing the route at 0 for the benchmark (PRICES=v1_invoice_pdf=0).
- */
 /** Every paid route priced at 0 for the benchmark: the payment round trip is left out. */
 const FREE_FOR_BENCH = 'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0';
 
+/**
+ * The bench is one client sending as fast as the service answers, which is what the rate limits
+ * exist to refuse (429 rate_limited): the app it measures runs with both limits off, whatever the
+ * defaults say. The cost of the limiter itself is a token bucket lookup per request.
+ */
+export const BENCH_LIMITS = { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' };
+
+/**
+ * The real app over HTTP on loopback: POST /v1/invoice.pdf with JSON parsing, validation, totals,
+ * rendering and the PDF response — everything but the payment round trip, which is left out by
+ * pricing the route at 0 for the benchmark (FREE_FOR_BENCH).
+ */
+
 export async function serviceTarget(options: RendererOptions = {}): Promise<BenchTarget & { renderer: Renderer; baseUrl: string }> {
   const renderer = await createRenderer(options);
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PRICES: FREE_FOR_BENCH });
+  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PRICES: FREE_FOR_BENCH, ...BENCH_LIMITS });
   const { app } = createApp({ config, logger: createLogger('silent'), renderer });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -76,23 +85,10 @@ export function httpTarget(url: string, headers: Record<string, string> = {}): B
   const target = new URL(url);
   return {
     name: 'http',
-    render(body) {
-      const payload = Buffer.from(JSON.stringify(body));
-      return new Promise<number>((resolve, reject) => {
-        const request = httpRequest(
-          target,
-          { method: 'POST', agent, timeout: 60_000, headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers } },
-          (response) => {
-            let bytes = 0;
-            response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-            response.on('end', () => (response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url} answered ${response.statusCode}`))));
-            response.on('error', reject);
-          },
-        );
-        request.on('timeout', () => request.destroy(new Error(`${url}: no answer within 60 s`)));
-        request.on('error', reject);
-        request.end(payload);
-      });
+    async render(body) {
+      const { status, bytes } = await post(agent, target, Buffer.from(JSON.stringify(body)), headers);
+      if (status !== 200) throw new Error(`${url} answered ${status}`);
+      return bytes;
     },
     close: async () => agent.destroy(),
   };
@@ -159,8 +155,8 @@ async function launch(profileDir: string, tmpDir: string, executablePath = findC
 
 /**
  * The floor: nothing but printing, on warm, locked-down pages of one browser (no HTTP, queue,
- * validation or metadata). `standard` prints with page.setContent + page.pdf, the floor as issue
- * #3 defines it; `lean` with the service's own two DevTools calls, a stricter floor.
+ * validation or metadata). `standard` prints with page.setContent + page.pdf, the raw floor;
+ * `lean` with the service's own two DevTools calls, a stricter floor.
  */
 export async function floorTarget(pages: number, calls: PrintCalls = 'standard', tagged = TAGGED_DEFAULT): Promise<BenchTarget> {
   const scratch = openScratchDir();

@@ -60,12 +60,12 @@ function ensureDependencies() {
   const lock = join(root, 'package-lock.json');
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  // `npm install` rather than `npm ci`: the lock file holds only the anvil binary package of the
-  // platform it was made on (the others are optional and may be missing from a registry mirror),
-  // which `npm ci` refuses as out of sync; `npm install` follows the lock and skips them.
-  say('installing npm dependencies (npm install)...');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) fail('`npm install` failed; see the output above.');
+  // `npm ci`: installs exactly what package-lock.json says and never rewrites it, so a fresh
+  // clone's set-up leaves `git status` clean. The lock lists every platform's optional anvil
+  // binary; npm fetches only this platform's.
+  say('installing npm dependencies (npm ci)...');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) fail('`npm ci` failed; see the output above.');
 }
 
 function ensurePackages(purposes) {

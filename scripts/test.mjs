@@ -1,19 +1,43 @@
 #!/usr/bin/env node
-// `npm test`: set up what is missing, type-check, then run every test file under test/ with
-// Node's test runner (files run one at a time: several start Chromium or a local chain), then the
-// browser tests (test/browser/*.spec.ts) with Playwright against Debian's Chromium.
-// Extra arguments narrow the run to files whose path contains one of them: npm test -- money
-// (npm test -- browser runs only the browser tests).
-import { spawnSync } from 'node:child_process';
+// `npm test`: set up what is missing, lint, type-check, then every tier of tests, and print each
+// test file's duration at the end. `npm run test:<tier>` runs one tier (no lint, no type-check):
+//   unit         test/unit: pure tests (no server, no browser), several files at once
+//   integration  test/integration and test/visual: the real app, Chromium, Redis, one file at a time
+//   e2e          test/e2e: a real x402 client paying on a local chain, one file at a time
+//   reliability  test/reliability (short variants; RELIABILITY_LONG=1 for the long ones)
+//   browser      test/browser/*.spec.ts with Playwright against Debian's Chromium
+// Every other argument narrows the run to files whose path contains one of them:
+// npm test -- money totals (npm test -- browser runs only the browser tests). Each node test file
+// runs in a process of its own (as node --test does), which is what gives it a duration.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setup } from './setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-setup(['start', 'test']);
 
-function findTests(dir, suffix = '.test.ts') {
+/** Tier → the folders under test/ whose *.test.ts files it runs, and how many files run at once. */
+const TIERS = {
+  unit: { folders: ['unit'], parallel: Math.max(2, availableParallelism()) },
+  integration: { folders: ['integration', 'visual'], parallel: 1 },
+  e2e: { folders: ['e2e'], parallel: 1 },
+  reliability: { folders: ['reliability'], parallel: 1 },
+  browser: { folders: ['browser'], parallel: 1 },
+};
+
+const args = process.argv.slice(2);
+const tierArg = args.find((arg) => arg.startsWith('--tier='))?.slice('--tier='.length);
+const filters = args.filter((arg) => !arg.startsWith('--'));
+if (tierArg && !(tierArg in TIERS)) {
+  process.stderr.write(`unknown tier ${tierArg}; one of ${Object.keys(TIERS).join(', ')}\n`);
+  process.exit(2);
+}
+const tiers = tierArg ? [tierArg] : Object.keys(TIERS);
+const everything = !tierArg && filters.length === 0;
+
+function findTests(dir, suffix) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return findTests(path, suffix);
@@ -21,40 +45,96 @@ function findTests(dir, suffix = '.test.ts') {
   });
 }
 
-const filters = process.argv.slice(2);
 const matching = (file) => filters.length === 0 || filters.some((filter) => file.includes(filter));
-const files = findTests(join(root, 'test')).filter(matching).sort();
-const specs = findTests(join(root, 'test', 'browser'), '.spec.ts').filter(matching).sort();
-if (files.length === 0 && specs.length === 0) {
+const filesOf = (tier) =>
+  TIERS[tier].folders
+    .flatMap((folder) => findTests(join(root, 'test', folder), tier === 'browser' ? '.spec.ts' : '.test.ts'))
+    .filter(matching)
+    .sort();
+
+// A test file outside every tier would silently never run.
+const tiered = new Set(Object.values(TIERS).flatMap((tier) => tier.folders));
+const orphans = findTests(join(root, 'test'), '.test.ts').filter((file) => !tiered.has(file.split('/')[1]));
+if (orphans.length) {
+  process.stderr.write(`test files in no tier (add their folder to TIERS in scripts/test.mjs): ${orphans.join(', ')}\n`);
+  process.exit(1);
+}
+
+const plan = tiers.map((tier) => ({ tier, files: filesOf(tier) })).filter(({ files }) => files.length > 0);
+if (plan.length === 0) {
   process.stderr.write(`no test files match ${filters.join(' ')}\n`);
   process.exit(1);
 }
 
-if (filters.length === 0) {
+setup(['start', 'test']);
+
+const started = performance.now();
+/** { tier, file, ms, ok } per file (the browser tier counts as one). */
+const results = [];
+
+if (everything) {
+  process.stderr.write('[test] lint (eslint, prettier --check)...\n');
+  const lint = spawnSync(process.execPath, [join(root, 'scripts', 'lint.mjs')], { cwd: root, stdio: 'inherit' });
+  results.push({ tier: 'lint', file: 'eslint + prettier', ms: 0, ok: lint.status === 0 });
   process.stderr.write('[test] type-checking (tsc --noEmit)...\n');
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root], { cwd: root, stdio: 'inherit' });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 
-let status = 0;
-if (files.length > 0) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'test' },
+/** Runs one node test file in its own process; with `buffered`, its output is printed when it ends. */
+function runNodeFile(file, buffered) {
+  return new Promise((resolve) => {
+    const begin = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', file], {
+      cwd: root,
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, NODE_ENV: 'test' },
+    });
+    const chunks = [];
+    child.stdout?.on('data', (chunk) => chunks.push(chunk));
+    child.stderr?.on('data', (chunk) => chunks.push(chunk));
+    child.on('close', (code) => {
+      if (buffered) process.stdout.write(Buffer.concat(chunks));
+      resolve({ file, ms: performance.now() - begin, ok: code === 0 });
+    });
   });
-  status = run.status ?? 1;
 }
 
-// Browser tests: Playwright's global set-up starts the app on 127.0.0.1 and stops it again
-// (playwright.config.ts). They run even after a node test failed; either failure fails the run.
-if (specs.length > 0) {
-  process.stderr.write(`[test] browser tests (playwright test ${filters.length ? specs.join(' ') : 'test/browser'})...\n`);
-  const playwright = spawnSync(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? specs : [])], {
-    cwd: root,
-    stdio: 'inherit',
-    timeout: 15 * 60_000,
-  });
-  if (status === 0) status = playwright.status ?? 1;
+async function runTier(tier, files) {
+  const tierStart = performance.now();
+  process.stderr.write(`[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}...\n`);
+  if (tier === 'browser') {
+    // Playwright's global set-up starts the app on 127.0.0.1 and stops it again (playwright.config.ts).
+    const playwright = spawnSync(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? files : [])], {
+      cwd: root,
+      stdio: 'inherit',
+      timeout: 15 * 60_000,
+    });
+    results.push({ tier, file: filters.length ? files.join(' ') : 'test/browser (playwright)', ms: performance.now() - tierStart, ok: playwright.status === 0 });
+  } else {
+    const queue = [...files];
+    const parallel = Math.min(TIERS[tier].parallel, files.length);
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        for (let file = queue.shift(); file !== undefined; file = queue.shift()) results.push({ tier, ...(await runNodeFile(file, parallel > 1)) });
+      }),
+    );
+  }
+  return performance.now() - tierStart;
 }
-process.exit(status);
+
+const tierTimes = [];
+for (const { tier, files } of plan) tierTimes.push([tier, await runTier(tier, files)]);
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+process.stdout.write('\n[test] durations per file, slowest first:\n');
+for (const result of [...results].filter((r) => r.tier !== 'lint').sort((a, b) => b.ms - a.ms)) {
+  process.stdout.write(`  ${seconds(result.ms).padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.file}\n`);
+}
+process.stdout.write(`[test] per tier: ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)}`).join(', ')}; total ${seconds(performance.now() - started)}\n`);
+const failed = results.filter((result) => !result.ok);
+if (failed.length) {
+  process.stdout.write(`[test] FAILED: ${failed.map((result) => result.file).join(', ')}\n`);
+  process.exit(1);
+}
+process.stdout.write('[test] all passed\n');

@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import type { Config } from './config.js';
-import { HELPER_OPERATIONS } from './helpers/index.js';
 import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
@@ -8,21 +7,22 @@ import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
 import { API_VERSION } from './http/discovery/openapi.js';
-import { offloadedRoutes } from './http/offloadedRoutes.js';
 import { mcpEndpoint } from './http/mcp/mcpEndpoint.js';
 import { mcpServerFactory } from './http/mcp/mcpServer.js';
 import { mcpTools } from './http/mcp/mcpTools.js';
-import type { PaidCall } from './http/paidCall.js';
 import { createMemoryBucketStore, type BucketStore } from './http/rateLimit/bucketStore.js';
-import { payerLimit, rateLimit } from './http/rateLimit/rateLimit.js';
+import { rateLimit } from './http/rateLimit/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { buildRouter, fallbacks } from './http/router.js';
-import { isPaid, type PaymentGateFactory, type PricedRoute, type RouteSpec } from './http/routeSpec.js';
 import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
-import { helperRoutes } from './http/routes/helperRoutes.js';
-import { eInvoiceRoutes } from './http/routes/eInvoiceRoutes.js';
-import { invoiceRoutes, type PdfRenderer } from './http/routes/invoiceRoutes.js';
+import { pricedResource } from './http/offerResource.js';
+import { operationCaller } from './operations/callOperation.js';
+import type { Operation, PdfRenderer, PricedOperation } from './operations/operation.js';
+import { runOperationJob, type OperationJob, type OperationJobResult } from './operations/operationJobs.js';
+import { operationList } from './operations/operationList.js';
+import type { PaidCall } from './operations/paidCall.js';
+import type { Lifecycle } from './lifecycle.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -31,7 +31,7 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   renderer?: PdfRenderer;
-  payment?: { terms: PaymentTerms; gate: PaymentGateFactory; offers(route: PricedRoute): unknown; call?: PaidCall };
+  payment?: { terms: PaymentTerms; offers(operation: PricedOperation): unknown; call?: PaidCall; lifecycle?: Lifecycle | undefined };
   metrics?: Metrics;
   readiness?: () => Promise<Readiness>;
   now?: () => Date;
@@ -45,7 +45,7 @@ export interface AppDependencies {
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
-export function createApp(deps: AppDependencies): { app: Koa; routes: readonly PricedRoute[]; close(): void } {
+export function createApp(deps: AppDependencies): { app: Koa; routes: readonly PricedOperation[]; close(): void } {
   const { config, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const terms: PaymentTerms = deps.payment?.terms ?? {
@@ -55,15 +55,12 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     payTo: config.PAY_TO ?? '',
   };
 
-  // A queue of 64 per thread: about a second of maximal free work, beyond which 503 server_busy.
-  const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64 }) : undefined;
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
-  let routes: PricedRoute[] = [];
-  const specs: RouteSpec<any>[] = [
-    ...invoiceRoutes(deps.renderer, deps.metrics?.observeRender),
-    ...eInvoiceRoutes(deps.renderer, deps.metrics?.observeRender),
-    ...helperRoutes(HELPER_OPERATIONS, now),
+  let routes: PricedOperation[] = [];
+  const operations = operationList({ renderer: deps.renderer, onRendered: deps.metrics?.observeRender });
+  const specs: Operation[] = [
+    ...operations,
     docsRoute(() => routes),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
@@ -75,10 +72,18 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
     ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
   ];
   routes = priceRoutes(specs, config.PRICES);
-  // Free CPU work off the event loop, for HTTP and MCP alike (discovery documents are unchanged).
-  if (pool) routes = offloadedRoutes(routes, pool, now);
 
-  const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, paymentGate: deps.payment?.gate });
+  // Every operation's body is parsed and validated on the compute pool (a free computed one is
+  // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
+  // A queue of 64 per thread and priority: about a second of maximal work, beyond which 503 server_busy.
+  const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64, jobModule: OPERATION_WORKER }) : undefined;
+  const byId = new Map<string, Operation>(operations.map((operation) => [operation.operationId, operation]));
+  const runJob = pool
+    ? (job: OperationJob, priority: 'high' | 'normal') => pool.run(job, priority) as Promise<OperationJobResult>
+    : async (job: OperationJob) => runOperationJob(byId, job);
+  const caller = operationCaller({ runJob, paidCall: deps.payment?.call, resourceOf: resourceCache(), now });
+
+  const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, caller, lifecycle: deps.payment?.lifecycle });
   const app = new Koa({ proxy: false });
   app.use(requestLog(logger, deps.metrics?.observeRequest));
   app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
@@ -94,18 +99,15 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       : undefined;
   if (preview) app.use(preview.middleware);
   app.use(cors());
-  app.use(rateLimitFor(config, routes, buckets, limits));
+  app.use(rateLimitFor(config, buckets, limits));
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const tools = mcpTools(routes);
-  // A paid tool call's payment is in the JSON-RPC body: it takes from the same payer bucket there.
-  const payerTokens = limits.payer ? payerLimit(buckets, limits.payer) : undefined;
   const buildMcpServer = mcpServerFactory({
     tools,
     version: API_VERSION,
-    paidCall: deps.payment?.call,
-    payerLimit: payerTokens,
+    caller,
     logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
   });
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
@@ -135,23 +137,38 @@ function rateLimitTermsOf(config: Config): RateLimitTerms {
   };
 }
 
-function rateLimitFor(config: Config, routes: readonly PricedRoute[], store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
-  const paid = new Set(routes.filter(isPaid).map((route) => `${route.method} ${route.path}`));
+function rateLimitFor(config: Config, store: BucketStore, { client, payer, exemptPaths }: RateLimitTerms) {
   return rateLimit({
     store,
     ...(client ? { client } : {}),
     ...(payer ? { payer } : {}),
     trustedProxyHops: config.TRUST_PROXY_HOPS,
     exemptPaths,
-    isPaid: (method, path) => paid.has(`${method} ${path}`),
   });
 }
 
-function priceRoutes(specs: RouteSpec[], prices: Record<string, string>): PricedRoute[] {
+function priceRoutes(specs: Operation[], prices: Record<string, string>): PricedOperation[] {
   const known = new Set(specs.map((spec) => spec.operationId));
+  // Only the operation list's rows are known to the compute workers, which parse every body.
+  const listed = new Set(operationList().map((operation) => operation.operationId));
+  const unlisted = specs.filter((spec) => spec.request && !listed.has(spec.operationId)).map((spec) => spec.operationId);
+  if (unlisted.length) throw new Error(`Operations with a request body must be rows of src/operations/operationList.ts: ${unlisted.join(', ')}`);
   const unknown = Object.keys(prices).filter((id) => !known.has(id));
   if (unknown.length) {
     throw new Error(`PRICES names unknown operations: ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
   }
   return specs.map((spec) => ({ ...spec, priceUsd: prices[spec.operationId] ?? '0' }));
+}
+
+/** The compute workers' job module: the operation list's parse and compute (built, a .js beside this .js). */
+const OPERATION_WORKER = new URL(import.meta.url.endsWith('.ts') ? './operations/operationWorker.ts' : './operations/operationWorker.js', import.meta.url);
+
+/** The offer's resource per paid operation, built once (its compacted body schema is not cheap). */
+function resourceCache() {
+  const cache = new Map<PricedOperation, ReturnType<typeof pricedResource>>();
+  return (operation: PricedOperation) => {
+    let resource = cache.get(operation);
+    if (!resource) cache.set(operation, (resource = pricedResource(operation)));
+    return resource;
+  };
 }

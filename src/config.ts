@@ -9,7 +9,8 @@ import { RENDER_DEFAULTS } from './render/renderDefaults.js';
 /**
  * Configuration, read once from the environment by main.ts. Every variable has a default that
  * serves (local payment mode on loopback), and a bad value stops start-up with one message that
- * lists every problem. The table in README.md mirrors CONFIG_VARIABLES below.
+ * lists every problem. CONFIG_VARIABLES below describes each variable; `npm run docs` writes
+ * docs/reference/configuration.md from it and from the defaults of EnvSchema.
  */
 
 const integerVar = (min: number, max: number, fallback: number) =>
@@ -101,6 +102,89 @@ const EnvSchema = v.object({
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
+
+/** What the configuration page says about a variable; `shownDefault` when the default is computed. */
+export interface VariableDoc {
+  description: string;
+  shownDefault?: string;
+}
+
+/**
+ * One entry per variable of EnvSchema (type-checking fails when one is missing): the reference
+ * page docs/reference/configuration.md is generated from this table and the schema's defaults.
+ */
+export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
+  NODE_ENV: { description: '`development` (templates reloaded on change, the preview on), `production` or `test`.' },
+  HOST: { description: 'Address to listen on (`0.0.0.0` in a container).' },
+  PORT: { description: 'Port to listen on (`0`: any free port).' },
+  PUBLIC_BASE_URL: {
+    description: 'Absolute base of every URL the service publishes (discovery documents, the x402 `resource.url`).',
+    shownDefault: '`http://HOST:PORT`',
+  },
+  LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  BODY_LIMIT_BYTES: { description: 'Largest request body, after decoding its `Content-Encoding` (413 `payload_too_large` beyond).' },
+  SHUTDOWN_DEADLINE_MS: { description: 'How long a stop signal (SIGTERM, SIGINT) lets requests in flight finish, settlement included.' },
+  RATE_LIMIT_CLIENT_BURST: {
+    description: 'Token bucket per client address on every route but `/healthz`, `/readyz`, `/metrics`: requests allowed at once; `0` turns the limit off.',
+  },
+  RATE_LIMIT_CLIENT_PER_SECOND: { description: 'Refill rate of the per-client bucket, requests a second.' },
+  RATE_LIMIT_PAYER_BURST: {
+    description:
+      'Token bucket per payer (`authorization.from` of a `PAYMENT-SIGNATURE` that decodes, or of a paid MCP tool call: one bucket for both) on paid routes; `0` turns it off.',
+  },
+  RATE_LIMIT_PAYER_PER_SECOND: { description: 'Refill rate of the per-payer bucket, requests a second.' },
+  TRUST_PROXY_HOPS: {
+    description: 'Proxies in front that append to `X-Forwarded-For`: the client address is that many entries from its right; `0` uses the socket address.',
+  },
+  COMPUTE_THREADS: {
+    description:
+      'Worker threads, at the lowest CPU priority, that parse, validate and compute the free routes (validate and the helpers) off the event loop; `0` computes them on it.',
+    shownDefault: 'one per core beyond the first, 1 to 4',
+  },
+  CHROMIUM_PATH: {
+    description: 'Chromium binary that prints the PDFs (a binary, not a wrapper script that does not `exec`).',
+    shownDefault: 'the first found of `/usr/lib/chromium/chromium-headless-shell`, `/usr/bin/chromium`, …',
+  },
+  CHROMIUM_SANDBOX: { description: '`off` runs Chromium with `--no-sandbox` (containers); as root it is always off.' },
+  RENDER_POOL_SIZE: { description: 'Warm browser pages, i.e. concurrent renders.' },
+  RENDER_QUEUE_LIMIT: { description: 'Renders that may wait for a page; beyond it 503 `renderer_busy` with `Retry-After`.' },
+  RENDER_TIMEOUT_MS: { description: 'Deadline of one render (502 `render_timeout`; the page is replaced).' },
+  BROWSER_MAX_RENDERS: { description: 'The browser is replaced (its successor launched first) after this many renders.' },
+  PAPER_SIZE: { description: '`auto` (Letter for USD, CAD and MXN, A4 otherwise), `A4` or `Letter`.' },
+  PREVIEW: {
+    description: 'The development preview at `/preview`, with free PDF downloads; `on` is refused unless `NODE_ENV=development`.',
+    shownDefault: '`on` with `NODE_ENV=development`, else `off`',
+  },
+  FACILITATOR_URL: {
+    description:
+      'x402 facilitator base URL (`/verify`, `/settle`, `/supported`). Unset: local payment mode (a local test chain and facilitator on loopback).',
+  },
+  FACILITATOR_AUTH_HEADER: { description: 'Value of the `Authorization` header sent to the facilitator (never logged).' },
+  FACILITATOR_TIMEOUT_MS: { description: 'Deadline of each facilitator call.' },
+  PAY_TO: {
+    description:
+      'Wallet that receives payments; required with `FACILITATOR_URL`. A public anvil/Hardhat test account is refused unless `LOCAL_TEST_CHAIN=on`.',
+    shownDefault: 'local payment mode: dev account 0',
+  },
+  LOCAL_TEST_CHAIN: { description: '`on` says `FACILITATOR_URL` is a local payment network on a test chain: the one case where `PAY_TO` may be a public test account.' },
+  X402_NETWORK: { description: 'CAIP-2 network of the offer.' },
+  USDC_ASSET: { description: 'USDC contract on that network.' },
+  USDC_EIP712_NAME: { description: "The token's EIP-712 domain name (`USDC` on Base Sepolia)." },
+  USDC_EIP712_VERSION: { description: "The token's EIP-712 domain version." },
+  PRICES: {
+    description: '`operationId=USD` pairs, comma-separated, merged over the default prices; `=0` makes a route free.',
+  },
+  MAX_TIMEOUT_SECONDS: { description: 'Validity window asked of payment authorizations (`maxTimeoutSeconds`).' },
+  REDIS_URL: { description: '`redis://…` for payment state and rate-limit buckets shared by several instances; unset: in memory.' },
+  LOCAL_CHAIN_PORT: { description: 'Port of the local test chain (local payment mode only).' },
+  LOCAL_FACILITATOR_PORT: { description: 'Port of the local facilitator (local payment mode only).' },
+};
+
+/** The default a variable's schema applies, as text ('' when it has none). */
+export function schemaDefaultOf(name: keyof Env): string {
+  const value = v.getDefault(EnvSchema.entries[name] as v.GenericSchema) as unknown;
+  return value === undefined ? '' : String(value);
+}
 
 export interface Config extends Env {
   PUBLIC_BASE_URL: string;

@@ -95,3 +95,57 @@ export const internalError = (cause?: unknown): AppError =>
 
 /** A JSON body that is an array: every route takes an object. */
 export const bodyIsAnArray = (): InputRejected => validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
+
+/**
+ * An error as plain data, for crossing a thread boundary (the compute pool): a domain error keeps
+ * its kind, code, message and issues; anything else is an internal failure whose message and stack
+ * are kept for the log only. Rebuilt by `errorFromData`, never recognised by name or message.
+ */
+export type ErrorData =
+  | { kind: 'rejected'; code: string; message: string; issues: Issue[] }
+  | { kind: 'app'; code: ErrorCode; message: string; issues?: Issue[]; timedOut: boolean; retryAfterSeconds?: number }
+  | { kind: 'internal'; message: string; stack?: string };
+
+export function errorToData(error: unknown): ErrorData {
+  if (error instanceof InputRejected) return { kind: 'rejected', code: error.code, message: error.message, issues: error.issues ?? [] };
+  if (error instanceof AppError) {
+    return {
+      kind: 'app',
+      code: error.code as ErrorCode,
+      message: error.message,
+      ...(error.issues ? { issues: error.issues } : {}),
+      timedOut: error.timedOut,
+      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    };
+  }
+  const { message, stack } = error instanceof Error ? error : new Error(String(error));
+  return { kind: 'internal', message, ...(stack ? { stack } : {}) };
+}
+
+/** The error `errorToData` described: the same class, code, message and issues; an internal one stays a plain Error (a logged internal_error). */
+export function errorFromData(data: ErrorData): Error {
+  switch (data.kind) {
+    case 'rejected':
+      return new InputRejected(data.code, data.message, data.issues);
+    case 'app':
+      return new AppError(data.code, data.message, {
+        ...(data.issues ? { issues: data.issues } : {}),
+        timedOut: data.timedOut,
+        ...(data.retryAfterSeconds !== undefined ? { retryAfterSeconds: data.retryAfterSeconds } : {}),
+      });
+    case 'internal': {
+      const error = new Error(data.message);
+      if (data.stack) error.stack = data.stack;
+      return error;
+    }
+  }
+}
+
+/** A request body that is not JSON (or not an object or array): the client's to fix. */
+export const invalidJson = (): AppError => new AppError('invalid_json', 'The request body is not valid JSON (an object was expected).');
+
+/** A `__proto__` key anywhere in a JSON body: refused as the body parser always has. */
+export const forbiddenProtoKey = (): InputRejected =>
+  new InputRejected('validation_failed', 'The request body is invalid: the key "__proto__" is not allowed.', [
+    { path: '', code: 'forbidden_property', message: 'the key "__proto__" is not allowed anywhere in the body' },
+  ]);

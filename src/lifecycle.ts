@@ -1,5 +1,5 @@
 /**
- * Process lifecycle shared by readiness, the payment gate and shutdown. On a stop signal the
+ * Process lifecycle shared by readiness, the paid call and shutdown. On a stop signal the
  * service drains: readiness turns 503 at once, requests in flight may finish; once the deadline
  * passes, a request that has not started settling is abandoned before settlement (never in the
  * middle of it), and shutdown waits for settlements already under way, answers included.
@@ -23,7 +23,7 @@ export function createLifecycle(): Lifecycle {
   let draining = false;
   let deadlinePassed = false;
   let settling = 0;
-  let waiters: (() => void)[] = [];
+  const waiters: (() => void)[] = [];
   return {
     get draining() {
       return draining;

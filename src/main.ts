@@ -45,9 +45,22 @@ async function main(): Promise<void> {
     if (payments.local) announceLocalPaymentMode(logger, payments);
   });
 
-  const stop = (signal: string) => void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS, closeApp });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS, closeApp });
+  };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // Notice of a stop to come (the pre-stop hook of deploy/base/deployment.yaml): /readyz answers
+  // 503 from now on while every request is still served, so that whatever routes by readiness
+  // stops sending here before SIGTERM closes the listener.
+  process.on('SIGUSR2', () => {
+    if (lifecycle.draining) return;
+    lifecycle.drain();
+    logger.info({ signal: 'SIGUSR2' }, 'stop announced: /readyz answers 503, requests are still served until SIGTERM');
+  });
 }
 
 function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
@@ -67,7 +80,6 @@ function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
  */
 async function shutdown(options: { signal: string; server: Server; lifecycle: Lifecycle; renderer: Renderer; payments: Payments; logger: Logger; deadlineMs: number; closeApp: () => void }) {
   const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
-  if (lifecycle.draining) return;
   lifecycle.drain();
   logger.info({ signal, deadlineMs }, 'draining');
   // Open preview event streams never end by themselves; they would hold the server open.

@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
 import type { BucketStore } from './http/rateLimit/bucketStore.js';
 import { createRedisBucketStore } from './http/rateLimit/redisBucketStore.js';
-import type { PricedRoute } from './http/routeSpec.js';
+import type { PricedOperation } from './operations/operation.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -28,7 +28,7 @@ export interface ServiceParts {
  * readiness asks the renderer the question its admission asks. main.ts serves it; the end-to-end
  * tests build exactly this.
  */
-export function createService(parts: ServiceParts): { app: Koa; routes: readonly PricedRoute[]; close(): void } {
+export function createService(parts: ServiceParts): { app: Koa; routes: readonly PricedOperation[]; close(): void } {
   const { config, logger, lifecycle, payments, renderer, metrics } = parts;
   metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
   // Several instances share REDIS_URL: their rate limits are one limit, kept there too.

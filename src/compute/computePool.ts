@@ -1,110 +1,124 @@
 import { Worker } from 'node:worker_threads';
-import { AppError, InputRejected, type ErrorCode } from '../errors.js';
-import type { OperationContext } from '../helpers/operation.js';
-import type { Job, JobFailure, JobResult } from './messages.js';
-
-/** A request body still as JSON text: the worker parses it (the router's choice, router.ts). */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
+import { AppError, errorFromData } from '../errors.js';
+import type { Job, JobResult } from './messages.js';
 
 export interface ComputePool {
   /**
-   * Runs a free operation (computeJobs.ts) on a worker: the answer as JSON bytes, or the same
-   * error the route would have thrown inline (InputRejected, invalid JSON, ...).
+   * Runs one job on a worker: its job module's result, or the error it threw, rebuilt from data
+   * (errors.ts). `high` jobs are dispatched before any `normal` one waiting.
    */
-  run(operationId: string, body: unknown, context: OperationContext): Promise<Buffer>;
+  run(input: unknown, priority?: 'high' | 'normal'): Promise<unknown>;
   close(): Promise<void>;
 }
 
 export interface ComputePoolOptions {
   threads: number;
-  /** Jobs waiting per thread beyond this are refused at once (503 server_busy): a flood can't queue without bound. */
+  /** Jobs per thread and priority (running or waiting) beyond this are refused at once (server_busy): a flood can't queue without bound. */
   maxQueued: number;
+  /** The module whose `runJob` the workers run (messages.ts JobModule), as a file URL. */
+  jobModule: URL;
 }
 
 // Under tsx (development, tests) this file is .ts and so is its worker, which needs tsx's loader
 // registered in its own thread first (loader hooks are per thread); built, both are .js.
 const UNDER_TSX = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(UNDER_TSX ? './computeWorker.ts' : './computeWorker.js', import.meta.url);
-const newWorker = () =>
+const newWorker = (jobModule: string) =>
   UNDER_TSX
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, { eval: true })
-    : new Worker(WORKER_URL);
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, {
+        eval: true,
+        workerData: { jobModule },
+      })
+    : new Worker(WORKER_URL, { workerData: { jobModule } });
 
-type Pending = { resolve: (json: Buffer) => void; reject: (error: unknown) => void };
+type Priority = 'high' | 'normal';
+type Queued = { input: unknown; priority: Priority; resolve: (result: unknown) => void; reject: (error: unknown) => void };
+type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined };
 
 /**
- * Worker threads for the free routes' CPU work. A maximal late fee (1,200 compounded periods),
- * timesheet (2,000 entries, 700 KiB of JSON) or 200-line validation takes 3–25 ms; on the event
- * loop a flood of them stalled every other request, /healthz and paid ones included. The workers
- * run at the lowest CPU priority (lowestPriority.ts) and receive the body as text, so the event
- * loop neither parses nor clones it. Jobs go to the worker with the fewest in flight; workers start
- * on first use, keep the process alive only while they have jobs, and are replaced if one dies
- * (its jobs fail with a plain Error: a logged 500 internal_error).
+ * Worker threads for CPU work that grows with the request (parsing, validation, totals, rule
+ * checks). A maximal late fee (1,200 compounded periods), timesheet (2,000 entries, 700 KiB of
+ * JSON) or 200-line validation takes 3–25 ms; on the event loop a flood of them stalled every other
+ * request, /healthz and paid ones included. The workers run at the lowest CPU priority
+ * (lowestPriority.ts) and receive request bodies as text, so the event loop neither parses nor
+ * clones them. Each worker has one job at a time; the waiting ones queue here, `high` (a paid
+ * operation's body) ahead of `normal`, so a flood of free work delays a paid request by one job at
+ * most and never fills its queue. Workers start on first use, keep the process alive only while
+ * they have a job, and are replaced if one dies (its job fails with a plain Error: a logged
+ * internal_error). The pool knows no operation: its job module does.
  */
 export function createComputePool(options: ComputePoolOptions): ComputePool {
-  const workers: { worker: Worker; pending: Map<number, Pending> }[] = [];
+  const slots: Slot[] = [];
+  const waiting: Record<Priority, Queued[]> = { high: [], normal: [] };
+  /** Jobs accepted and not yet answered (waiting or running), per priority. */
+  const inFlight: Record<Priority, number> = { high: 0, normal: 0 };
   let nextId = 0;
   let closed = false;
 
-  const spawn = () => {
-    const worker = newWorker();
-    const slot = { worker, pending: new Map<number, Pending>() };
-    worker.on('message', (result: JobResult) => {
-      const pending = slot.pending.get(result.id);
-      slot.pending.delete(result.id);
-      if (slot.pending.size === 0) worker.unref();
-      if (!pending) return;
-      if (result.ok) pending.resolve(Buffer.from(result.json.buffer, result.json.byteOffset, result.json.byteLength));
-      else pending.reject(errorOf(result.failure));
-    });
-    const fail = (error: unknown) => {
-      const index = workers.indexOf(slot);
-      if (index >= 0) workers.splice(index, 1);
-      for (const pending of slot.pending.values()) pending.reject(error);
-      slot.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`compute worker exited with ${code}`)));
-    // Idle workers don't keep the process alive; busy ones do, until their answers are in. (After
-    // the listeners: adding a 'message' listener refs the worker again.)
-    worker.unref();
-    workers.push(slot);
-    return slot;
+  const finish = (slot: Slot) => {
+    const { job } = slot;
+    slot.job = undefined;
+    if (job) inFlight[job.priority] -= 1;
+    return job;
   };
 
-  return {
-    run(operationId, body, context) {
-      if (closed) return Promise.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
-      while (workers.length < options.threads) spawn();
-      const slot = workers.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best));
-      if (slot.pending.size >= options.maxQueued) {
-        return Promise.reject(new AppError('server_busy', 'Too many free computations are waiting; retry after Retry-After.'));
+  const spawn = () => {
+    const slot: Slot = { worker: newWorker(options.jobModule.href), job: undefined };
+    slot.worker.on('message', (message: JobResult) => {
+      const job = finish(slot);
+      slot.worker.unref();
+      if (job && job.id === message.id) {
+        if (message.ok) job.resolve(message.result);
+        else job.reject(errorFromData(message.error));
       }
-      const id = nextId++;
-      const job: Job = { id, operationId, input: body instanceof JsonText ? { text: body.text } : { value: body }, context };
-      return new Promise<Buffer>((resolve, reject) => {
-        if (slot.pending.size === 0) slot.worker.ref();
-        slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage(job);
+      dispatch();
+    });
+    const fail = (error: unknown) => {
+      const index = slots.indexOf(slot);
+      if (index < 0) return;
+      slots.splice(index, 1);
+      finish(slot)?.reject(error);
+      dispatch();
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => fail(new Error(`compute worker exited with ${code}`)));
+    // Idle workers don't keep the process alive; busy ones do, until their answers are in. (After
+    // the listeners: adding a 'message' listener refs the worker again.)
+    slot.worker.unref();
+    slots.push(slot);
+  };
+
+  function dispatch() {
+    if (closed) return;
+    while (slots.length < options.threads) spawn();
+    for (const slot of slots) {
+      if (slot.job) continue;
+      const next = waiting.high.shift() ?? waiting.normal.shift();
+      if (!next) return;
+      const job = { ...next, id: nextId++ };
+      slot.job = job;
+      slot.worker.ref();
+      slot.worker.postMessage({ id: job.id, input: job.input } satisfies Job);
+    }
+  }
+
+  return {
+    run(input, priority = 'normal') {
+      if (closed) return Promise.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
+      if (inFlight[priority] >= options.threads * options.maxQueued) {
+        return Promise.reject(new AppError('server_busy', 'Too many computations are waiting; retry after Retry-After.'));
+      }
+      return new Promise<unknown>((resolve, reject) => {
+        inFlight[priority] += 1;
+        waiting[priority].push({ input, priority, resolve, reject });
+        dispatch();
       });
     },
     async close() {
       closed = true;
-      await Promise.all(workers.splice(0).map(({ worker }) => worker.terminate()));
+      for (const job of [...waiting.high.splice(0), ...waiting.normal.splice(0)]) job.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
+      // Each exit fails its worker's job (a plain Error) through `fail`.
+      await Promise.all([...slots].map(({ worker }) => worker.terminate()));
     },
   };
-}
-
-/** A failure in the worker, rebuilt as the error the route would have thrown on the event loop. */
-function errorOf(failure: JobFailure): Error {
-  if (failure.name === 'InputRejected' && failure.code) return new InputRejected(failure.code, failure.message, failure.issues ?? []);
-  if (failure.name === 'AppError' && failure.code) return new AppError(failure.code as ErrorCode, failure.message, failure.issues ? { issues: failure.issues } : {});
-  // A JSON syntax error keeps co-body's shape (status 400) for errorMiddleware.ts's mapping; any
-  // other failure stays a plain Error, so that HTTP and MCP log it and answer internal_error, as
-  // they would have inline.
-  const error = Object.assign(new Error(failure.message), failure.status === undefined ? {} : { status: failure.status });
-  if (failure.stack) error.stack = failure.stack;
-  return error;
 }

@@ -1,35 +1,25 @@
-import { parentPort } from 'node:worker_threads';
-import { AppError, bodyIsAnArray } from '../errors.js';
-import { COMPUTE_JOBS } from './computeJobs.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { errorToData } from '../errors.js';
 import { lowerThisThreadsPriority } from './lowestPriority.js';
-import type { Job, JobFailure, JobResult } from './messages.js';
-import { parseStrictJson } from './strictJson.js';
+import type { Job, JobModule, JobResult } from './messages.js';
 
 /**
- * A compute worker (computePool.ts): parses, validates and computes free requests off the event
- * loop, at the lowest CPU priority, and answers JSON bytes. Only plain data crosses the thread.
+ * A compute worker (computePool.ts): runs its job module's `runJob` (the module named by the pool's
+ * creator, e.g. operations/operationWorker.ts) off the event loop, at the lowest CPU priority.
+ * Only plain data crosses the thread: the result, or the error as data (errors.ts).
  */
 lowerThisThreadsPriority();
-const encoder = new TextEncoder();
+const { runJob } = (await import((workerData as { jobModule: string }).jobModule)) as JobModule;
 
 parentPort!.on('message', (job: Job) => {
-  let result: JobResult;
+  let message: JobResult;
+  let transfer: ArrayBuffer[] = [];
   try {
-    const compute = COMPUTE_JOBS.get(job.operationId);
-    if (!compute) throw new Error(`no compute job ${job.operationId}`);
-    const body = 'text' in job.input ? parseStrictJson(job.input.text) : job.input.value;
-    // The router's check for bodies it parses itself (router.ts).
-    if (Array.isArray(body)) throw bodyIsAnArray();
-    result = { id: job.id, ok: true, json: encoder.encode(JSON.stringify(compute(body, job.context))) };
+    const ran = runJob(job.input);
+    message = { id: job.id, ok: true, result: ran.result };
+    transfer = ran.transfer;
   } catch (error) {
-    result = { id: job.id, ok: false, failure: failureOf(error) };
+    message = { id: job.id, ok: false, error: errorToData(error) };
   }
-  parentPort!.postMessage(result, result.ok ? [result.json.buffer as ArrayBuffer] : []);
+  parentPort!.postMessage(message, transfer);
 });
-
-function failureOf(error: unknown): JobFailure {
-  const { name, message, stack, status } = error as Error & { status?: number };
-  const failure: JobFailure = { name, message, ...(stack ? { stack } : {}), ...(typeof status === 'number' ? { status } : {}) };
-  if (error instanceof AppError) return { ...failure, code: error.code, ...(error.issues ? { issues: error.issues } : {}) };
-  return failure;
-}

@@ -1,27 +1,15 @@
-import type { Issue } from '../errors.js';
-import type { OperationContext } from '../helpers/operation.js';
+import type { ErrorData } from '../errors.js';
 
-/**
- * One job for a compute worker: an operation on a body that is either the request's JSON text
- * (HTTP: parsed in the worker too) or an already parsed value (MCP tool arguments).
- */
+/** One job for a compute worker: whatever its job module's `runJob` takes, as plain data. */
 export interface Job {
   id: number;
-  operationId: string;
-  input: { text: string } | { value: unknown };
-  context: OperationContext;
+  input: unknown;
 }
 
-/** A failure, as plain data: a domain error keeps its code and issues, a body error its status. */
-export interface JobFailure {
-  name: string;
-  message: string;
-  stack?: string;
-  code?: string;
-  issues?: Issue[];
-  /** co-body's status on a JSON syntax error (400), which errorMiddleware.ts maps. */
-  status?: number;
-}
+/** The job's result (buffers the job module names are transferred, not copied), or its error as data. */
+export type JobResult = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: ErrorData };
 
-/** The answer as UTF-8 JSON bytes (its buffer transferred, not copied), or the failure. */
-export type JobResult = { id: number; ok: true; json: Uint8Array } | { id: number; ok: false; failure: JobFailure };
+/** What a job module exports: the function a worker runs for every job. */
+export interface JobModule {
+  runJob(input: unknown): { result: unknown; transfer: ArrayBuffer[] };
+}

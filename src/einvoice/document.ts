@@ -12,8 +12,6 @@ import { DEFAULT_UNIT_CODE } from './unitCodes.js';
  * cii.ts and ubl.ts only place these values. Every amount is the decimal text of a value of the
  * same Totals that validate answers, so the XML and validate can never disagree.
  */
-export { EN16931_SPECIFICATION } from './profiles.js';
-
 export interface EAddress {
   /** BT-35/50/75, BT-36/51/76, BT-162/163/165. */
   lines: string[];
@@ -128,7 +126,7 @@ export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice, profile
   const iban = payment?.iban?.replace(/ /g, '');
   const shipTo = invoice.ship_to ?? (hasIntraEu ? invoice.buyer : undefined);
   // BR-IC-11/12: an intra-EU supply states where and when it was delivered; without a delivery
-  // date the issue date stands for it (README: the date of supply is the issue date).
+  // date the issue date stands for it (docs/e-invoices.md: the date of supply is the issue date).
   const deliveryDate = invoice.delivery_date ?? (hasIntraEu ? invoice.issue_date : undefined);
   const definition = PROFILES[profile];
 

@@ -1,7 +1,7 @@
 import type { InvoiceInput } from '../invoice/schema.js';
 import type { EInvoiceProfile } from './profiles.js';
 
-/** The example of the e-invoice routes (discovery documents, README): passes every EN 16931 rule. */
+/** The example of the e-invoice routes (discovery documents, docs/e-invoices.md): passes every EN 16931 rule. */
 export const EXAMPLE_EINVOICE = {
   seller: {
     name: 'Northwind Studio GmbH',

@@ -78,9 +78,9 @@ function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefin
 
 /**
  * prepareInvoice, with two of its checks reported under the official rule ids: the category/rate
- * mismatch (the invoice model refuses it on every route, since issue 16) under EN 16931's, and a
- * malformed scheme identifier (electronic address, legal registration) under the rule that checks
- * that scheme (PEPPOL-COMMON-R040 for a GLN, …), the way e-invoice users look them up.
+ * mismatch (the invoice model refuses it on every route) under EN 16931's, and a malformed scheme
+ * identifier (electronic address, legal registration) under the rule that checks that scheme
+ * (PEPPOL-COMMON-R040 for a GLN, …), the way e-invoice users look them up.
  */
 function prepareInvoiceWithRuleIds(body: unknown): PreparedInvoice {
   try {

@@ -4,7 +4,7 @@ import { paymentTermsOperation } from './paymentTerms/operation.js';
 import { reminderDraftOperation } from './reminderDraft/operation.js';
 import { timesheetOperation } from './timesheet/operation.js';
 
-/** The four free-standing JSON helpers (SPEC §4.4–4.7), in the order the docs list them. */
+/** The four free-standing JSON helpers in the order the docs list them. */
 export const HELPER_OPERATIONS: readonly JsonOperation[] = [reminderDraftOperation, lateFeeOperation, paymentTermsOperation, timesheetOperation];
 
 export { lateFeeOperation, paymentTermsOperation, reminderDraftOperation, timesheetOperation };

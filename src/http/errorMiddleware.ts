@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, InputRejected, internalError } from '../errors.js';
-import { BODY_ENCODINGS } from './bodyEncoding.js';
+import { AppError, internalError } from '../errors.js';
 import { httpAnswerOf } from './errorAnswers.js';
 
 export type ErrorLogger = (error: unknown, context: { method: string; path: string; status: number }) => void;
@@ -26,22 +25,5 @@ export function errorMiddleware(logError: ErrorLogger): Middleware {
   };
 }
 
-/** Maps the errors thrown by the body parser (co-body / raw-body) onto our codes. */
-export function toAppError(thrown: unknown): AppError {
-  if (thrown instanceof AppError) return thrown;
-  const error = thrown as { status?: number; type?: string; message?: string; limit?: number };
-  if (error?.type === 'entity.too.large' || error?.status === 413) {
-    return new AppError('payload_too_large', `The request body is larger than the limit of ${error.limit ?? 'the configured'} bytes.`);
-  }
-  if (error?.type === 'encoding.unsupported' || error?.status === 415) {
-    return new AppError('unsupported_media_type', `The request body encoding is not supported; send ${BODY_ENCODINGS}.`);
-  }
-  if (typeof error?.message === 'string' && error.message.includes('forbidden prototype property')) {
-    const issue = { path: '', code: 'forbidden_property', message: 'the key "__proto__" is not allowed anywhere in the body' };
-    return new InputRejected('validation_failed', 'The request body is invalid: the key "__proto__" is not allowed.', [issue]);
-  }
-  if (error?.status === 400) {
-    return new AppError('invalid_json', 'The request body is not valid JSON (an object was expected).');
-  }
-  return internalError(thrown);
-}
+/** Our errors as they are; anything else is an internal error (its details stay in the log). */
+export const toAppError = (thrown: unknown): AppError => (thrown instanceof AppError ? thrown : internalError(thrown));

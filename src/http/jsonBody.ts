@@ -1,7 +1,7 @@
-import coBody from 'co-body';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError } from '../errors.js';
+import { parseRequestJson } from '../operations/requestJson.js';
 import { bodyReadError } from './bodyEncoding.js';
 
 const requireJson: Middleware = async (ctx, next) => {
@@ -12,38 +12,36 @@ const requireJson: Middleware = async (ctx, next) => {
 };
 
 /**
- * JSON bodies only: a POST without `application/json` is a 415 before a byte is read; the body is
- * parsed strictly (an object or array) within `limitBytes`, after any gzip/deflate/br decoding
- * (undecodable bytes are the client's: 400 invalid_body_encoding, bodyEncoding.ts).
+ * JSON bodies only: a request without `application/json` is a 415 before a byte is read; koa-body
+ * reads the body within `limitBytes`, after any gzip/deflate/br decoding, as text into
+ * ctx.request.body without parsing it (an operation's body is parsed on the compute pool,
+ * operations/operationJobs.ts). Read failures become AppErrors here (bodyEncoding.ts).
  */
-export function jsonBody(limitBytes: number): Middleware {
-  const parse = koaBody({
-    json: true,
-    jsonStrict: true,
-    jsonLimit: limitBytes,
+export function jsonText(limitBytes: number): Middleware {
+  const read = koaBody({
+    json: false,
+    text: true,
+    textTypes: ['application/json'],
+    textLimit: limitBytes,
+    encoding: 'utf-8',
     urlencoded: false,
-    text: false,
     multipart: false,
     onError: (error) => {
       throw bodyReadError(error);
     },
   });
-  return async (ctx, next) => requireJson(ctx, () => parse(ctx, next));
+  return async (ctx, next) => requireJson(ctx, () => read(ctx, next));
 }
 
 /**
- * The same checks and limits as jsonBody, reading the decoded body as text into
- * `ctx.state.bodyText` without parsing it: for routes whose JSON a worker thread parses
- * (compute/strictJson.ts parses exactly as koa-body does).
+ * jsonText, then parsed on the event loop with the operations' strict parser (the same errors):
+ * for what is not an operation's body (MCP's JSON-RPC envelope, the development preview).
  */
-export function jsonBodyText(limitBytes: number): Middleware {
+export function jsonBody(limitBytes: number): Middleware {
+  const read = jsonText(limitBytes);
   return async (ctx, next) =>
-    requireJson(ctx, async () => {
-      try {
-        ctx.state.bodyText = await coBody.text(ctx, { limit: limitBytes, encoding: 'utf-8' });
-      } catch (error) {
-        throw bodyReadError(error);
-      }
+    read(ctx, async () => {
+      ctx.request.body = parseRequestJson(ctx.request.body as string) as typeof ctx.request.body;
       await next();
     });
 }

@@ -1,15 +1,17 @@
 import type { Lifecycle } from '../lifecycle.js';
+import type { PricedOperation } from '../operations/operation.js';
+import { paidCaller } from '../operations/paidCall.js';
 import type { Payments } from '../payment/startPayments.js';
-import { paidCaller } from './paidCall.js';
-import { paymentGate, pricedResource } from './paymentGate.js';
+import { pricedResource } from './offerResource.js';
 
-/** What createApp needs from the payment side: the gate (and its paid call, for MCP), the offer per route and the terms for the docs. */
+/** What createApp needs from the payment side: the paid call, the offer per operation and the terms for the docs. */
 export function paymentDependencies(payments: Pick<Payments, 'processor' | 'terms'>, lifecycle?: Lifecycle) {
   const { processor, terms } = payments;
   return {
     terms: { scheme: 'exact' as const, network: terms.network, asset: terms.asset, payTo: terms.payTo },
-    gate: paymentGate(processor, lifecycle),
     call: paidCaller(processor, lifecycle),
-    offers: (route: Parameters<typeof pricedResource>[0]) => [processor.requirements(pricedResource(route))],
+    /** Paid answers end their connection while draining (router.ts). */
+    lifecycle,
+    offers: (operation: PricedOperation) => [processor.requirements(pricedResource(operation))],
   };
 }

@@ -1,60 +1,74 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
-import { JsonText } from '../compute/computePool.js';
-import { AppError, bodyIsAnArray } from '../errors.js';
-import { writeAnswer } from './answer.js';
-import { bodylessChallenge } from './bodylessChallenge.js';
-import { jsonBody, jsonBodyText } from './jsonBody.js';
-import { isPaid, type PaymentGateFactory, type PricedRoute } from './routeSpec.js';
+import type { Context, Middleware } from 'koa';
+import { AppError } from '../errors.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { OperationCaller } from '../operations/callOperation.js';
+import { isPaid, type PricedOperation } from '../operations/operation.js';
+import type { PayerAdmission } from '../payment/paymentProcessor.js';
+import { jsonText } from './jsonBody.js';
+import { writeOutcome } from './writeOutcome.js';
 
 /**
- * Mounts the route table. For a POST: parse JSON → validate into ctx.state.input (400 with every
- * issue; a route that `parsesText` gets the body's text and does both itself, off the event loop,
- * offloadedRoutes.ts) → the handler's answer, written at once for a free route, through the payment gate for a
- * priced one. Validation runs before anything about payment, so an invalid body is never charged
- * and never reaches a facilitator. An unpaid POST without a body to a priced route is a price
- * probe: it gets the 402 challenge (bodylessChallenge.ts).
+ * The Koa adapter of the operation list: for each operation, read its body as text (415/413/400
+ * for what can't be read), hand body and PAYMENT-SIGNATURE to the call core
+ * (operations/callOperation.ts), which parses and validates on the compute pool before anything
+ * about payment, and write the outcome (writeOutcome.ts).
  */
-export function buildRouter(routes: readonly PricedRoute[], options: { bodyLimitBytes: number; paymentGate?: PaymentGateFactory | undefined }) {
+export function buildRouter(operations: readonly PricedOperation[], options: { bodyLimitBytes: number; caller: OperationCaller; lifecycle?: Lifecycle | undefined }) {
   const router = new Router();
-  for (const route of routes) {
+  const { caller, lifecycle } = options;
+  for (const operation of operations) {
     const chain: Middleware[] = [];
-    const gate = isPaid(route) && options.paymentGate ? options.paymentGate(route) : undefined;
-    if (gate && route.request) chain.push(bodylessChallenge(gate));
-    if (route.request) {
-      const { parse } = route.request;
-      if (route.request.parsesText) {
-        chain.push(jsonBodyText(options.bodyLimitBytes), async (ctx, next) => {
-          ctx.state.input = parse(new JsonText(ctx.state.bodyText as string));
-          await next();
+    const paid = isPaid(operation);
+    if (operation.request && caller.answersPriceProbe(operation)) chain.push(priceProbe(operation, caller));
+    if (operation.request) chain.push(jsonText(options.bodyLimitBytes));
+    chain.push(async (ctx) => {
+      try {
+        const header = ctx.get('PAYMENT-SIGNATURE');
+        const outcome = await caller.call(operation, {
+          ...(operation.request ? { body: { text: ctx.request.body as string } } : {}),
+          ...(paid && header ? { payment: { header } } : {}),
+          hooks: {
+            admitPayer: ctx.state.admitPayer as PayerAdmission | undefined,
+            onVerified: (details) => (ctx.state.logFields = details),
+            onResultNotStored: (error) => (ctx.state.logFields = { ...ctx.state.logFields, resultNotStored: String(error) }),
+            whenDelivered: (done) => whenResponseDone(ctx, done),
+          },
         });
-      } else {
-        chain.push(jsonBody(options.bodyLimitBytes), async (ctx, next) => {
-          const body: unknown = ctx.request.body;
-          if (Array.isArray(body)) throw bodyIsAnArray();
-          ctx.state.input = parse(body);
-          await next();
-        });
+        writeOutcome(ctx, outcome);
+      } finally {
+        // Draining: this answer ends its connection. A keep-alive client would otherwise go on
+        // sending paid requests over it (the closed listener only stops new connections), keeping
+        // the drain busy until the deadline cuts them off.
+        if (paid && lifecycle?.draining) ctx.set('Connection', 'close');
       }
-    }
-    if (!isPaid(route)) {
-      chain.push(async (ctx) => writeAnswer(ctx, await route.handle(ctx.state.input, { signal: NEVER_ABORTED })));
-    } else if (gate) {
-      chain.push((ctx) => gate(ctx, (signal) => route.handle(ctx.state.input, { signal })));
-    } else {
-      chain.push(paymentUnavailable);
-    }
-    router.register(route.path, [route.method], chain, { name: route.operationId });
+    });
+    router.register(operation.path, [operation.method], chain, { name: operation.operationId });
   }
   return router;
 }
 
-const NEVER_ABORTED = new AbortController().signal;
+/**
+ * Crawlers (x402scan, the CDP bazaar) probe a paid operation with a bare POST: no body, no
+ * Content-Type. Such a request can only be asking what the operation costs, so it gets the 402
+ * challenge instead of a 415/400. Only without PAYMENT-SIGNATURE: a paid request must carry a
+ * valid body, and one without is refused (415/400) before anything about payment, never charged.
+ * An empty body is one without bytes: no Transfer-Encoding and no (or a zero) Content-Length.
+ */
+function priceProbe(operation: PricedOperation, caller: OperationCaller): Middleware {
+  return async (ctx, next) => {
+    const empty = ctx.get('Transfer-Encoding') === '' && (ctx.get('Content-Length') === '' || ctx.get('Content-Length') === '0');
+    if (!empty || ctx.get('PAYMENT-SIGNATURE') !== '') return next();
+    writeOutcome(ctx, await caller.call(operation, { priceProbe: true }));
+  };
+}
 
-// A priced route on an app built without payments (some tests) must never hand out free work.
-const paymentUnavailable: Middleware = async () => {
-  throw new AppError('payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
-};
+/** Calls `done` once the response has been written out, or its connection is gone. */
+function whenResponseDone(ctx: Context, done: () => void): void {
+  const { res, req } = ctx;
+  if (res.writableFinished || res.destroyed || req.socket.destroyed) return done();
+  res.once('close', done);
+}
 
 /**
  * What happens when no route answered: 405 (with Allow) when the path exists under another

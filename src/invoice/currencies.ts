@@ -1,5 +1,5 @@
 /**
- * The 12 supported currencies (DECISIONS.md). Minor-unit digits come from this table
+ * The 12 supported currencies (docs/invoice.md). Minor-unit digits come from this table
  * (ISO 4217), never from Intl defaults, so a formatter can never disagree with the maths.
  */
 export const CURRENCIES = {

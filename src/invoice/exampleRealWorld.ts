@@ -1,7 +1,7 @@
 import type { InvoiceInput } from './schema.js';
 
 /**
- * The example of the real-world fields (GET /v1/schema `example_real_world`, the README, the
+ * The example of the real-world fields (GET /v1/schema `example_real_world`, docs/invoice.md, the
  * preview, the tests): a German invoice with goods at 19 % and 7 %, a discount shared by both
  * groups, an amount already paid, a ship-to address, a purchase order and bank details.
  */

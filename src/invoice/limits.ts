@@ -1,6 +1,6 @@
 /**
- * Every limit of the invoice request. SPEC §2 and §8 fix the first group; the rest are the limits
- * of the optional real-world fields (DECISIONS.md leaves them to us; the README lists them).
+ * Every limit of the invoice request. The first group is the minimal invoice's; the rest
+ * are the limits of the optional real-world fields (docs/invoice.md lists them all).
  */
 export const LIMITS = {
   lineItems: { min: 1, max: 200 },

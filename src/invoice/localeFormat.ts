@@ -2,7 +2,7 @@ import type { InvoiceLocale } from './locales.js';
 
 /**
  * Display text of dates, quantities, rates and countries in the invoice's locale, with Intl.
- * Invoices that name no locale keep the formats they always had (DECISIONS.md: they print as
+ * Invoices that name no locale keep the formats they always had (they print as
  * before): dates as "2 November 2026", quantities and rates as the exact decimal sent.
  * Decimal values are passed to Intl as strings, which it formats exactly (no float).
  */

@@ -1,7 +1,7 @@
 import { CURRENCIES, type CurrencyCode } from './currencies.js';
 
 /**
- * The invoice languages (DECISIONS.md "The real-world invoice"): a `locale` is a BCP 47 tag whose
+ * The invoice languages (docs/invoice.md, Languages): a `locale` is a BCP 47 tag whose
  * language is one of these; its region (and script) are kept for Intl's number, date and country
  * formats (`de-CH` prints `CHF 1’234.50`). Each language has a label catalog,
  * templates/locales/<language>.json.
@@ -46,7 +46,7 @@ export function isLanguage(value: string): value is Language {
 export function invoiceLocale(requested: string | undefined, currency: CurrencyCode): InvoiceLocale {
   const parsed = requested === undefined ? undefined : parseLocaleTag(requested);
   if (parsed) return { ...parsed, direction: directionOf(parsed.language), explicit: true };
-  // The currency locales of DECISIONS.md (en-US, ja-JP, de-CH, …) keep English labels: before
+  // The currencies' own locales (currencies.ts: en-US, ja-JP, de-CH, …) keep English labels: before
   // locales existed every invoice was English, whatever its currency.
   return { tag: CURRENCIES[currency].locale, language: 'en', direction: 'ltr', explicit: false };
 }

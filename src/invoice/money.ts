@@ -42,7 +42,7 @@ export function formatDecimal(decimal: string, currency: CurrencyCode, fractionD
   return formatter.format(decimal as Intl.StringNumericLiteral);
 }
 
-/** `locale`: the invoice's formatting locale; the currency's own (DECISIONS.md) by default. */
+/** `locale`: the invoice's formatting locale; the currency's own (currencies.ts) by default. */
 export function toMoney(minor: bigint, currency: CurrencyCode, locale?: string): Money {
   const digits = CURRENCIES[currency].digits;
   const decimal = minorToDecimal(minor, digits);

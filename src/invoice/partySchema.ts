@@ -5,8 +5,8 @@ import { LIMITS } from './limits.js';
 import { text } from './textRules.js';
 
 /**
- * A party (seller, buyer, ship-to): SPEC §2.2's fields, plus the structured address and VAT
- * identifier of DECISIONS.md "The real-world invoice". The SPEC's free-text `address` stays and is
+ * A party (seller, buyer, ship-to): the minimal invoice's fields, plus the structured address
+ * and VAT identifier of the real-world invoice (docs/invoice.md). The free-text `address` stays and is
  * printed when the structured parts are absent.
  */
 export const PartySchema = v.strictObject(

@@ -10,13 +10,13 @@ import { PaymentSchema } from './paymentQr/index.js';
 import { amount, calendarDate, text } from './textRules.js';
 
 /**
- * One schema serves POST /v1/invoice.pdf and POST /v1/invoice/validate: SPEC §2.1–2.3 and §8, plus
- * the optional fields of DECISIONS.md "The real-world invoice" (every SPEC-valid request stays
+ * One schema serves POST /v1/invoice.pdf and POST /v1/invoice/validate: the minimal invoice, plus
+ * the optional fields of the real-world invoice (docs/invoice.md; every minimal request stays
  * valid and prints as before). Rules that need several fields or the totals are in rules.ts and
  * checkTotals.ts.
  */
 export { LIMITS } from './limits.js';
-export { LineItemSchema, type LineItem } from './lineItemSchema.js';
+export type { LineItem } from './lineItemSchema.js';
 export { PartySchema, type Party } from './partySchema.js';
 
 /** An optional ISO 4217 code among the 12 supported, defaulting to USD; shared with the helpers. */

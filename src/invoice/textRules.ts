@@ -5,7 +5,7 @@ import * as v from 'valibot';
  * message is written once and reads the same everywhere.
  */
 
-// C0 controls except tab (U+0009) and newline (U+000A), DEL, and C1 controls (DECISIONS.md).
+// C0 controls except tab (U+0009) and newline (U+000A), DEL, and C1 controls (docs/invoice.md).
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$/u;
 
 /** A user-supplied text: Unicode kept as sent, no control characters, bounded length. */

@@ -5,7 +5,7 @@ import { defaultCategory, type VatCategory } from './vatCategories.js';
 import { groupLines, taxGroups, type VatGroup } from './vatGroups.js';
 
 /**
- * The invoice formula of DECISIONS.md, in bigint minor units:
+ * The invoice formula of docs/invoice.md (Totals), in bigint minor units:
  *   line.amount = round(quantity × unit_price × 10^digits)
  *   subtotal    = Σ line.amount
  *   discount    = round(discount × 10^digits), shared among the VAT groups (vatGroups.ts)
@@ -13,7 +13,7 @@ import { groupLines, taxGroups, type VatGroup } from './vatGroups.js';
  *   tax         = Σ group.tax
  *   total       = subtotal − discount + tax
  *   balance_due = total − round(amount_paid × 10^digits)
- * round() is half away from zero. With a single rate this is exactly SPEC's formula
+ * round() is half away from zero. With a single rate this is exactly the minimal invoice's formula
  * (taxable = subtotal − discount, tax = round(taxable × tax_rate / 100)).
  */
 export interface TotalsInput {

@@ -1,6 +1,6 @@
 /**
  * EN 16931 VAT category codes (UNTDID 5305 subset) that an invoice line may carry
- * (DECISIONS.md "The real-world invoice"). S is the only category with a rate above 0.
+ * (docs/invoice.md, the real-world invoice). S is the only category with a rate above 0.
  */
 export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O'] as const;
 export type VatCategory = (typeof VAT_CATEGORIES)[number];

@@ -3,7 +3,7 @@ import { divideRounded } from './rounding.js';
 import type { VatCategory } from './vatCategories.js';
 
 /**
- * DECISIONS.md "Totals with VAT per rate", steps 1–3: lines grouped by (category, rate) in order
+ * VAT per rate (docs/invoice.md, Totals), steps 1–3: lines grouped by (category, rate) in order
  * of first appearance; the invoice discount allocated to the groups in proportion to their net by
  * largest remainder (ties to the earlier group); the tax rounded once per group.
  */

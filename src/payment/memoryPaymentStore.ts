@@ -38,9 +38,9 @@ export function createMemoryPaymentStore(options: MemoryPaymentStoreOptions = {}
     async complete(key, result, expiresAtMs) {
       entries.set(key, { expiresAtMs, result });
     },
-    async park(key, pending, expiresAtMs) {
+    async park(key, pending, expiresAtMs, options) {
       if (entries.get(key)?.result) return;
-      entries.set(key, { expiresAtMs, parked: { pending, heldUntilMs: 0 } });
+      entries.set(key, { expiresAtMs, parked: { pending, heldUntilMs: options?.hold ? now() + parkedLeaseMs : 0 } });
     },
     async close() {
       entries.clear();

@@ -33,13 +33,33 @@ export interface DecodedPayment {
 
 const malformed = (message: string) => new AppError('invalid_payment_header', `PAYMENT-SIGNATURE is malformed: ${message}.`);
 
+/** A payment as a transport carries it: the PAYMENT-SIGNATURE header's value, or MCP's `_meta["x402/payment"]` object. */
+export type PaymentInput = { header: string } | { payload: unknown };
+
+/** Decodes a payment once, whichever transport it came over: the same checks and errors for both. */
+export function decodePayment(payment: PaymentInput): DecodedPayment {
+  return 'header' in payment ? decodePaymentSignature(payment.header) : decodePaymentObject(payment.payload);
+}
+
+/**
+ * An MCP payment: already JSON. Its size is judged as the header it would be (base64 of its JSON),
+ * so both transports refuse the same payloads with the same errors.
+ */
+export function decodePaymentObject(payload: unknown): DecodedPayment {
+  const json = JSON.stringify(payload) ?? '';
+  if (Math.ceil(Buffer.byteLength(json) / 3) * 4 > MAX_PAYMENT_HEADER_BYTES) throw tooLarge();
+  return checkPayload(payload);
+}
+
+const tooLarge = () => new AppError('payment_header_too_large', `PAYMENT-SIGNATURE is larger than ${MAX_PAYMENT_HEADER_BYTES} bytes.`);
+
 /**
  * Size cap → base64 → JSON → x402 v2 payload schema → exact-EVM authorization shape. Anything
  * off is a 400 (431 when oversized): a malformed header is a client bug, not a payment decision.
  */
 export function decodePaymentSignature(header: string): DecodedPayment {
   if (Buffer.byteLength(header) > MAX_PAYMENT_HEADER_BYTES) {
-    throw new AppError('payment_header_too_large', `PAYMENT-SIGNATURE is larger than ${MAX_PAYMENT_HEADER_BYTES} bytes.`);
+    throw tooLarge();
   }
   const text = header.trim();
   if (!BASE64.test(text)) throw malformed('not standard base64');
@@ -49,6 +69,10 @@ export function decodePaymentSignature(header: string): DecodedPayment {
   } catch {
     throw malformed('the decoded value is not JSON');
   }
+  return checkPayload(json);
+}
+
+function checkPayload(json: unknown): DecodedPayment {
   const parsed = PaymentPayloadV2Schema.safeParse(json);
   if (!parsed.success) throw malformed(`not an x402 version 2 payment payload (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
   const exact = v.safeParse(ExactEvmPayloadSchema, parsed.data.payload);

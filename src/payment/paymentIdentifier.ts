@@ -1,9 +1,9 @@
 import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
-import type { ExactAuthorization } from './paymentHeader.js';
+import type { DecodedPayment, ExactAuthorization } from './paymentHeader.js';
 import { claimWhenFree, type PaidResult, type PaymentStore } from './paymentStore.js';
-import { signerMismatch } from './signerCheck.js';
+import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
 
 /** The payment-identifier extension as advertised in the challenge: optional for the client. */
 export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) });
@@ -11,21 +11,16 @@ export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: decla
 /** How long a paid result stays findable by its payment id. */
 const ID_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** The client's payment id and signer, read from the header without trusting it (the processor checks the rest). */
-function identifierOf(header: string | undefined): { id: string; from: string; network: string; authorization: ExactAuthorization; signature: unknown } | undefined {
-  if (!header) return undefined;
-  try {
-    const payload = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8'));
-    const id = payload?.extensions?.[PAYMENT_IDENTIFIER]?.info?.id;
-    const from = payload?.payload?.authorization?.from;
-    const network = payload?.accepted?.network;
-    if (typeof id !== 'string' || typeof from !== 'string' || typeof network !== 'string') return undefined;
-    if (!isValidPaymentId(id)) throw new AppError('invalid_payment_header', 'PAYMENT-SIGNATURE is malformed: the payment-identifier id must be 16–128 characters of a-z, A-Z, 0-9, _ and -.');
-    return { id, from: from.toLowerCase(), network, authorization: payload.payload.authorization, signature: payload.payload.signature };
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    return undefined; // not decodable: the processor answers that
-  }
+/** The client's payment id and signer, read from the decoded payment (the processor checks the rest). */
+function identifierOf(decoded: DecodedPayment | undefined): { id: string; from: string; network: string; authorization: ExactAuthorization; signature: string } | undefined {
+  if (!decoded) return undefined;
+  const extensions = decoded.payload.extensions as Record<string, { info?: { id?: unknown } } | undefined> | undefined;
+  const id = extensions?.[PAYMENT_IDENTIFIER]?.info?.id;
+  if (typeof id !== 'string') return undefined;
+  if (!isValidPaymentId(id)) throw new AppError('invalid_payment_header', 'PAYMENT-SIGNATURE is malformed: the payment-identifier id must be 16–128 characters of a-z, A-Z, 0-9, _ and -.');
+  const { authorization } = decoded;
+  const { signature } = decoded.payload.payload as { signature: string };
+  return { id, from: authorization.from.toLowerCase(), network: decoded.payload.accepted.network, authorization, signature };
 }
 
 /**
@@ -50,9 +45,9 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
 
   return {
     requirements: (resource) => processor.requirements(resource),
-    async check(resource, header, fingerprint): Promise<PaymentCheck> {
-      const identifier = identifierOf(header);
-      if (!identifier) return processor.check(resource, header, fingerprint);
+    async check(resource, decoded, fingerprint, admit): Promise<PaymentCheck> {
+      const identifier = identifierOf(decoded);
+      if (!identifier) return processor.check(resource, decoded, fingerprint, admit);
       const key = `x402:payment-id:${identifier.network}:${identifier.from}:${identifier.id}`;
       const expiresAtMs = now() + ID_TTL_MS;
       const outcome = await claimId(key, expiresAtMs);
@@ -61,16 +56,16 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
         // The id is no bearer token: its result goes only to a payload its payer signed, checked
         // locally. A signature that can't be checked here (a smart account's) takes the normal path.
         if (await signedByPayer(identifier, processor.requirements(resource))) return { kind: 'replayed', result: outcome.result };
-        return processor.check(resource, header, fingerprint);
+        return processor.check(resource, decoded, fingerprint, admit);
       }
       if (outcome.kind === 'parked') {
         // Ids are never parked; hand it back untouched.
         await store.park(key, outcome.pending, expiresAtMs);
-        return processor.check(resource, header, fingerprint);
+        return processor.check(resource, decoded, fingerprint, admit);
       }
       let check: PaymentCheck;
       try {
-        check = await processor.check(resource, header, fingerprint);
+        check = await processor.check(resource, decoded, fingerprint, admit);
       } catch (error) {
         await store.release(key);
         throw error;
@@ -131,7 +126,7 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
         } finally {
           // Read back only by this wrapper, which hands it out to payloads signed by the payer
           // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
-          await remember({ ...result, fingerprint, receipt: settled.header, signatureHash: '' });
+          await remember({ status: result.status, contentType: result.contentType, headers: result.headers, body: result.body, fingerprint, receipt: settled.header, signatureHash: '' });
         }
       },
     };
@@ -139,7 +134,7 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
 }
 
 /** Whether the payload is a plain ECDSA signature by `authorization.from` over our offer. */
-async function signedByPayer(identifier: { authorization: ExactAuthorization; signature: unknown }, offer: Parameters<typeof signerMismatch>[2]): Promise<boolean> {
-  if (typeof identifier.signature !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(identifier.signature)) return false;
+async function signedByPayer(identifier: { authorization: ExactAuthorization; signature: string }, offer: Parameters<typeof signerMismatch>[2]): Promise<boolean> {
+  if (!isPlainEcdsa(identifier.signature)) return false;
   return (await signerMismatch(identifier.authorization, identifier.signature, offer)) === undefined;
 }

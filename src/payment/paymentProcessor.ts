@@ -4,11 +4,11 @@ import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
 import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
-import { decodePaymentSignature, type DecodedPayment } from './paymentHeader.js';
-import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
+import type { DecodedPayment } from './paymentHeader.js';
+import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult, type StoredAnswer } from './paymentStore.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
-import { signerMismatch } from './signerCheck.js';
+import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
 
 /**
  * The x402 v2 flow of one paid request, free of any web framework. The outcome of a payment check
@@ -33,11 +33,8 @@ export type SettleFailed = { kind: 'settle-failed'; header: string; receipt: Set
 export type SettleOutcome = { kind: 'settled'; header: string; receipt: SettleResponse } | SettleFailed;
 export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
 
-/** What the paid work produced, kept with the claim while a settlement's outcome is unknown. */
-export interface WorkResult {
-  contentType: string;
-  body: Buffer;
-}
+/** What the paid work produced (its whole answer), kept with the claim while a settlement's outcome is unknown. */
+export type WorkResult = StoredAnswer;
 
 export interface ClaimedPayment {
   /** The authorization's signer and nonce, for the log. */
@@ -83,9 +80,27 @@ export interface PaymentProcessorOptions {
   onEvent?: (event: PaymentEvent, details: { payer?: string; nonce?: string; reason?: string }) => void;
 }
 
+/**
+ * Who is about to be verified with the facilitator: `proven` when the authorization's 65-byte
+ * signature recovered to `from` (signerCheck.ts); a smart account's signature (any other length)
+ * can't be checked here, so `from` is only claimed.
+ */
+export interface Payer {
+  from: string;
+  proven: boolean;
+}
+
+/**
+ * Spends a payer's budget (the HTTP layer's payer rate limit) before the facilitator hears of a
+ * fresh authorization; throws to refuse it (the claim is then given back). Called only for a
+ * payload that passed every local check, never for a forgery, a replay or a refused body.
+ */
+export type PayerAdmission = (payer: Payer) => Promise<void>;
+
 export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
-  check(resource: PricedResource, header: string | undefined, fingerprint: string): Promise<PaymentCheck>;
+  /** `payment`: decoded once by the caller (paymentHeader.ts decodePayment); undefined: the challenge. */
+  check(resource: PricedResource, payment: DecodedPayment | undefined, fingerprint: string, admit?: PayerAdmission): Promise<PaymentCheck>;
 }
 
 /**
@@ -186,13 +201,14 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     const step = await settleOnce(claim, pending, true);
     if (step.kind === 'settle-failed') return step;
     // Settled now, or the first settlement went through (the facilitator says the authorization
-    // is already used, and only this signature's holder could have used it: see README Payments).
+    // is already used, and only this signature's holder could have used it: see docs/paying-and-x402.md).
     const { receipt } = step;
     const confirmed: SettleResponse =
       step.kind === 'settled'
         ? receipt
         : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer };
-    const result: PaidResult = { fingerprint: pending.fingerprint, contentType: pending.contentType, body: pending.body, receipt: encodeReceipt(confirmed), signatureHash: pending.signatureHash };
+    const { transaction: _transaction, ...answer } = pending;
+    const result: PaidResult = { ...answer, receipt: encodeReceipt(confirmed) };
     try {
       await store.complete(claim.key, result, claim.expiresAtMs);
     } catch {
@@ -237,7 +253,15 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async settle(work) {
         if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
         state = 'settling';
-        const step = await settleOnce(claim, { fingerprint, contentType: work.contentType, body: work.body, transaction: '', signatureHash: claim.signatureHash }, false);
+        const pending: PendingResult = { ...storedAnswerOf(work), fingerprint, transaction: '', signatureHash: claim.signatureHash };
+        // Written ahead of the settle call, held by this request: should this process die between
+        // the transfer and `complete`, a re-send of the same signature takes the work over once
+        // the store's lease runs out and collects it (the re-settle hears "already used"), where a
+        // bare claim would only have expired with the payment taken. The lease (60 s by default)
+        // outlasts a settle call (FACILITATOR_TIMEOUT_MS, 10 s by default). Best effort: if it
+        // can't be written, the claim still holds the authorization, as it always did.
+        await store.park(claim.key, pending, claim.expiresAtMs, { hold: true }).catch(() => undefined);
+        const step = await settleOnce(claim, pending, false);
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
         return { kind: 'settled', header: encodeReceipt(step.receipt), receipt: step.receipt };
@@ -248,7 +272,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('abandoned', details);
       },
       async complete(result, settled) {
-        await store.complete(claim.key, { ...result, fingerprint, receipt: settled.header, signatureHash: claim.signatureHash }, claim.expiresAtMs);
+        await store.complete(claim.key, { ...storedAnswerOf(result), fingerprint, receipt: settled.header, signatureHash: claim.signatureHash }, claim.expiresAtMs);
       },
     };
   }
@@ -257,12 +281,11 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     requirements: (resource) => buildRequirements(resource, terms),
 
     /** Challenge → decode → match our offer → claim (or replay, or collect) → time window. */
-    async check(resource, header, fingerprint) {
-      if (!header) {
+    async check(resource, decoded, fingerprint, admit) {
+      if (!decoded) {
         emit('challenged', {});
         return challenge(resource, 'Payment required');
       }
-      const decoded = decodePaymentSignature(header);
       const offer = buildRequirements(resource, terms);
       const { from, nonce, validBefore } = decoded.authorization;
       const mismatch = offerMismatch(decoded, offer) ?? extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);
@@ -270,7 +293,8 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('invalid', { payer: from, nonce, reason: mismatch.message });
         return challenge(resource, mismatch.reason, mismatch.message);
       }
-      const forged = await signerMismatch(decoded.authorization, (decoded.payload.payload as { signature: string }).signature, offer);
+      const { signature } = decoded.payload.payload as { signature: string };
+      const forged = await signerMismatch(decoded.authorization, signature, offer);
       if (forged) {
         emit('invalid', { payer: from, nonce, reason: forged });
         return challenge(resource, forged);
@@ -301,10 +325,21 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('invalid', { ...claim.details, reason: outsideWindow.message });
         return challenge(resource, outsideWindow.reason, outsideWindow.message);
       }
+      // Last, so that only a fresh authorization the facilitator will hear of spends the budget:
+      // a forgery was refused above, a re-send of a paid or on-chain signature replays for free.
+      try {
+        await admit?.({ from: from.toLowerCase(), proven: isPlainEcdsa(signature) });
+      } catch (error) {
+        await store.release(claim.key);
+        throw error;
+      }
       return { kind: 'claimed', payment: claimed(claim, decoded, fingerprint, resource) };
     },
   };
 }
+
+/** Exactly the answer's fields: a caller's object may carry more, which must not reach the store. */
+const storedAnswerOf = ({ status, contentType, headers, body }: WorkResult): StoredAnswer => ({ status, contentType, headers, body });
 
 const encodeReceipt = (receipt: SettleResponse) =>
   encodePaymentResponseHeader({ ...receipt, transaction: receipt.transaction, network: receipt.network as `${string}:${string}` });

@@ -15,15 +15,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *                                                       └──release──► (none)
  *
  * "Parked" is a settlement whose outcome is unknown (the facilitator timed out, failed, or said
- * pending): the rendered PDF is kept with the claim so that a re-send of the same signature can
+ * pending; or the process settling it died, which is why a first settlement parks its work, held,
+ * before the settle call): the rendered PDF is kept with the claim so that a re-send of the same signature can
  * settle again and collect it. A parked entry is handed to one re-sender at a time, for at most
  * the store's lease (a re-sender that dies doesn't keep it from the next one).
  */
-export interface PaidResult {
+/** A paid answer whole, so that a re-send is answered exactly what the first answer said. */
+export interface StoredAnswer {
+  /** 200: only a 200 is settled for; kept so that nothing about the answer is assumed on replay. */
+  status: number;
+  contentType: string;
+  /** Content-Disposition, X-Page-Count, ...: the work's own headers, not the transport's. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface PaidResult extends StoredAnswer {
   /** Which request body was paid for: a re-sent signature with another body is refused. */
   fingerprint: string;
-  contentType: string;
-  body: Buffer;
   /** The PAYMENT-RESPONSE header value (base64 settlement receipt). */
   receipt: string;
   /** Hash of the signature that paid: only that signature gets the result again (signatureHash.ts). */
@@ -31,10 +40,8 @@ export interface PaidResult {
 }
 
 /** The work of a payment whose settlement outcome is unknown, waiting to be collected. */
-export interface PendingResult {
+export interface PendingResult extends StoredAnswer {
   fingerprint: string;
-  contentType: string;
-  body: Buffer;
   /** A transaction hash the facilitator named (settlement_pending), or '' when none is known. */
   transaction: string;
   /** Hash of the signature that was settled: only that signature may settle it again and collect it. */
@@ -58,8 +65,12 @@ export interface PaymentStore {
   release(key: string): Promise<void>;
   /** Settled: keep the result for re-sends of the same signature until `expiresAtMs`. */
   complete(key: string, result: PaidResult, expiresAtMs: number): Promise<void>;
-  /** The settlement outcome is unknown: keep the work, locked, for a re-send to collect. Never replaces a result. */
-  park(key: string, pending: PendingResult, expiresAtMs: number): Promise<void>;
+  /**
+   * The settlement outcome is unknown: keep the work, locked, for a re-send to collect. Never
+   * replaces a result. With `hold`, the caller keeps it for the store's lease (it is about to
+   * settle): re-sends wait, and take it over only if the caller dies before completing.
+   */
+  park(key: string, pending: PendingResult, expiresAtMs: number, options?: { hold?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 

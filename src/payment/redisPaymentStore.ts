@@ -32,9 +32,9 @@ export class PaymentStoreUnavailable extends AppError {
 // Data layout: ONE key per authorization, `${keyPrefix}${authorizationKey}`, whose Redis type is its
 // state. A string is a claim (JSON saying who holds it, for humans running redis-cli); a hash is
 // either a paid result (fingerprint, contentType, receipt, body as raw bytes, signature: the hash of
-// the signature that paid) or, when it has a
+// the signature that paid, head: the answer's status and headers as JSON) or, when it has a
 // `state` field ('parked'), a settlement of unknown outcome waiting to be collected (fingerprint,
-// contentType, transaction, body, signature, and `heldUntil`: until when, in Redis server milliseconds, one
+// contentType, transaction, body, signature, head, and `heldUntil`: until when, in Redis server milliseconds, one
 // re-sender holds it). All carry a PX expiry at the authorization's validBefore, so Redis forgets an
 // authorization exactly when it can no longer be settled. One key means every state change is a
 // single-key script: atomic, and cluster-safe.
@@ -50,9 +50,9 @@ if redis.call('TYPE', KEYS[1]).ok == 'hash' then
     local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
     if tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0') > now then return {'busy'} end
     redis.call('HSET', KEYS[1], 'heldUntil', string.format('%.0f', now + tonumber(ARGV[3])))
-    return {'parked', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'transaction', 'body', 'signature'))}
+    return {'parked', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'transaction', 'body', 'signature', 'head'))}
   end
-  return {'done', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'receipt', 'body', 'signature'))}
+  return {'done', unpack(redis.call('HMGET', KEYS[1], 'fingerprint', 'contentType', 'receipt', 'body', 'signature', 'head'))}
 end
 return {'busy'}`;
 
@@ -76,15 +76,21 @@ return 0`;
 // Replaces the claim (or the parked settlement) by the result in one step: no reader ever sees neither.
 const COMPLETE_SCRIPT = `
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'receipt', ARGV[4], 'body', ARGV[5], 'signature', ARGV[6])
+redis.call('HSET', KEYS[1], 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'receipt', ARGV[4], 'body', ARGV[5], 'signature', ARGV[6], 'head', ARGV[7])
 return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
 
 // Replaces the claim (or a parked settlement, freeing it for the next re-sender) by a parked
-// settlement, in one step; a paid result stays as it is.
+// settlement, in one step; a paid result stays as it is. ARGV[8] > 0: the caller holds it for that
+// many milliseconds of Redis's clock (a settlement about to be attempted), else it is free.
 const PARK_SCRIPT = `
 if redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HEXISTS', KEYS[1], 'state') == 0 then return 0 end
+local heldUntil = '0'
+if tonumber(ARGV[8]) > 0 then
+  local time = redis.call('TIME')
+  heldUntil = string.format('%.0f', tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[8]))
+end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'parked', 'heldUntil', '0', 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'transaction', ARGV[4], 'body', ARGV[5], 'signature', ARGV[6])
+redis.call('HSET', KEYS[1], 'state', 'parked', 'heldUntil', heldUntil, 'fingerprint', ARGV[2], 'contentType', ARGV[3], 'transaction', ARGV[4], 'body', ARGV[5], 'signature', ARGV[6], 'head', ARGV[7])
 return redis.call('PEXPIRE', KEYS[1], ARGV[1])`;
 
 interface StoreScripts {
@@ -92,8 +98,8 @@ interface StoreScripts {
   paymentClaimBuffer(key: string, claim: string, ttlMs: number, leaseMs: number): Promise<(Buffer | null)[]>;
   paymentRelease(key: string): Promise<number>;
   paymentWithdraw(key: string, claim: string): Promise<number>;
-  paymentComplete(key: string, ttlMs: number, fingerprint: string, contentType: string, receipt: string, body: Buffer, signatureHash: string): Promise<number>;
-  paymentPark(key: string, ttlMs: number, fingerprint: string, contentType: string, transaction: string, body: Buffer, signatureHash: string): Promise<number>;
+  paymentComplete(key: string, ttlMs: number, fingerprint: string, contentType: string, receipt: string, body: Buffer, signatureHash: string, head: string): Promise<number>;
+  paymentPark(key: string, ttlMs: number, fingerprint: string, contentType: string, transaction: string, body: Buffer, signatureHash: string, head: string, holdMs: number): Promise<number>;
 }
 
 const DEFAULT_KEY_PREFIX = 'invoice-pdf-x402:';
@@ -189,12 +195,12 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
 
     complete: (key, result, expiresAtMs) =>
       call(async () => {
-        await scripts.paymentComplete(redisKey(key), ttlUntil(expiresAtMs), result.fingerprint, result.contentType, result.receipt, result.body, result.signatureHash);
+        await scripts.paymentComplete(redisKey(key), ttlUntil(expiresAtMs), result.fingerprint, result.contentType, result.receipt, result.body, result.signatureHash, headOf(result));
       }),
 
-    park: (key, pending, expiresAtMs) =>
+    park: (key, pending, expiresAtMs, options) =>
       call(async () => {
-        await scripts.paymentPark(redisKey(key), ttlUntil(expiresAtMs), pending.fingerprint, pending.contentType, pending.transaction, pending.body, pending.signatureHash);
+        await scripts.paymentPark(redisKey(key), ttlUntil(expiresAtMs), pending.fingerprint, pending.contentType, pending.transaction, pending.body, pending.signatureHash, headOf(pending), options?.hold ? parkedLeaseMs : 0);
       }),
 
     async close() {
@@ -248,14 +254,14 @@ function inDoubtClaims(withdrawOne: (key: string, claim: string) => Promise<unkn
 
 // An entry written before signatures were kept has none: '' matches no signature, so such an entry
 // is handed to nobody (a forgery must not collect it) and expires at its validBefore.
-function paidResult([fingerprint, contentType, receipt, body, signature]: (Buffer | null)[]): PaidResult {
+function paidResult([fingerprint, contentType, receipt, body, signature, head]: (Buffer | null)[]): PaidResult {
   if (!fingerprint || !contentType || !receipt || !body) throw new Error('the stored payment result is incomplete');
-  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), receipt: receipt.toString(), body, signatureHash: signature?.toString() ?? '' };
+  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), receipt: receipt.toString(), body, signatureHash: signature?.toString() ?? '', ...readHead(head) };
 }
 
-function pendingResult([fingerprint, contentType, transaction, body, signature]: (Buffer | null)[]): PendingResult {
+function pendingResult([fingerprint, contentType, transaction, body, signature, head]: (Buffer | null)[]): PendingResult {
   if (!fingerprint || !contentType || !transaction || !body) throw new Error('the parked settlement is incomplete');
-  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), transaction: transaction.toString(), body, signatureHash: signature?.toString() ?? '' };
+  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), transaction: transaction.toString(), body, signatureHash: signature?.toString() ?? '', ...readHead(head) };
 }
 
 interface ConnectionWatch {
@@ -322,4 +328,14 @@ function watchConnection(redis: Redis, address: string, log: (line: string) => v
       closing = true;
     },
   };
+}
+
+/** The answer's status and headers, one JSON field beside the raw body. */
+const headOf = (answer: { status: number; headers: Record<string, string> }) => JSON.stringify({ status: answer.status, headers: answer.headers });
+
+/** An entry written before heads were kept has none: a plain 200 without headers, as it was answered then. */
+function readHead(head: Buffer | null | undefined): { status: number; headers: Record<string, string> } {
+  if (!head) return { status: 200, headers: {} };
+  const { status, headers } = JSON.parse(head.toString()) as { status: number; headers: Record<string, string> };
+  return { status, headers };
 }

@@ -17,6 +17,9 @@ const TRANSFER_WITH_AUTHORIZATION = {
 /** r ‖ s ‖ v: 65 bytes, 130 hex digits. */
 const PLAIN_ECDSA = /^0x[0-9a-fA-F]{130}$/;
 
+/** Whether a signature is a plain 65-byte ECDSA one, which signerMismatch checks locally. */
+export const isPlainEcdsa = (signature: string): boolean => PLAIN_ECDSA.test(signature);
+
 /**
  * Whether a plain 65-byte ECDSA signature was made by `authorization.from` over our offer's
  * EIP-712 domain: a forgery is refused here, without a facilitator call (a facilitator meters and

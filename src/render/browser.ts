@@ -169,7 +169,7 @@ export class BrowserSupervisor {
         userDataDir: profileDir,
         args: chromiumArgs(sandbox),
         env: { ...process.env, TMPDIR: scratch.path },
-        // Without it a renderer crash hangs a page call for the default 180 s (RENDERING.md).
+        // Without it a renderer crash hangs a page call for puppeteer's default 180 s.
         protocolTimeout: protocolTimeoutMs,
         handleSIGINT: false,
         handleSIGTERM: false,

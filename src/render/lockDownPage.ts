@@ -5,7 +5,7 @@ import type { HTTPRequest, Page } from 'puppeteer-core';
  * it still could not run or fetch anything:
  *  - JavaScript off: no script, no WebSocket, no timers;
  *  - offline mode: the one measure that stopped every network vector tried, prefetch included
- *    (RENDERING.md);
+ *    (docs/rendering.md, Safety);
  *  - request interception as a second layer: every request is aborted. Content arrives through
  *    Page.setDocumentContent (printPage.ts), which writes the document without a request, so
  *    the only request a page has a use for is the about:blank it starts on.

@@ -6,7 +6,7 @@ export const PAPER_SETTINGS = ['auto', 'A4', 'Letter'] as const;
 export type PaperSetting = (typeof PAPER_SETTINGS)[number];
 export type PaperFormat = Exclude<PaperSetting, 'auto'>;
 
-// DECISIONS.md: Letter where the currency's home market prints on Letter, A4 everywhere else.
+// docs/invoice.md: Letter where the currency's home market prints on Letter, A4 everywhere else.
 const LETTER_CURRENCIES: ReadonlySet<CurrencyCode> = new Set(['USD', 'CAD', 'MXN']);
 
 export function paperFor(currency: CurrencyCode, setting: PaperSetting): PaperFormat {

@@ -1,7 +1,7 @@
 import { formatXref, objectRange, objectText, PdfLayoutError, readPdfLayout, trailerRef } from './pdfXref.js';
 
 /**
- * The document information of an invoice PDF (DECISIONS.md "Paid PDF"). Chromium writes Title
+ * The document information of an invoice PDF (docs/rendering.md, Determinism). Chromium writes Title
  * from <title> but sets no Author, stamps CreationDate/ModDate with the wall clock and puts its
  * user agent in Creator, so the same request would give different bytes every time. We replace
  * Chromium's Info dictionary with ours and shift the byte offsets after it: a few lines over the

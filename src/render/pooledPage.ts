@@ -5,7 +5,7 @@ import { openPrintablePage, type PrintablePage } from './printPage.js';
 
 /**
  * One warm, locked-down Chromium page. A page is reused across renders (a new page per request
- * costs ≈ 3× the render itself, RENDERING.md) until anything about it is doubtful (`usable`).
+ * costs ≈ 3× the render itself) until anything about it is doubtful (`usable`).
  */
 export interface PooledPage {
   readonly page: Page;
@@ -54,7 +54,7 @@ export async function openPage(supervisor: BrowserSupervisor, log: (event: objec
   const pooled: PooledPage = { page, printable, browser: handle, broken: false, crashed };
   page.on('error', (error) => {
     // A renderer crash ("Page crashed!") does not disconnect the browser, and reusing the page
-    // hangs (RENDERING.md): mark it, fail the render on it now, and move on to a new browser.
+    // hangs until the protocol timeout: mark it, fail the render on it now, and move on to a new browser.
     if (pooled.broken) return;
     pooled.broken = true;
     log({ event: 'page_crashed', pid: handle.pid, error: String(error) });

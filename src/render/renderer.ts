@@ -27,7 +27,7 @@ export interface RendererOptions {
   renderTimeoutMs?: number;
   /**
    * A browser is replaced after this many renders, bounding leaks and
-   * fragmentation. Not lower: memory measured flat over 2500 renders (README, Benchmark), and each
+   * fragmentation. Not lower: memory measured flat over 2500 renders (docs/benchmarks.md), and each
    * replacement costs ≈ 0.25 s of reduced throughput while the successor starts.
    */
   maxRendersPerBrowser?: number;

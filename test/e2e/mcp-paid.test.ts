@@ -13,6 +13,7 @@ import { startFaultyFacilitator, type FaultyFacilitator } from '../support/fault
 import { authorizationOf } from '../support/x402Buyer.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { postJson } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 /**
  * The MCP server at /mcp driven by the SDK's own client, paid tools over the x402 MCP transport
@@ -33,7 +34,7 @@ after(async () => {
   await world?.close();
 });
 
-type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: any; _meta?: any; content: any[] };
+type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: JsonAnswer; _meta?: JsonAnswer; content: JsonAnswer[] };
 const call = async (name: string, args: unknown, payment?: PaymentPayload) =>
   (await client.callTool({ name, arguments: args as Record<string, unknown>, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) })) as Result;
 
@@ -96,6 +97,7 @@ describe('paid tools (x402 MCP transport)', () => {
     // The same payment again: the same PDF, no second charge.
     const again = await call('v1_invoice_pdf', EXAMPLE_INVOICE, payment);
     assert.equal(Buffer.from(again.content[0].resource.blob, 'base64').equals(pdf), true);
+    assert.deepEqual(again.structuredContent, paid.structuredContent, 'the stored page count, not a recount');
     assert.equal(again._meta['x402/payment-response'].transaction, receipt.transaction);
     assert.equal(await world.net.balanceOf(buyer.address), before - 20000n);
     // ... and over HTTP too: one store, one processor.
@@ -105,6 +107,8 @@ describe('paid tools (x402 MCP transport)', () => {
       body: JSON.stringify(EXAMPLE_INVOICE),
     });
     assert.equal(http.status, 200);
+    assert.equal(http.headers.get('x-page-count'), String(paid.structuredContent.pages));
+    assert.equal(http.headers.get('content-disposition'), 'inline; filename="invoice.pdf"');
     assert.equal(Buffer.from(await http.arrayBuffer()).equals(pdf), true);
     assert.equal(await world.net.balanceOf(buyer.address), before - 20000n);
   });
@@ -222,8 +226,9 @@ describe('the payer limit covers paid tool calls (shared with HTTP)', () => {
     const { buyer, sign } = signerOf(2);
     const required = (await callLimited()).structuredContent as PaymentRequired;
     const [first, second, third] = [await sign(required), await sign(required), await sign(required)];
-    // Each request with a decodable payment takes a token, even one whose body is then refused (400).
+    // A refused body (400) spends no token: the payment is never looked at. Paid requests do.
     for (const payment of [first!, second!]) assert.equal((await httpPay(payment, { ...EXAMPLE_EINVOICE, invoice_number: '' })).status, 400);
+    for (const payment of [first!, second!]) assert.equal((await httpPay(payment)).status, 200);
     const verifiesBefore = proxy.calls('verify');
     const refused = await callLimited(third);
     assert.equal(refused.structuredContent.error.code, 'rate_limited');

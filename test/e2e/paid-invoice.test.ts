@@ -143,6 +143,11 @@ describe('buying a PDF', () => {
     assert.equal(again.status, 200);
     assert.deepEqual(Buffer.from(await again.arrayBuffer()), firstPdf);
     assert.equal(again.headers.get('PAYMENT-RESPONSE'), first.headers.get('PAYMENT-RESPONSE'));
+    // The replay answers what the first answer said: its type, file name and page count too.
+    for (const name of ['content-type', 'content-disposition', 'x-page-count', 'content-length']) {
+      assert.ok(first.headers.get(name), `the first answer has ${name}`);
+      assert.equal(again.headers.get(name), first.headers.get(name), name);
+    }
     assert.equal(service.renders(), rendersBefore, 'no second render');
     assert.equal(await world.net.balanceOf(buyer.address), balance, 'no second transfer');
 

@@ -16,7 +16,7 @@ import { challengeOf, signerFor } from '../support/x402Buyer.js';
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let redis: RedisServer;
 const stores: PaymentStore[] = [];
-let instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
+const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
 
 before(async () => {
   redis = await startRedisServer();

@@ -1,4 +1,4 @@
-// Compressed request bodies (issue 19): a body that can't be decoded, or is labelled with the
+// Compressed request bodies: a body that can't be decoded, or is labelled with the
 // wrong encoding, is the client's mistake (400 invalid_body_encoding), never a 500; an encoding we
 // don't decode is a 415 that names the ones we do.
 import assert from 'node:assert/strict';

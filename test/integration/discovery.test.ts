@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createMetrics } from '../../src/metrics.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 let app: TestApp;
 const base = 'https://invoices.example';
@@ -24,7 +25,7 @@ test('/openapi.json is a valid OpenAPI 3.1.0 document describing every operation
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.2.0');
   assert.deepEqual(doc.servers, [{ url: base }]);
-  const operations = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+  const operations = Object.values(doc.paths).flatMap((item: JsonAnswer) => Object.values(item).map((op: JsonAnswer) => op.operationId));
   for (const id of ['v1_invoice_pdf', 'v1_invoice_validate', 'v1_schema', 'v1_reminder_draft', 'v1_late_fee', 'v1_payment_terms', 'v1_invoice_from_timesheet', 'openapi', 'x402_manifest', 'llms_txt', 'api_catalog', 'sitemap', 'healthz']) {
     assert.ok(operations.includes(id), `operation ${id}`);
   }
@@ -70,9 +71,9 @@ test('/.well-known/api-catalog is an RFC 9727 linkset', async () => {
   const response = await get('/.well-known/api-catalog');
   assert.equal(response.headers.get('content-type'), 'application/linkset+json');
   const doc = await response.json();
-  const anchors = doc.linkset.map((entry: any) => entry.anchor);
+  const anchors = doc.linkset.map((entry: JsonAnswer) => entry.anchor);
   assert.ok(anchors.includes(`${base}/.well-known/api-catalog`));
-  const service = doc.linkset.find((entry: any) => entry.anchor === `${base}/`);
+  const service = doc.linkset.find((entry: JsonAnswer) => entry.anchor === `${base}/`);
   assert.equal(service['service-desc'][0].href, `${base}/openapi.json`);
   assert.equal(service.status[0].href, `${base}/healthz`);
 });
@@ -107,11 +108,11 @@ test('/docs serves Swagger UI from the npm package, linked from llms.txt and the
   assert.match(openapi.paths['/v1/invoice.pdf'].post.description, /Price: 0\.02 USD per call/);
 });
 
-// The rate limits (issue 19): every operation they can refuse declares the 429 and its headers;
+// The rate limits: every operation they can refuse declares the 429 and its headers;
 // the probes, which they never refuse, declare none.
 const PROBES = ['/healthz', '/readyz', '/metrics'];
-const operationsOf = (doc: any): { path: string; op: any }[] =>
-  Object.entries(doc.paths).flatMap(([path, item]: [string, any]) => Object.values(item).map((op: any) => ({ path, op })));
+const operationsOf = (doc: JsonAnswer): { path: string; op: JsonAnswer }[] =>
+  Object.entries(doc.paths).flatMap(([path, item]: [string, JsonAnswer]) => Object.values(item).map((op: JsonAnswer) => ({ path, op })));
 
 async function openApiWith(env: Record<string, string>) {
   const limited = await startTestApp({ PUBLIC_BASE_URL: base, ...env }, { readiness: async () => ({ ready: true, checks: {} }), metrics: createMetrics() });

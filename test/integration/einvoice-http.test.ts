@@ -137,7 +137,7 @@ describe('invoices EN 16931 forbids', () => {
     });
   }
 
-  test('a category/rate mismatch is named by its EN 16931 rule (the plain PDF refuses it too, since issue 16)', async () => {
+  test('a category/rate mismatch is named by its EN 16931 rule (the plain PDF refuses it too)', async () => {
     const body = { ...EXAMPLE_EINVOICE, line_items: [{ ...S_LINE, tax_category: 'K' }, { ...S_LINE, tax_rate: 0, tax_category: 'S' }] };
     const response = await postJson(`${free.url}/v1/e-invoice/ubl.xml`, body);
     assert.equal(response.status, 400);
@@ -152,7 +152,7 @@ describe('invoices EN 16931 forbids', () => {
     assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, body)).status, 400);
   });
 
-  test('the SPEC example (no countries) still prints as a plain PDF and is refused as an e-invoice', async () => {
+  test('the minimal example (no countries) still prints as a plain PDF and is refused as an e-invoice', async () => {
     assert.equal((await postJson(`${free.url}/v1/e-invoice/cii.xml`, EXAMPLE_INVOICE)).status, 400);
     assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, EXAMPLE_INVOICE)).status, 200);
   });

@@ -10,7 +10,7 @@ import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareEInvoice, prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { PROFILES, type EInvoiceProfile } from '../../src/einvoice/profiles.js';
-import { produceFacturX } from '../../src/http/routes/eInvoiceRoutes.js';
+import { produceFacturX } from '../../src/operations/eInvoiceOperations.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { EINVOICE_EXAMPLES } from '../fixtures/eInvoiceExamples.js';
 import { pdfInfo } from '../fixtures/pdfTools.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 let app: TestApp;
 before(async () => {
@@ -11,7 +12,7 @@ after(async () => {
   await app.close();
 });
 
-const example = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, any>;
+const example = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, JsonAnswer>;
 
 test('every helper answers its documented example with 200 JSON', async () => {
   const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
@@ -28,7 +29,7 @@ test('every helper answers its documented example with 200 JSON', async () => {
 });
 
 test('unknown fields and bad values are 400 with every issue and its path', async () => {
-  const cases: [string, Record<string, any>, string[]][] = [
+  const cases: [string, Record<string, JsonAnswer>, string[]][] = [
     ['/v1/reminder-draft', { ...example('/v1/reminder-draft'), tone: 'rude', payment_link: 'http://pay.example/x', extra: 1 }, ['extra', 'payment_link', 'tone']],
     ['/v1/late-fee', { ...example('/v1/late-fee'), state: 'ZZ', grace_days: -1 }, ['grace_days', 'state']],
     ['/v1/payment-terms', { ...example('/v1/payment-terms'), terms: 'pay whenever' }, ['terms']],

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+import type { JsonAnswer } from '../support/json.js';
 
 let app: TestApp;
 before(async () => {
@@ -30,7 +31,7 @@ describe('POST /v1/invoice/validate', () => {
     assert.equal(body.valid, true);
     assert.deepEqual(body.currency, { code: 'USD', digits: 2, locale: 'en-US' });
     assert.deepEqual(
-      body.lines.map((line: any) => line.amount.minor),
+      body.lines.map((line: JsonAnswer) => line.amount.minor),
       [640000, 210000, 175000, 4999],
     );
     assert.deepEqual(body.subtotal, { minor: 1029999, decimal: '10299.99', formatted: '$10,299.99' });
@@ -120,7 +121,7 @@ describe('GET /v1/schema', () => {
     const body = await response.json();
     const validated = await postJson(`${app.url}/v1/invoice/validate`, body.example);
     assert.equal(validated.status, 200);
-    const fields = new Map<string, any>(body.fields.map((field: any) => [field.path, field]));
+    const fields = new Map<string, JsonAnswer>(body.fields.map((field: JsonAnswer) => [field.path, field]));
     for (const path of ['seller.name', 'seller.email', 'buyer.tax_id', 'invoice_number', 'issue_date', 'due_date', 'currency', 'line_items', 'line_items[].description', 'line_items[].quantity', 'line_items[].unit_price', 'tax_rate', 'discount', 'notes', 'payment_instructions']) {
       assert.ok(fields.has(path), `notes for ${path}`);
     }

@@ -1,16 +1,18 @@
-// The free routes computed on worker threads (COMPUTE_THREADS, src/compute) answer byte for byte
-// what they answer computed on the event loop (COMPUTE_THREADS=0): successes, every kind of
-// rejected input, bodies the parser refuses, compressed bodies, and the same calls over MCP.
+// Operations parsed and computed on worker threads (COMPUTE_THREADS, src/compute) answer byte for
+// byte what they answer parsed inline (COMPUTE_THREADS=0): successes, every kind of rejected
+// input, bodies the parser refuses, compressed bodies, and the same calls over MCP.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
-import { EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
+import { operationList } from '../../src/operations/operationList.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../src/invoice/exampleRealWorld.js';
 import { maximalFreeRequests } from '../fixtures/maximalFreeRequests.js';
+import { startChallengeApp } from '../support/challengeApp.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 // A fixed clock: the helpers default `as_of` and `today` from it.
@@ -26,7 +28,7 @@ after(async () => {
   await offloaded.close();
 });
 
-type Case = { name: string; path: string; body: string | Buffer; headers?: Record<string, string> };
+type Case = { name: string; path: string; body: string | Buffer; headers?: Record<string, string | undefined> };
 
 const json = (value: unknown) => JSON.stringify(value);
 const helperExample = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, unknown>;
@@ -58,14 +60,15 @@ const cases: Case[] = [
   { name: 'invalid UTF-8', path: '/v1/reminder-draft', body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
 ];
 
-async function answer(app: TestApp, request: Case) {
+async function answer(app: { url: string }, request: Case) {
   const response = await fetch(`${app.url}${request.path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...request.headers },
+    headers: Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...request.headers }).filter((entry): entry is [string, string] => Boolean(entry[1]))),
     body: typeof request.body === 'string' ? request.body : new Uint8Array(request.body),
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, type: response.headers.get('content-type'), length: response.headers.get('content-length'), body: await response.text() };
+  const headers = ['content-type', 'content-length', 'payment-required', 'retry-after'].map((name) => response.headers.get(name));
+  return { status: response.status, headers, body: await response.text() };
 }
 
 test('over HTTP, offloaded and inline routes answer the same bytes', async () => {
@@ -103,4 +106,88 @@ test('over MCP, offloaded and inline tools give the same results', async () => {
     await inlineClient.close();
     await offloadedClient.close();
   }
+});
+
+// Every operation, free and paid, on instances with payments (the real processor; its facilitator
+// a closed port: nothing here gets past the challenge): the same bytes inline and on the pool,
+// for valid bodies (the 402 challenge), every kind of refusal, price probes, and over MCP.
+describe('every operation, with payments', () => {
+  let inlinePaid: Awaited<ReturnType<typeof startChallengeApp>>;
+  let pooledPaid: Awaited<ReturnType<typeof startChallengeApp>>;
+  before(async () => {
+    const env = { RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000', PRICES: 'v1_payment_terms=0.01' };
+    inlinePaid = await startChallengeApp({ ...env, COMPUTE_THREADS: '0' });
+    pooledPaid = await startChallengeApp({ ...env, COMPUTE_THREADS: '2' });
+  });
+  after(async () => {
+    await inlinePaid?.close();
+    await pooledPaid?.close();
+  });
+
+  const operations = operationList();
+  const jsonOperations = operations.filter((operation) => operation.request);
+  const everyOperationCases: Case[] = jsonOperations.flatMap((operation) => {
+    const example = operation.request!.example as Record<string, unknown>;
+    const { path } = operation;
+    return [
+      { name: `${operation.operationId} example`, path, body: json(example) },
+      { name: `${operation.operationId} every field wrong`, path, body: json({ ...example, currency: 'XXX', line_items: 'none', amount: 'a', extra: 1 }) },
+      { name: `${operation.operationId} an array`, path, body: '[1]' },
+      { name: `${operation.operationId} empty`, path, body: '' },
+      { name: `${operation.operationId} truncated`, path, body: '{"seller": {' },
+      { name: `${operation.operationId} __proto__`, path, body: '{"a": {"__proto__": {"polluted": true}}}' },
+      { name: `${operation.operationId} text/plain`, path, body: json(example), headers: { 'content-type': 'text/plain' } },
+      { name: `${operation.operationId} over the limit`, path, body: `{"notes": "${'x'.repeat(800_001)}"}` },
+      { name: `${operation.operationId} corrupt gzip`, path, body: gzipSync(json(example)).subarray(0, 20), headers: { 'content-encoding': 'gzip' } },
+      { name: `${operation.operationId} bare POST`, path, body: '', headers: { 'content-type': '' } },
+      { name: `${operation.operationId} malformed payment`, path, body: json(example), headers: { 'PAYMENT-SIGNATURE': 'not base64!' } },
+      { name: `${operation.operationId} payment of another shape`, path, body: json(example), headers: { 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
+    ];
+  });
+  const eInvoiceRuleBroken = { ...(EXAMPLE_EINVOICE as Record<string, unknown>), seller: { ...(EXAMPLE_EINVOICE as { seller: object }).seller, country: undefined } };
+  everyOperationCases.push(
+    ...['/v1/e-invoice/ubl.xml', '/v1/e-invoice/cii.xml', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/validate'].map((path) => ({ name: `${path} EN 16931 rule broken`, path, body: json(eInvoiceRuleBroken) })),
+  );
+
+  test('over HTTP, inline and pooled answers are the same bytes for every operation', async () => {
+    assert.ok(jsonOperations.length >= 10, `${jsonOperations.length} operations with a body`);
+    const statuses = new Set<number>();
+    for (const request of everyOperationCases) {
+      const expected = await answer(inlinePaid, request);
+      assert.deepEqual(await answer(pooledPaid, request), expected, request.name);
+      statuses.add(expected.status);
+    }
+    assert.deepEqual([...statuses].sort(), [200, 400, 402, 413, 415]);
+  });
+
+  test('over MCP, inline and pooled tool results are the same for every tool', async () => {
+    const connect = async (app: { url: string }) => {
+      const client = new Client({ name: 'offloaded-routes-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+      return client;
+    };
+    const [inlineClient, pooledClient] = [await connect(inlinePaid), await connect(pooledPaid)];
+    try {
+      const started = Date.now();
+      const { tools } = await inlineClient.listTools();
+      console.log(`# tools/list in ${Date.now() - started} ms`);
+      assert.ok(tools.length >= 11, `${tools.length} tools`);
+      for (const tool of tools) {
+        const example = (operations.find((operation) => operation.operationId === tool.name)?.request?.example ?? {}) as Record<string, unknown>;
+        const calls: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }[] = [
+          { name: tool.name, arguments: example },
+          { name: tool.name, arguments: { ...example, currency: 'XXX', amount: 'a', extra: 1 } },
+          { name: tool.name, arguments: { a: { ['__proto__']: 1 } } },
+          { name: tool.name, arguments: example, _meta: { 'x402/payment': { x402Version: 2 } } },
+          { name: tool.name, arguments: example, _meta: { 'x402/payment': 'x'.repeat(20_000) } },
+        ];
+        // A refused JSON-RPC body (the __proto__ key) is an HTTP error the client throws: compared as thrown.
+        const resultOf = (client: Client, call: (typeof calls)[number]) => client.callTool(call).catch((error: unknown) => ({ thrown: String(error) }));
+        for (const call of calls) assert.deepEqual(await resultOf(pooledClient, call), await resultOf(inlineClient, call), `${tool.name} ${JSON.stringify(call).slice(0, 120)}`);
+      }
+    } finally {
+      await inlineClient.close();
+      await pooledClient.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 // The real entry point as a user runs it: start-up in local payment mode, readiness, metrics,
-// and a clean stop on SIGTERM that leaves no browser or chain process behind.
+// the pre-stop notice (SIGUSR2), and a clean stop on SIGTERM that leaves no browser or chain process behind.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -81,6 +81,23 @@ test('readyz is ready and metrics list the service metrics', async () => {
   }
   assert.match(metrics, /payments_total\{outcome="challenged"\} 1/);
   assert.match(metrics, /http_requests_total\{route="\/v1\/invoice.pdf",method="POST",status="402"\} 1/);
+});
+
+test('SIGUSR2 (the Kubernetes pre-stop notice) turns /readyz to 503 while requests are still served', async () => {
+  child.kill('SIGUSR2');
+  let ready: Response | undefined;
+  for (let i = 0; i < 50; i++) {
+    ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) });
+    if (ready.status === 503) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(ready!.status, 503);
+  assert.equal(((await ready!.json()) as { checks: Record<string, boolean> }).checks.not_draining, false);
+  const schema = await fetch(`${url}/v1/schema`, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(schema.status, 200, 'still serving after the notice');
+  const challenge = await fetch(`${url}/v1/invoice.pdf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify((await schema.json()).example), signal: AbortSignal.timeout(10_000) });
+  assert.equal(challenge.status, 402, 'paid routes still answer (the listener is open until SIGTERM)');
+  assert.equal(child.exitCode, null, 'the notice does not stop the process');
 });
 
 test('SIGTERM stops the service, the browser and the chain', async () => {

@@ -58,7 +58,9 @@ const inAMinute = () => Date.now() + 60_000;
 
 const paidResult = (): PaidResult => ({
   fingerprint: randomBytes(32).toString('hex'),
+  status: 200,
   contentType: 'application/pdf',
+  headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': '3' },
   body: randomBytes(200 * 1024),
   receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString('base64'),
   signatureHash: randomBytes(32).toString('hex'),
@@ -66,7 +68,9 @@ const paidResult = (): PaidResult => ({
 
 const pendingResult = (transaction = ''): PendingResult => ({
   fingerprint: randomBytes(32).toString('hex'),
+  status: 200,
   contentType: 'application/pdf',
+  headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': '3' },
   body: randomBytes(200 * 1024),
   transaction,
   signatureHash: randomBytes(32).toString('hex'),
@@ -78,6 +82,7 @@ function assertParked(outcome: ClaimOutcome, expected: PendingResult) {
   const { pending } = outcome;
   assert.equal(pending.fingerprint, expected.fingerprint);
   assert.equal(pending.contentType, expected.contentType);
+  assert.deepEqual([pending.status, pending.headers], [expected.status, expected.headers], 'the answer head comes back');
   assert.equal(pending.transaction, expected.transaction);
   assert.equal(pending.signatureHash, expected.signatureHash, 'the parked work stays bound to its signature');
   assert.ok(Buffer.isBuffer(pending.body));
@@ -90,6 +95,7 @@ function assertDone(outcome: ClaimOutcome, expected: PaidResult) {
   const { result } = outcome;
   assert.equal(result.fingerprint, expected.fingerprint);
   assert.equal(result.contentType, expected.contentType);
+  assert.deepEqual([result.status, result.headers], [expected.status, expected.headers], 'the answer head comes back');
   assert.equal(result.receipt, expected.receipt);
   assert.equal(result.signatureHash, expected.signatureHash, 'the result stays bound to its signature');
   assert.ok(Buffer.isBuffer(result.body));
@@ -276,6 +282,24 @@ const behaviours: { name: string; options?: StoreOptions; run(instances: Instanc
       const deadline = Date.now() + 2_000;
       let outcome = await b.claim(key, inAMinute());
       assert.equal(outcome.kind, 'busy', 'held during the lease');
+      while (outcome.kind === 'busy' && Date.now() < deadline) {
+        await sleep(50);
+        outcome = await b.claim(key, inAMinute());
+      }
+      assertParked(outcome, pending);
+    },
+  },
+  {
+    name: 'work parked held (a settlement about to be attempted) is busy for re-senders during the lease, then theirs to collect',
+    options: { parkedLeaseMs: 300 },
+    async run({ a, b }) {
+      const key = newKey();
+      const pending = pendingResult();
+      await a.claim(key, inAMinute());
+      await a.park(key, pending, inAMinute(), { hold: true }); // ...and the settler dies
+      const deadline = Date.now() + 2_000;
+      let outcome = await b.claim(key, inAMinute());
+      assert.equal(outcome.kind, 'busy', 'held by the settler during the lease');
       while (outcome.kind === 'busy' && Date.now() < deadline) {
         await sleep(50);
         outcome = await b.claim(key, inAMinute());

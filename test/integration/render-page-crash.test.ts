@@ -10,7 +10,7 @@ import { processTree, waitForExit } from '../fixtures/processes.js';
 
 /**
  * A crashed tab ("Page crashed!") does not disconnect the browser, and a render on it would hang
- * until the protocol timeout (RENDERING.md). The pool must notice at once: the page is marked
+ * until the protocol timeout. The pool must notice at once: the page is marked
  * broken, the render on it fails through `crashed`, and the browser is replaced.
  */
 const root = mkdtempSync(join(tmpdir(), 'render-page-crash-'));

@@ -1,4 +1,4 @@
-// Limits as documented (issue 19): a header block up to 32 KiB passes (a real PAYMENT-SIGNATURE is
+// Limits as documented: a header block up to 32 KiB passes (a real PAYMENT-SIGNATURE is
 // ~9.3 KB), a larger one gets the JSON 431 payment_header_too_large rather than Node's empty 431;
 // header and request timeouts bite within about a second of their setting, not at Node's 30 s sweep.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Reliability property 6 (GitHub issue 7): fuzzed bodies against every JSON route. fast-check with
+// Reliability property 6: fuzzed bodies against every JSON route. fast-check with
 // a fixed seed generates bodies (arbitrary JSON, mutations of each route's example with hostile
 // keys and values, prototype-pollution shapes, and text that isn't JSON). Targets: no answer ≥ 500,
 // no facilitator call for a body that fails validation, no prototype pollution, RSS growth < 50 MB.
@@ -171,7 +171,7 @@ const rawText: fc.Arbitrary<Body> = fc.oneof(
 const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, rawDeflate: deflateRawSync, none: (bytes: Buffer) => bytes };
 
 /**
- * Compressed bodies (issue 19), well-formed or not: compressed one way and labelled another (gzip
+ * Compressed bodies, well-formed or not: compressed one way and labelled another (gzip
  * labelled br, raw deflate labelled deflate, plain JSON labelled gzip), truncated, or with bytes
  * flipped. Each must be decoded, or answered 400 invalid_body_encoding / 415, never a 5xx.
  */

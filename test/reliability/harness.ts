@@ -1,4 +1,4 @@
-// Shared by the reliability suite (GitHub issue 7). Each property prints one figure line,
+// Shared by the reliability suite. Each property prints one figure line,
 // `[reliability] <n> <name>: ...`, and asserts its target. The short variants run with `npm test`;
 // RELIABILITY_LONG=1 (`npm run reliability`) runs the long ones.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Reliability of the paid route (GitHub issue 7), properties 1, 2, 5, 8 and 9: real x402 clients
+// Reliability of the paid route, properties 1, 2, 5, 8 and 9: real x402 clients
 // paying on a real local chain through the real local facilitator, the real app and renderer.
 // What is counted comes from the chain itself (Transfer and AuthorizationUsed events, balances).
 import assert from 'node:assert/strict';
@@ -18,7 +18,6 @@ import { pdfInfo } from '../fixtures/pdfTools.js';
 import { isRunning, processTree } from '../fixtures/processes.js';
 import { startFaultyFacilitator, type Fault, type FaultyFacilitator, type Operation } from '../support/faultyFacilitator.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
-import { postJson } from '../support/testApp.js';
 import { LONG, PRICE, chainAudit, challengeOf, decodeNonce, figure, ms, nonceKey, percentile, runFor, signerFor, timingTarget, variant } from './harness.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
@@ -269,6 +268,9 @@ describe('8 capacity', () => {
     small = await createRenderer({ poolSize: 1, queueLimit: 1 });
     busyProxy = await startFaultyFacilitator(world.net.facilitatorUrl);
     busyService = await startPaidService({ rateLimits: false, net: world.net, renderer: small, facilitatorUrl: busyProxy.url });
+    // Warm the compute pool (bodies are parsed there): its workers' start-up would otherwise spread
+    // the simultaneous requests out in time, so that some find the renderer free again.
+    await challengeOf(busyService.url);
   }, { timeout: 30_000 });
   after(async () => {
     await busyService?.close();
@@ -302,7 +304,10 @@ describe('8 capacity', () => {
       assert.equal(statuses.filter((status) => status === 200).length + roundBusy.length, statuses.length, statuses.join(','));
       assert.equal(roundVerifies, statuses.length - roundBusy.length, 'verify only for the requests that got a render slot');
       assert.equal(roundTransfers, BigInt(statuses.length - roundBusy.length));
-      assert.ok(roundBusy.length >= 10, `${roundBusy.length} turned away`);
+      // Bodies are parsed on the compute pool, so requests sent at once reach the renderer's
+      // admission spread over their parse times, and a render that ends meanwhile frees its slot:
+      // most of the overflow, not all of it, is turned away (every 503 before any verify, above).
+      assert.ok(roundBusy.length >= 6, `${roundBusy.length} turned away`);
       busy += roundBusy.length;
       ok += statuses.length - roundBusy.length;
       verifies += roundVerifies;

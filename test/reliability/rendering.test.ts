@@ -1,4 +1,4 @@
-// Reliability of paid rendering (GitHub issue 7), properties 3, 4 and 7: the browser killed in the
+// Reliability of paid rendering, properties 3, 4 and 7: the browser killed in the
 // middle of a paid render, a render that hangs past its deadline, and server-side request forgery
 // or file reads attempted through every text field of a paid invoice. Real payments on a real
 // local chain; the real renderer.

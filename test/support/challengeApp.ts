@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app.js';
+import { createApp, type AppDependencies } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { paymentDependencies } from '../../src/http/paymentDependencies.js';
 import { createLogger } from '../../src/logger.js';
@@ -11,7 +11,7 @@ import { paymentSettings } from '../../src/settings.js';
  * discovery documents. Its facilitator address is a closed loopback port: an unpaid request never
  * reaches a facilitator, and a test that pays uses paidService.ts instead.
  */
-export async function startChallengeApp(env: Record<string, string> = {}) {
+export async function startChallengeApp(env: Record<string, string> = {}, deps: Pick<Partial<AppDependencies>, 'buckets'> = {}) {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     PORT: '0',
@@ -21,7 +21,7 @@ export async function startChallengeApp(env: Record<string, string> = {}) {
     ...env,
   });
   const payments = await startPayments(paymentSettings(config), { log: () => undefined });
-  const { app } = createApp({ config, logger: createLogger('silent'), payment: paymentDependencies(payments) });
+  const { app } = createApp({ config, logger: createLogger('silent'), payment: paymentDependencies(payments), ...deps });
   // PORT: a test that needs the documents to name the origin it listens on picks the port.
   const server = app.listen(config.PORT, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
 
 /**
- * The layers of README "Development" (and shared/ARCHITECTURE.md), checked on the real import
+ * The layers of docs/architecture.md, checked on the real import
  * graph of src/: an import goes down to a lower layer or stays inside its own part; never
  * sideways into a sibling part, never back up, and no file reaches itself through imports.
  */
@@ -19,12 +19,15 @@ const LAYERS: [part: string, layer: number][] = [
   ['metrics.ts', 0],
   ['invoice', 1],
   ['helpers', 2],
-  // EN 16931 XML and its rules: pure, on top of the invoice model (shared/ARCHITECTURE.md).
+  // EN 16931 XML and its rules: pure, on top of the invoice model.
   ['einvoice', 2],
   ['render', 2],
   ['payment', 2],
-  // Worker threads for the free routes' CPU work: runs invoice/ and helpers/ code, knows no HTTP.
+  // The generic worker pool: runs the job module it is given, knows no operation and no HTTP.
   ['compute', 3],
+  // The operation list and the transport-free call core (parse on the pool, price, pay): knows no
+  // transport; reaches the pool only through the function app.ts hands it.
+  ['operations', 3],
   ['http', 4],
   ['config.ts', 5],
   ['app.ts', 6],
@@ -33,7 +36,7 @@ const LAYERS: [part: string, layer: number][] = [
   ['main.ts', 8],
 ];
 
-/** Packages only one part may know (README: only http/ and app.ts know Koa, ...). */
+/** Packages only one part may know (only http/ and app.ts know Koa, ...). */
 const PACKAGE_OWNERS: [pattern: RegExp, parts: string[]][] = [
   [/^(koa|@koa\/|koa-body)/, ['http', 'app.ts', 'service.ts']],
   [/^puppeteer/, ['render']],
@@ -126,7 +129,7 @@ test('packages are known only by the part that owns them', () => {
 test('the checker sees real imports (it would catch a climb)', () => {
   // Guards the regex: a file known to import the domain must show that edge.
   const targets = (file: string) => (graph.get(join(SRC, file)) ?? []).map((edge) => edge.target);
-  assert.ok(targets('http/paymentGate.ts').includes(join(SRC, 'payment', 'paymentProcessor.ts')));
+  assert.ok(targets('http/writeOutcome.ts').includes(join(SRC, 'payment', 'paymentProcessor.ts')));
   assert.ok(targets('main.ts').includes(join(SRC, 'service.ts')));
-  assert.ok(graph.get(join(SRC, 'http', 'paymentGate.ts'))?.some((edge) => edge.typeOnly), 'type-only imports are told apart');
+  assert.ok(graph.get(join(SRC, 'http', 'writeOutcome.ts'))?.some((edge) => edge.typeOnly), 'type-only imports are told apart');
 });

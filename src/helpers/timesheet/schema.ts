@@ -122,7 +122,6 @@ export const TimesheetRequestSchema = v.strictObject(
 );
 
 export type TimesheetRequest = v.InferOutput<typeof TimesheetRequestSchema>;
-export type TimesheetEntry = TimesheetRequest['entries'][number];
 
 const numberWith = (description: string) => v.pipe(v.number(), v.description(description));
 
@@ -135,8 +134,6 @@ export const TimesheetGroupSchema = v.object({
   hours_before_rounding: numberWith('Sum of the hours as sent.'),
   hours_after_rounding: numberWith('Sum of the rounded hours: the line quantity.'),
 });
-
-export type TimesheetGroup = v.InferOutput<typeof TimesheetGroupSchema>;
 
 export const TimesheetResultSchema = v.object({
   invoice: v.pipe(InvoiceSchema, v.description('A body POST /v1/invoice.pdf and /v1/invoice/validate accept unchanged.')),

@@ -1,11 +1,11 @@
 import { E_INVOICE_PROFILES_NOTE } from '../../einvoice/profiles.js';
-import { isPaid, type PricedRoute } from '../routeSpec.js';
+import { isPaid, type PricedOperation } from '../../operations/operation.js';
 import type { RateLimitTerms } from './openapi.js';
 
 /** The small discovery documents: x402 manifest, llms.txt, RFC 9727 api-catalog, sitemap. */
 
 /** Paid resources as absolute URLs (the shape x402scan reads), each offer with its method. */
-export function buildX402Manifest(routes: readonly PricedRoute[], baseUrl: string, offers: (route: PricedRoute) => unknown) {
+export function buildX402Manifest(routes: readonly PricedOperation[], baseUrl: string, offers: (route: PricedOperation) => unknown) {
   const paid = routes.filter(isPaid);
   return {
     version: 1,
@@ -26,10 +26,10 @@ function rateLimitNote(limits: RateLimitTerms | undefined): string[] {
   ];
 }
 
-export function buildLlmsTxt(routes: readonly PricedRoute[], baseUrl: string, rateLimits?: RateLimitTerms): string {
-  const line = (route: PricedRoute) =>
+export function buildLlmsTxt(routes: readonly PricedOperation[], baseUrl: string, rateLimits?: RateLimitTerms): string {
+  const line = (route: PricedOperation) =>
     `- [${route.method} ${route.path}](${baseUrl}/openapi.json): ${route.summary}${isPaid(route) ? ` — ${route.priceUsd} USD per call, x402 v2 (USDC)` : ''}`;
-  const byTag = (tag: PricedRoute['tag']) => routes.filter((route) => route.tag === tag).map(line);
+  const byTag = (tag: PricedOperation['tag']) => routes.filter((route) => route.tag === tag).map(line);
   return [
     '# Invoice PDF API',
     '',
@@ -81,7 +81,7 @@ export function buildApiCatalog(baseUrl: string, docsPath: string | undefined) {
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
-export function buildSitemap(routes: readonly PricedRoute[], baseUrl: string): string {
+export function buildSitemap(routes: readonly PricedOperation[], baseUrl: string): string {
   const urls = routes.filter((route) => route.method === 'GET' && route.document).map((route) => `${baseUrl}${route.path}`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

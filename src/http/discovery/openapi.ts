@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { jsonSchemaOf } from '../../invoice/fieldNotes.js';
 import type { BucketPolicy } from '../rateLimit/tokenBucket.js';
-import { isPaid, type PricedRoute } from '../routeSpec.js';
+import { isPaid, type PricedOperation } from '../../operations/operation.js';
 
 /** OpenAPI 3.1.0 document generated from the route table and the valibot schemas. */
 
@@ -38,7 +38,7 @@ export interface RateLimitTerms {
 }
 
 /** The limits that can answer a route with 429 (none on the probes, or with the limits off). */
-export function limitsOn(route: PricedRoute, limits: RateLimitTerms | undefined): BucketPolicy[] {
+export function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
   if (!limits || limits.exemptPaths.has(route.path)) return [];
   return [limits.client, isPaid(route) ? limits.payer : undefined].filter((policy): policy is BucketPolicy => policy !== undefined);
 }
@@ -82,7 +82,7 @@ const GUIDANCE = [
   'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
 ].join(' ');
 
-export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, payment: PaymentTerms, rateLimits?: RateLimitTerms) {
+export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string, payment: PaymentTerms, rateLimits?: RateLimitTerms) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const paid = isPaid(route);
@@ -120,8 +120,8 @@ export function buildOpenApi(routes: readonly PricedRoute[], baseUrl: string, pa
       };
       responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
       responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
-    } else if (route.request?.parsesText) {
-      // Computed on the worker threads (offloadedRoutes.ts), whose queue is bounded.
+    } else if (route.request) {
+      // Parsed (and computed) on the worker threads (operations/callOperation.ts), whose queue is bounded.
       responses[503] = errorResponse('Too many free computations are waiting (server_busy); retry after the Retry-After header.');
     }
     if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);

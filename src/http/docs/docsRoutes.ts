@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Middleware } from 'koa';
-import { isPaid, type PricedRoute, type RouteSpec } from '../routeSpec.js';
+import { isPaid, type PricedOperation, type Operation } from '../../operations/operation.js';
 
 /**
  * GET /docs: the OpenAPI document rendered by Swagger UI, served from the swagger-ui-dist npm
@@ -37,7 +37,7 @@ const page = (prices: string) => `<!doctype html>
 `;
 
 /** The banner names each paid operation with its configured price (from the route table, read once). */
-export function docsRoute(table: () => readonly PricedRoute[]): RouteSpec {
+export function docsRoute(table: () => readonly PricedOperation[]): Operation {
   let html: string | undefined;
   const build = () => {
     const paid = table().filter(isPaid);

@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Middleware } from 'koa';
+import type { PayerAdmission } from '../../payment/paymentProcessor.js';
 import { jsonBody } from '../jsonBody.js';
 
 export const MCP_PATH = '/mcp';
@@ -12,7 +13,7 @@ export const MCP_PATH = '/mcp';
  * (same limit, same 415/413/400); a JSON-RPC batch is refused. GET (a server-sent event stream)
  * and DELETE (end a session) have nothing to do without sessions: 405.
  */
-export function mcpEndpoint(buildServer: () => Server, bodyLimitBytes: number): Middleware {
+export function mcpEndpoint(buildServer: (admitPayer?: PayerAdmission) => Server, bodyLimitBytes: number): Middleware {
   const parse = jsonBody(bodyLimitBytes);
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return next();
@@ -30,7 +31,8 @@ export function mcpEndpoint(buildServer: () => Server, bodyLimitBytes: number): 
         ctx.body = { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: send one JSON-RPC message per POST; batches are not accepted.' }, id: null };
         return;
       }
-      const server = buildServer();
+      // The payer limit of this client address (rateLimit.ts): paid tool calls take from it.
+      const server = buildServer(ctx.state.admitPayer as PayerAdmission | undefined);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       ctx.respond = false; // the transport writes the answer itself

@@ -1,5 +1,5 @@
 import { jsonSchemaOf } from '../../invoice/fieldNotes.js';
-import { isPaid, type PricedRoute } from '../routeSpec.js';
+import { isPaid, type PricedOperation } from '../../operations/operation.js';
 
 /**
  * The MCP tools, one per operation of the route table (invoices, e-invoices, helpers): the same
@@ -13,10 +13,10 @@ export interface McpTool {
   outputSchema?: Record<string, unknown> & { type: 'object' };
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   _meta?: Record<string, unknown>;
-  route: PricedRoute;
+  route: PricedOperation;
 }
 
-export const isToolRoute = (route: PricedRoute) => route.tag === 'Invoices' || route.tag === 'Helpers';
+export const isToolRoute = (route: PricedOperation) => route.tag === 'Invoices' || route.tag === 'Helpers';
 
 /** What a file-producing tool answers in structuredContent, beside the file as an embedded resource. */
 const FILE_OUTPUT_SCHEMA = {
@@ -62,7 +62,7 @@ const PAYMENT_SCHEMA = {
  */
 const outputOf = (result: Record<string, unknown>, paid: boolean) => ({ type: 'object' as const, anyOf: [result, ERROR_SCHEMA, ...(paid ? [PAYMENT_SCHEMA] : [])] });
 
-export function mcpTools(routes: readonly PricedRoute[]): McpTool[] {
+export function mcpTools(routes: readonly PricedOperation[]): McpTool[] {
   return routes.filter(isToolRoute).map((route) => {
     const paid = isPaid(route);
     const input = route.request ? plain(jsonSchemaOf(route.request.schema)) : { type: 'object', properties: {}, additionalProperties: false };

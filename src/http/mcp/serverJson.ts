@@ -1,5 +1,5 @@
 import type { McpTool } from './mcpTools.js';
-import { isPaid } from '../routeSpec.js';
+import { isPaid } from '../../operations/operation.js';
 import { MCP_PATH } from './mcpEndpoint.js';
 
 /**

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import { retryAfterSecondsOf } from '../errorAnswers.js';
-import type { PaidOutcome } from '../paidCall.js';
-import type { Answer } from '../answer.js';
+import type { CallOutcome } from '../../operations/callOperation.js';
+import type { Answer } from '../../operations/operation.js';
 
 /** The tool results of the MCP server (MCP CallToolResult, with the x402 MCP transport's shapes). */
 export type ToolResult = {
@@ -13,12 +13,9 @@ export type ToolResult = {
 
 const decodeBase64Json = (header: string): Record<string, unknown> => JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
 
-/** A PDF's page count from its page objects, for results replayed from the store (no X-Page-Count). */
-const countPdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
-
 /**
  * An answer as a tool result: JSON as structuredContent (and its text), a file as an embedded
- * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count.
+ * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count (X-Page-Count).
  */
 export function resultOfAnswer(toolName: string, answer: Pick<Answer, 'contentType' | 'body' | 'headers' | 'status'>): ToolResult {
   const result = fileOrJson(toolName, answer);
@@ -37,7 +34,9 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   const extension = mimeType === 'application/pdf' ? 'pdf' : mimeType.includes('xml') ? 'xml' : 'bin';
   const uri = `invoice://${toolName}/result.${extension}`;
   const textual = /xml|^text\//.test(mimeType);
-  const pages = mimeType === 'application/pdf' ? Number(answer.headers?.['X-Page-Count'] ?? countPdfPages(bytes)) : undefined;
+  // A stored result keeps its headers, so a replay names the pages the first answer named.
+  const pageCount = answer.headers?.['X-Page-Count'];
+  const pages = pageCount === undefined ? undefined : Number(pageCount);
   return {
     content: [{ type: 'resource', resource: textual ? { uri, mimeType, text: bytes.toString('utf8') } : { uri, mimeType, blob: bytes.toString('base64') } }],
     structuredContent: { contentType: mimeType, bytes: bytes.length, uri, ...(pages !== undefined ? { pages } : {}) },
@@ -57,11 +56,11 @@ export function resultOfError(error: AppError): ToolResult {
 }
 
 /**
- * A paid call's outcome in the x402 MCP transport (x402 specs, transports-v2/mcp.md): a challenge
+ * A call's outcome as a tool result; a paid call's in the x402 MCP transport (x402 specs, transports-v2/mcp.md): a challenge
  * is an isError result whose structuredContent is the PaymentRequired (and content[0].text its
  * x402/error wrapper); a paid result carries the settlement in _meta["x402/payment-response"].
  */
-export function resultOfPaidOutcome(toolName: string, outcome: PaidOutcome): ToolResult {
+export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolResult {
   switch (outcome.kind) {
     case 'payment-required': {
       const paymentRequired = outcome.paymentRequired as unknown as Record<string, unknown>;
@@ -80,7 +79,7 @@ export function resultOfPaidOutcome(toolName: string, outcome: PaidOutcome): Too
         content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: 'Payment settlement failed; nothing was delivered.', data } }) }],
       };
     }
-    case 'unpaid':
+    case 'answered':
       return resultOfAnswer(toolName, outcome.answer);
     case 'paid':
       return { ...resultOfAnswer(toolName, outcome.answer), _meta: { 'x402/payment-response': decodeBase64Json(outcome.receipt) } };

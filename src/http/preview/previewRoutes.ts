@@ -10,7 +10,7 @@ import { buildTotalsReport } from '../../invoice/totalsReport.js';
 import { PAPER_SETTINGS, paperOf, type PaperSetting } from '../../render/paper.js';
 import { PAGE_MARGINS } from '../../render/printOptions.js';
 import { jsonBody } from '../jsonBody.js';
-import { renderingUnavailable } from '../routes/invoiceRoutes.js';
+import { renderingUnavailable } from '../../operations/invoiceOperations.js';
 import { pdfPageImages } from './pageImages.js';
 import type { TemplateReload } from '../../render/templates.js';
 import { templateEvents as createTemplateEvents, type TemplateEvents } from './templateEvents.js';

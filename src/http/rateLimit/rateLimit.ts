@@ -1,6 +1,6 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { AppError } from '../../errors.js';
-import { decodePaymentSignature } from '../../payment/paymentHeader.js';
+import type { Payer, PayerAdmission } from '../../payment/paymentProcessor.js';
 import type { BucketStore } from './bucketStore.js';
 import { clientAddressOf } from './clientAddress.js';
 import type { BucketPolicy, Take } from './tokenBucket.js';
@@ -9,73 +9,60 @@ export interface RateLimitOptions {
   store: BucketStore;
   /** Per client address, on every route but the exempt ones; undefined: off. */
   client?: BucketPolicy;
-  /** Per payer (authorization.from), on paid routes that carry a PAYMENT-SIGNATURE; undefined: off. */
+  /** Per payer, on paid calls that reach the facilitator (payerBucketKey); undefined: off. */
   payer?: BucketPolicy;
   trustedProxyHops: number;
   /** Probes and scrapes keep answering whatever a client does. */
   exemptPaths: ReadonlySet<string>;
-  isPaid(method: string, path: string): boolean;
 }
 
 /**
  * Token buckets per client address and per payer. Every answer on a limited route says where the
  * client stands (IETF RateLimit-Policy / RateLimit headers); over the limit it is a 429
- * `rate_limited` with Retry-After. The payer limit bounds what one payer can make us ask the
- * facilitator (smart-account signatures can't be checked locally); it counts only headers that
- * decode, the payment gate answers the rest. Paid MCP tool calls carry their payment in the
- * JSON-RPC body instead: they take from the same payer bucket through payerLimit().
+ * `rate_limited` with Retry-After. The client bucket is taken here, before anything else; the payer
+ * bucket only later, by the payment processor, once the payment passed every local check
+ * (PayerAdmission): this middleware leaves the admission for this client address in
+ * `ctx.state.admitPayer`, where the Koa router and the MCP endpoint pick it up for the call core.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   const { store, client, payer } = options;
   return async (ctx, next) => {
     if ((!client && !payer) || options.exemptPaths.has(ctx.path)) return next();
+    const address = clientAddressOf(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, options.trustedProxyHops);
     const takes: [BucketPolicy, Take][] = [];
-    if (client) {
-      const address = clientAddressOf(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, options.trustedProxyHops);
-      takes.push([client, await store.take(`client:${address}`, client)]);
-    }
-    const from = payer && takes.every(([, take]) => take.allowed) && options.isPaid(ctx.method, ctx.path) ? payerOf(ctx.get('PAYMENT-SIGNATURE')) : undefined;
-    if (payer && from) takes.push([payer, await store.take(payerKey(from), payer)]);
-
-    ctx.set('RateLimit-Policy', takes.map(([policy]) => `"${policy.name}";q=${policy.burst};w=${Math.ceil(policy.burst / policy.perSecond)}`).join(', '));
-    ctx.set('RateLimit', takes.map(([policy, take]) => `"${policy.name}";r=${take.remaining};t=${Math.ceil(take.resetMs / 1000)}`).join(', '));
+    if (client) takes.push([client, await store.take(`client:${address}`, client)]);
+    setRateLimitHeaders(ctx, takes);
     const denied = takes.filter(([, take]) => !take.allowed);
-    if (denied.length) throw rateLimited(denied.map(([policy, take]) => [policy === client ? 'this client address' : 'this payer', take]));
+    if (denied.length) throw rateLimited('this client address', denied[0]![1]);
+    if (payer) {
+      ctx.state.admitPayer = (async (claimed) => {
+        const take = await store.take(payerBucketKey(claimed, address), payer);
+        setRateLimitHeaders(ctx, [...takes, [payer, take]]);
+        if (!take.allowed) throw rateLimited('this payer', take);
+      }) satisfies PayerAdmission;
+    }
     await next();
   };
 }
 
 /**
- * Takes one token from the payer bucket of a payment in the PAYMENT-SIGNATURE encoding (what the
- * MCP server hands the payment processor), or throws rate_limited. A payment that doesn't decode
- * costs nothing here: the processor refuses it without asking the facilitator.
+ * Whose budget a paid call spends. A proven payer (its 65-byte signature recovered to `from`) has
+ * one bucket, whichever client address or transport it pays from. A smart account's signature
+ * can't be proven here, so anyone may claim any `from` with one: such a call spends a bucket of
+ * that client address and that claimed payer, which still bounds what one address can make us ask
+ * the facilitator about one payer (besides the client bucket), and which a forger, from however
+ * many addresses, never shares with the payer itself.
  */
-export type PayerLimit = (paymentHeader: string) => Promise<void>;
+export const payerBucketKey = (payer: Payer, clientAddress: string): string =>
+  payer.proven ? `payer:${payer.from}` : `payer:${payer.from}:unproven:${clientAddress}`;
 
-/** The payer limit for transports without headers (MCP): the same store, policy and key as the middleware's. */
-export function payerLimit(store: BucketStore, payer: BucketPolicy): PayerLimit {
-  return async (paymentHeader) => {
-    const from = payerOf(paymentHeader);
-    if (!from) return;
-    const take = await store.take(payerKey(from), payer);
-    if (!take.allowed) throw rateLimited([['this payer', take]]);
-  };
+function setRateLimitHeaders(ctx: Context, takes: [BucketPolicy, Take][]): void {
+  if (!takes.length) return;
+  ctx.set('RateLimit-Policy', takes.map(([policy]) => `"${policy.name}";q=${policy.burst};w=${Math.ceil(policy.burst / policy.perSecond)}`).join(', '));
+  ctx.set('RateLimit', takes.map(([policy, take]) => `"${policy.name}";r=${take.remaining};t=${Math.ceil(take.resetMs / 1000)}`).join(', '));
 }
 
-/** One key per payer, whichever transport its payment came over. */
-const payerKey = (from: string) => `payer:${from}`;
-
-function rateLimited(denied: [who: string, take: Take][]): AppError {
-  const seconds = Math.max(1, Math.ceil(Math.max(...denied.map(([, take]) => take.retryAfterMs)) / 1000));
-  const who = denied.map(([name]) => name).join(' and ');
+function rateLimited(who: string, take: Take): AppError {
+  const seconds = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
   return new AppError('rate_limited', `Too many requests from ${who}; retry after ${seconds} s.`, { retryAfterSeconds: seconds });
-}
-
-function payerOf(paymentHeader: string): string | undefined {
-  if (!paymentHeader) return undefined;
-  try {
-    return decodePaymentSignature(paymentHeader).authorization.from.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,4 @@
-import type { PricedRoute, RouteSpec } from '../routeSpec.js';
+import type { PricedOperation, Operation } from '../../operations/operation.js';
 import { API_VERSION, buildOpenApi, type PaymentTerms, type RateLimitTerms } from '../discovery/openapi.js';
 import { mcpTools } from '../mcp/mcpTools.js';
 import { buildServerJson } from '../mcp/serverJson.js';
@@ -8,7 +8,7 @@ export interface DiscoveryOptions {
   baseUrl: string;
   payment: PaymentTerms;
   /** The accepts entries a paid route currently offers (same as its 402 challenge). */
-  offers(route: PricedRoute): unknown;
+  offers(route: PricedOperation): unknown;
   docsPath?: string;
   /** The rate limits in force: each limited operation declares its 429. */
   rateLimits?: RateLimitTerms;
@@ -18,7 +18,7 @@ export interface DiscoveryOptions {
  * The discovery documents describe the whole route table, themselves included, so they receive it
  * lazily and build each document once: the table and the configuration don't change at run time.
  */
-export function discoveryRoutes(table: () => readonly PricedRoute[], options: DiscoveryOptions): RouteSpec[] {
+export function discoveryRoutes(table: () => readonly PricedOperation[], options: DiscoveryOptions): Operation[] {
   const once = <T>(build: () => T) => {
     let value: T | undefined;
     return () => (value ??= build());
@@ -30,7 +30,7 @@ export function discoveryRoutes(table: () => readonly PricedRoute[], options: Di
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));
   const serverJson = once(() => buildServerJson(mcpTools(table()), options.baseUrl, API_VERSION));
 
-  const document = (path: string, operationId: string, summary: string, contentType: string, body: () => unknown): RouteSpec => ({
+  const document = (path: string, operationId: string, summary: string, contentType: string, body: () => unknown): Operation => ({
     method: 'GET',
     path,
     operationId,

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { RouteSpec } from '../routeSpec.js';
+import type { Operation } from '../../operations/operation.js';
 
 export interface Readiness {
   ready: boolean;
@@ -7,8 +7,8 @@ export interface Readiness {
 }
 
 /** Liveness, readiness and metrics: never paid, never rate-limited, not in the sitemap. */
-export function healthRoutes(options: { readiness?: () => Promise<Readiness>; registry?: Registry }): RouteSpec[] {
-  const routes: RouteSpec[] = [
+export function healthRoutes(options: { readiness?: () => Promise<Readiness>; registry?: Registry }): Operation[] {
+  const routes: Operation[] = [
     {
       method: 'GET',
       path: '/healthz',

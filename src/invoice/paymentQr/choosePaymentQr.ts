@@ -6,7 +6,6 @@ import { buildUpiQr, type UpiQr } from './upiQr.js';
 import { buildUsdcQr, type UsdcQr } from './usdcQr.js';
 
 export type PaymentQr = EpcQr | SwissQr | PixQr | UpiQr | UsdcQr;
-export type PaymentQrScheme = PaymentQr['scheme'];
 
 export type PaymentQrChoice =
   | { kind: 'qr'; qr: PaymentQr }

@@ -9,7 +9,7 @@ import { checkQrIban, checkQrReference, isQrIban } from './swissReference.js';
 import { checkUpiVpa } from './upiVpa.js';
 
 /**
- * The invoice's `payment` object (DECISIONS.md "The real-world invoice", issue #18). Every field
+ * The invoice's `payment` object (docs/payment-qr.md). Every field
  * is optional; each is checked by its own standard's rule, and the Swiss fields against each
  * other. Values come out in their electronic form (IBAN without spaces, upper case; CPF/CNPJ
  * without punctuation), which is what the QR payloads carry.

@@ -10,7 +10,7 @@ import { buildXmp } from './xmp.js';
  * intent, the embedded XML (`/AF`, `/Names /EmbeddedFiles`); the trailer gains an `/ID`. Written
  * by hand over the one classic xref table Chromium writes (pdfXref.ts) instead of through a PDF
  * library: no dependency, the page content stays byte for byte what Chromium
- * wrote, and the output is a single revision whose bytes depend only on the input (README, "Why no
+ * wrote, and the output is a single revision whose bytes depend only on the input (docs/e-invoices.md, "Why no
  * PDF library").
  *
  * What Chromium's PDF already brings to PDF/A-3b (checked on every file by the tests): every font

@@ -1,27 +1,36 @@
 // The flood of flood.test.ts, in a process of its own so that the attacker's client work doesn't
 // run on the event loop that times the probes (an attacker is on another machine; here it shares
-// the cores, which is the harder case for the service). Sends the maximal free requests
-// (pre-serialised) at the given concurrency until the deadline, reads every answer, and reports
-// how many of each status it got.
-import { maximalFreeRequests } from '../../fixtures/maximalFreeRequests.js';
+// the cores, which is the harder case for the service). Sends every kind of maximal request
+// (fixtures/maximalFloodRequests.ts, pre-serialised) from several client addresses
+// (X-Forwarded-For, one trusted proxy) at the given concurrency until the deadline, reads every
+// answer, and reports per request kind how many of each status it got and their latencies.
+import { CLIENT_ADDRESSES, maximalFloodRequests, type KindReport } from '../../fixtures/maximalFloodRequests.js';
 
 process.once('message', async ({ url, concurrency, durationMs }: { url: string; concurrency: number; durationMs: number }) => {
-  const bodies = maximalFreeRequests().map((request) => ({ ...request, bytes: Buffer.from(JSON.stringify(request.body)) }));
-  const statuses: Record<string, number> = {};
+  const kinds = maximalFloodRequests().map((request) => ({ ...request, bytes: Buffer.from(JSON.stringify(request.body)) }));
+  const reports: Record<string, KindReport> = Object.fromEntries(kinds.map((kind) => [kind.name, { statuses: {}, latenciesMs: [] }]));
   const end = performance.now() + durationMs;
   let sent = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
+      const headers = {
+        'content-type': 'application/json',
+        // MCP's streamable HTTP transport wants both; the JSON routes ignore it.
+        accept: 'application/json, text/event-stream',
+        'x-forwarded-for': `198.51.100.${worker % CLIENT_ADDRESSES}`,
+      };
       for (let i = worker; performance.now() < end; i++) {
-        const request = bodies[i % bodies.length]!;
-        const response = await fetch(`${url}${request.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.bytes, signal: AbortSignal.timeout(60_000) });
+        const kind = kinds[i % kinds.length]!;
+        const started = performance.now();
+        const response = await fetch(`${url}${kind.path}`, { method: 'POST', headers, body: kind.bytes, signal: AbortSignal.timeout(60_000) });
         await response.arrayBuffer();
         sent++;
-        const key = `${request.path} ${response.status}`;
-        statuses[key] = (statuses[key] ?? 0) + 1;
+        const report = reports[kind.name]!;
+        report.latenciesMs.push(performance.now() - started);
+        report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
       }
     }),
   );
-  process.send!({ sent, statuses }, () => process.exit(0));
+  process.send!({ sent, reports }, () => process.exit(0));
 });
 process.send!('ready');

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { paymentDependencies } from '../../../src/http/paymentDependencies.js';
-import type { PdfRenderer } from '../../../src/http/routes/invoiceRoutes.js';
+import type { PdfRenderer } from '../../../src/operations/operation.js';
 import { createLogger } from '../../../src/logger.js';
 import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';

@@ -2,12 +2,28 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { createComputePool, JsonText } from '../../../src/compute/computePool.js';
+import { createComputePool, type ComputePoolOptions } from '../../../src/compute/computePool.js';
 import { AppError, InputRejected } from '../../../src/errors.js';
+import type { OperationJob, OperationJobResult } from '../../../src/operations/operationJobs.js';
 import { maximalFreeRequests } from '../../fixtures/maximalFreeRequests.js';
 
 const context = { today: '2026-11-24' };
 const lateFee = maximalFreeRequests().find((request) => request.path === '/v1/late-fee')!.body;
+// The pool with the service's own job module: the operation list's parse and compute.
+const jobModule = new URL('../../../src/operations/operationWorker.ts', import.meta.url);
+const createPool = (options: Omit<ComputePoolOptions, 'jobModule'>) => {
+  const pool = createComputePool({ ...options, jobModule });
+  const run = (operationId: string, body: OperationJob['body'] | unknown, jobContext: OperationJob['context'], priority?: 'high' | 'normal') => {
+    const job: OperationJob = { operationId, body: isBody(body) ? body : { value: body }, context: jobContext, compute: true };
+    return pool.run(job, priority) as Promise<OperationJobResult>;
+  };
+  return { run, close: () => pool.close() };
+};
+const isBody = (body: unknown): body is OperationJob['body'] => typeof body === 'object' && body !== null && 'text' in body && Object.keys(body).length === 1;
+const jsonOf = (result: OperationJobResult) => {
+  assert.equal(result.kind, 'computed');
+  return Buffer.from((result as { json: Uint8Array }).json);
+};
 
 /** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
 function threadNiceValues(): number[] {
@@ -18,23 +34,26 @@ function threadNiceValues(): number[] {
 }
 
 test('a job answers JSON bytes; text bodies are parsed in the worker; input errors come back as InputRejected', async () => {
-  const pool = createComputePool({ threads: 1, maxQueued: 8 });
+  const pool = createPool({ threads: 1, maxQueued: 8 });
   try {
-    const fromValue = await pool.run('v1_late_fee', lateFee, context);
-    const fromText = await pool.run('v1_late_fee', new JsonText(JSON.stringify(lateFee)), context);
-    assert.ok(Buffer.isBuffer(fromValue));
+    const fromValue = jsonOf(await pool.run('v1_late_fee', lateFee, context));
+    const fromText = jsonOf(await pool.run('v1_late_fee', { text: JSON.stringify(lateFee) }, context));
     assert.deepEqual(fromText, fromValue);
     assert.ok(JSON.parse(fromValue.toString('utf8')).schedule.length >= 1200);
     const refused = await pool.run('v1_late_fee', { ...(lateFee as object), state: 'ZZ' }, context).catch((error: unknown) => error);
     assert.ok(refused instanceof InputRejected);
     assert.equal(refused.code, 'validation_failed');
     assert.deepEqual(refused.issues?.map((issue) => issue.path), ['state']);
-    const syntax = (await pool.run('v1_late_fee', new JsonText('{"amount":'), context).catch((error: unknown) => error)) as { status?: number };
-    assert.equal(syntax.status, 400, 'a JSON syntax error keeps co-body status for errorMiddleware');
+    const syntax = await pool.run('v1_late_fee', { text: '{"amount":' }, context).catch((error: unknown) => error);
+    assert.ok(syntax instanceof AppError && !(syntax instanceof InputRejected));
+    assert.equal(syntax.code, 'invalid_json', 'a JSON syntax error crosses as our own error, as data');
+    const proto = await pool.run('v1_late_fee', { text: '{"\\u005f_proto__": {}}' }, context).catch((error: unknown) => error);
+    assert.ok(proto instanceof InputRejected);
+    assert.deepEqual(proto.issues?.map((issue) => issue.code), ['forbidden_property'], 'an escaped __proto__ key too');
     // Anything unexpected stays a plain Error (HTTP and MCP log it and answer internal_error).
     const unexpected = await pool.run('v1_no_such_job', {}, context).catch((error: unknown) => error);
     assert.ok(unexpected instanceof Error && !(unexpected instanceof AppError));
-    assert.match(unexpected.message, /no compute job v1_no_such_job/);
+    assert.match(unexpected.message, /no operation v1_no_such_job/);
   } finally {
     await pool.close();
   }
@@ -43,7 +62,7 @@ test('a job answers JSON bytes; text bodies are parsed in the worker; input erro
 test('workers run at the lowest CPU priority (nice 19), the event loop keeps its own', async () => {
   const before = threadNiceValues();
   assert.ok(!before.includes(19), `no thread at nice 19 before the pool: ${before}`);
-  const pool = createComputePool({ threads: 2, maxQueued: 8 });
+  const pool = createPool({ threads: 2, maxQueued: 8 });
   try {
     await Promise.all([pool.run('v1_late_fee', lateFee, context), pool.run('v1_late_fee', lateFee, context)]);
     const during = threadNiceValues();
@@ -55,7 +74,7 @@ test('workers run at the lowest CPU priority (nice 19), the event loop keeps its
 });
 
 test('beyond maxQueued jobs per thread, a job is refused at once with server_busy', async () => {
-  const pool = createComputePool({ threads: 1, maxQueued: 2 });
+  const pool = createPool({ threads: 1, maxQueued: 2 });
   try {
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => pool.run('v1_late_fee', lateFee, context)));
     assert.deepEqual(
@@ -67,8 +86,21 @@ test('beyond maxQueued jobs per thread, a job is refused at once with server_bus
   }
 });
 
+test('a high-priority job waiting is dispatched before every normal one waiting', async () => {
+  const pool = createPool({ threads: 1, maxQueued: 16 });
+  try {
+    const order: string[] = [];
+    const track = (name: string, priority: 'high' | 'normal') => pool.run('v1_late_fee', lateFee, context, priority).then(() => order.push(name));
+    await Promise.all([track('normal 1', 'normal'), track('normal 2', 'normal'), track('normal 3', 'normal'), track('high', 'high')]);
+    // normal 1 was running already when the others were queued.
+    assert.deepEqual(order, ['normal 1', 'high', 'normal 2', 'normal 3']);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('closing fails the jobs in flight (a plain Error: a logged 500) and refuses new ones with shutting_down', async () => {
-  const pool = createComputePool({ threads: 1, maxQueued: 8 });
+  const pool = createPool({ threads: 1, maxQueued: 8 });
   await pool.run('v1_late_fee', lateFee, context); // the worker is up
   const inFlight = pool.run('v1_late_fee', lateFee, context).catch((error: unknown) => error);
   await pool.close();
@@ -82,8 +114,8 @@ test('a busy pool keeps the process alive until its answer is in; an idle one do
   // A process whose only pending work is a job: it must print the answer and then exit by itself.
   const script = `
     import { createComputePool } from ${JSON.stringify(new URL('../../../src/compute/computePool.ts', import.meta.url).href)};
-    const pool = createComputePool({ threads: 1, maxQueued: 8 });
-    pool.run('v1_late_fee', ${JSON.stringify(lateFee)}, { today: '2026-11-24' }).then((json) => console.log('answered', json.length > 1000));
+    const pool = createComputePool({ threads: 1, maxQueued: 8, jobModule: new URL(${JSON.stringify(jobModule.href)}) });
+    pool.run({ operationId: 'v1_late_fee', body: { value: ${JSON.stringify(lateFee)} }, context: { today: '2026-11-24' }, compute: true }).then((result) => console.log('answered', result.json.length > 1000));
   `;
   const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(output.trim(), 'answered true');

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { HELPER_OPERATIONS } from '../../../src/helpers/index.js';
 import { jsonSchemaOf } from '../../../src/invoice/fieldNotes.js';
 import { runOperation } from './runOperation.js';
+import type { JsonAnswer } from '../../support/json.js';
 
 test('the four operations, with their ids and paths', () => {
   assert.deepEqual(
@@ -33,7 +34,7 @@ test('every example validates, runs, and answers exactly what the response schem
 });
 
 test('the examples show the interesting cases', () => {
-  const [reminder, lateFee, terms, timesheet] = HELPER_OPERATIONS.map((operation) => runOperation(operation, operation.example)) as any[];
+  const [reminder, lateFee, terms, timesheet] = HELPER_OPERATIONS.map((operation) => runOperation(operation, operation.example)) as JsonAnswer[];
   assert.equal(reminder.status, 'overdue');
   assert.equal(reminder.days_overdue, 7);
   assert.equal(lateFee.periods, 4);

@@ -7,6 +7,7 @@ import { decimalToString } from '../../../src/invoice/decimal.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../../src/invoice/totalsReport.js';
 import { pathsAndCodes, rejectionOf, runOperation } from './runOperation.js';
+import type { JsonAnswer } from '../../support/json.js';
 
 type Entry = { date: string; description: string; hours: number; rate?: number };
 
@@ -280,7 +281,7 @@ test('time lines carry the unit HUR; locale, purchase order, buyer reference and
     purchase_order: 'PO-1',
     buyer_reference: 'REF-9',
     payment: { iban: 'DE89370400440532013000' },
-  }) as { invoice: Record<string, any> };
+  }) as { invoice: Record<string, JsonAnswer> };
   assert.deepEqual(invoice.line_items.map((line: { unit?: string }) => line.unit ?? null), ['HUR', null]);
   assert.equal(invoice.locale, 'de-DE');
   assert.equal(invoice.purchase_order, 'PO-1');

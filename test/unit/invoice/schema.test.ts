@@ -4,8 +4,9 @@ import { InputRejected } from '../../../src/errors.js';
 import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { CURRENCY_CODES } from '../../../src/invoice/currencies.js';
+import type { JsonAnswer } from '../../support/json.js';
 
-type Body = Record<string, any>;
+type Body = Record<string, JsonAnswer>;
 const base = (): Body => structuredClone(EXAMPLE_INVOICE);
 
 /** The issues prepareInvoice reports for a body, or [] when it is accepted. */
@@ -22,7 +23,7 @@ function issuesOf(body: unknown) {
 function withValue(path: string, value: unknown): Body {
   const body = base();
   const keys = path.split('.');
-  let target: any = body;
+  let target: JsonAnswer = body;
   for (const key of keys.slice(0, -1)) target = target[key];
   target[keys.at(-1)!] = value;
   return body;

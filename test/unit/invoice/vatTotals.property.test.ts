@@ -6,7 +6,7 @@ import { buildTotalsReport } from '../../../src/invoice/totalsReport.js';
 import { invoiceArbitrary } from '../../fixtures/invoiceArbitrary.js';
 
 /**
- * DECISIONS.md "Totals with VAT per rate", computed here a second way: numbers as fractions
+ * VAT per rate (docs/invoice.md, Totals), computed here a second way: numbers as fractions
  * (numerator/denominator bigints read from their decimal text), the discount shares from exact
  * fractional parts compared as fractions. Nothing is shared with src/invoice.
  */

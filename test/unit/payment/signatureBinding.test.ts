@@ -1,4 +1,4 @@
-// Replay bound to the signature (issue 19): from and nonce are public once an authorization is on
+// Replay bound to the signature: from and nonce are public once an authorization is on
 // chain, so a header that copies them with any other signature must get neither the stored PDF nor
 // a re-settlement of parked work: it gets the 402 challenge, and nothing changes.
 import assert from 'node:assert/strict';
@@ -12,10 +12,11 @@ import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStor
 import type { PricedResource } from '../../../src/payment/offer.js';
 import { createPaymentProcessor, type PaymentProcessor } from '../../../src/payment/paymentProcessor.js';
 import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
+import { checkHeader } from '../../support/checkHeader.js';
 
 const terms = { network: 'eip155:8453' as const, asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
 const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
-const work = { contentType: 'application/pdf', body: Buffer.from('%PDF-1 the paid invoice') };
+const work = { status: 200, contentType: 'application/pdf', headers: {}, body: Buffer.from('%PDF-1 the paid invoice') };
 
 /** A fake facilitator (scripted answers, counted calls): the processor is what is under test. */
 function setup(settleAnswers: ('ok' | 'timeout')[]) {
@@ -37,7 +38,7 @@ function setup(settleAnswers: ('ok' | 'timeout')[]) {
 
 /** A real signature by a fresh key, as a buyer's client makes it. */
 async function signedHeader(processor: PaymentProcessor): Promise<string> {
-  const challenge = await processor.check(resource, undefined, 'body');
+  const challenge = await checkHeader(processor, resource, undefined, 'body');
   if (challenge.kind !== 'payment-required') throw new Error(challenge.kind);
   const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
   return encodePaymentSignatureHeader(await client.createPaymentPayload(challenge.paymentRequired));
@@ -54,7 +55,7 @@ const FORGERIES = [`0x${'ee'.repeat(65)}`, `0x${'ee'.repeat(300)}`];
 test('after a settled purchase, another signature over the same authorization gets the 402, not the PDF', async () => {
   const { processor, calls } = setup(['ok']);
   const header = await signedHeader(processor);
-  const first = await processor.check(resource, header, 'body');
+  const first = await checkHeader(processor, resource, header, 'body');
   if (first.kind !== 'claimed') return assert.fail(first.kind);
   assert.equal((await first.payment.verify()).kind, 'verified');
   const settled = await first.payment.settle(work);
@@ -62,13 +63,13 @@ test('after a settled purchase, another signature over the same authorization ge
   await first.payment.complete(work, settled);
 
   for (const signature of FORGERIES) {
-    const check = await processor.check(resource, forged(header, signature), 'body');
+    const check = await checkHeader(processor, resource, forged(header, signature), 'body');
     assert.equal(check.kind, 'payment-required', `forged ${signature.length}-char signature`);
     if (check.kind === 'payment-required') assert.equal(check.paymentRequired.error, 'invalid_signature');
   }
   assert.deepEqual(calls, { verify: 1, settle: 1 });
   // The buyer's own re-send still gets the stored result.
-  const again = await processor.check(resource, header, 'body');
+  const again = await checkHeader(processor, resource, header, 'body');
   assert.equal(again.kind, 'replayed');
   if (again.kind === 'replayed') assert.ok(again.result.body.equals(work.body));
 });
@@ -76,19 +77,19 @@ test('after a settled purchase, another signature over the same authorization ge
 test('a parked settlement is neither re-settled nor released for another signature; its own signature collects it', async () => {
   const { processor, calls } = setup(['timeout', 'ok']);
   const header = await signedHeader(processor);
-  const first = await processor.check(resource, header, 'body');
+  const first = await checkHeader(processor, resource, header, 'body');
   if (first.kind !== 'claimed') return assert.fail(first.kind);
   await first.payment.verify();
   await assert.rejects(first.payment.settle(work), /did not confirm the settlement/);
   assert.equal(calls.settle, 1);
 
   for (const signature of FORGERIES) {
-    const check = await processor.check(resource, forged(header, signature), 'body');
+    const check = await checkHeader(processor, resource, forged(header, signature), 'body');
     assert.equal(check.kind, 'payment-required', `forged ${signature.length}-char signature`);
   }
   assert.equal(calls.settle, 1, 'nothing re-settled with a forged signature');
 
-  const collected = await processor.check(resource, header, 'body');
+  const collected = await checkHeader(processor, resource, header, 'body');
   assert.equal(collected.kind, 'collected', 'still parked, and handed to the signature that was settled');
   if (collected.kind === 'collected') assert.ok(collected.result.body.equals(work.body));
   assert.equal(calls.settle, 2);

@@ -1,4 +1,4 @@
-// No facilitator calls for forgeries (issue 19): a plain 65-byte signature is checked here, by
+// No facilitator calls for forgeries: a plain 65-byte signature is checked here, by
 // recovering the EIP-3009 signer; only a match (or a smart-account signature, which needs the
 // chain) goes on to the facilitator's /verify.
 import assert from 'node:assert/strict';
@@ -16,6 +16,7 @@ import { createPaymentProcessor, type PaymentProcessor } from '../../../src/paym
 import type { ExactAuthorization } from '../../../src/payment/paymentHeader.js';
 import { signerMismatch } from '../../../src/payment/signerCheck.js';
 import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
+import { checkHeader } from '../../support/checkHeader.js';
 
 const terms: OfferTerms = { network: 'eip155:8453', asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
 const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
@@ -33,7 +34,7 @@ function setup(offerTerms = terms) {
 
 /** A real payload as a buyer's x402 client signs it for the processor's challenge. */
 async function signed(processor: PaymentProcessor, privateKey = generatePrivateKey()): Promise<PaymentPayload> {
-  const challenge = await processor.check(resource, undefined, 'body');
+  const challenge = await checkHeader(processor, resource, undefined, 'body');
   if (challenge.kind !== 'payment-required') throw new Error(challenge.kind);
   const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(privateKey)));
   return client.createPaymentPayload(challenge.paymentRequired);
@@ -46,7 +47,7 @@ test('a real signature by authorization.from passes, and goes on to verify', asy
   const { processor, calls } = setup();
   const payload = await signed(processor);
   assert.equal(await signerMismatch(exact(payload).authorization, exact(payload).signature, offer), undefined);
-  const check = await processor.check(resource, encodePaymentSignatureHeader(payload), 'body');
+  const check = await checkHeader(processor, resource, encodePaymentSignatureHeader(payload), 'body');
   if (check.kind !== 'claimed') return assert.fail(check.kind);
   assert.equal((await check.payment.verify()).kind, 'verified');
   assert.equal(calls.verify, 1);
@@ -68,13 +69,13 @@ test('forged plain signatures get a 402 invalid_signature and never reach the fa
   ];
   for (let i = 0; i < 100; i++) forgeries.push([`random ${i}`, withPayload(payload, { signature: `0x${randomBytes(65).toString('hex')}`, authorization: { ...authorization, nonce: `0x${randomBytes(32).toString('hex')}` } })]);
   for (const [name, header] of forgeries) {
-    const check = await processor.check(resource, header, 'body');
+    const check = await checkHeader(processor, resource, header, 'body');
     assert.equal(check.kind, 'payment-required', name);
     if (check.kind === 'payment-required') assert.equal(check.paymentRequired.error, 'invalid_signature', name);
   }
   assert.equal(calls.verify, 0, 'no facilitator call for any forgery');
   // Nothing was claimed by the forgeries: the buyer's own signature still goes through.
-  assert.equal((await processor.check(resource, encodePaymentSignatureHeader(payload), 'body')).kind, 'claimed');
+  assert.equal((await checkHeader(processor, resource, encodePaymentSignatureHeader(payload), 'body')).kind, 'claimed');
 });
 
 test('a signature over another EIP-712 domain (another token name) is refused', async () => {
@@ -87,7 +88,7 @@ test('smart-account signatures (ERC-1271 / ERC-6492, not 65 bytes) are left to t
   const { processor, calls } = setup();
   const payload = await signed(processor);
   const erc6492 = `0x${'ab'.repeat(200)}${'6492'.repeat(16)}`;
-  const check = await processor.check(resource, withPayload(payload, { signature: erc6492 }), 'body');
+  const check = await checkHeader(processor, resource, withPayload(payload, { signature: erc6492 }), 'body');
   if (check.kind !== 'claimed') return assert.fail(check.kind);
   await check.payment.verify();
   assert.equal(calls.verify, 1);

@@ -6,7 +6,7 @@ import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { PAPER_SETTINGS, paperFor, paperOf } from '../../../src/render/paper.js';
 import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
 
-// DECISIONS.md, paper size: Letter where the currency's home market prints on Letter (the United
+// docs/invoice.md, paper size: Letter where the currency's home market prints on Letter (the United
 // States, Canada, Mexico), A4 everywhere else. Written out per currency, not derived from the code.
 const EXPECTED: Record<CurrencyCode, 'A4' | 'Letter'> = {
   USD: 'Letter',

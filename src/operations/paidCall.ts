@@ -1,29 +1,29 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { PricedResource } from '../payment/offer.js';
-import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
-import { paidAnswerOf, type Answer, type PaidAnswer } from './answer.js';
-import type { PaidWork } from './routeSpec.js';
+import type { DecodedPayment } from '../payment/paymentHeader.js';
+import type { ClaimedPayment, PayerAdmission, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
+import { paidAnswerOf, type Answer, type PaidAnswer } from './operation.js';
+
+/** The work of a paid operation, started once the authorization is claimed. */
+export type PaidWork = (signal: AbortSignal) => Answer | Promise<Answer>;
 
 /** How a paid call ends; each transport (HTTP, MCP) turns it into its own answer. */
 export type PaidOutcome =
   | Exclude<PaymentCheck, { kind: 'claimed' }>
   | { kind: 'paid'; answer: PaidAnswer; receipt: string }
-  /** The work answered something other than a 200: nothing was settled, the answer goes out as is. */
-  | { kind: 'unpaid'; answer: Answer };
+  /** A free operation's answer, or paid work that answered something other than a 200 (nothing settled): it goes out as is. */
+  | { kind: 'answered'; answer: Answer };
 
 /** What a transport learns along the way (for its log) and how it tells when its answer has left. */
 export interface PaidCallHooks {
+  /** The payer rate limit (rateLimit.ts), taken only for a fresh authorization that passed every local check. */
+  admitPayer?: PayerAdmission | undefined;
   onVerified?(details: { payer: string; nonce: string }): void;
   onResultNotStored?(error: unknown): void;
   /** Calls `done` once the answer has been delivered (or can't be): shutdown waits for paid answers. */
   whenDelivered?(done: () => void): void;
 }
-
-/** Which body a payment paid for: the JSON text of the parsed body, as sent, with method and path. */
-export const fingerprintOf = (method: string, path: string, body: unknown) =>
-  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
 
 /**
  * One paid call, free of any transport, after the input was validated:
@@ -32,12 +32,12 @@ export const fingerprintOf = (method: string, path: string, body: unknown) =>
  *                    ─► verify, while the work runs ─► invalid: challenge, the work aborted
  *                    ─► await the work ─► settle ─► the paid answer
  *
- * Nothing is handed back before the payment settled; the HTTP gate and the MCP tools share it, so
+ * Nothing is handed back before the payment settled; HTTP and MCP share it (callOperation.ts), so
  * both keep the same guarantees (no charge for invalid input or failed work, replay, exactly once).
  */
 export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
-  return async function paidCall(resource: PricedResource, paymentHeader: string | undefined, fingerprint: string, work: PaidWork, hooks: PaidCallHooks = {}): Promise<PaidOutcome> {
-    const check = await processor.check(resource, paymentHeader, fingerprint);
+  return async function paidCall(resource: PricedResource, payment: DecodedPayment | undefined, fingerprint: string, work: PaidWork, hooks: PaidCallHooks = {}): Promise<PaidOutcome> {
+    const check = await processor.check(resource, payment, fingerprint, hooks.admitPayer);
     return check.kind === 'claimed' ? pay(check.payment, work, hooks) : check;
   };
 
@@ -45,7 +45,7 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
     const verdictRefused = new AbortController();
     let working: Promise<Answer>;
     try {
-      // Work that can't be admitted throws here, synchronously (routeSpec.ts `handle`).
+      // Work that can't be admitted throws here, synchronously (operation.ts `handle`).
       working = Promise.resolve(work(verdictRefused.signal));
     } catch (error) {
       await payment.release();
@@ -75,7 +75,7 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
     }
     if ((answer.status ?? 200) !== 200) {
       await payment.abandon();
-      return { kind: 'unpaid', answer };
+      return { kind: 'answered', answer };
     }
     return settle(payment, paidAnswerOf(answer), hooks);
   }
@@ -92,7 +92,7 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
     const endSettlement = lifecycle?.beginSettlement();
     if (endSettlement && hooks.whenDelivered) hooks.whenDelivered(endSettlement);
     try {
-      const work = { contentType: answer.contentType, body: answer.body };
+      const work = { status: 200, contentType: answer.contentType, headers: answer.headers, body: answer.body };
       const outcome = await payment.settle(work);
       if (outcome.kind === 'settle-failed') return outcome;
       try {

@@ -1,15 +1,14 @@
-import { eInvoiceXml, type XmlSyntax } from '../../einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../einvoice/example.js';
-import { withPrintedLegalNotes } from '../../einvoice/legalNotes.js';
-import { checkEInvoice, prepareEInvoice, prepareProfiledEInvoice, type ProfiledInvoice } from '../../einvoice/prepareEInvoice.js';
-import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../../einvoice/profiles.js';
-import { EInvoiceRequestSchema } from '../../einvoice/requestSchema.js';
-import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../../einvoice/validationReport.js';
-import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
-import { toFacturXPdf } from '../../render/facturX/facturXPdf.js';
-import type { PaidAnswer } from '../answer.js';
-import type { RouteSpec } from '../routeSpec.js';
-import { renderingUnavailable, type PdfRenderer } from './invoiceRoutes.js';
+import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
+import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
+import { checkEInvoice, prepareEInvoice, prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
+import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../einvoice/profiles.js';
+import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
+import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
+import { renderingUnavailable } from './invoiceOperations.js';
+import type { Operation, PaidAnswer, PdfRenderer } from './operation.js';
 
 /**
  * The e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like /v1/invoice.pdf:
@@ -31,8 +30,8 @@ const REQUIRED_FIELDS =
 const PROFILE_NOTE =
   'The optional top-level profile chooses the rules on top of EN 16931: en16931 (default, unchanged output), xrechnung (XRechnung 3.0: seller contact name, phone and e-mail, buyer_reference (Leitweg-ID), electronic addresses, payment.iban), peppol (Peppol BIS Billing 3.0, UBL only: electronic addresses, buyer_reference or purchase_order), fr (France, BR-FR flux 2: seller SIREN as legal_registration scheme 0002, electronic addresses, business_process B1/S1/M1…, legal_notes, EUR, French VAT rates). A national rule that fails is a 400 einvoice_rules_failed listing every rule id (BR-DE-…, PEPPOL-…, BR-FR-…) with its field, never charged; docs/e-invoices-national.md lists each profile\'s fields.';
 
-export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
-  const facturX: RouteSpec<ProfiledInvoice> = {
+export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+  const facturX: Operation<ProfiledInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',
     operationId: 'v1_e_invoice_factur_x_pdf',
@@ -47,7 +46,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     },
   };
 
-  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): RouteSpec<ProfiledInvoice> => ({
+  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): Operation<ProfiledInvoice> => ({
     method: 'POST',
     path: `/v1/e-invoice/${syntax}.xml`,
     operationId: `v1_e_invoice_${syntax}_xml`,
@@ -59,7 +58,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
     handle: ({ prepared, profile }) => produceXml(prepared, syntax, profile),
   });
 
-  const validate: RouteSpec<ReturnType<typeof checkEInvoice>> = {
+  const validate: Operation<ReturnType<typeof checkEInvoice>> = {
     method: 'POST',
     path: '/v1/e-invoice/validate',
     operationId: 'v1_e_invoice_validate',
@@ -79,7 +78,7 @@ export function eInvoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
-    handle: ({ prepared, profile, issues }) => ({ body: buildEInvoiceValidation(prepared, issues, profile) }),
+    compute: ({ prepared, profile, issues }) => buildEInvoiceValidation(prepared, issues, profile),
   };
 
   return [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { paidCaller } from '../../../src/http/paidCall.js';
+import { paidCaller } from '../../../src/operations/paidCall.js';
 import { createLifecycle } from '../../../src/lifecycle.js';
 import type { ClaimedPayment, PaymentProcessor, SettleOutcome } from '../../../src/payment/paymentProcessor.js';
 import type { SettleResponse } from '@x402/core/types';
@@ -35,7 +35,7 @@ const work = () => ({ contentType: 'application/pdf', body: Buffer.from('%PDF-')
 test('without a delivery hook (MCP), shutdown waits for a settlement under way until it has settled', async () => {
   const lifecycle = createLifecycle();
   const { processor, settleNow } = processorSettlingOnCue();
-  const call = paidCaller(processor, lifecycle)(resource as never, 'header', 'fingerprint', work);
+  const call = paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work);
   await new Promise((resolve) => setImmediate(resolve)); // verify done, settle under way
   let drained = false;
   const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));
@@ -52,7 +52,7 @@ test('with a delivery hook (HTTP), the settlement lasts until the hook says the 
   const { processor, settleNow } = processorSettlingOnCue();
   let delivered!: () => void;
   settleNow();
-  const outcome = await paidCaller(processor, lifecycle)(resource as never, 'header', 'fingerprint', work, { whenDelivered: (done) => (delivered = done) });
+  const outcome = await paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work, { whenDelivered: (done) => (delivered = done) });
   assert.equal(outcome.kind, 'paid');
   let drained = false;
   const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { operationContextAt, type JsonOperation } from '../../helpers/operation.js';
-import { parseOrReject } from '../../invoice/issues.js';
-import type { RouteSpec } from '../routeSpec.js';
+import type { JsonOperation } from '../helpers/operation.js';
+import { parseOrReject } from '../invoice/issues.js';
+import type { Operation } from './operation.js';
 
-/** Turns each pure helper operation into a JSON route; `today` is read per request (UTC). */
-export function helperRoutes(operations: readonly JsonOperation[], now: () => Date): RouteSpec<any>[] {
+/** Each pure helper as an operation: computed on the compute pool, `today` read per call (UTC). */
+export function helperOperations(operations: readonly JsonOperation[]): Operation[] {
   return operations.map((operation) => ({
     method: 'POST',
     path: operation.path,
@@ -23,7 +23,7 @@ export function helperRoutes(operations: readonly JsonOperation[], now: () => Da
       schema: operation.response,
       example: operation.run(v.parse(operation.request, operation.example), { today: exampleToday }),
     },
-    handle: (input) => ({ body: operation.run(input, operationContextAt(now())) }),
+    compute: (input, context) => operation.run(input, context),
   }));
 }
 

@@ -1,30 +1,20 @@
-import { AppError } from '../../errors.js';
-import { EXAMPLE_INVOICE } from '../../invoice/example.js';
-import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
-import { describeProfiles } from '../../einvoice/profiles.js';
-import { describeInvoiceFields } from '../../invoice/fieldNotes.js';
-import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
-import { InvoiceSchema } from '../../invoice/schema.js';
-import { buildTotalsReport, TotalsReportSchema } from '../../invoice/totalsReport.js';
-import type { RouteSpec } from '../routeSpec.js';
+import { AppError } from '../errors.js';
+import { EXAMPLE_INVOICE } from '../invoice/example.js';
+import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
+import { describeProfiles } from '../einvoice/profiles.js';
+import { describeInvoiceFields } from '../invoice/fieldNotes.js';
+import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { InvoiceSchema } from '../invoice/schema.js';
+import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
+import type { Operation, PdfRenderer } from './operation.js';
 
-/** Renders a prepared invoice to PDF bytes; provided by src/render. */
-export interface PdfRenderer {
-  /**
-   * Admission is decided before this returns: without a free page or queue place it throws
-   * renderer_busy synchronously (the payment gate relies on it, routeSpec.ts). `signal` withdraws a
-   * render still waiting for a page.
-   */
-  renderPdf(prepared: PreparedInvoice, options?: { signal?: AbortSignal }): Promise<{ pdf: Buffer; pages: number }>;
-}
-
-/** A PDF route on an instance built without a renderer (some tests). */
+/** A PDF operation on an instance built without a renderer (some tests, the compute workers). */
 export const renderingUnavailable = (): AppError => new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
 
-export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): RouteSpec<any>[] {
-  const validate: RouteSpec<PreparedInvoice> = {
+export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+  const validate: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',
     operationId: 'v1_invoice_validate',
@@ -34,10 +24,10 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     tag: 'Invoices',
     request: invoiceRequest,
     response: { contentType: 'application/json', description: 'The computed totals.', schema: TotalsReportSchema, example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)) },
-    handle: (prepared) => ({ body: buildTotalsReport(prepared) }),
+    compute: (prepared) => buildTotalsReport(prepared),
   };
 
-  const pdf: RouteSpec<PreparedInvoice> = {
+  const pdf: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice.pdf',
     operationId: 'v1_invoice_pdf',
@@ -58,7 +48,7 @@ export function invoiceRoutes(renderer: PdfRenderer | undefined, onRendered?: (s
     },
   };
 
-  const schema: RouteSpec = {
+  const schema: Operation = {
     method: 'GET',
     path: '/v1/schema',
     operationId: 'v1_schema',

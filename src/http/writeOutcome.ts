@@ -1,0 +1,54 @@
+import type { Context } from 'koa';
+import type { CallOutcome } from '../operations/callOperation.js';
+import type { Answer } from '../operations/operation.js';
+import type { PaymentRequiredCheck, SettleFailed } from '../payment/paymentProcessor.js';
+
+/**
+ * The Koa side of a call's outcome (operations/callOperation.ts). The answer is written only here,
+ * after settlement for a paid operation, and Koa sends it only after the call returned, so nothing
+ * reaches the client before the payment settled, and a failure never carries the work's headers.
+ */
+export function writeOutcome(ctx: Context, outcome: CallOutcome): void {
+  switch (outcome.kind) {
+    case 'payment-required':
+      return challenge(ctx, outcome);
+    case 'settle-failed':
+      return settlementFailed(ctx, outcome);
+    case 'answered':
+      return writeAnswer(ctx, outcome.answer);
+    case 'paid':
+      writeAnswer(ctx, outcome.answer);
+      return receipt(ctx, outcome.receipt);
+    case 'replayed':
+    case 'collected':
+      // The stored answer whole: what the first answer said (status, type, headers, body).
+      writeAnswer(ctx, outcome.result);
+      return receipt(ctx, outcome.result.receipt);
+  }
+}
+
+export function writeAnswer(ctx: Context, answer: Answer): void {
+  ctx.status = answer.status ?? 200;
+  if (answer.headers) ctx.set(answer.headers);
+  ctx.body = answer.body;
+  if (answer.contentType) ctx.type = answer.contentType;
+}
+
+function receipt(ctx: Context, header: string): void {
+  ctx.set('PAYMENT-RESPONSE', header);
+  ctx.set('Cache-Control', 'private');
+}
+
+function challenge(ctx: Context, check: PaymentRequiredCheck): void {
+  ctx.status = 402;
+  ctx.set('PAYMENT-REQUIRED', check.header);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: { code: 'payment_required', message: check.message, reason: check.paymentRequired.error ?? 'payment_required' } };
+}
+
+function settlementFailed(ctx: Context, failed: SettleFailed): void {
+  ctx.status = 402;
+  ctx.set('PAYMENT-RESPONSE', failed.header);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: { code: 'settlement_failed', message: `The payment could not be settled: ${failed.receipt.errorReason ?? 'unknown reason'}. No PDF was delivered.` } };
+}

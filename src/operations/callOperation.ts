@@ -1,0 +1,94 @@
+import { AppError } from '../errors.js';
+import { operationContextAt } from '../helpers/operation.js';
+import type { PricedResource } from '../payment/offer.js';
+import { decodePayment, type PaymentInput } from '../payment/paymentHeader.js';
+import { isPaid, type Answer, type PricedOperation } from './operation.js';
+import type { OperationJob, OperationJobResult } from './operationJobs.js';
+import type { PaidCall, PaidCallHooks, PaidOutcome } from './paidCall.js';
+
+/** How a call ends; each transport (HTTP, MCP) writes it its own way. */
+export type CallOutcome = PaidOutcome;
+
+/** What a transport read, in transport-free terms. */
+export interface OperationRequest {
+  /** The body: the JSON text as read (HTTP), or the arguments, already parsed (MCP). */
+  body?: { text: string } | { value: unknown };
+  /** The payment as the transport carries it, decoded once here after the body was validated. */
+  payment?: PaymentInput | undefined;
+  /**
+   * A bare request to a paid operation, without body or payment: it only asks the price (crawlers
+   * probe that way), so it gets the challenge without its body being read.
+   */
+  priceProbe?: boolean;
+  /** A free operation's work stops when the client is gone (MCP's cancellation). */
+  signal?: AbortSignal;
+  hooks?: PaidCallHooks;
+}
+
+export interface CallDependencies {
+  /** Runs an operation job (operationJobs.ts) on the compute pool; `high` for a paid operation's body. */
+  runJob(job: OperationJob, priority: 'high' | 'normal'): Promise<OperationJobResult>;
+  /** The paid call (paidCall.ts) when payments are configured. */
+  paidCall?: PaidCall | undefined;
+  /** The offer's resource of a paid operation (built by the HTTP layer, which knows the discovery shapes). */
+  resourceOf(operation: PricedOperation): PricedResource;
+  now(): Date;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The one call of an operation, free of any transport:
+ *
+ *   parse + validate on the compute pool (every JSON operation, free and paid; a free computed one
+ *   is computed there too) ─► free: the work's answer
+ *                          ─► paid: decode the payment ─► check ─► admit ─► verify ∥ work ─► settle
+ *
+ * Nothing about payment happens before the body is valid, so invalid input is never charged and
+ * never reaches a facilitator or a payer's budget. Errors are thrown as AppErrors; everything else
+ * is the returned outcome.
+ */
+export function operationCaller(deps: CallDependencies) {
+  /** Whether a bare request to this operation is a price probe (a paid operation, payments configured). */
+  const answersPriceProbe = (operation: PricedOperation): boolean => isPaid(operation) && deps.paidCall !== undefined;
+
+  async function call(operation: PricedOperation, request: OperationRequest): Promise<CallOutcome> {
+    const paid = isPaid(operation);
+    if (request.priceProbe && !request.payment && answersPriceProbe(operation)) return payFor(operation, request, '', probeHasNoWork);
+    const context = operationContextAt(deps.now());
+    let input: unknown;
+    let fingerprint = '';
+    if (operation.request) {
+      const compute = !paid && operation.compute !== undefined;
+      // A paid operation's body goes ahead of the free ones: an x402 client's first, unpaid request
+      // (it fetches the 402) is as much on a payer's path as the paid one. Both queues are bounded.
+      const priority = paid ? 'high' : 'normal';
+      const parsed = await deps.runJob({ operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute }, priority);
+      if (parsed.kind === 'computed') return { kind: 'answered', answer: { contentType: JSON_TYPE, body: Buffer.from(parsed.json.buffer, parsed.json.byteOffset, parsed.json.byteLength) } };
+      ({ input, fingerprint } = parsed);
+    }
+    const work = (signal: AbortSignal): Answer | Promise<Answer> => {
+      if (operation.handle) return operation.handle(input, { signal });
+      if (operation.compute) return { body: operation.compute(input, context) };
+      throw new Error(`operation ${operation.operationId} has no work`);
+    };
+    if (!paid) return { kind: 'answered', answer: await work(request.signal ?? NEVER_ABORTED) };
+    return payFor(operation, request, fingerprint, work);
+  }
+
+  function payFor(operation: PricedOperation, request: OperationRequest, fingerprint: string, work: (signal: AbortSignal) => Answer | Promise<Answer>) {
+    // A paid operation on an app built without payments (some tests) must never hand out free work.
+    if (!deps.paidCall) throw new AppError('payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
+    const payment = request.payment ? decodePayment(request.payment) : undefined;
+    return deps.paidCall(deps.resourceOf(operation), payment, fingerprint, work, request.hooks);
+  }
+
+  return { call, answersPriceProbe };
+}
+
+const probeHasNoWork = (): never => {
+  throw new Error('the work of a price probe never runs');
+};
+
+export type OperationCaller = ReturnType<typeof operationCaller>;

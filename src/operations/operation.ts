@@ -1,0 +1,95 @@
+import type * as v from 'valibot';
+import type { OperationContext } from '../helpers/operation.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+
+/**
+ * One row of the operation list (operationList.ts). The HTTP router, the MCP tools, the compute
+ * jobs, OpenAPI and every discovery document are derived from these rows: an operation is
+ * described once. A row knows no transport: `parse` runs on the compute pool for every transport,
+ * then the call core (callOperation.ts) prices it and runs its work.
+ */
+export interface Operation<TInput = unknown> {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: 'Invoices' | 'Helpers' | 'Discovery' | 'Operations';
+  /** JSON request body: parsed and validated on the compute pool (every issue listed) before payment or work. */
+  request?: {
+    schema: v.GenericSchema;
+    example: unknown;
+    /** Further named examples for the OpenAPI document (`example` is then listed as "minimal"). */
+    moreExamples?: Record<string, unknown>;
+    /** The parsed JSON body (an object) into the work's input; throws InputRejected with every issue. */
+    parse(body: unknown, context: OperationContext): TInput;
+  };
+  response: {
+    contentType: string;
+    description: string;
+    schema?: v.GenericSchema;
+    example?: unknown;
+  };
+  /** Listed in the sitemap and llms.txt as a public document. */
+  document?: boolean;
+  /**
+   * Pure work whose result is the JSON answer: a free operation computes it on the compute pool
+   * right after `parse`, off the event loop. A row has `compute` or `handle`, not both.
+   */
+  compute?(input: TInput, context: OperationContext): unknown;
+  /**
+   * The row's work when it needs more than pure CPU (a render, the clock of a document): returns its
+   * answer, never writes one (transports do). A paid operation's work runs while the facilitator
+   * verifies; `signal` aborts when verify refused the payment. Work that needs scarce capacity (a
+   * render) must claim it before returning, throwing at once when there is none: the call core
+   * asks the facilitator only about work that was admitted.
+   */
+  handle?(input: TInput, call: WorkCall): Answer | Promise<Answer>;
+}
+
+export interface WorkCall {
+  signal: AbortSignal;
+}
+
+/** An operation with its price resolved from configuration ("0" when free). */
+export type PricedOperation = Operation & { priceUsd: string };
+
+export const isPaid = (operation: PricedOperation): boolean => Number(operation.priceUsd) > 0;
+
+/**
+ * What an operation's work returns instead of writing a response: a transport writes it at once
+ * for a free operation, and only after settlement for a paid one.
+ */
+export interface Answer {
+  /** 200 unless said otherwise; a paid operation's answer is settled only when it is a 200. */
+  status?: number;
+  /** The transport's default for the body (JSON for objects) unless given. */
+  contentType?: string;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** A paid answer as the bytes that are settled for, stored for re-sends and sent. */
+export interface PaidAnswer {
+  contentType: string;
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+export function paidAnswerOf(answer: Answer): PaidAnswer {
+  const { body } = answer;
+  const headers = answer.headers ?? {};
+  if (Buffer.isBuffer(body)) return { contentType: answer.contentType ?? 'application/octet-stream', body, headers };
+  if (typeof body === 'string') return { contentType: answer.contentType ?? 'text/plain; charset=utf-8', body: Buffer.from(body), headers };
+  return { contentType: answer.contentType ?? 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(body)), headers };
+}
+
+/** Renders a prepared invoice to PDF bytes; provided by src/render. */
+export interface PdfRenderer {
+  /**
+   * Admission is decided before this returns: without a free page or queue place it throws
+   * renderer_busy synchronously (the call core relies on it, `handle` above). `signal` withdraws
+   * a render still waiting for a page.
+   */
+  renderPdf(prepared: PreparedInvoice, options?: { signal?: AbortSignal }): Promise<{ pdf: Buffer; pages: number }>;
+}

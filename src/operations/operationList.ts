@@ -1,0 +1,25 @@
+import { HELPER_OPERATIONS } from '../helpers/index.js';
+import { eInvoiceOperations } from './eInvoiceOperations.js';
+import { helperOperations } from './helperOperations.js';
+import { invoiceOperations } from './invoiceOperations.js';
+import type { Operation, PdfRenderer } from './operation.js';
+
+/** What operations' work may need; the compute workers build the list without any (they only parse). */
+export interface OperationDependencies {
+  renderer?: PdfRenderer | undefined;
+  onRendered?: ((seconds: number, pages: number) => void) | undefined;
+}
+
+/**
+ * THE operation list: every operation of the service, in the order the documents list them. HTTP
+ * routes, MCP tools, compute jobs, OpenAPI and the discovery documents all derive from it (the
+ * service's own documents and probes are added beside it in app.ts). Adding an operation is adding
+ * its row here.
+ */
+export function operationList(deps: OperationDependencies = {}): Operation[] {
+  return [
+    ...invoiceOperations(deps.renderer, deps.onRendered),
+    ...eInvoiceOperations(deps.renderer, deps.onRendered),
+    ...helperOperations(HELPER_OPERATIONS),
+  ];
+}

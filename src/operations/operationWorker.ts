@@ -1,0 +1,13 @@
+import { operationList } from './operationList.js';
+import { runOperationJob, type OperationJob, type OperationJobResult } from './operationJobs.js';
+
+/**
+ * The compute workers' job module (compute/computeWorker.ts loads it by URL): the operation list's
+ * parse and compute, by operationId, derived from the one list.
+ */
+const OPERATIONS = new Map(operationList().map((operation) => [operation.operationId, operation]));
+
+export function runJob(job: OperationJob): { result: OperationJobResult; transfer: ArrayBuffer[] } {
+  const result = runOperationJob(OPERATIONS, job);
+  return { result, transfer: result.kind === 'computed' ? [result.json.buffer as ArrayBuffer] : [] };
+}
