@@ -1,17 +1,18 @@
-import { prepareEInvoice } from '../einvoice/prepareEInvoice.js';
-import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
+import { DEFAULT_PROFILE } from '../einvoice/profiles.js';
+import { prepareInvoice } from '../invoice/prepareInvoice.js';
 
 /**
  * The output formats a batch can be made in, each with the checks of its single route (the plain
- * PDF's for pdf, EN 16931's for the e-invoices) and its file name ending. A new format (a national
- * profile) is one more row.
+ * PDF's for pdf; for the e-invoices EN 16931's and those of the item's own `profile`, which then
+ * writes that item's XML, as on the single routes) and its file name ending.
  */
 export const BATCH_FORMATS = {
-  pdf: { prepare: prepareInvoice, suffix: '.pdf', mimeType: 'application/pdf', singleRoute: '/v1/invoice.pdf' },
-  'factur-x': { prepare: prepareEInvoice, suffix: '-factur-x.pdf', mimeType: 'application/pdf', singleRoute: '/v1/e-invoice/factur-x.pdf' },
-  cii: { prepare: prepareEInvoice, suffix: '-cii.xml', mimeType: 'application/xml', singleRoute: '/v1/e-invoice/cii.xml' },
-  ubl: { prepare: prepareEInvoice, suffix: '-ubl.xml', mimeType: 'application/xml', singleRoute: '/v1/e-invoice/ubl.xml' },
-} as const satisfies Record<string, { prepare(body: unknown): PreparedInvoice; suffix: string; mimeType: string; singleRoute: string }>;
+  pdf: { prepare: (body: unknown) => ({ prepared: prepareInvoice(body), profile: DEFAULT_PROFILE }), suffix: '.pdf', mimeType: 'application/pdf', singleRoute: '/v1/invoice.pdf' },
+  'factur-x': { prepare: (body: unknown) => prepareProfiledEInvoice(body, 'factur-x'), suffix: '-factur-x.pdf', mimeType: 'application/pdf', singleRoute: '/v1/e-invoice/factur-x.pdf' },
+  cii: { prepare: (body: unknown) => prepareProfiledEInvoice(body, 'cii'), suffix: '-cii.xml', mimeType: 'application/xml', singleRoute: '/v1/e-invoice/cii.xml' },
+  ubl: { prepare: (body: unknown) => prepareProfiledEInvoice(body, 'ubl'), suffix: '-ubl.xml', mimeType: 'application/xml', singleRoute: '/v1/e-invoice/ubl.xml' },
+} as const satisfies Record<string, { prepare(body: unknown): ProfiledInvoice; suffix: string; mimeType: string; singleRoute: string }>;
 
 export type BatchFormat = keyof typeof BATCH_FORMATS;
 export const BATCH_FORMAT_NAMES = Object.keys(BATCH_FORMATS) as BatchFormat[];

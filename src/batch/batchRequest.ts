@@ -1,8 +1,9 @@
 import * as v from 'valibot';
+import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toIssues } from '../invoice/issues.js';
-import { InvoiceSchema } from '../invoice/schema.js';
+import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { BATCH_FORMAT_NAMES, BATCH_FORMATS, type BatchFormat } from './batchFormats.js';
 
 /** At most this many invoices in one batch (one payment). */
@@ -11,10 +12,14 @@ export const MAX_BATCH_ITEMS = 100;
 const formatSchema = v.optional(v.picklist(BATCH_FORMAT_NAMES, `must be one of ${BATCH_FORMAT_NAMES.join(', ')}`), 'pdf');
 const countMessages = [`must hold at least 1 invoice`, `must hold at most ${MAX_BATCH_ITEMS} invoices; split the batch`] as const;
 
-/** The request body of POST /v1/invoices.zip, as documented (OpenAPI, MCP): the invoices in full. */
+/**
+ * The request body of POST /v1/invoices.zip, as documented (OpenAPI, MCP): the invoices in full,
+ * each as its format's single route takes it (so an e-invoice item may name its own `profile`;
+ * a pdf item may not).
+ */
 export const BatchRequestSchema = v.strictObject({
   format: formatSchema,
-  invoices: v.pipe(v.array(InvoiceSchema), v.minLength(1, countMessages[0]), v.maxLength(MAX_BATCH_ITEMS, countMessages[1])),
+  invoices: v.pipe(v.array(EInvoiceRequestSchema), v.minLength(1, countMessages[0]), v.maxLength(MAX_BATCH_ITEMS, countMessages[1])),
 });
 
 /** The outer shape only: each invoice is then checked by its format's own preparation. */
@@ -26,6 +31,8 @@ const BatchShapeSchema = v.strictObject({
 export interface PreparedBatch {
   format: BatchFormat;
   invoices: PreparedInvoice[];
+  /** Each invoice's e-invoice profile (its `profile`, en16931 when absent), in item order. */
+  profiles: EInvoiceProfile[];
 }
 
 /**
@@ -45,10 +52,13 @@ export function prepareBatch(body: unknown): PreparedBatch {
   const { prepare } = BATCH_FORMATS[format];
   const issues: Issue[] = [];
   const prepared: PreparedInvoice[] = [];
+  const profiles: EInvoiceProfile[] = [];
   let code: string | undefined;
   invoices.forEach((item, index) => {
     try {
-      prepared.push(prepare(item));
+      const profiled = prepare(item);
+      prepared.push(profiled.prepared);
+      profiles.push(profiled.profile);
     } catch (error) {
       if (!(error instanceof InputRejected)) throw error;
       // A single failing rule family keeps its code (en16931_rules_failed); a mix is validation_failed.
@@ -58,7 +68,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
   });
   if (issues.length === 0) issues.push(...duplicateNumbers(prepared));
   if (issues.length > 0) throw batchRejected(code ?? 'validation_failed', issues);
-  return { format, invoices: prepared };
+  return { format, invoices: prepared, profiles };
 }
 
 const itemPath = (index: number, path: string) => (path === '' ? `invoices[${index}]` : path.startsWith('[') ? `invoices[${index}]${path}` : `invoices[${index}].${path}`);

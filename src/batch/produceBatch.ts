@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eInvoiceXml } from '../einvoice/eInvoiceDocuments.js';
+import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
+import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from '../einvoice/profiles.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
@@ -64,7 +66,7 @@ export function produceBatch(renderer: BatchRenderer | undefined, batch: Prepare
 
   if (batch.format === 'cii' || batch.format === 'ubl') {
     const syntax = batch.format;
-    batch.invoices.forEach((prepared, index) => add(index, eInvoiceXml(prepared, syntax), null));
+    batch.invoices.forEach((prepared, index) => add(index, eInvoiceXml(prepared, syntax, batch.profiles[index]), null));
     return Promise.resolve(finish());
   }
   if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
@@ -89,12 +91,15 @@ function renderAll(
 
   const renderAt = (index: number, firstTry: boolean): Promise<void> => {
     const prepared = invoices[index]!;
+    const profile = batch.profiles[index] ?? DEFAULT_PROFILE;
+    // A hybrid prints its legal notes (France's PMT/PMD/AAB) as /v1/e-invoice/factur-x.pdf does.
+    const printed = format === 'factur-x' ? withPrintedLegalNotes(prepared) : prepared;
     const started = performance.now();
-    const rendering = firstTry ? renderer.renderPdf(prepared, { signal: stop.signal }) : admitted(renderer, prepared, stop.signal, admissionWaitMs);
+    const rendering = firstTry ? renderer.renderPdf(printed, { signal: stop.signal }) : admitted(renderer, printed, stop.signal, admissionWaitMs);
     return rendering.then(
       ({ pdf, pages }) => {
         options.onRendered?.((performance.now() - started) / 1000, pages);
-        const bytes = format === 'factur-x' ? toFacturXPdf(pdf, { xml: eInvoiceXml(prepared, 'cii'), conformanceLevel: 'EN 16931' }) : pdf;
+        const bytes = format === 'factur-x' ? toFacturXPdf(pdf, { xml: eInvoiceXml(prepared, 'cii', profile), ...hybridOf(profile) }) : pdf;
         finished.set(index, { bytes, pages });
         for (let ready = finished.get(nextToAdd); ready; ready = finished.get(nextToAdd)) {
           finished.delete(nextToAdd);
@@ -137,6 +142,13 @@ function renderAll(
       if (failure) throw failure.error;
     })
     .finally(() => options.signal?.removeEventListener('abort', onAbort));
+}
+
+/** The embedded file name and conformance level of a profile's hybrid (prepareBatch refused a profile without one). */
+function hybridOf(profile: EInvoiceProfile) {
+  const hybrid = PROFILES[profile].hybrid;
+  if (!hybrid) throw new Error(`profile ${profile} has no Factur-X form`);
+  return hybrid;
 }
 
 /** One render through the renderer's admission; turned away (renderer_busy), it waits and tries again. */

@@ -1,5 +1,4 @@
 import type { EAddress, EInvoiceDocument, EParty } from './document.js';
-import { EN16931_SPECIFICATION } from './document.js';
 import { el, leaf, serializeXml, type XmlElement } from './xml.js';
 
 /**
@@ -21,14 +20,19 @@ export function buildCii(doc: EInvoiceDocument): string {
   const root = el(
     'rsm:CrossIndustryInvoice',
     null,
-    el('rsm:ExchangedDocumentContext', null, el('ram:GuidelineSpecifiedDocumentContextParameter', null, leaf('ram:ID', EN16931_SPECIFICATION))),
+    el(
+      'rsm:ExchangedDocumentContext',
+      null,
+      doc.businessProcess !== undefined && el('ram:BusinessProcessSpecifiedDocumentContextParameter', null, leaf('ram:ID', doc.businessProcess)),
+      el('ram:GuidelineSpecifiedDocumentContextParameter', null, leaf('ram:ID', doc.specification)),
+    ),
     el(
       'rsm:ExchangedDocument',
       null,
       leaf('ram:ID', doc.number),
       leaf('ram:TypeCode', doc.typeCode),
       udtDate('ram:IssueDateTime', doc.issueDate),
-      doc.notes.map((note) => el('ram:IncludedNote', null, leaf('ram:Content', note))),
+      doc.notes.map((note) => el('ram:IncludedNote', null, leaf('ram:Content', note.content), leaf('ram:SubjectCode', note.subjectCode))),
     ),
     el('rsm:SupplyChainTradeTransaction', null, doc.lines.map(lineItem), agreement(doc), delivery(doc), settlement(doc)),
   );
@@ -69,6 +73,8 @@ function party(name: string, value: EParty): XmlElement {
     name,
     null,
     leaf('ram:Name', value.name),
+    value.legalRegistration !== undefined &&
+      el('ram:SpecifiedLegalOrganization', null, leaf('ram:ID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme })),
     contact !== undefined &&
       el(
         'ram:DefinedTradeContact',
@@ -78,6 +84,8 @@ function party(name: string, value: EParty): XmlElement {
         value.email !== undefined && el('ram:EmailURIUniversalCommunication', null, leaf('ram:URIID', value.email)),
       ),
     address(value.address),
+    value.electronicAddress !== undefined &&
+      el('ram:URIUniversalCommunication', null, leaf('ram:URIID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme })),
     value.vatId !== undefined && el('ram:SpecifiedTaxRegistration', null, leaf('ram:ID', value.vatId, { schemeID: 'VA' })),
     value.taxRegistration !== undefined && el('ram:SpecifiedTaxRegistration', null, leaf('ram:ID', value.taxRegistration, { schemeID: 'FC' })),
   );
@@ -101,7 +109,7 @@ function delivery(doc: EInvoiceDocument): XmlElement {
   return el(
     'ram:ApplicableHeaderTradeDelivery',
     null,
-    to && el('ram:ShipToTradeParty', null, leaf('ram:Name', to.name), address(to.address)),
+    to?.party && el('ram:ShipToTradeParty', null, leaf('ram:Name', to.party.name), address(to.party.address)),
     to?.date !== undefined && el('ram:ActualDeliverySupplyChainEvent', null, udtDate('ram:OccurrenceDateTime', to.date)),
   );
 }
@@ -135,6 +143,8 @@ function settlement(doc: EInvoiceDocument): XmlElement {
         leaf('ram:RateApplicablePercent', group.rate),
       ),
     ),
+    doc.invoicingPeriod &&
+      el('ram:BillingSpecifiedPeriod', null, udtDate('ram:StartDateTime', doc.invoicingPeriod.start), udtDate('ram:EndDateTime', doc.invoicingPeriod.end)),
     doc.allowances.map((allowance) =>
       el(
         'ram:SpecifiedTradeAllowanceCharge',

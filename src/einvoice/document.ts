@@ -3,6 +3,8 @@ import { minorToDecimal } from '../invoice/money.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Party } from '../invoice/schema.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
+import { legalNotesOf } from './legalNotes.js';
+import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from './profiles.js';
 import { DEFAULT_UNIT_CODE } from './unitCodes.js';
 
 /**
@@ -10,8 +12,6 @@ import { DEFAULT_UNIT_CODE } from './unitCodes.js';
  * cii.ts and ubl.ts only place these values. Every amount is the decimal text of a value of the
  * same Totals that validate answers, so the XML and validate can never disagree.
  */
-export const EN16931_SPECIFICATION = 'urn:cen.eu:en16931:2017';
-
 export interface EAddress {
   /** BT-35/50/75, BT-36/51/76, BT-162/163/165. */
   lines: string[];
@@ -30,6 +30,16 @@ export interface EParty {
   contactName: string | undefined;
   phone: string | undefined;
   email: string | undefined;
+  /** BT-34 / BT-49 with its scheme (BT-34-1 / BT-49-1). */
+  electronicAddress: { scheme: string; id: string } | undefined;
+  /** BT-30 / BT-47 with its scheme (BT-30-1 / BT-47-1) when given. */
+  legalRegistration: { scheme: string | undefined; id: string } | undefined;
+}
+
+/** BG-1: BT-22 with its subject code BT-21 (France's PMT, PMD, AAB). */
+export interface ENote {
+  content: string;
+  subjectCode: string | undefined;
 }
 
 export interface ELine {
@@ -63,6 +73,10 @@ export interface EBreakdown {
 }
 
 export interface EInvoiceDocument {
+  /** BT-24, the profile's specification identifier. */
+  specification: string;
+  /** BT-23. */
+  businessProcess: string | undefined;
   creditNote: boolean;
   /** BT-3: 380 commercial invoice, 381 credit note. */
   typeCode: '380' | '381';
@@ -70,13 +84,16 @@ export interface EInvoiceDocument {
   issueDate: string;
   dueDate: string | undefined;
   currency: string;
-  notes: string[];
+  notes: ENote[];
   buyerReference: string | undefined;
   orderReference: string | undefined;
   preceding: { number: string; issueDate: string | undefined } | undefined;
   seller: EParty;
   buyer: EParty;
-  delivery: { name: string | undefined; address: EAddress; date: string | undefined } | undefined;
+  /** BG-13: the deliver-to party (BT-70, BG-15) and the actual delivery date (BT-72). */
+  delivery: { party: { name: string | undefined; address: EAddress } | undefined; date: string | undefined } | undefined;
+  /** BG-14. */
+  invoicingPeriod: { start: string; end: string } | undefined;
   paymentMeans: { code: string; iban: string | undefined; bic: string | undefined; accountName: string | undefined } | undefined;
   paymentReference: string | undefined;
   paymentTerms: string | undefined;
@@ -100,7 +117,7 @@ const EXEMPTION_CODES: Partial<Record<VatCategory, string>> = { AE: 'VATEX-EU-AE
 /** Empty or blank text is left out: EN 16931 has no empty business terms. */
 const present = (value: string | undefined): string | undefined => (value !== undefined && value.trim() !== '' ? value : undefined);
 
-export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice): EInvoiceDocument {
+export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice, profile: EInvoiceProfile = DEFAULT_PROFILE): EInvoiceDocument {
   const money = (minor: bigint) => minorToDecimal(minor, totals.digits);
   const rateOf = (category: VatCategory, rate: Parameters<typeof decimalToString>[0]) => (category === 'O' ? undefined : decimalToString(rate));
   const creditNote = invoice.document_type === 'credit_note';
@@ -108,23 +125,34 @@ export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice): EInvoi
   const payment = invoice.payment;
   const iban = payment?.iban?.replace(/ /g, '');
   const shipTo = invoice.ship_to ?? (hasIntraEu ? invoice.buyer : undefined);
+  // BR-IC-11/12: an intra-EU supply states where and when it was delivered; without a delivery
+  // date the issue date stands for it (docs/e-invoices.md: the date of supply is the issue date).
+  const deliveryDate = invoice.delivery_date ?? (hasIntraEu ? invoice.issue_date : undefined);
+  const definition = PROFILES[profile];
 
   return {
+    specification: definition.specification,
+    businessProcess: invoice.business_process ?? definition.defaultBusinessProcess,
     creditNote,
     typeCode: creditNote ? '381' : '380',
     number: invoice.invoice_number,
     issueDate: invoice.issue_date,
     dueDate: invoice.due_date,
     currency: totals.currency,
-    notes: [present(invoice.notes)].filter((note): note is string => note !== undefined),
+    notes: [
+      ...[present(invoice.notes)].filter((note): note is string => note !== undefined).map((content) => ({ content, subjectCode: undefined })),
+      ...legalNotesOf(invoice.legal_notes),
+    ],
     buyerReference: invoice.buyer_reference,
     orderReference: invoice.purchase_order,
     preceding: invoice.preceding_invoice ? { number: invoice.preceding_invoice.number, issueDate: invoice.preceding_invoice.issue_date } : undefined,
     seller: toParty(invoice.seller),
     buyer: toParty(invoice.buyer),
-    // BR-IC-11/12: an intra-EU supply states where and when it was delivered; the request has no
-    // delivery date, so the issue date stands for it (docs/e-invoices.md: the date of supply is the issue date).
-    delivery: shipTo ? { name: present(shipTo.name), address: toAddress(shipTo), date: hasIntraEu ? invoice.issue_date : undefined } : undefined,
+    delivery:
+      shipTo || deliveryDate !== undefined
+        ? { party: shipTo ? { name: present(shipTo.name), address: toAddress(shipTo) } : undefined, date: deliveryDate }
+        : undefined,
+    invoicingPeriod: invoice.invoicing_period,
     paymentMeans: iban
       ? { code: totals.currency === 'EUR' ? '58' : '30', iban, bic: payment?.bic, accountName: payment?.account_name }
       : undefined,
@@ -180,6 +208,8 @@ function toParty(party: Party): EParty {
     contactName: party.contact_name,
     phone: present(party.phone),
     email: party.email,
+    electronicAddress: party.electronic_address,
+    legalRegistration: party.legal_registration ? { scheme: party.legal_registration.scheme, id: party.legal_registration.id } : undefined,
   };
 }
 

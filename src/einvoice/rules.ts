@@ -60,8 +60,11 @@ export const EN16931_RULES: readonly Rule[] = [
   },
   {
     id: 'BR-CO-26',
-    summary: "The seller must be identifiable: seller.vat_id (BT-31) is required (the request has no other seller identifier).",
-    check: (c) => (sellerVat(c) ? [] : [{ path: 'seller.vat_id', message: "is required: EN 16931 needs a seller identifier, here the seller's VAT identifier (BT-31)" }]),
+    summary: "The seller must be identifiable: seller.vat_id (BT-31) or seller.legal_registration (BT-30) is required.",
+    check: (c) =>
+      sellerVat(c) || c.invoice.seller.legal_registration !== undefined
+        ? []
+        : [{ path: 'seller.vat_id', message: "is required (or seller.legal_registration): EN 16931 needs a seller identifier, the seller's VAT identifier (BT-31) or legal registration (BT-30)" }],
   },
   {
     id: 'BR-CO-09',
@@ -115,7 +118,7 @@ export const EN16931_RULES: readonly Rule[] = [
   categoryRule(
     'BR-O-02',
     'O',
-    'Lines in category O (not subject to VAT) exclude VAT identifiers: no seller.vat_id or buyer.vat_id (and so BR-CO-26 cannot be met: O is not available as an e-invoice here).',
+    'Lines in category O (not subject to VAT) exclude VAT identifiers: no seller.vat_id or buyer.vat_id (the seller is then identified by seller.legal_registration, BR-CO-26).',
     (c) => !sellerVat(c) && !buyerVat(c),
     (c) => [...(sellerVat(c) ? ['seller.vat_id'] : []), ...(buyerVat(c) ? ['buyer.vat_id'] : [])],
   ),

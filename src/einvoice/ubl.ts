@@ -1,5 +1,4 @@
-import type { EAddress, EInvoiceDocument, EParty } from './document.js';
-import { EN16931_SPECIFICATION } from './document.js';
+import type { EAddress, EInvoiceDocument, EParty, ENote } from './document.js';
 import { el, leaf, serializeXml, type XmlElement } from './xml.js';
 
 /**
@@ -18,15 +17,17 @@ export function buildUbl(doc: EInvoiceDocument): string {
   const root = el(
     credit ? 'CreditNote' : 'Invoice',
     null,
-    leaf('cbc:CustomizationID', EN16931_SPECIFICATION),
+    leaf('cbc:CustomizationID', doc.specification),
+    leaf('cbc:ProfileID', doc.businessProcess),
     leaf('cbc:ID', doc.number),
     leaf('cbc:IssueDate', doc.issueDate),
     // UBL 2.1 CreditNote has no DueDate: its BT-9 is PaymentMeans/PaymentDueDate (below).
     !credit && leaf('cbc:DueDate', doc.dueDate),
     leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', doc.typeCode),
-    doc.notes.map((note) => leaf('cbc:Note', note)),
+    doc.notes.map((note) => leaf('cbc:Note', noteText(note))),
     leaf('cbc:DocumentCurrencyCode', doc.currency),
     leaf('cbc:BuyerReference', doc.buyerReference),
+    doc.invoicingPeriod && el('cac:InvoicePeriod', null, leaf('cbc:StartDate', doc.invoicingPeriod.start), leaf('cbc:EndDate', doc.invoicingPeriod.end)),
     doc.orderReference !== undefined && el('cac:OrderReference', null, leaf('cbc:ID', doc.orderReference)),
     doc.preceding &&
       el('cac:BillingReference', null, el('cac:InvoiceDocumentReference', null, leaf('cbc:ID', doc.preceding.number), leaf('cbc:IssueDate', doc.preceding.issueDate))),
@@ -37,8 +38,8 @@ export function buildUbl(doc: EInvoiceDocument): string {
         'cac:Delivery',
         null,
         leaf('cbc:ActualDeliveryDate', doc.delivery.date),
-        el('cac:DeliveryLocation', null, address('cac:Address', doc.delivery.address)),
-        doc.delivery.name !== undefined && el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', doc.delivery.name))),
+        doc.delivery.party && el('cac:DeliveryLocation', null, address('cac:Address', doc.delivery.party.address)),
+        doc.delivery.party?.name !== undefined && el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', doc.delivery.party.name))),
       ),
     paymentMeans(doc),
     doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
@@ -135,16 +136,25 @@ function paymentMeans(doc: EInvoiceDocument): XmlElement | undefined {
   );
 }
 
+/** UBL has no subject code element: Peppol and France write it as "#PMT#text". */
+const noteText = (note: ENote) => (note.subjectCode === undefined ? note.content : `#${note.subjectCode}#${note.content}`);
+
 function party(value: EParty): XmlElement {
   const contact = value.contactName ?? value.phone ?? value.email;
   return el(
     'cac:Party',
     null,
+    value.electronicAddress !== undefined && leaf('cbc:EndpointID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme }),
     address('cac:PostalAddress', value.address),
     value.vatId !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.vatId), taxScheme()),
     // BT-32: a tax registration other than VAT, told apart by a scheme id other than VAT.
     value.taxRegistration !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.taxRegistration), el('cac:TaxScheme', null, leaf('cbc:ID', 'FC'))),
-    el('cac:PartyLegalEntity', null, leaf('cbc:RegistrationName', value.name)),
+    el(
+      'cac:PartyLegalEntity',
+      null,
+      leaf('cbc:RegistrationName', value.name),
+      value.legalRegistration !== undefined && leaf('cbc:CompanyID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme }),
+    ),
     contact !== undefined &&
       el('cac:Contact', null, leaf('cbc:Name', value.contactName), leaf('cbc:Telephone', value.phone), leaf('cbc:ElectronicMail', value.email)),
   );

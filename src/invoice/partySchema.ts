@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isCountryCode } from './countries.js';
+import { E_INVOICE_PARTY_FIELDS } from './eInvoiceFields.js';
 import { LIMITS } from './limits.js';
 import { text } from './textRules.js';
 
@@ -40,6 +41,9 @@ export const PartySchema = v.strictObject(
       ),
     ),
     contact_name: v.optional(text({ min: 1, max: LIMITS.partyName, description: 'Contact person, 1 to 120 characters.' })),
+
+    // The national e-invoice fields (EN 16931 BT numbers in their notes): eInvoiceFields.ts.
+    ...E_INVOICE_PARTY_FIELDS,
   },
   'unknown property',
 );

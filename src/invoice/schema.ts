@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CURRENCY_CODES, DEFAULT_CURRENCY } from './currencies.js';
 import { DESIGN_FIELDS } from './designFields.js';
+import { E_INVOICE_INVOICE_FIELDS } from './eInvoiceFields.js';
 import { OVERRIDABLE_LABEL_KEYS } from './labelKeys.js';
 import { LIMITS } from './limits.js';
 import { LineItemSchema } from './lineItemSchema.js';
@@ -59,7 +60,7 @@ const CustomFieldSchema = v.strictObject(
 const LOGO_DATA_URI = /^data:image\/(?:png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
 const LOGO_MAX_CHARS = 'data:image/jpeg;base64,'.length + Math.ceil(LIMITS.logoBytes / 3) * 4;
 
-const InvoiceFieldsSchema = v.strictObject(
+export const InvoiceFieldsSchema = v.strictObject(
   {
     seller: PartySchema,
     buyer: PartySchema,
@@ -129,6 +130,8 @@ const InvoiceFieldsSchema = v.strictObject(
 
     // The look (design, stamp, theme): its own block, src/invoice/designFields.ts.
     ...DESIGN_FIELDS,
+    // The national e-invoice fields (EN 16931 BT numbers in their notes): eInvoiceFields.ts.
+    ...E_INVOICE_INVOICE_FIELDS,
   },
   'unknown property',
 );

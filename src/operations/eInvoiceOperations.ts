@@ -1,83 +1,104 @@
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../einvoice/example.js';
-import { checkEInvoice, prepareEInvoice } from '../einvoice/prepareEInvoice.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
+import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
+import { checkEInvoice, prepareEInvoice, prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
+import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../einvoice/profiles.js';
+import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { InvoiceSchema } from '../invoice/schema.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
 import type { ThemeStore } from '../render/themes/themeStore.js';
 import { renderingUnavailable } from './invoiceOperations.js';
-import type { Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import type { InputResolver, Operation, PaidAnswer, PdfRenderer } from './operation.js';
 import { storedThemeResolver } from './themeOperations.js';
 
 /**
- * The EN 16931 e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like
- * /v1/invoice.pdf: EN 16931 rules → 400 before any 402, then verify → produce → settle) and a free
- * validate. Each paid handler calls one function that returns its file as a PaidAnswer.
+ * The e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like /v1/invoice.pdf:
+ * EN 16931 and the profile's national rules → 400 before any 402, then verify → produce → settle)
+ * and a free validate. Each paid handler calls one function that returns its file as a PaidAnswer.
  */
-const eInvoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_EINVOICE, parse: prepareEInvoice };
+
+/** The request of a route producing `format`: the profile examples that exist in that format, named after their profile. */
+const eInvoiceRequest = (format: EInvoiceFormat) => ({
+  schema: EInvoiceRequestSchema,
+  example: EXAMPLE_EINVOICE,
+  moreExamples: Object.fromEntries(Object.entries(EXAMPLE_PROFILE_REQUESTS).filter(([profile]) => PROFILES[profile as EInvoiceProfile].formats.includes(format))),
+  parse: (body: unknown) => prepareProfiledEInvoice(body, format),
+});
 
 const REQUIRED_FIELDS =
-  'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
+  'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id or seller.legal_registration (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
+
+const PROFILE_NOTE =
+  'The optional top-level profile chooses the rules on top of EN 16931: en16931 (default, unchanged output), xrechnung (XRechnung 3.0: seller contact name, phone and e-mail, buyer_reference (Leitweg-ID), electronic addresses, payment.iban), peppol (Peppol BIS Billing 3.0, UBL only: electronic addresses, buyer_reference or purchase_order), fr (France, BR-FR flux 2: seller SIREN as legal_registration scheme 0002, electronic addresses, business_process B1/S1/M1…, legal_notes, EUR, French VAT rates). A national rule that fails is a 400 einvoice_rules_failed listing every rule id (BR-DE-…, PEPPOL-…, BR-FR-…) with its field, never charged; docs/e-invoices-national.md lists each profile\'s fields.';
+
+/** A stored-theme look-up for a request whose invoice sits beside its profile (and its rule issues). */
+function profiledThemeResolver<T extends ProfiledInvoice>(resolver: InputResolver<PreparedInvoice>): InputResolver<T> {
+  return {
+    needed: ({ prepared }) => resolver.needed(prepared),
+    resolve: async (profiled) => ({ ...profiled, prepared: await resolver.resolve(profiled.prepared) }),
+  };
+}
 
 export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): Operation[] {
   // A theme named by id is looked up before payment where it shows (the PDF) and where the PDF's
   // acceptance is checked (validate): an unknown id is a 400, never charged. The XML has no look.
   const storedTheme = storedThemeResolver(themes);
-  const facturX: Operation<PreparedInvoice> = {
+  const facturX: Operation<ProfiledInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',
     operationId: 'v1_e_invoice_factur_x_pdf',
     summary: 'Render a Factur-X / ZUGFeRD e-invoice: PDF/A-3b with the EN 16931 XML embedded (paid, x402)',
-    description: `The invoice PDF as PDF/A-3b with the EN 16931 CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931). ${REQUIRED_FIELDS}`,
+    description: `The invoice PDF as PDF/A-3b with the CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931; with profile xrechnung the ZUGFeRD XRECHNUNG profile, embedded as xrechnung.xml). ${REQUIRED_FIELDS} ${PROFILE_NOTE}`,
     tag: 'Invoices',
-    request: { ...eInvoiceRequest, resolve: storedTheme },
+    request: { ...eInvoiceRequest('factur-x'), resolve: profiledThemeResolver(storedTheme) },
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
-    handle(prepared, { signal }) {
-      return produceFacturX(renderer, prepared, signal, onRendered);
+    handle({ prepared, profile }, { signal }) {
+      return produceFacturX(renderer, prepared, signal, onRendered, profile);
     },
   };
 
-  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): Operation<PreparedInvoice> => ({
+  const xmlRoute = (syntax: XmlSyntax, summary: string, description: string): Operation<ProfiledInvoice> => ({
     method: 'POST',
     path: `/v1/e-invoice/${syntax}.xml`,
     operationId: `v1_e_invoice_${syntax}_xml`,
     summary,
-    description: `${description} ${REQUIRED_FIELDS}`,
+    description: `${description} ${REQUIRED_FIELDS} ${PROFILE_NOTE}`,
     tag: 'Invoices',
-    request: eInvoiceRequest,
-    response: { contentType: 'application/xml', description: 'The EN 16931 XML, UTF-8.' },
-    handle: (prepared) => produceXml(prepared, syntax),
+    request: eInvoiceRequest(syntax),
+    response: { contentType: 'application/xml', description: 'The e-invoice XML, UTF-8.' },
+    handle: ({ prepared, profile }) => produceXml(prepared, syntax, profile),
   });
 
-  const validate: Operation<{ prepared: PreparedInvoice; issues: ReturnType<typeof checkEInvoice>['issues'] }> = {
+  const validate: Operation<ReturnType<typeof checkEInvoice>> = {
     method: 'POST',
     path: '/v1/e-invoice/validate',
     operationId: 'v1_e_invoice_validate',
-    summary: 'Check an invoice against EN 16931 and compute its totals (free)',
+    summary: 'Check an invoice against EN 16931 (and a national profile) and compute its totals (free)',
     description:
-      'Applies the checks of the paid e-invoice routes and answers the totals with every EN 16931 rule the invoice breaks (rule id and field). valid is true when the paid routes would accept it. A body that is not a valid invoice at all is a 400 as on /v1/invoice/validate.',
+      'Applies the checks of the paid e-invoice routes under the request\'s profile (default en16931) and answers the totals with every rule the invoice breaks (rule id and field), the specification identifier and the rule sets checked. valid is true when the paid routes would accept it. A body that is not a valid invoice at all is a 400 as on /v1/invoice/validate.',
     tag: 'Invoices',
     request: {
-      schema: InvoiceSchema,
+      schema: EInvoiceRequestSchema,
       example: EXAMPLE_EINVOICE,
-      parse: checkEInvoice,
-      resolve: { needed: ({ prepared }) => storedTheme.needed(prepared), resolve: async (checked) => ({ ...checked, prepared: await storedTheme.resolve(checked.prepared) }) },
+      moreExamples: EXAMPLE_PROFILE_REQUESTS,
+      parse: (body: unknown) => checkEInvoice(body),
+      resolve: profiledThemeResolver(storedTheme),
     },
     response: {
       contentType: 'application/json',
-      description: 'Validity, the failing rules and the totals.',
+      description: 'Validity, the failing rules, the profile\'s identifiers and rule sets, and the totals.',
       schema: EInvoiceValidationSchema,
-      example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), []),
+      example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
-    compute: ({ prepared, issues }) => buildEInvoiceValidation(prepared, issues),
+    compute: ({ prepared, profile, issues }) => buildEInvoiceValidation(prepared, issues, profile),
   };
 
   return [
     facturX,
-    xmlRoute('cii', 'EN 16931 e-invoice as UN/CEFACT CII XML (paid, x402)', 'The invoice as UN/CEFACT Cross Industry Invoice D16B XML, Factur-X / ZUGFeRD profile EN 16931 (urn:cen.eu:en16931:2017).'),
-    xmlRoute('ubl', 'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)', 'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization: an Invoice, or a CreditNote when document_type is credit_note.'),
+    xmlRoute('cii', 'EN 16931 e-invoice as UN/CEFACT CII XML (paid, x402)', 'The invoice as UN/CEFACT Cross Industry Invoice D16B XML, Factur-X / ZUGFeRD profile EN 16931 (urn:cen.eu:en16931:2017), or XRechnung 3.0 / France with their profile.'),
+    xmlRoute('ubl', 'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)', 'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.'),
     validate,
   ];
 }
@@ -91,25 +112,29 @@ export function produceFacturX(
   prepared: PreparedInvoice,
   signal?: AbortSignal,
   onRendered?: (seconds: number, pages: number) => void,
+  profile: EInvoiceProfile = DEFAULT_PROFILE,
 ): Promise<PaidAnswer> {
   if (!renderer) throw renderingUnavailable();
-  const xml = eInvoiceXml(prepared, 'cii');
+  const hybrid = PROFILES[profile].hybrid;
+  // prepareProfiledEInvoice refuses a profile without a hybrid form before any payment.
+  if (!hybrid) throw new Error(`profile ${profile} has no Factur-X form`);
+  const xml = eInvoiceXml(prepared, 'cii', profile);
   const started = performance.now();
-  return renderer.renderPdf(prepared, signal ? { signal } : {}).then(({ pdf, pages }) => {
+  return renderer.renderPdf(withPrintedLegalNotes(prepared), signal ? { signal } : {}).then(({ pdf, pages }) => {
     onRendered?.((performance.now() - started) / 1000, pages);
     return {
       contentType: 'application/pdf',
-      body: toFacturXPdf(pdf, { xml, conformanceLevel: 'EN 16931' }),
-      headers: { 'Content-Disposition': `inline; filename="${fileStem(prepared)}-factur-x.pdf"`, 'X-Page-Count': String(pages) },
+      body: toFacturXPdf(pdf, { xml, conformanceLevel: hybrid.conformanceLevel, fileName: hybrid.fileName }),
+      headers: { 'Content-Disposition': `inline; filename="${fileStem(prepared)}-${profile === 'xrechnung' ? 'xrechnung' : 'factur-x'}.pdf"`, 'X-Page-Count': String(pages) },
     };
   });
 }
 
-function produceXml(prepared: PreparedInvoice, syntax: XmlSyntax): PaidAnswer {
+function produceXml(prepared: PreparedInvoice, syntax: XmlSyntax, profile: EInvoiceProfile): PaidAnswer {
   return {
     contentType: 'application/xml; charset=utf-8',
-    body: eInvoiceXml(prepared, syntax),
-    headers: { 'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${syntax}.xml"` },
+    body: eInvoiceXml(prepared, syntax, profile),
+    headers: { 'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${profile === DEFAULT_PROFILE ? '' : `${profile}-`}${syntax}.xml"` },
   };
 }
 

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
+import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
@@ -57,11 +58,11 @@ export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?
     path: '/v1/schema',
     operationId: 'v1_schema',
     summary: 'Example invoice and field notes (free)',
-    description: 'An example invoice that validates (SPEC fields only), a real-world example (German, two VAT rates, discount, amount paid, ship-to, bank details), plus notes for every field (type, required, limits), the languages, the currencies and the totals formula, generated from the same schema the service validates with.',
+    description: 'An example invoice that validates (SPEC fields only), a real-world example (German, two VAT rates, discount, amount paid, ship-to, bank details), plus notes for every field (type, required, limits), the languages, the currencies, the totals formula and the e-invoice profiles (the fields each requires), generated from the same schema the service validates with.',
     tag: 'Invoices',
     document: true,
     response: { contentType: 'application/json', description: 'Example and field notes.' },
-    handle: () => ({ body: { example: EXAMPLE_INVOICE, example_real_world: EXAMPLE_REAL_WORLD_INVOICE, ...describeInvoiceFields() } }),
+    handle: () => ({ body: { example: EXAMPLE_INVOICE, example_real_world: EXAMPLE_REAL_WORLD_INVOICE, ...describeInvoiceFields(), e_invoice_profiles: describeProfiles() } }),
   };
 
   return [pdf, validate, schema];

@@ -9,8 +9,8 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
-import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
+import { prepareEInvoice, prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { postJson } from '../support/testApp.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { authorizationOf } from '../support/x402Buyer.js';
@@ -33,14 +33,14 @@ async function challenge(url: string, body: unknown = EXAMPLE_EINVOICE): Promise
   return decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
 }
 
-async function buy(buyerIndex: number, path: string) {
+async function buy(buyerIndex: number, path: string, body: unknown = EXAMPLE_EINVOICE) {
   const buyer = world.net.buyers[buyerIndex]!;
   const before = await world.net.balanceOf(buyer.address);
   const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
   const response = await wrapFetchWithPayment(fetch, client)(`${service.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(EXAMPLE_EINVOICE),
+    body: JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
   return { response, body: Buffer.from(await response.arrayBuffer()), spent: before - (await world.net.balanceOf(buyer.address)), buyer };
@@ -71,6 +71,40 @@ describe('buying e-invoices', () => {
     assert.match(body.toString('latin1'), /\/F \(factur-x\.xml\) \/UF \(factur-x\.xml\) .*\/AFRelationship \/Alternative/);
     assert.equal(decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!).success, true);
     assert.equal(spent, 20000n);
+  });
+});
+
+describe('buying national e-invoices', () => {
+  test('XRechnung as ZUGFeRD XRECHNUNG hybrid: paid like Factur-X, xrechnung.xml inside', { timeout: 90_000 }, async () => {
+    const { response, body, spent } = await buy(0, '/v1/e-invoice/factur-x.pdf', EXAMPLE_PROFILE_REQUESTS.xrechnung);
+    assert.equal(response.status, 200);
+    assert.match(body.toString('latin1'), /\/F \(xrechnung\.xml\) \/UF \(xrechnung\.xml\) .*\/AFRelationship \/Alternative/);
+    assert.match(body.toString('latin1'), /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/);
+    assert.equal(decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!).success, true);
+    assert.equal(spent, 20000n);
+  });
+
+  test('Peppol UBL: paid, the Peppol XML', async () => {
+    const { response, body, spent } = await buy(1, '/v1/e-invoice/ubl.xml', EXAMPLE_PROFILE_REQUESTS.peppol);
+    assert.equal(response.status, 200);
+    const { prepared, profile } = prepareProfiledEInvoice(EXAMPLE_PROFILE_REQUESTS.peppol, 'ubl');
+    assert.ok(body.equals(eInvoiceXml(prepared, 'ubl', profile)));
+    assert.equal(spent, 10000n);
+  });
+
+  test('a Peppol invoice without electronic addresses is a 400 even with a signed payment: nothing is charged', async () => {
+    const peppol = EXAMPLE_PROFILE_REQUESTS.peppol;
+    const noAddresses = { ...peppol, seller: { ...peppol.seller, electronic_address: undefined }, buyer: { ...peppol.buyer, electronic_address: undefined } };
+    const buyer = world.net.buyers[2]!;
+    const signed = await new x402Client()
+      .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
+      .createPaymentPayload(await challenge(`${service.url}/v1/e-invoice/ubl.xml`, peppol));
+    const before = await world.net.balanceOf(buyer.address);
+    const response = await postJson(`${service.url}/v1/e-invoice/ubl.xml`, noAddresses, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed) });
+    assert.equal(response.status, 400);
+    assert.deepEqual((await response.json()).error.issues.map((issue: { code: string }) => issue.code), ['PEPPOL-EN16931-R020', 'PEPPOL-EN16931-R010']);
+    assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(signed).nonce), false);
+    assert.equal(await world.net.balanceOf(buyer.address), before);
   });
 });
 

@@ -6,9 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
+import { prepareBatch } from '../../src/batch/batchRequest.js';
+import { produceBatch } from '../../src/batch/produceBatch.js';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
-import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
+import { prepareEInvoice, prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
+import { PROFILES, type EInvoiceProfile } from '../../src/einvoice/profiles.js';
 import { produceFacturX } from '../../src/operations/eInvoiceOperations.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { EINVOICE_EXAMPLES } from '../fixtures/eInvoiceExamples.js';
@@ -21,15 +24,24 @@ import { pdfInfo } from '../fixtures/pdfTools.js';
  */
 let renderer: Renderer;
 let dir: string;
-const files: Record<string, { pdf: Buffer; xml: Buffer }> = {};
-const CASES = { example: EXAMPLE_EINVOICE, 'credit-note': EINVOICE_EXAMPLES['credit-note']!, 'two-hundred-lines': EINVOICE_EXAMPLES['two-hundred-lines']!, 'jpy-zero-digits': EINVOICE_EXAMPLES['jpy-zero-digits']!, 'stamped-modern': { ...EXAMPLE_EINVOICE, design: 'modern', stamp: 'paid' } };
+const files: Record<string, { pdf: Buffer; xml: Buffer; profile: EInvoiceProfile }> = {};
+// The national hybrids: ZUGFeRD's XRECHNUNG profile (xrechnung.xml) and France's Factur-X EN 16931.
+const CASES = {
+  example: EXAMPLE_EINVOICE,
+  'credit-note': EINVOICE_EXAMPLES['credit-note']!,
+  'two-hundred-lines': EINVOICE_EXAMPLES['two-hundred-lines']!,
+  'jpy-zero-digits': EINVOICE_EXAMPLES['jpy-zero-digits']!,
+  xrechnung: EXAMPLE_PROFILE_REQUESTS.xrechnung,
+  fr: EXAMPLE_PROFILE_REQUESTS.fr,
+  'stamped-modern': { ...EXAMPLE_EINVOICE, design: 'modern', stamp: 'paid' },
+};
 
 before(async () => {
   renderer = await createRenderer({ poolSize: 1 });
   dir = mkdtempSync(join(tmpdir(), 'factur-x-'));
   for (const [name, body] of Object.entries(CASES)) {
-    const prepared = prepareEInvoice(body);
-    files[name] = { pdf: (await produceFacturX(renderer, prepared)).body, xml: eInvoiceXml(prepared, 'cii') };
+    const { prepared, profile } = prepareProfiledEInvoice(body, 'factur-x');
+    files[name] = { pdf: (await produceFacturX(renderer, prepared, undefined, undefined, profile)).body, xml: eInvoiceXml(prepared, 'cii', profile), profile };
     writeFileSync(join(dir, `${name}.pdf`), files[name].pdf);
   }
 }, { timeout: 120_000 });
@@ -65,8 +77,10 @@ function catalogOf(pdf: Buffer) {
 describe('PDF/A-3b and Factur-X properties of the produced file', () => {
   for (const name of Object.keys(CASES)) {
     test(`${name}`, { timeout: 60_000 }, () => {
-      const { pdf, xml } = files[name]!;
+      const { pdf, xml, profile: invoiceProfile } = files[name]!;
       const file = join(dir, `${name}.pdf`);
+      const hybrid = PROFILES[invoiceProfile].hybrid!;
+      const fileName = hybrid.fileName.replace('.', '\\.');
 
       // Header, version, no encryption, a trailer ID of two equal 16-byte strings.
       assert.equal(pdf.toString('latin1', 0, 9), '%PDF-1.7\n');
@@ -78,15 +92,15 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
       assert.equal(info.Encrypted, 'no');
       assert.equal(info['PDF version'], '1.7');
 
-      // The embedded XML: named factur-x.xml, the exact CII bytes, Alternative, text/xml, in /AF.
-      assert.equal(run('pdfdetach', ['-list', file]).trim(), '1 embedded files\n1: factur-x.xml');
+      // The embedded XML: named factur-x.xml (xrechnung.xml for XRECHNUNG), the exact CII bytes, Alternative, text/xml, in /AF.
+      assert.equal(run('pdfdetach', ['-list', file]).trim(), `1 embedded files\n1: ${hybrid.fileName}`);
       const saved = join(dir, `${name}-attachment.xml`);
       run('pdfdetach', ['-save', '1', '-o', saved, file]);
       assert.ok(readFileSync(saved).equals(xml), 'the attachment is the CII XML, byte for byte');
       const fileSpec = pdfObject(pdf, ref(catalog, 'AF')).dict;
       assert.match(catalog, /\/AF \[\d+ 0 R\]/);
       assert.match(fileSpec, /\/Type \/Filespec/);
-      assert.match(fileSpec, /\/F \(factur-x\.xml\) \/UF \(factur-x\.xml\)/);
+      assert.match(fileSpec, new RegExp(`/F \\(${fileName}\\) /UF \\(${fileName}\\)`));
       assert.match(fileSpec, /\/AFRelationship \/Alternative/);
       const embedded = pdfObject(pdf, Number(/\/EF <<\/F (\d+) 0 R/.exec(fileSpec)?.[1]));
       assert.match(embedded.dict, /\/Type \/EmbeddedFile \/Subtype \/text#2Fxml/);
@@ -94,7 +108,7 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
       assert.match(embedded.dict, new RegExp(`/CheckSum <${createHash('md5').update(xml).digest('hex').toUpperCase()}>`), 'CheckSum = MD5 of the XML');
       const infoModDate = /\/ModDate (\(D:[^)]*\))/.exec(pdfObject(pdf, ref(trailer, 'Info')).dict)?.[1];
       assert.ok(infoModDate && embedded.dict.includes(`/ModDate ${infoModDate}`), `the attachment's ModDate is the Info's: ${embedded.dict}`);
-      assert.match(catalog, /\/Names <<\/EmbeddedFiles <<\/Names \[\(factur-x\.xml\) \d+ 0 R\]>>>>/);
+      assert.match(catalog, new RegExp(`/Names <</EmbeddedFiles <</Names \\[\\(${fileName}\\) \\d+ 0 R\\]>>>>`));
 
       // The sRGB output intent with a complete ICC profile.
       const intent = pdfObject(pdf, ref(catalog, 'OutputIntents')).dict;
@@ -124,9 +138,9 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
       assert.match(xmp, /<pdfaid:part>3<\/pdfaid:part>/);
       assert.match(xmp, /<pdfaid:conformance>B<\/pdfaid:conformance>/);
       assert.match(xmp, /<fx:DocumentType>INVOICE<\/fx:DocumentType>/);
-      assert.match(xmp, /<fx:DocumentFileName>factur-x.xml<\/fx:DocumentFileName>/);
+      assert.ok(xmp.includes(`<fx:DocumentFileName>${hybrid.fileName}</fx:DocumentFileName>`));
       assert.match(xmp, /<fx:Version>1.0<\/fx:Version>/);
-      assert.match(xmp, /<fx:ConformanceLevel>EN 16931<\/fx:ConformanceLevel>/);
+      assert.ok(xmp.includes(`<fx:ConformanceLevel>${hybrid.conformanceLevel}</fx:ConformanceLevel>`));
       assert.match(xmp, /<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#<\/pdfaSchema:namespaceURI>/);
       for (const property of ['DocumentFileName', 'DocumentType', 'Version', 'ConformanceLevel']) {
         assert.match(xmp, new RegExp(`<pdfaProperty:name>${property}</pdfaProperty:name>`));
@@ -156,6 +170,26 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
   test('the same request gives the same bytes', { timeout: 60_000 }, async () => {
     const again = await produceFacturX(renderer, prepareEInvoice(EXAMPLE_EINVOICE));
     assert.ok(again.body.equals(files.example!.pdf));
+    const { prepared, profile } = prepareProfiledEInvoice(EXAMPLE_PROFILE_REQUESTS.xrechnung);
+    assert.ok((await produceFacturX(renderer, prepared, undefined, undefined, profile)).body.equals(files.xrechnung!.pdf), 'XRECHNUNG too');
+  });
+
+  test('a factur-x batch writes each item under its own profile: the same bytes as the single route', async () => {
+    const batch = prepareBatch({ format: 'factur-x', invoices: [EXAMPLE_PROFILE_REQUESTS.xrechnung, EXAMPLE_PROFILE_REQUESTS.fr] });
+    const zip = await produceBatch(renderer, batch);
+    const stored = (name: string) => zip.body.includes(files[name]!.pdf);
+    assert.ok(stored('xrechnung') && stored('fr'), 'both hybrids stored in the ZIP byte for byte (PDFs are stored, not deflated)');
+  });
+
+  test('the national hybrids carry their profile: XRECHNUNG with xrechnung.xml, France as Factur-X EN 16931', () => {
+    assert.match(files.xrechnung!.pdf.toString('latin1'), /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/);
+    assert.match(files.xrechnung!.xml.toString('utf8'), /urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0/);
+    assert.match(files.fr!.pdf.toString('latin1'), /<fx:DocumentFileName>factur-x\.xml<\/fx:DocumentFileName>/);
+    assert.match(files.fr!.xml.toString('utf8'), /<ram:SubjectCode>PMT<\/ram:SubjectCode>/);
+    // The legal notes are printed on the French PDF as well, not only carried in its XML.
+    const text = run('pdftotext', ['-layout', join(dir, 'fr.pdf'), '-']);
+    assert.match(text, /Indemnité forfaitaire pour frais de recouvrement/);
+    assert.match(text, /Escompte de 2 % pour paiement sous 10 jours/);
   });
 });
 

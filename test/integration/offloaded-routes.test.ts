@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
 import { operationList } from '../../src/operations/operationList.js';
@@ -42,6 +42,10 @@ const cases: Case[] = [
   ...maximalFreeRequests().map((request) => ({ name: request.name, path: request.path, body: json(request.body) })),
   { name: 'validate, every field wrong', path: '/v1/invoice/validate', body: json({ ...EXAMPLE_INVOICE, currency: 'XXX', line_items: [{ description: '', quantity: -1, unit_price: 'a' }], extra: 1 }) },
   { name: 'validate, a business rule', path: '/v1/invoice/validate', body: json({ ...EXAMPLE_INVOICE, discount: 1_000_000 }) },
+  // The e-invoice validate with its national rules.
+  ...Object.entries(EXAMPLE_PROFILE_REQUESTS).map(([profile, body]) => ({ name: `e-invoice validate, ${profile} example`, path: '/v1/e-invoice/validate', body: json(body) })),
+  { name: 'e-invoice validate, national rules failing', path: '/v1/e-invoice/validate', body: json({ ...EXAMPLE_PROFILE_REQUESTS.fr, business_process: 'X', currency: 'USD' }) },
+  { name: 'e-invoice validate, unknown profile', path: '/v1/e-invoice/validate', body: json({ ...EXAMPLE_PROFILE_REQUESTS.fr, profile: 'x' }) },
   { name: 'late fee, bad values', path: '/v1/late-fee', body: json({ ...helperExample('/v1/late-fee'), state: 'ZZ', grace_days: -1 }) },
   { name: 'timesheet, impossible date', path: '/v1/invoice-from-timesheet', body: json({ ...helperExample('/v1/invoice-from-timesheet'), entries: [{ date: '2026-02-30', description: 'x', hours: 0 }] }) },
   { name: 'payment terms, unknown terms', path: '/v1/payment-terms', body: json({ ...helperExample('/v1/payment-terms'), terms: 'pay whenever' }) },
@@ -113,6 +117,8 @@ test('over MCP, offloaded and inline tools give the same results', async () => {
     const calls: [string, Record<string, unknown>][] = [
       ['v1_invoice_validate', EXAMPLE_REAL_WORLD_INVOICE as unknown as Record<string, unknown>],
       ['v1_invoice_validate', { ...EXAMPLE_INVOICE, discount: 1_000_000 }],
+      ['v1_e_invoice_validate', EXAMPLE_PROFILE_REQUESTS.xrechnung as unknown as Record<string, unknown>],
+      ['v1_e_invoice_validate', { ...EXAMPLE_PROFILE_REQUESTS.peppol, buyer: { name: 'B', country: 'BE' } }],
       ...HELPER_OPERATIONS.map((operation): [string, Record<string, unknown>] => [operation.operationId, operation.example as Record<string, unknown>]),
       ['v1_late_fee', { ...helperExample('/v1/late-fee'), state: 'ZZ' }],
       ['v1_e_invoice_inspect', { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl') }],

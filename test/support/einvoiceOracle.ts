@@ -26,8 +26,11 @@ export interface OracleResult {
   files: number;
 }
 
+/** check-xml's kinds: EN 16931 alone, and the national rule sets on top of it. */
+export type OracleKind = 'cii' | 'ubl' | 'xrechnung-cii' | 'xrechnung-ubl' | 'peppol-ubl' | 'fr-cii' | 'fr-ubl';
+
 /** Runs check-xml on a file or a folder of *.xml (one JVM for the folder). */
-export function runCheckXml(syntax: 'cii' | 'ubl', path: string): OracleResult {
+export function runCheckXml(syntax: OracleKind, path: string): OracleResult {
   const run = spawnSync(checkXml, [syntax, path], { encoding: 'utf8', timeout: 600_000 });
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
   const summary = /einvoice: (\d+) files, (\d+) fatal[^\n]*/.exec(output);

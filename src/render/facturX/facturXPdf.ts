@@ -19,10 +19,12 @@ import { buildXmp } from './xmp.js';
  * print flag PDF/A requires, which is checked here.
  */
 export interface FacturXOptions {
-  /** The CII XML (Factur-X EN 16931 profile). */
+  /** The CII XML (Factur-X EN 16931 profile, or ZUGFeRD's XRECHNUNG profile). */
   xml: Buffer;
-  /** XMP fx:ConformanceLevel. */
-  conformanceLevel: 'EN 16931';
+  /** XMP fx:ConformanceLevel: EN 16931, or XRECHNUNG (ZUGFeRD 2.x). */
+  conformanceLevel: 'EN 16931' | 'XRECHNUNG';
+  /** The embedded file's name: factur-x.xml, or xrechnung.xml for the XRECHNUNG profile. Default factur-x.xml. */
+  fileName?: string;
 }
 
 export const FACTUR_X_FILE_NAME = 'factur-x.xml';
@@ -45,6 +47,8 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
 
   const first = layout.entries.length;
   const [metadata, profile, intent, embedded, fileSpec] = [0, 1, 2, 3, 4].map((offset) => first + offset) as [number, number, number, number, number];
+  const fileName = options.fileName ?? FACTUR_X_FILE_NAME;
+  if (!/^[A-Za-z0-9._-]+$/.test(fileName)) throw new PdfLayoutError(`unsafe embedded file name ${fileName}`);
   const xmp = buildXmp({
     title: info.title ?? '',
     author: info.author ?? '',
@@ -53,7 +57,7 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
     created: xmpDate(info.creationDate),
     // xmpDate throws without a usable ModDate: the /ModDate below is always the Info's.
     modified: xmpDate(info.modDate),
-    documentFileName: FACTUR_X_FILE_NAME,
+    documentFileName: fileName,
     conformanceLevel: options.conformanceLevel,
   });
   const xml = options.xml;
@@ -73,7 +77,7 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
       fileSpec,
       dictionaryObject(
         fileSpec,
-        `/Type /Filespec /F (${FACTUR_X_FILE_NAME}) /UF (${FACTUR_X_FILE_NAME}) /Desc (Factur-X invoice, EN 16931) /AFRelationship /Alternative /EF <</F ${embedded} 0 R /UF ${embedded} 0 R>>`,
+        `/Type /Filespec /F (${fileName}) /UF (${fileName}) /Desc (Factur-X invoice, ${options.conformanceLevel}) /AFRelationship /Alternative /EF <</F ${embedded} 0 R /UF ${embedded} 0 R>>`,
       ),
     ],
   ];
@@ -82,7 +86,7 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
     `/Metadata ${metadata} 0 R`,
     `/OutputIntents [${intent} 0 R]`,
     `/AF [${fileSpec} 0 R]`,
-    `/Names <</EmbeddedFiles <</Names [(${FACTUR_X_FILE_NAME}) ${fileSpec} 0 R]>>>>`,
+    `/Names <</EmbeddedFiles <</Names [(${fileName}) ${fileSpec} 0 R]>>>>`,
   ].join(' ');
   const newCatalog = Buffer.from(`${rootNumber} 0 obj\n${catalog.slice(0, -2)} ${additions}>>\nendobj`, 'latin1');
   const shift = newCatalog.length - (catalogRange.end - catalogRange.start);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
-import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { InputRejected } from '../../../src/errors.js';
 import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 
@@ -64,4 +64,17 @@ test('two items with the same invoice number (letter case and spaces aside) are 
   const error = rejection({ invoices });
   assert.deepEqual(error.issues?.map((issue) => [issue.path, issue.code]), [['invoices[2].invoice_number', 'duplicate_invoice_number']]);
   assert.match(error.issues![0]!.message, /invoices\[0\]/);
+});
+
+test('an e-invoice item keeps its own profile, whose national rules are checked (its XML: produceBatch.test.ts)', () => {
+  const batch = prepareBatch({ format: 'ubl', invoices: [EXAMPLE_EINVOICE, { ...EXAMPLE_PROFILE_REQUESTS.peppol, invoice_number: 'P-1' }] });
+  assert.deepEqual(batch.profiles, ['en16931', 'peppol']);
+  // Peppol exists as UBL only; a national rule broken by one item is that item's issue.
+  const notCii = rejection({ format: 'cii', invoices: [{ ...EXAMPLE_PROFILE_REQUESTS.peppol, invoice_number: 'P-1' }] });
+  assert.deepEqual(notCii.issues?.map((issue) => [issue.path, issue.code]), [['invoices[0].profile', 'profile_format']]);
+  const broken = rejection({ format: 'ubl', invoices: [EXAMPLE_EINVOICE, { ...EXAMPLE_EINVOICE, invoice_number: 'X-1', profile: 'xrechnung' }] });
+  assert.equal(broken.code, 'einvoice_rules_failed');
+  assert.ok(broken.issues!.length > 0 && broken.issues!.every((issue) => issue.path.startsWith('invoices[1]')), JSON.stringify(broken.issues));
+  // A plain PDF has no profile.
+  assert.equal(rejection({ invoices: [{ ...EXAMPLE_INVOICE, profile: 'fr' }] }).issues?.[0]?.path, 'invoices[0].profile');
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { inflateRawSync } from 'node:zlib';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch, type BatchRenderer } from '../../../src/batch/produceBatch.js';
-import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { AppError } from '../../../src/errors.js';
 import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 
@@ -107,4 +107,11 @@ test('XML formats need no renderer and deflate their files', async () => {
   assert.equal(name, 'invoice-N-0-ubl.xml');
   assert.match(xml, /<Invoice/);
   assert.throws(() => produceBatch(undefined, batchOf(1)), /not available/);
+});
+
+test('each e-invoice item is written under its own profile: its customization in the XML (the hybrid: factur-x-pdf.test.ts)', async () => {
+  const items = [EXAMPLE_EINVOICE, { ...EXAMPLE_PROFILE_REQUESTS.xrechnung, invoice_number: 'X-1' }];
+  const ubl = entries((await produceBatch(undefined, prepareBatch({ format: 'ubl', invoices: items }))).body);
+  assert.match(ubl[0]![1], /<cbc:CustomizationID>urn:cen\.eu:en16931:2017<\/cbc:CustomizationID>/);
+  assert.match(ubl[1]![1], /<cbc:CustomizationID>urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0<\/cbc:CustomizationID>/);
 });

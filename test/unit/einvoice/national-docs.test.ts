@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
+import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
+
+/** docs/e-invoices-national.md shows the examples the service checks (and the oracle tests pass). */
+const doc = readFileSync(new URL('../../../docs/e-invoices-national.md', import.meta.url), 'utf8');
+
+test('each profile section shows its example request as written in src/einvoice/example.ts', () => {
+  for (const [profile, body] of Object.entries(EXAMPLE_PROFILE_REQUESTS)) {
+    const block = new RegExp(`\`${profile}\\.json\`[^\\n]*:\\n\\n\`\`\`json\\n([\\s\\S]*?)\\n\`\`\``).exec(doc);
+    assert.ok(block, `${profile}.json block`);
+    assert.deepEqual(JSON.parse(block[1]!), body);
+    assert.deepEqual(checkEInvoice(JSON.parse(block[1]!)).issues, [], profile);
+    assert.match(doc, new RegExp(`npm run buy -- --route /v1/e-invoice/\\S+ ${profile}\\.json`));
+  }
+});
+
+test('the removals the page shows give the rule it names', () => {
+  /** The parts of an example request the removals below touch. */
+  type Removable = { buyer_reference?: string; seller: { legal_registration?: unknown } };
+  const without = (body: Record<string, unknown>, drop: (copy: Removable) => void) => {
+    const copy = structuredClone(body);
+    drop(copy as unknown as Removable);
+    return checkEInvoice(copy).issues.map((issue) => [issue.code, issue.path]);
+  };
+  assert.deepEqual(without(EXAMPLE_PROFILE_REQUESTS.xrechnung, (copy) => delete copy.buyer_reference), [['BR-DE-15', 'buyer_reference']]);
+  assert.deepEqual(without(EXAMPLE_PROFILE_REQUESTS.fr, (copy) => delete copy.seller.legal_registration), [['BR-FR-10', 'seller.legal_registration']]);
+});
