@@ -23,7 +23,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Control characters are what textRules.ts and the fuzz tests are about.
       'no-control-regex': 'off',
     },
@@ -31,5 +34,8 @@ export default tseslint.config(
   { files: ['src/http/preview/page/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['src/**/*.ts'], ignores: ['src/http/**', 'src/app.ts', 'src/service.ts'], rules: restrict(KOA, MCP) },
   { files: ['src/**/*.ts'], ignores: ['src/render/**'], rules: restrict(PUPPETEER) },
-  { files: ['src/invoice/**', 'src/helpers/**', 'src/einvoice/**', 'src/render/**', 'src/compute/**'], rules: restrict(CHAIN, KOA, MCP) },
+  {
+    files: ['src/invoice/**', 'src/helpers/**', 'src/einvoice/**', 'src/render/**', 'src/compute/**'],
+    rules: restrict(CHAIN, KOA, MCP),
+  },
 );

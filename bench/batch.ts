@@ -33,9 +33,11 @@ import { samplePeakInWorker } from './peakSampler.js';
 
 const N = Number(process.env.BENCH_BATCH_N ?? 50);
 const ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? 3);
-const FREE = 'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0,v1_invoices_zip=0';
+const FREE =
+  'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0,v1_invoices_zip=0';
 
-const invoices = (count: number) => Array.from({ length: count }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `BENCH-${i + 1}` }));
+const invoices = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `BENCH-${i + 1}` }));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -49,12 +51,23 @@ async function listen(app: { listen: (port: number, host: string) => import('nod
 function post(agent: Agent, url: string, body: unknown): Promise<number> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const request = httpRequest(new URL(url), { method: 'POST', agent, timeout: 300_000, headers: { 'content-type': 'application/json', 'content-length': payload.length } }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      response.on('end', () => (response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url} answered ${response.statusCode}`))));
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      new URL(url),
+      {
+        method: 'POST',
+        agent,
+        timeout: 300_000,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
+      (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url} answered ${response.statusCode}`)),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -64,9 +77,11 @@ function post(agent: Agent, url: string, body: unknown): Promise<number> {
 async function timed(calls: (() => Promise<unknown>)[], concurrency: number): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < calls.length) await calls[next++]!();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls.length) await calls[next++]!();
+    }),
+  );
   return performance.now() - started;
 }
 
@@ -77,7 +92,11 @@ async function freeComparison(renderer: Renderer) {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
     const items = invoices(N);
-    const singles = () => timed(items.map((invoice) => () => post(agent, `${url}/v1/invoice.pdf`, invoice)), 2);
+    const singles = () =>
+      timed(
+        items.map((invoice) => () => post(agent, `${url}/v1/invoice.pdf`, invoice)),
+        2,
+      );
     const batch = () => timed([() => post(agent, `${url}/v1/invoices.zip`, { format: 'pdf', invoices: items })], 1);
     await singles(); // warm-up: pages, templates, JIT
     await batch();
@@ -87,7 +106,9 @@ async function freeComparison(renderer: Renderer) {
       times.batch.push(await batch());
     }
     const ratio = median(times.singles) / median(times.batch);
-    process.stdout.write(`free, ${N} one-page invoices: ${N} singles at concurrency 2 median ${seconds(median(times.singles))} (${(N / (median(times.singles) / 1000)).toFixed(1)} invoices/s); one batch median ${seconds(median(times.batch))} (${(N / (median(times.batch) / 1000)).toFixed(1)} invoices/s); batch/singles throughput ${ratio.toFixed(2)}× (target ≥ 0.9×; ${ROUNDS} rounds alternating)\n`);
+    process.stdout.write(
+      `free, ${N} one-page invoices: ${N} singles at concurrency 2 median ${seconds(median(times.singles))} (${(N / (median(times.singles) / 1000)).toFixed(1)} invoices/s); one batch median ${seconds(median(times.batch))} (${(N / (median(times.batch) / 1000)).toFixed(1)} invoices/s); batch/singles throughput ${ratio.toFixed(2)}× (target ≥ 0.9×; ${ROUNDS} rounds alternating)\n`,
+    );
     // 3. Peak memory of a 100-item batch, on the same app.
     const idle = await peakWhile(() => new Promise((resolve) => setTimeout(resolve, 1000)));
     const hundred = invoices(100);
@@ -95,7 +116,9 @@ async function freeComparison(renderer: Renderer) {
     const peak = await peakWhile(async () => {
       zipBytes = await post(agent, `${url}/v1/invoices.zip`, { format: 'pdf', invoices: hundred });
     });
-    process.stdout.write(`peak memory, 100-item batch (${(zipBytes / 1024).toFixed(0)} KiB ZIP): node RSS ${peak.nodeRssMiB.toFixed(0)} MiB (idle ${idle.nodeRssMiB.toFixed(0)} MiB), node + Chromium PSS ${peak.treePssMiB.toFixed(0)} MiB (idle ${idle.treePssMiB.toFixed(0)} MiB)\n`);
+    process.stdout.write(
+      `peak memory, 100-item batch (${(zipBytes / 1024).toFixed(0)} KiB ZIP): node RSS ${peak.nodeRssMiB.toFixed(0)} MiB (idle ${idle.nodeRssMiB.toFixed(0)} MiB), node + Chromium PSS ${peak.treePssMiB.toFixed(0)} MiB (idle ${idle.treePssMiB.toFixed(0)} MiB)\n`,
+    );
   } finally {
     agent.destroy();
     server.closeAllConnections();
@@ -119,26 +142,53 @@ async function peakWhile(work: () => Promise<unknown>) {
 
 async function paidComparison(renderer: Renderer) {
   const net = await startLocalPaymentNetwork({ chainPort: 0, facilitatorPort: 0 });
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1', FACILITATOR_URL: net.facilitatorUrl, PAY_TO: net.payTo, LOCAL_TEST_CHAIN: 'on' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    PORT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    FACILITATOR_URL: net.facilitatorUrl,
+    PAY_TO: net.payTo,
+    LOCAL_TEST_CHAIN: 'on',
+  });
   const payments = await startPayments(paymentSettings(config), { log: () => undefined });
-  const { app } = createService({ config, logger: createLogger('silent'), lifecycle: createLifecycle(), payments, renderer });
+  const { app } = createService({
+    config,
+    logger: createLogger('silent'),
+    lifecycle: createLifecycle(),
+    payments,
+    renderer,
+  });
   const { server, url } = await listen(app);
   try {
-    const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(net.buyers[1]!.privateKey)));
+    const client = new x402Client().register(
+      'eip155:*',
+      new ExactEvmScheme(privateKeyToAccount(net.buyers[1]!.privateKey)),
+    );
     const payingFetch = wrapFetchWithPayment(fetch, client);
     const buy = async (path: string, body: unknown) => {
-      const response = await payingFetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(600_000) });
+      const response = await payingFetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(600_000),
+      });
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
     };
     const items = invoices(N);
     await buy('/v1/invoice.pdf', items[0]); // warm-up
     const balance = await net.balanceOf(net.payTo);
-    const singles = await timed(items.map((invoice) => () => buy('/v1/invoice.pdf', invoice)), 2);
+    const singles = await timed(
+      items.map((invoice) => () => buy('/v1/invoice.pdf', invoice)),
+      2,
+    );
     const afterSingles = await net.balanceOf(net.payTo);
     const batch = await timed([() => buy('/v1/invoices.zip', { format: 'pdf', invoices: items })], 1);
     const afterBatch = await net.balanceOf(net.payTo);
-    process.stdout.write(`paid on the local chain, ${N} invoices end to end (402, sign, pay, verify, render, settle): ${N} paid singles at concurrency 2 ${seconds(singles)} (${N} settlements, ${afterSingles - balance} atomic USDC); one paid batch ${seconds(batch)} (1 settlement, ${afterBatch - afterSingles} atomic USDC); batch ${(singles / batch).toFixed(2)}× faster\n`);
+    process.stdout.write(
+      `paid on the local chain, ${N} invoices end to end (402, sign, pay, verify, render, settle): ${N} paid singles at concurrency 2 ${seconds(singles)} (${N} settlements, ${afterSingles - balance} atomic USDC); one paid batch ${seconds(batch)} (1 settlement, ${afterBatch - afterSingles} atomic USDC); batch ${(singles / batch).toFixed(2)}× faster\n`,
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

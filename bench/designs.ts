@@ -21,7 +21,12 @@ const SAMPLES: Record<(typeof SIZES)[number], number> = { 1: 40, 20: 30, 200: 12
 const WARMUP = 3;
 
 /** p50s of `a` and `b`, sampled alternately after a warm-up, and their ratio b / a. */
-async function compare(render: (body: InvoiceInput) => Promise<number>, a: InvoiceInput, b: InvoiceInput, count: number) {
+async function compare(
+  render: (body: InvoiceInput) => Promise<number>,
+  a: InvoiceInput,
+  b: InvoiceInput,
+  count: number,
+) {
   const samples = { a: [] as number[], b: [] as number[] };
   for (let at = 0; at < WARMUP; at++) {
     await render(a);
@@ -39,30 +44,41 @@ async function compare(render: (body: InvoiceInput) => Promise<number>, a: Invoi
   return { a50, b50, ratio: b50 / a50 };
 }
 
-const verdict = (ratio: number, target: number) => `${ratio.toFixed(2)}× ${ratio <= target ? `(≤ ${target}×: met)` : `(> ${target}×: NOT met)`}`;
+const verdict = (ratio: number, target: number) =>
+  `${ratio.toFixed(2)}× ${ratio <= target ? `(≤ ${target}×: met)` : `(> ${target}×: NOT met)`}`;
 
 const target = await serviceTarget({ poolSize: 2 });
 try {
-  process.stdout.write('each design against classic (today\'s), same invoice, service over HTTP, p50 ms\n');
+  process.stdout.write("each design against classic (today's), same invoice, service over HTTP, p50 ms\n");
   process.stdout.write('| design | lines | classic p50 | design p50 | design / classic |\n|---|---|---|---|---|\n');
   for (const design of DESIGNS.filter((name) => name !== 'classic')) {
     for (const size of SIZES) {
       const plain: InvoiceInput = { ...invoiceWithItems(size), currency: 'EUR' };
       const { a50, b50, ratio } = await compare(target.render, plain, { ...plain, design }, SAMPLES[size]);
-      process.stdout.write(`| ${design} | ${size} | ${a50.toFixed(1)} | ${b50.toFixed(1)} | ${verdict(ratio, 1.1)} |\n`);
+      process.stdout.write(
+        `| ${design} | ${size} | ${a50.toFixed(1)} | ${b50.toFixed(1)} | ${verdict(ratio, 1.1)} |\n`,
+      );
     }
   }
 
   process.stdout.write('\nthe real-world example of /v1/schema against the plain example, per design, p50 ms\n');
   process.stdout.write('| design | plain p50 | real-world p50 | real-world / plain |\n|---|---|---|---|\n');
   for (const design of DESIGNS) {
-    const { a50, b50, ratio } = await compare(target.render, { ...EXAMPLE_INVOICE, design }, { ...EXAMPLE_REAL_WORLD_INVOICE, design }, SAMPLES[1]);
+    const { a50, b50, ratio } = await compare(
+      target.render,
+      { ...EXAMPLE_INVOICE, design },
+      { ...EXAMPLE_REAL_WORLD_INVOICE, design },
+      SAMPLES[1],
+    );
     process.stdout.write(`| ${design} | ${a50.toFixed(1)} | ${b50.toFixed(1)} | ${verdict(ratio, 1.1)} |\n`);
   }
 
   process.stdout.write('\na stamp against none, p50 ms\n');
   process.stdout.write('| invoice | without p50 | with "paid" p50 | with / without |\n|---|---|---|---|\n');
-  for (const [name, body] of [['real-world', EXAMPLE_REAL_WORLD_INVOICE], ['20 lines', { ...invoiceWithItems(20), currency: 'EUR' }]] as [string, InvoiceInput][]) {
+  for (const [name, body] of [
+    ['real-world', EXAMPLE_REAL_WORLD_INVOICE],
+    ['20 lines', { ...invoiceWithItems(20), currency: 'EUR' }],
+  ] as [string, InvoiceInput][]) {
     const { a50, b50, ratio } = await compare(target.render, body, { ...body, stamp: 'paid' }, SAMPLES[1]);
     process.stdout.write(`| ${name} | ${a50.toFixed(1)} | ${b50.toFixed(1)} | ${verdict(ratio, 1.05)} |\n`);
   }

@@ -13,7 +13,11 @@ async function median(url: string, path: string, body: string): Promise<number> 
   const times: number[] = [];
   for (let i = 0; i < 15; i++) {
     const started = performance.now();
-    const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     times.push(performance.now() - started);

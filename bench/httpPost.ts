@@ -9,7 +9,12 @@ import { request as httpRequest, type Agent, type ClientRequest } from 'node:htt
  * same answer to the same body (a paid one to the same PAYMENT-SIGNATURE, without a second charge),
  * so the retry cannot do the work twice. test/integration/bench-http-post.test.ts drops sockets.
  */
-export async function post(agent: Agent, url: URL, payload: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number }> {
+export async function post(
+  agent: Agent,
+  url: URL,
+  payload: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number }> {
   try {
     return await postOnce(agent, url, payload, headers);
   } catch (error) {
@@ -20,11 +25,21 @@ export async function post(agent: Agent, url: URL, payload: Buffer, headers: Rec
 
 class StaleSocket extends Error {}
 
-function postOnce(agent: Agent, url: URL, payload: Buffer, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
+function postOnce(
+  agent: Agent,
+  url: URL,
+  payload: Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const request: ClientRequest = httpRequest(
       url,
-      { method: 'POST', agent, timeout: 60_000, headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers } },
+      {
+        method: 'POST',
+        agent,
+        timeout: 60_000,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers },
+      },
       (response) => {
         let bytes = 0;
         response.on('data', (chunk: Buffer) => (bytes += chunk.length));

@@ -61,17 +61,34 @@ const [fullBase, fullNational] = await timePair(
 );
 
 console.log(`${LINES} lines, profile ${profile} beside en16931 (medians of ${RUNS}):`);
-console.log(`  in process, rules only: en16931 ${rulesBase.toFixed(3)} ms, ${profile} ${rulesNational.toFixed(3)} ms: +${(rulesNational - rulesBase).toFixed(3)} ms`);
-console.log(`  in process, parse + rules + UBL: en16931 ${fullBase.toFixed(2)} ms, ${profile} ${fullNational.toFixed(2)} ms: +${(fullNational - fullBase).toFixed(2)} ms (${(fullNational / fullBase).toFixed(2)}×)`);
+console.log(
+  `  in process, rules only: en16931 ${rulesBase.toFixed(3)} ms, ${profile} ${rulesNational.toFixed(3)} ms: +${(rulesNational - rulesBase).toFixed(3)} ms`,
+);
+console.log(
+  `  in process, parse + rules + UBL: en16931 ${fullBase.toFixed(2)} ms, ${profile} ${fullNational.toFixed(2)} ms: +${(fullNational - fullBase).toFixed(2)} ms (${(fullNational / fullBase).toFixed(2)}×)`,
+);
 
-const app = await startTestApp({ RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0', PRICES: 'v1_e_invoice_ubl_xml=0' });
+const app = await startTestApp({
+  RATE_LIMIT_CLIENT_BURST: '0',
+  RATE_LIMIT_PAYER_BURST: '0',
+  PRICES: 'v1_e_invoice_ubl_xml=0',
+});
 const post = (path: string, text: string) => async () => {
-  const response = await fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const response = await fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
 };
 for (const path of ['/v1/e-invoice/validate', '/v1/e-invoice/ubl.xml']) {
-  const [base, withNational] = await timePair(post(path, JSON.stringify(baseline)), post(path, JSON.stringify(national)));
-  console.log(`  HTTP ${path}: en16931 ${base.toFixed(1)} ms, ${profile} ${withNational.toFixed(1)} ms: +${(withNational - base).toFixed(1)} ms (${(withNational / base).toFixed(2)}×)`);
+  const [base, withNational] = await timePair(
+    post(path, JSON.stringify(baseline)),
+    post(path, JSON.stringify(national)),
+  );
+  console.log(
+    `  HTTP ${path}: en16931 ${base.toFixed(1)} ms, ${profile} ${withNational.toFixed(1)} ms: +${(withNational - base).toFixed(1)} ms (${(withNational / base).toFixed(2)}×)`,
+  );
 }
 await app.close();

@@ -39,7 +39,11 @@ export interface PaidResult {
   overhead: number;
 }
 
-export async function paidLatency(bodies: [lines: number, body: InvoiceInput][], samples: number, options: { verifyDelayMs?: number } = {}): Promise<PaidResult[]> {
+export async function paidLatency(
+  bodies: [lines: number, body: InvoiceInput][],
+  samples: number,
+  options: { verifyDelayMs?: number } = {},
+): Promise<PaidResult[]> {
   const net = await startLocalPaymentNetwork({ chainPort: 0, facilitatorPort: 0 });
   const proxy = options.verifyDelayMs ? await startFaultyFacilitator(net.facilitatorUrl) : undefined;
   if (proxy) proxy.fault({ delayMs: options.verifyDelayMs! }, 'verify');
@@ -67,11 +71,20 @@ export async function paidLatency(bodies: [lines: number, body: InvoiceInput][],
     renderPdf(prepared, call) {
       const started = performance.now();
       const rendering = renderer.renderPdf(prepared, call);
-      rendering.then(() => timings.render.push(performance.now() - started), () => undefined);
+      rendering.then(
+        () => timings.render.push(performance.now() - started),
+        () => undefined,
+      );
       return rendering;
     },
   };
-  const { app } = createService({ config, logger: createLogger('silent'), lifecycle: createLifecycle(), payments, renderer: timed });
+  const { app } = createService({
+    config,
+    logger: createLogger('silent'),
+    lifecycle: createLifecycle(),
+    payments,
+    renderer: timed,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -119,6 +132,8 @@ export async function paidLatency(bodies: [lines: number, body: InvoiceInput][],
 }
 
 async function postPaid(agent: Agent, url: string, body: unknown, signature: string): Promise<void> {
-  const { status } = await post(agent, new URL(url), Buffer.from(JSON.stringify(body)), { 'PAYMENT-SIGNATURE': signature });
+  const { status } = await post(agent, new URL(url), Buffer.from(JSON.stringify(body)), {
+    'PAYMENT-SIGNATURE': signature,
+  });
   if (status !== 200) throw new Error(`paid request answered ${status}`);
 }

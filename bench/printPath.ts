@@ -42,7 +42,14 @@ type Print = (html: string) => Promise<Uint8Array>;
 async function main() {
   const scratch = openScratchDir();
   const executablePath = findChromium();
-  const browser = await puppeteer.launch({ executablePath, headless: headlessMode(executablePath), pipe: true, userDataDir: scratch.profile(), args: chromiumArgs(), env: { ...process.env, TMPDIR: scratch.path } });
+  const browser = await puppeteer.launch({
+    executablePath,
+    headless: headlessMode(executablePath),
+    pipe: true,
+    userDataDir: scratch.profile(),
+    args: chromiumArgs(),
+    env: { ...process.env, TMPDIR: scratch.path },
+  });
   const templates = loadInvoiceTemplates();
   try {
     const page: Page = await browser.newPage();
@@ -58,7 +65,10 @@ async function main() {
       const withoutPageCount = printed.replace(/@bottom-right\s*\{[^}]*\}/, '');
       // The footer-template variant: no footer in the page, Chromium's template instead.
       const withoutPageFooter = withoutPageCount.replace(/<footer class="page-footer">[\s\S]*?<\/footer>/, '');
-      const oneFont = printed.replace('</head>', '<style>html, [lang], .num { font-family: "Noto Sans" !important; }</style></head>');
+      const oneFont = printed.replace(
+        '</head>',
+        '<style>html, [lang], .num { font-family: "Noto Sans" !important; }</style></head>',
+      );
       const variants: Record<string, { html: string; print: Print }> = {
         current: { html: printed, print: (html) => printHtml(printable, html, params) },
         'puppeteer-calls': {
@@ -73,14 +83,26 @@ async function main() {
           html: withoutPageFooter,
           print: async (html) => {
             await page.setContent(html, { waitUntil: 'load' });
-            return page.pdf({ ...options, displayHeaderFooter: true, headerTemplate: '<span></span>', footerTemplate: FOOTER_TEMPLATE(view.invoiceNumber) });
+            return page.pdf({
+              ...options,
+              displayHeaderFooter: true,
+              headerTemplate: '<span></span>',
+              footerTemplate: FOOTER_TEMPLATE(view.invoiceNumber),
+            });
           },
         },
         'one-font': { html: oneFont, print: (html) => printHtml(printable, html, params) },
         'no-page-count': { html: withoutPageCount, print: (html) => printHtml(printable, html, params) },
       };
-      if (size === SIZES[0]) process.stdout.write(`${['lines', ...Object.keys(variants)].map((cell) => cell.padEnd(22)).join('')}\n`);
-      if (!printed.includes(SCREEN_OFF_CSS) || withoutPageFooter === withoutPageCount || oneFont === printed || withoutPageCount === printed) throw new Error('the variants did not come out as intended');
+      if (size === SIZES[0])
+        process.stdout.write(`${['lines', ...Object.keys(variants)].map((cell) => cell.padEnd(22)).join('')}\n`);
+      if (
+        !printed.includes(SCREEN_OFF_CSS) ||
+        withoutPageFooter === withoutPageCount ||
+        oneFont === printed ||
+        withoutPageCount === printed
+      )
+        throw new Error('the variants did not come out as intended');
       const times: Record<string, number[]> = {};
       const pages: Record<string, number> = {};
       for (let round = -3; round < SAMPLES; round++) {
@@ -100,7 +122,8 @@ async function main() {
       });
       process.stdout.write(`${[String(size), ...cells].map((cell) => cell.padEnd(22)).join('')}\n`);
       const counts = new Set(Object.values(pages));
-      if (counts.size !== 1) throw new Error(`the variants printed different page counts for ${size} lines: ${JSON.stringify(pages)}`);
+      if (counts.size !== 1)
+        throw new Error(`the variants printed different page counts for ${size} lines: ${JSON.stringify(pages)}`);
     }
   } finally {
     templates.close();

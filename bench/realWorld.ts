@@ -35,7 +35,12 @@ function realWorld(plain: InvoiceInput): InvoiceInput {
 }
 
 /** p50 and p95 of `a` and `b`, sampled alternately (order flipped each time) after a warm-up. */
-async function compare(render: (body: InvoiceInput) => Promise<number>, a: InvoiceInput, b: InvoiceInput, count: number) {
+async function compare(
+  render: (body: InvoiceInput) => Promise<number>,
+  a: InvoiceInput,
+  b: InvoiceInput,
+  count: number,
+) {
   const samples = { a: [] as number[], b: [] as number[] };
   const bytes = { a: 0, b: 0 };
   for (let at = 0; at < WARMUP; at++) {
@@ -55,8 +60,12 @@ async function compare(render: (body: InvoiceInput) => Promise<number>, a: Invoi
 
 const target = await serviceTarget({ poolSize: 2 });
 try {
-  process.stdout.write('real-world invoice (de-DE, logo, accent, 3 VAT groups) against the plain one, service over HTTP, p50 ms\n');
-  process.stdout.write('| lines | plain p50 / p95 | real-world p50 / p95 | real-world / plain p50 | PDF bytes plain / real-world |\n|---|---|---|---|---|\n');
+  process.stdout.write(
+    'real-world invoice (de-DE, logo, accent, 3 VAT groups) against the plain one, service over HTTP, p50 ms\n',
+  );
+  process.stdout.write(
+    '| lines | plain p50 / p95 | real-world p50 / p95 | real-world / plain p50 | PDF bytes plain / real-world |\n|---|---|---|---|---|\n',
+  );
   for (const size of SIZES) {
     const plain: InvoiceInput = { ...invoiceWithItems(size), currency: 'EUR' };
     const variant = realWorld(plain);
@@ -68,13 +77,17 @@ try {
       `| ${size} | ${p(samples.plain, 50)} / ${p(samples.plain, 95)} | ${p(samples.variant, 50)} / ${p(samples.variant, 95)} | ${ratio.toFixed(2)}× ${ratio <= 1.1 ? '(≤ 1.1×: met)' : '(> 1.1×: NOT met)'} | ${bytes.plain} / ${bytes.variant} |\n`,
     );
   }
-  process.stdout.write('\npayment QR invoice against the same invoice with payment.qr none, service over HTTP, p50 ms\n');
+  process.stdout.write(
+    '\npayment QR invoice against the same invoice with payment.qr none, service over HTTP, p50 ms\n',
+  );
   process.stdout.write('| scheme | without p50 | with p50 | with / without |\n|---|---|---|---|\n');
   for (const [scheme, body] of Object.entries(QR_INVOICES) as [string, InvoiceInput][]) {
     const none: InvoiceInput = { ...body, payment: { ...body.payment, qr: 'none' } };
     const { samples, ratio } = await compare(target.render, none, body, SAMPLES[1]);
     const note = scheme === 'swiss' ? '(adds the QR-bill page)' : ratio <= 1.1 ? '(≤ 1.1×: met)' : '(> 1.1×: NOT met)';
-    process.stdout.write(`| ${scheme} | ${percentile(samples.a, 50).toFixed(1)} | ${percentile(samples.b, 50).toFixed(1)} | ${ratio.toFixed(2)}× ${note} |\n`);
+    process.stdout.write(
+      `| ${scheme} | ${percentile(samples.a, 50).toFixed(1)} | ${percentile(samples.b, 50).toFixed(1)} | ${ratio.toFixed(2)}× ${note} |\n`,
+    );
   }
 } finally {
   await target.close();

@@ -40,7 +40,15 @@ import { findChromium } from '../src/render/chromiumPath.js';
 import { samplePeakInWorker } from './peakSampler.js';
 import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
 import { paidLatency, type PaidResult } from './paid.js';
-import { en16931Body, floorTarget, httpTarget, naiveTarget, routeTarget, serviceTarget, type BenchTarget } from './targets.js';
+import {
+  en16931Body,
+  floorTarget,
+  httpTarget,
+  naiveTarget,
+  routeTarget,
+  serviceTarget,
+  type BenchTarget,
+} from './targets.js';
 
 const SIZES = [1, 20, 200] as const;
 type Size = (typeof SIZES)[number];
@@ -55,7 +63,9 @@ const number = (name: string, fallback: number) => {
 const scale = number('BENCH_SCALE', 1);
 const counts = (name: string, defaults: Record<Size, number>): Record<Size, number> => {
   const override = process.env[name];
-  return Object.fromEntries(SIZES.map((size) => [size, Math.max(1, Math.round((override ? Number(override) : defaults[size]) * scale))])) as Record<Size, number>;
+  return Object.fromEntries(
+    SIZES.map((size) => [size, Math.max(1, Math.round((override ? Number(override) : defaults[size]) * scale))]),
+  ) as Record<Size, number>;
 };
 const SAMPLES = counts('BENCH_SAMPLES', { 1: 40, 20: 30, 200: 16 });
 // Calls per throughput round: a few seconds of sustained load at the best concurrency, so that
@@ -81,9 +91,14 @@ const PAID_VERIFY_DELAY_MS = number('BENCH_PAID_VERIFY_DELAY_MS', 150);
 const ONLY = process.env.BENCH_ONLY ?? 'all';
 /** Where the chart goes (bench/results/ is ignored by git). */
 const OUT_DIR = process.env.BENCH_OUT ?? join(import.meta.dirname, 'results');
-if (!['all', 'latency', 'paid', 'memory', 'einvoice'].includes(ONLY)) throw new Error('BENCH_ONLY must be latency, paid, memory or einvoice');
+if (!['all', 'latency', 'paid', 'memory', 'einvoice'].includes(ONLY))
+  throw new Error('BENCH_ONLY must be latency, paid, memory or einvoice');
 
-const BODIES: Record<Size, InvoiceInput> = { 1: invoiceWithItems(1), 20: invoiceWithItems(20), 200: invoiceWithItems(200) };
+const BODIES: Record<Size, InvoiceInput> = {
+  1: invoiceWithItems(1),
+  20: invoiceWithItems(20),
+  200: invoiceWithItems(200),
+};
 
 interface SizeResult {
   p50: number;
@@ -102,8 +117,17 @@ interface TargetResult {
  * Measures targets side by side: samples and throughput runs alternate between them, so drift on
  * a noisy machine (other load, CPU frequency) hits all of them alike and the ratios stay fair.
  */
-async function measure(targets: BenchTarget[], samples: Record<Size, number>, calls: Record<Size, number>, warmup = WARMUP): Promise<TargetResult[]> {
-  const results = targets.map((target) => ({ name: target.name, sizes: {} as Record<Size, SizeResult>, peak: undefined as unknown as Memory }));
+async function measure(
+  targets: BenchTarget[],
+  samples: Record<Size, number>,
+  calls: Record<Size, number>,
+  warmup = WARMUP,
+): Promise<TargetResult[]> {
+  const results = targets.map((target) => ({
+    name: target.name,
+    sizes: {} as Record<Size, SizeResult>,
+    peak: undefined as unknown as Memory,
+  }));
   for (const size of SIZES) {
     const body = BODIES[size];
     const bytes = targets.map(() => 0);
@@ -112,17 +136,26 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
     }
     const times = targets.map((): number[] => []);
     for (let sample = 0; sample < samples[size]; sample++) {
-      for (const [index, target] of targets.entries()) times[index]!.push(...(await latencies(1, () => target.render(body))));
+      for (const [index, target] of targets.entries())
+        times[index]!.push(...(await latencies(1, () => target.render(body))));
     }
     const runs = targets.map((): Record<number, number[]> => Object.fromEntries(CONCURRENCY.map((c) => [c, []])));
     for (let round = 0; round < ROUNDS; round++) {
       for (const concurrency of CONCURRENCY) {
-        for (const [index, target] of targets.entries()) runs[index]![concurrency]!.push(await throughput(calls[size], concurrency, () => target.render(body)));
+        for (const [index, target] of targets.entries())
+          runs[index]![concurrency]!.push(await throughput(calls[size], concurrency, () => target.render(body)));
       }
     }
-    const rates = runs.map((run) => Object.fromEntries(CONCURRENCY.map((c) => [c, percentile(run[c]!, 50)])) as Record<number, number>);
+    const rates = runs.map(
+      (run) => Object.fromEntries(CONCURRENCY.map((c) => [c, percentile(run[c]!, 50)])) as Record<number, number>,
+    );
     results.forEach((result, index) => {
-      result.sizes[size] = { p50: percentile(times[index]!, 50), p95: percentile(times[index]!, 95), throughput: rates[index]!, bytes: bytes[index]! };
+      result.sizes[size] = {
+        p50: percentile(times[index]!, 50),
+        p95: percentile(times[index]!, 95),
+        throughput: rates[index]!,
+        bytes: bytes[index]!,
+      };
       log(`  ${result.name} ${size} lines: p50 ${fmt(result.sizes[size].p50)} ms`);
     });
   }
@@ -136,7 +169,10 @@ async function measure(targets: BenchTarget[], samples: Record<Size, number>, ca
 async function peakMemory(target: BenchTarget, calls: Record<Size, number>): Promise<Memory> {
   const sampler = samplePeakInWorker(() => (target.browserPid ? target.browserPid() : 'all'));
   try {
-    for (const size of SIZES) await throughput(Math.max(CONCURRENCY.at(-1)!, Math.round(calls[size] / 2)), CONCURRENCY.at(-1)!, () => target.render(BODIES[size]));
+    for (const size of SIZES)
+      await throughput(Math.max(CONCURRENCY.at(-1)!, Math.round(calls[size] / 2)), CONCURRENCY.at(-1)!, () =>
+        target.render(BODIES[size]),
+      );
   } catch (error) {
     await sampler.stop();
     throw error;
@@ -166,8 +202,15 @@ async function memoryOverRenders() {
   clearInterval(timer);
   const after = { browser: browserMemory(), node: nodeMemory() };
   const windows = Array.from({ length: Math.ceil(MEMORY_RENDERS / MEMORY_WINDOW) }, (_, index) => {
-    const inWindow = samples.filter((sample) => Math.floor(sample.renders / MEMORY_WINDOW) === index).map((sample) => sample.pssMiB);
-    return { from: index * MEMORY_WINDOW + 1, to: Math.min(MEMORY_RENDERS, (index + 1) * MEMORY_WINDOW), median: percentile(inWindow, 50), max: Math.max(...inWindow) };
+    const inWindow = samples
+      .filter((sample) => Math.floor(sample.renders / MEMORY_WINDOW) === index)
+      .map((sample) => sample.pssMiB);
+    return {
+      from: index * MEMORY_WINDOW + 1,
+      to: Math.min(MEMORY_RENDERS, (index + 1) * MEMORY_WINDOW),
+      median: percentile(inWindow, 50),
+      max: Math.max(...inWindow),
+    };
   });
   const restarts = target.renderer.stats().restarts;
   await target.close();
@@ -176,7 +219,9 @@ async function memoryOverRenders() {
 
 async function main() {
   const started = performance.now();
-  log(`render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`);
+  log(
+    `render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`,
+  );
   if (ONLY === 'einvoice') return reportEInvoice(await eInvoiceOnly());
   if (ONLY === 'all' || ONLY === 'latency') {
     const results = await latencyAndThroughput();
@@ -193,7 +238,9 @@ async function main() {
 
 /** The e-invoice targets alone on the service's app (BENCH_ONLY=einvoice). */
 async function eInvoiceOnly(): Promise<TargetResult[]> {
-  log('e-invoice routes only: plain PDF of the same invoice, Factur-X, CII and UBL XML (one app, pool of 2), alternating...');
+  log(
+    'e-invoice routes only: plain PDF of the same invoice, Factur-X, CII and UBL XML (one app, pool of 2), alternating...',
+  );
   const service = await serviceTarget();
   const [plain, facturX, ...xml] = eInvoiceTargets(service.baseUrl);
   const results = [...(await measure([plain!, facturX!], SAMPLES, CALLS)), ...(await measureXml(xml))];
@@ -235,13 +282,17 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   const compared: BenchTarget[] = [service, floor, floorLean, ...eInvoice.slice(0, 2)];
   if (process.env.BENCH_HTTP_URL) {
     log(`  and http (${process.env.BENCH_HTTP_URL})`);
-    const headers = process.env.BENCH_HTTP_HEADERS ? (JSON.parse(process.env.BENCH_HTTP_HEADERS) as Record<string, string>) : {};
+    const headers = process.env.BENCH_HTTP_HEADERS
+      ? (JSON.parse(process.env.BENCH_HTTP_HEADERS) as Record<string, string>)
+      : {};
     compared.push(httpTarget(process.env.BENCH_HTTP_URL, headers));
   }
   results.push(...(await measure(compared, SAMPLES, CALLS)));
   results.push(...(await measureXml(eInvoice.slice(2))));
   const serviceStats = service.renderer.stats();
-  log(`  service: ${serviceStats.renders} renders, ${serviceStats.restarts} browser replacements (BROWSER_MAX_RENDERS)`);
+  log(
+    `  service: ${serviceStats.renders} renders, ${serviceStats.restarts} browser replacements (BROWSER_MAX_RENDERS)`,
+  );
   for (const target of eInvoice) await target.close();
   await service.close();
   await floor.close();
@@ -273,12 +324,23 @@ async function paid(): Promise<PaidResult[]> {
  * same request), so the per-request overhead is shown too: paid − (max(verify, render) + settle).
  */
 function reportPaid(results: PaidResult[]) {
-  out('\nPaid request p50 (ms): verify and render side by side, then settle; target paid ≤ max(verify, render) + settle + 5');
+  out(
+    '\nPaid request p50 (ms): verify and render side by side, then settle; target paid ≤ max(verify, render) + settle + 5',
+  );
   out(row(['lines', 'target', 'paid', 'render', 'verify', 'settle', 'in series', 'target', 'met', 'overhead/req']));
   for (const result of results) {
     const target = Math.max(result.verify, result.render) + result.settle + 5;
     const series = result.verify + result.render + result.settle;
-    const cells = [fmt(result.paid), fmt(result.render), fmt(result.verify), fmt(result.settle), fmt(series), fmt(target), result.paid <= target ? 'yes' : 'no', result.overhead.toFixed(1)];
+    const cells = [
+      fmt(result.paid),
+      fmt(result.render),
+      fmt(result.verify),
+      fmt(result.settle),
+      fmt(series),
+      fmt(target),
+      result.paid <= target ? 'yes' : 'no',
+      result.overhead.toFixed(1),
+    ];
     out(row([String(result.lines), result.name, ...cells]));
   }
 }
@@ -296,12 +358,31 @@ function report(results: TargetResult[]) {
   for (const size of SIZES) {
     for (const result of results) {
       const r = result.sizes[size];
-      out(row([String(size), result.name, fmt(r.p50), fmt(r.p95), ...CONCURRENCY.map((c) => r.throughput[c]!.toFixed(1)), (r.bytes / 1024).toFixed(0)]));
+      out(
+        row([
+          String(size),
+          result.name,
+          fmt(r.p50),
+          fmt(r.p95),
+          ...CONCURRENCY.map((c) => r.throughput[c]!.toFixed(1)),
+          (r.bytes / 1024).toFixed(0),
+        ]),
+      );
     }
   }
 
   out('\nRatios (same run)');
-  out(row(['lines', 'service/floor p50', 'best tput service/floor', 'naive/service p50', ...(naiveFull ? ['naive-full/service p50'] : []), 'p50 /floor-lean', 'tput /floor-lean']));
+  out(
+    row([
+      'lines',
+      'service/floor p50',
+      'best tput service/floor',
+      'naive/service p50',
+      ...(naiveFull ? ['naive-full/service p50'] : []),
+      'p50 /floor-lean',
+      'tput /floor-lean',
+    ]),
+  );
   for (const size of SIZES) {
     const best = (result: TargetResult) => Math.max(...Object.values(result.sizes[size].throughput));
     out(
@@ -319,10 +400,14 @@ function report(results: TargetResult[]) {
 
   reportEInvoice(results);
 
-  out('\nPeak memory of each target\'s browser processes (naive: all its browsers at once)');
+  out("\nPeak memory of each target's browser processes (naive: all its browsers at once)");
   out(row(['target', 'PSS MiB', 'RSS MiB', 'processes']));
-  for (const result of results.filter((result) => !['http', 'service-en16931', 'factur-x', 'cii-xml', 'ubl-xml'].includes(result.name))) {
-    out(row([result.name, result.peak.pssMiB.toFixed(0), result.peak.rssMiB.toFixed(0), String(result.peak.processes)]));
+  for (const result of results.filter(
+    (result) => !['http', 'service-en16931', 'factur-x', 'cii-xml', 'ubl-xml'].includes(result.name),
+  )) {
+    out(
+      row([result.name, result.peak.pssMiB.toFixed(0), result.peak.rssMiB.toFixed(0), String(result.peak.processes)]),
+    );
   }
   const node = nodeMemory();
   out(`Node process: RSS ${node.rssMiB.toFixed(0)} MiB now, peak ${node.peakRssMiB.toFixed(0)} MiB`);
@@ -333,8 +418,21 @@ function reportEInvoice(results: TargetResult[]) {
   const plainEn = results.find((result) => result.name === 'service-en16931');
   const facturX = results.find((result) => result.name === 'factur-x');
   if (plainEn && facturX) {
-    out('\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)');
-    out(row(['lines', 'factur-x/plain p50', 'plain p50 ms', 'factur-x p50 ms', 'cii.xml p50 ms', 'ubl.xml p50 ms', 'factur-x KB', 'plain KB']));
+    out(
+      '\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)',
+    );
+    out(
+      row([
+        'lines',
+        'factur-x/plain p50',
+        'plain p50 ms',
+        'factur-x p50 ms',
+        'cii.xml p50 ms',
+        'ubl.xml p50 ms',
+        'factur-x KB',
+        'plain KB',
+      ]),
+    );
     for (const size of SIZES) {
       out(
         row([
@@ -353,10 +451,15 @@ function reportEInvoice(results: TargetResult[]) {
 }
 
 function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
-  out(`\nBrowser memory over ${MEMORY_RENDERS} renders on one browser (mixed sizes, concurrency 2, ${memory.restarts} restarts)`);
-  out(`cold (after ${SIZES.length} renders): browser PSS ${memory.cold.browser.pssMiB.toFixed(0)} MiB, Node RSS ${memory.cold.node.rssMiB.toFixed(0)} MiB`);
+  out(
+    `\nBrowser memory over ${MEMORY_RENDERS} renders on one browser (mixed sizes, concurrency 2, ${memory.restarts} restarts)`,
+  );
+  out(
+    `cold (after ${SIZES.length} renders): browser PSS ${memory.cold.browser.pssMiB.toFixed(0)} MiB, Node RSS ${memory.cold.node.rssMiB.toFixed(0)} MiB`,
+  );
   out(row(['', 'renders', 'PSS median MiB', 'PSS max MiB']));
-  for (const window of memory.windows) out(row(['', `${window.from}–${window.to}`, window.median.toFixed(0), window.max.toFixed(0)]));
+  for (const window of memory.windows)
+    out(row(['', `${window.from}–${window.to}`, window.median.toFixed(0), window.max.toFixed(0)]));
   const first = memory.windows[0]!;
   const last = memory.windows.at(-1)!;
   out(
@@ -368,9 +471,18 @@ function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
 
 /** The SVG chart of service against the floors per size, in the output folder (BENCH_OUT). */
 function writeChart(results: TargetResult[]) {
-  const shown = ['service', 'floor', 'floor-lean', 'factur-x'].flatMap((name) => results.filter((result) => result.name === name));
-  const groups = SIZES.map((size) => ({ label: `${size} line${size === 1 ? '' : 's'}`, bars: shown.map((result) => ({ name: result.name, value: result.sizes[size].p50 })) }));
-  const svg = barChartSvg(`p50 latency per invoice size, service against the floors (${new Date().toISOString().slice(0, 10)}, scale ${scale})`, 'ms per PDF, p50; lower is better; each panel has its own scale', groups);
+  const shown = ['service', 'floor', 'floor-lean', 'factur-x'].flatMap((name) =>
+    results.filter((result) => result.name === name),
+  );
+  const groups = SIZES.map((size) => ({
+    label: `${size} line${size === 1 ? '' : 's'}`,
+    bars: shown.map((result) => ({ name: result.name, value: result.sizes[size].p50 })),
+  }));
+  const svg = barChartSvg(
+    `p50 latency per invoice size, service against the floors (${new Date().toISOString().slice(0, 10)}, scale ${scale})`,
+    'ms per PDF, p50; lower is better; each panel has its own scale',
+    groups,
+  );
   mkdirSync(OUT_DIR, { recursive: true });
   const file = join(OUT_DIR, 'render-p50.svg');
   writeFileSync(file, svg);
@@ -387,10 +499,12 @@ function fullChromium(): string | undefined {
   }
 }
 
-const percentChange = (from: number, to: number) => `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)}%`;
+const percentChange = (from: number, to: number) =>
+  `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)}%`;
 const fmt = (ms: number) => ms.toFixed(0);
 const ratio = (value: number) => `${value.toFixed(2)}×`;
-const row = (cells: string[]) => cells.map((cell, index) => (index < 2 ? cell.padEnd(index === 0 ? 6 : 22) : cell.padStart(12))).join(' ');
+const row = (cells: string[]) =>
+  cells.map((cell, index) => (index < 2 ? cell.padEnd(index === 0 ? 6 : 22) : cell.padStart(12))).join(' ');
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -49,9 +49,17 @@ export const BENCH_LIMITS = { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BUR
  * pricing the route at 0 for the benchmark (FREE_FOR_BENCH).
  */
 
-export async function serviceTarget(options: RendererOptions = {}): Promise<BenchTarget & { renderer: Renderer; baseUrl: string }> {
+export async function serviceTarget(
+  options: RendererOptions = {},
+): Promise<BenchTarget & { renderer: Renderer; baseUrl: string }> {
   const renderer = await createRenderer(options);
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'production', PORT: '0', PRICES: FREE_FOR_BENCH, ...BENCH_LIMITS });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    PORT: '0',
+    PRICES: FREE_FOR_BENCH,
+    ...BENCH_LIMITS,
+  });
   const { app } = createApp({ config, logger: createLogger('silent'), renderer });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -99,7 +107,11 @@ export function httpTarget(url: string, headers: Record<string, string> = {}): B
  * `adapt` turns the benchmark body into what the route needs (the e-invoice routes need countries
  * and VAT identifiers, see enEInvoiceBody).
  */
-export function routeTarget(name: string, url: string, adapt: (body: InvoiceInput) => InvoiceInput = (body) => body): BenchTarget {
+export function routeTarget(
+  name: string,
+  url: string,
+  adapt: (body: InvoiceInput) => InvoiceInput = (body) => body,
+): BenchTarget {
   const http = httpTarget(url);
   const adapted = new WeakMap<InvoiceInput, InvoiceInput>();
   return {
@@ -133,7 +145,10 @@ function jobs(tagged: boolean) {
       if (!job) {
         const prepared = prepareInvoice(body);
         const view = templates.view(prepared);
-        job = { html: templates.printPage(view), params: printParams(paperFor(prepared.totals.currency, 'auto'), tagged) };
+        job = {
+          html: templates.printPage(view),
+          params: printParams(paperFor(prepared.totals.currency, 'auto'), tagged),
+        };
         cache.set(body, job);
       }
       return job;
@@ -158,7 +173,11 @@ async function launch(profileDir: string, tmpDir: string, executablePath = findC
  * validation or metadata). `standard` prints with page.setContent + page.pdf, the raw floor;
  * `lean` with the service's own two DevTools calls, a stricter floor.
  */
-export async function floorTarget(pages: number, calls: PrintCalls = 'standard', tagged = TAGGED_DEFAULT): Promise<BenchTarget> {
+export async function floorTarget(
+  pages: number,
+  calls: PrintCalls = 'standard',
+  tagged = TAGGED_DEFAULT,
+): Promise<BenchTarget> {
   const scratch = openScratchDir();
   const browser = await launch(scratch.profile(), scratch.path);
   const idle: PagePrinter[] = [];
@@ -168,7 +187,8 @@ export async function floorTarget(pages: number, calls: PrintCalls = 'standard',
     idle.push(await pagePrinter(page, calls));
   }
   const waiting: ((printer: PagePrinter) => void)[] = [];
-  const take = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<PagePrinter>((resolve) => waiting.push(resolve)));
+  const take = () =>
+    idle.length ? Promise.resolve(idle.pop()!) : new Promise<PagePrinter>((resolve) => waiting.push(resolve));
   const give = (printer: PagePrinter) => (waiting.length ? waiting.shift()!(printer) : idle.push(printer));
   const work = jobs(tagged);
   return {

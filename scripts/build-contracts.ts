@@ -19,8 +19,14 @@ const settings = {
   outputSelection: { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } },
 };
 
-interface SolcError { severity: 'error' | 'warning' | 'info'; formattedMessage: string }
-interface SolcContract { abi: unknown[]; evm: { deployedBytecode: { object: string } } }
+interface SolcError {
+  severity: 'error' | 'warning' | 'info';
+  formattedMessage: string;
+}
+interface SolcContract {
+  abi: unknown[];
+  evm: { deployedBytecode: { object: string } };
+}
 interface SolcOutput {
   errors?: SolcError[];
   contracts?: Record<string, Record<string, SolcContract>>;
@@ -39,16 +45,23 @@ function compile(sources: Record<string, string>): SolcOutput {
 }
 
 function renderArtifacts(): Map<string, string> {
-  const files = readdirSync(contractsDir).filter((f) => f.endsWith('.sol')).sort();
+  const files = readdirSync(contractsDir)
+    .filter((f) => f.endsWith('.sol'))
+    .sort();
   const sources = Object.fromEntries(files.map((f) => [f, readFileSync(contractsDir + f, 'utf8')]));
   const output = compile(sources);
   const rendered = new Map<string, string>();
   for (const [file, contracts] of Object.entries(output.contracts ?? {})) {
-    const sourceSha256 = createHash('sha256').update(sources[file] ?? '').digest('hex');
+    const sourceSha256 = createHash('sha256')
+      .update(sources[file] ?? '')
+      .digest('hex');
     for (const [contractName, c] of Object.entries(contracts)) {
       const artifact = {
         contractName,
-        compiler: { version: solc.version() as string, settings: { optimizer: settings.optimizer, evmVersion: settings.evmVersion } },
+        compiler: {
+          version: solc.version() as string,
+          settings: { optimizer: settings.optimizer, evmVersion: settings.evmVersion },
+        },
         sourceSha256,
         abi: c.abi,
         deployedBytecode: `0x${c.evm.deployedBytecode.object}`,

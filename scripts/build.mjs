@@ -17,7 +17,10 @@ const ASSETS = ['templates', 'styles', 'src/http/preview/page', 'contracts/artif
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 for (const path of ASSETS) cpSync(join(root, path), join(dist, path), { recursive: true });
 process.stdout.write(`built ${dist}\n`);

@@ -15,7 +15,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { extractReceiptFromResponse, verifyReceiptSignatureEIP712, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
+import {
+  extractReceiptFromResponse,
+  verifyReceiptSignatureEIP712,
+  type EIP712SignedReceipt,
+} from '@x402/extensions/offer-receipt';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devKey } from '../src/payment/local/devAccounts.js';
@@ -28,10 +32,12 @@ const option = (name: string) => {
 const batchAt = args.indexOf('--batch');
 const batch = batchAt >= 0 && args.splice(batchAt, 1).length > 0;
 const format = option('--format');
-const route = batch ? '/v1/invoices.zip' : option('--route') ?? '/v1/invoice.pdf';
+const route = batch ? '/v1/invoices.zip' : (option('--route') ?? '/v1/invoice.pdf');
 const [invoicePath, outPath = defaultOut(route)] = args;
 if (!invoicePath || !route.startsWith('/') || (format && !batch)) {
-  process.stderr.write('usage: npm run buy -- [--route /v1/e-invoice/factur-x.pdf] <invoice.json> [out]\n       npm run buy -- --batch [--format pdf|factur-x|cii|ubl] <invoices.json> [out.zip]\n');
+  process.stderr.write(
+    'usage: npm run buy -- [--route /v1/e-invoice/factur-x.pdf] <invoice.json> [out]\n       npm run buy -- --batch [--format pdf|factur-x|cii|ubl] <invoices.json> [out.zip]\n',
+  );
   process.exit(2);
 }
 
@@ -42,7 +48,10 @@ function defaultOut(path: string): string {
 }
 const serviceUrl = (process.env.SERVICE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const key = process.env.BUYER_PRIVATE_KEY as `0x${string}` | undefined;
-if (!key) process.stderr.write('BUYER_PRIVATE_KEY is not set: paying with dev account 1 of the local test chain (local payment mode only).\n');
+if (!key)
+  process.stderr.write(
+    'BUYER_PRIVATE_KEY is not set: paying with dev account 1 of the local test chain (local payment mode only).\n',
+  );
 const account = privateKeyToAccount(key ?? devKey(1).privateKey);
 
 const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
@@ -51,7 +60,13 @@ const payingFetch = wrapFetchWithPayment(fetch, client);
 // A batch is JSON; an e-invoice to render (/v1/e-invoice/render.pdf) is sent as itself: XML or PDF bytes.
 const input = await readFile(invoicePath);
 const body = batch ? JSON.stringify(batchBody(JSON.parse(input.toString('utf8')))) : input;
-const contentType = batch ? 'application/json' : /\.xml$/i.test(invoicePath) ? 'application/xml' : /\.pdf$/i.test(invoicePath) ? 'application/pdf' : 'application/json';
+const contentType = batch
+  ? 'application/json'
+  : /\.xml$/i.test(invoicePath)
+    ? 'application/xml'
+    : /\.pdf$/i.test(invoicePath)
+      ? 'application/pdf'
+      : 'application/json';
 const started = performance.now();
 const response = await payingFetch(`${serviceUrl}${route}`, {
   method: 'POST',
@@ -78,7 +93,9 @@ const file = Buffer.from(await response.arrayBuffer());
 await writeFile(outPath, file);
 const pages = response.headers.get('x-page-count');
 const count = response.headers.get('x-invoice-count');
-process.stdout.write(`saved ${outPath} (${file.length} bytes${pages ? `, ${pages} pages` : ''}${count ? `, ${count} invoices` : ''}) in ${ms} ms, paid by ${account.address}\n`);
+process.stdout.write(
+  `saved ${outPath} (${file.length} bytes${pages ? `, ${pages} pages` : ''}${count ? `, ${count} invoices` : ''}) in ${ms} ms, paid by ${account.address}\n`,
+);
 process.stdout.write(`settlement: ${JSON.stringify(receipt, null, 2)}\n`);
 
 // The signed receipt, verified offline: who signed it (compare with /.well-known/x402's signer) and what it says.
@@ -87,5 +104,7 @@ if (signed) {
   const { signer, payload } = await verifyReceiptSignatureEIP712(signed);
   const digest = `sha-256=:${createHash('sha256').update(file).digest('base64')}:`;
   process.stdout.write(`signed receipt (EIP-712) recovers to ${signer}: ${JSON.stringify(payload, null, 2)}\n`);
-  process.stdout.write(`Content-Digest ${response.headers.get('content-digest') === digest ? 'matches' : 'DOES NOT match'} the saved bytes (${digest})\n`);
+  process.stdout.write(
+    `Content-Digest ${response.headers.get('content-digest') === digest ? 'matches' : 'DOES NOT match'} the saved bytes (${digest})\n`,
+  );
 }

@@ -15,7 +15,8 @@ const steps = [
 ];
 const failed = steps.filter(([name, [command, ...args]]) => {
   const run = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  if (run.status !== 0) process.stderr.write(`[lint] ${name} failed${name === 'prettier' ? ' (npm run format fixes it)' : ''}\n`);
+  if (run.status !== 0)
+    process.stderr.write(`[lint] ${name} failed${name === 'prettier' ? ' (npm run format fixes it)' : ''}\n`);
   return run.status !== 0;
 });
 process.exit(failed.length ? 1 : 0);

@@ -14,7 +14,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGES = {
   start: [
     // Prints the PDFs: the headless shell makes no network requests of its own (src/render/chromiumPath.ts).
-    { pkg: 'chromium-headless-shell', check: ['/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell'] },
+    {
+      pkg: 'chromium-headless-shell',
+      check: ['/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell'],
+    },
     { pkg: 'fonts-noto-core', check: ['/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf'] },
     { pkg: 'fonts-dejavu-core', check: ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'] },
     // Fullwidth yen sign (JPY) and Japanese text.
@@ -53,7 +56,8 @@ function fail(message) {
 
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major < 20 || (major === 20 && minor < 11)) fail(`Node.js >= 20.11 is required; this is ${process.versions.node}.`);
+  if (major < 20 || (major === 20 && minor < 11))
+    fail(`Node.js >= 20.11 is required; this is ${process.versions.node}.`);
 }
 
 function ensureDependencies() {
@@ -64,7 +68,10 @@ function ensureDependencies() {
   // clone's set-up leaves `git status` clean. The lock lists every platform's optional anvil
   // binary; npm fetches only this platform's.
   say('installing npm dependencies (npm ci)...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) fail('`npm ci` failed; see the output above.');
 }
 
@@ -76,11 +83,16 @@ function ensurePackages(purposes) {
   const isRoot = process.getuid?.() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (!isRoot || !hasApt) {
-    fail(`missing system packages: ${missing.join(', ')}.\nInstall them (Debian/Ubuntu) with:\n  sudo sh -c '${command}'`);
+    fail(
+      `missing system packages: ${missing.join(', ')}.\nInstall them (Debian/Ubuntu) with:\n  sudo sh -c '${command}'`,
+    );
   }
   say(`installing system packages: ${missing.join(', ')} (apt-get)...`);
   try {
-    execFileSync('sh', ['-c', command], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('sh', ['-c', command], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch {
     fail(`installing ${missing.join(', ')} failed. Run yourself:\n  ${command}`);
   }

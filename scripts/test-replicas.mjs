@@ -64,7 +64,11 @@ function check(condition, message) {
 /** Runs a command to completion, asynchronously (the paying clients keep running meanwhile). */
 function run(command, args, { timeoutMs = 120_000, env = {} } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out = [];
     const err = [];
     child.stdout.on('data', (chunk) => out.push(chunk));
@@ -72,15 +76,25 @@ function run(command, args, { timeoutMs = 120_000, env = {} } = {}) {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const finish = (status, error) => {
       clearTimeout(timer);
-      resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), error });
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        error,
+      });
     };
     child.once('error', (error) => finish(null, error));
-    child.once('close', (code, signal) => finish(code, signal ? new Error(`killed by ${signal} (timeout ${seconds(timeoutMs)})`) : undefined));
+    child.once('close', (code, signal) =>
+      finish(code, signal ? new Error(`killed by ${signal} (timeout ${seconds(timeoutMs)})`) : undefined),
+    );
   });
 }
 async function must(command, args, options) {
   const result = await run(command, args, options);
-  if (result.status !== 0) throw new Failure(`${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${(result.stderr || result.stdout).trim().split('\n').slice(-25).join('\n')}`);
+  if (result.status !== 0)
+    throw new Failure(
+      `${command} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${(result.stderr || result.stdout).trim().split('\n').slice(-25).join('\n')}`,
+    );
   return result.stdout;
 }
 
@@ -91,17 +105,30 @@ async function prerequisites() {
   const dockerUp = (await run('docker', ['info'], { timeoutMs: 20_000 })).status === 0;
   const missing = [];
   if (!dockerUp) missing.push('docker');
-  else for (const image of BASE_IMAGES) if ((await run('docker', ['image', 'inspect', image], { timeoutMs: 20_000 })).status !== 0) missing.push(image);
+  else
+    for (const image of BASE_IMAGES)
+      if ((await run('docker', ['image', 'inspect', image], { timeoutMs: 20_000 })).status !== 0) missing.push(image);
   if (missing.length && existsSync(STANDINS)) {
-    say(`missing: ${missing.join(', ')}; running ${STANDINS} (installs Docker and builds local stand-ins of ${BASE_IMAGES.join(' and ')}, ~3 min)`);
+    say(
+      `missing: ${missing.join(', ')}; running ${STANDINS} (installs Docker and builds local stand-ins of ${BASE_IMAGES.join(' and ')}, ~3 min)`,
+    );
     const built = spawnSync('bash', [STANDINS], { stdio: 'inherit', timeout: 900_000 });
     if (built.status !== 0) throw new Failure(`${STANDINS} failed`);
   } else if (missing.includes('docker')) {
-    throw new Failure('needs Docker: a running Docker Engine this user may use (root, or the docker group) and Compose (the v2 plugin, or docker-compose 1.29+). On Debian: apt-get install docker.io docker-compose, then start dockerd.');
+    throw new Failure(
+      'needs Docker: a running Docker Engine this user may use (root, or the docker group) and Compose (the v2 plugin, or docker-compose 1.29+). On Debian: apt-get install docker.io docker-compose, then start dockerd.',
+    );
   }
-  const compose = process.env.COMPOSE?.split(' ') ?? ((await run('docker', ['compose', 'version'], { timeoutMs: 20_000 })).status === 0 ? ['docker', 'compose'] : ['docker-compose']);
+  const compose =
+    process.env.COMPOSE?.split(' ') ??
+    ((await run('docker', ['compose', 'version'], { timeoutMs: 20_000 })).status === 0
+      ? ['docker', 'compose']
+      : ['docker-compose']);
   const version = await run(compose[0], [...compose.slice(1), 'version'], { timeoutMs: 20_000 });
-  if (version.status !== 0) throw new Failure(`no Compose: \`${compose.join(' ')} version\` failed. Install docker-compose (1.29+) or the compose v2 plugin, or set COMPOSE.`);
+  if (version.status !== 0)
+    throw new Failure(
+      `no Compose: \`${compose.join(' ')} version\` failed. Install docker-compose (1.29+) or the compose v2 plugin, or set COMPOSE.`,
+    );
   say(`using ${compose.join(' ')}: ${version.stdout.split('\n')[0]}`);
   return compose;
 }
@@ -142,7 +169,11 @@ function overrideFile() {
 
 function stack(compose, env) {
   const files = ['-f', join(root, 'docker-compose.yml'), '-f', overrideFile()];
-  const dc = (args, options = {}) => must(compose[0], [...compose.slice(1), '-p', PROJECT, ...files, ...args], { ...options, env: { ...env, ...options.env } });
+  const dc = (args, options = {}) =>
+    must(compose[0], [...compose.slice(1), '-p', PROJECT, ...files, ...args], {
+      ...options,
+      env: { ...env, ...options.env },
+    });
   const inspect = async (id) => JSON.parse(await must('docker', ['inspect', id], { timeoutMs: 20_000 }))[0];
   const ids = async (service) => (await dc(['ps', '-q', service])).split('\n').filter(Boolean);
   return {
@@ -159,13 +190,20 @@ function stack(compose, env) {
           if (state.Running && state.Health?.Status === 'healthy') healthy.push(id);
         }
         if (healthy.length >= count) return healthy;
-        if (Date.now() > deadline) throw new Failure(`${service}: ${healthy.length} of ${count} healthy after ${seconds(timeoutMs)}`);
+        if (Date.now() > deadline)
+          throw new Failure(`${service}: ${healthy.length} of ${count} healthy after ${seconds(timeoutMs)}`);
         await sleep(250);
       }
     },
     async down() {
-      const down = await run(compose[0], [...compose.slice(1), '-p', PROJECT, ...files, 'down', '-v', '--remove-orphans', '--timeout', '45'], { env, timeoutMs: 180_000 });
-      const left = (await run('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])).stdout.trim();
+      const down = await run(
+        compose[0],
+        [...compose.slice(1), '-p', PROJECT, ...files, 'down', '-v', '--remove-orphans', '--timeout', '45'],
+        { env, timeoutMs: 180_000 },
+      );
+      const left = (
+        await run('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])
+      ).stdout.trim();
       return down.status === 0 && !left;
     },
   };
@@ -184,15 +222,27 @@ async function buyer(index, url, body, ledger) {
   const { x402Client, x402HTTPClient } = await import('@x402/core/client');
   const { ExactEvmScheme } = await import('@x402/evm/exact/client');
   const { privateKeyToAccount } = await import('viem/accounts');
-  const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(devKey(index).privateKey)));
+  const client = new x402Client().register(
+    'eip155:*',
+    new ExactEvmScheme(privateKeyToAccount(devKey(index).privateKey)),
+  );
   const httpClient = new x402HTTPClient(client);
   const post = async (headers = {}) => {
     ledger.requests += 1;
     try {
-      const response = await http(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      const response = await http(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
       const bytes = Buffer.from(await response.arrayBuffer());
       const receipt = response.headers.get('payment-response');
-      return { status: response.status, headers: response.headers, bytes, receipt: receipt ? JSON.parse(Buffer.from(receipt, 'base64').toString('utf8')) : undefined };
+      return {
+        status: response.status,
+        headers: response.headers,
+        bytes,
+        receipt: receipt ? JSON.parse(Buffer.from(receipt, 'base64').toString('utf8')) : undefined,
+      };
     } catch (error) {
       return { status: 0, bytes: Buffer.alloc(0), error: error.cause?.code ?? error.message };
     }
@@ -203,11 +253,20 @@ async function buyer(index, url, body, ledger) {
       const started = Date.now();
       const challenge = await post();
       if (challenge.status !== 402) return { started, ended: Date.now(), unpaid: challenge.status || challenge.error };
-      const required = httpClient.getPaymentRequiredResponse((name) => challenge.headers.get(name), JSON.parse(challenge.bytes.toString('utf8')));
+      const required = httpClient.getPaymentRequiredResponse(
+        (name) => challenge.headers.get(name),
+        JSON.parse(challenge.bytes.toString('utf8')),
+      );
       const payload = await client.createPaymentPayload(required);
       const signature = httpClient.encodePaymentSignatureHeader(payload);
       const answer = await post(signature);
-      return { started, ended: Date.now(), signature, nonce: payload.payload.authorization.nonce.toLowerCase(), answer };
+      return {
+        started,
+        ended: Date.now(),
+        signature,
+        nonce: payload.payload.authorization.nonce.toLowerCase(),
+        answer,
+      };
     },
     resend: (signature) => post(signature),
   };
@@ -215,10 +274,15 @@ async function buyer(index, url, body, ledger) {
 
 /** Waits (at most 20 s) until the replica renders; says what it saw. */
 async function waitRendering(container) {
-  const address = Object.values(container.NetworkSettings.Networks).map((network) => network.IPAddress).find(Boolean);
+  const address = Object.values(container.NetworkSettings.Networks)
+    .map((network) => network.IPAddress)
+    .find(Boolean);
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const text = await fetch(`http://${address}:8080/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text(), () => '');
+    const text = await fetch(`http://${address}:8080/metrics`, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.text(),
+      () => '',
+    );
     const inUse = Number(/^render_pool_in_use (\d+)/m.exec(text)?.[1] ?? 0);
     if (inUse > 0) return `while rendering ${inUse} paid PDF${inUse > 1 ? 's' : ''}`;
     await sleep(20);
@@ -251,13 +315,31 @@ async function chainLogs(pn, asset, payTo, fromBlock) {
     const used_ = await rpc('eth_getLogs', [{ address: asset, fromBlock, toBlock: 'latest', topics: [used] }]);
     const transfers = await rpc('eth_getLogs', [{ address: asset, fromBlock, toBlock: 'latest', topics: [transfer, null, payTo] }]);
     console.log(JSON.stringify({ head, used: used_, transfers }));`;
-  const out = await must('docker', ['exec', pn, 'node', '--input-type=module', '-e', script, asset, fromBlock, used, transfer, pad(payTo.toLowerCase())], { timeoutMs: 60_000 });
+  const out = await must(
+    'docker',
+    [
+      'exec',
+      pn,
+      'node',
+      '--input-type=module',
+      '-e',
+      script,
+      asset,
+      fromBlock,
+      used,
+      transfer,
+      pad(payTo.toLowerCase()),
+    ],
+    { timeoutMs: 60_000 },
+  );
   return JSON.parse(out.trim().split('\n').pop());
 }
 
 async function chainHead(pn) {
   const script = `const r = await fetch('http://127.0.0.1:' + (process.env.LOCAL_CHAIN_PORT || 8545), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) }); console.log((await r.json()).result);`;
-  return (await must('docker', ['exec', pn, 'node', '--input-type=module', '-e', script], { timeoutMs: 60_000 })).trim();
+  return (
+    await must('docker', ['exec', pn, 'node', '--input-type=module', '-e', script], { timeoutMs: 60_000 })
+  ).trim();
 }
 
 // --- Resources: what deploy/base/deployment.yaml's requests and limits are taken from -------
@@ -275,7 +357,11 @@ function sampler(ids) {
   let running = true;
   const loop = (async () => {
     while (running) {
-      const out = await run('docker', ['stats', '--no-stream', '--format', '{{.ID}}\t{{.CPUPerc}}\t{{.MemUsage}}', ...(await ids())], { timeoutMs: 30_000 });
+      const out = await run(
+        'docker',
+        ['stats', '--no-stream', '--format', '{{.ID}}\t{{.CPUPerc}}\t{{.MemUsage}}', ...(await ids())],
+        { timeoutMs: 30_000 },
+      );
       for (const line of out.stdout.split('\n').filter(Boolean)) {
         const [id, cpu, memory] = line.split('\t');
         const sample = { cpu: Number.parseFloat(cpu), memory: toBytes(memory.split('/')[0]) };
@@ -313,7 +399,9 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const env = { HTTP_PORT: String(port) };
   const s = stack(compose, env);
-  say(`project ${PROJECT}, published on ${base}; ${BUYERS} buyers, one purchase at a time each, ${PAUSE_MS} ms between purchases (modest: the machine is shared)`);
+  say(
+    `project ${PROJECT}, published on ${base}; ${BUYERS} buyers, one purchase at a time each, ${PAUSE_MS} ms between purchases (modest: the machine is shared)`,
+  );
   let passed = false;
   try {
     let started = Date.now();
@@ -323,7 +411,10 @@ async function main() {
     await s.dc(['up', '-d', '--scale', `app=${REPLICAS}`], { timeoutMs: 300_000 });
     const first = await s.healthy('app', REPLICAS);
     for (let i = 0; ; i++) {
-      const status = await http(`${base}/readyz`).then((response) => response.status, () => 0);
+      const status = await http(`${base}/readyz`).then(
+        (response) => response.status,
+        () => 0,
+      );
       if (status === 200) break;
       check(i < 600, `${base}/readyz is ${status} after a minute`);
       await sleep(100);
@@ -390,29 +481,37 @@ async function main() {
     const trafficEnd = Date.now();
     const loadFigures = await load.stop();
     const victimState = (await s.inspect(victim)).State;
-    say(`traffic stopped after ${seconds(trafficEnd - trafficStart)}; the killed replica was restarted by Docker's restart policy: ${victimState.Running ? `yes, running since ${victimState.StartedAt}` : 'no'}`);
+    say(
+      `traffic stopped after ${seconds(trafficEnd - trafficStart)}; the killed replica was restarted by Docker's restart policy: ${victimState.Running ? `yes, running since ${victimState.StartedAt}` : 'no'}`,
+    );
 
     // Re-send the same signature for every purchase without a PDF, as a client should.
     const paid = ledger.purchases.filter((purchase) => purchase.signature);
     const missing = paid.filter((purchase) => !isPdf(purchase.answer));
     const collected = [];
     const unanswered = [];
-    await Promise.all(missing.map(async (purchase) => {
-      const deadline = Date.now() + (MAX_TIMEOUT_SECONDS + 30) * 1000;
-      let answer = purchase.answer;
-      const seen = [answer.status || answer.error];
-      while (!isPdf(answer) && Date.now() < deadline) {
-        await sleep(2_000);
-        answer = await buyers[0].resend(purchase.signature);
-        seen.push(answer.status ? `${answer.status}${answer.status >= 400 ? ` ${reason(answer)}` : ''}` : answer.error);
-        // A definite 402 (never charged, or the authorization expired): no point asking again.
-        if (answer.status === 402) break;
-      }
-      purchase.final = answer;
-      (isPdf(answer) ? collected : unanswered).push(purchase);
-      const after = seconds(Date.now() - purchase.ended);
-      say(`purchase ${purchase.nonce.slice(0, 10)}…: ${[...new Set(seen)].join(' → ')}${isPdf(answer) ? ` (PDF collected by re-sending the same signature, ${after} after the first answer)` : ` (definite after ${after})`}`);
-    }));
+    await Promise.all(
+      missing.map(async (purchase) => {
+        const deadline = Date.now() + (MAX_TIMEOUT_SECONDS + 30) * 1000;
+        let answer = purchase.answer;
+        const seen = [answer.status || answer.error];
+        while (!isPdf(answer) && Date.now() < deadline) {
+          await sleep(2_000);
+          answer = await buyers[0].resend(purchase.signature);
+          seen.push(
+            answer.status ? `${answer.status}${answer.status >= 400 ? ` ${reason(answer)}` : ''}` : answer.error,
+          );
+          // A definite 402 (never charged, or the authorization expired): no point asking again.
+          if (answer.status === 402) break;
+        }
+        purchase.final = answer;
+        (isPdf(answer) ? collected : unanswered).push(purchase);
+        const after = seconds(Date.now() - purchase.ended);
+        say(
+          `purchase ${purchase.nonce.slice(0, 10)}…: ${[...new Set(seen)].join(' → ')}${isPdf(answer) ? ` (PDF collected by re-sending the same signature, ${after} after the first answer)` : ` (definite after ${after})`}`,
+        );
+      }),
+    );
 
     // The chain.
     const logs = await chainLogs(pn, asset, payTo, fromBlock);
@@ -425,26 +524,41 @@ async function main() {
     const doubles = [...settlementsByNonce.values()].filter((txs) => txs.length > 1).length;
     const foreign = [...settlementsByNonce.keys()].filter((nonce) => !ours.has(nonce));
     const delivered = (purchase) => isPdf(purchase.final ?? purchase.answer);
-    const takenWithoutPdf = [...settlementsByNonce.keys()].filter((nonce) => ours.has(nonce) && !delivered(ours.get(nonce)));
+    const takenWithoutPdf = [...settlementsByNonce.keys()].filter(
+      (nonce) => ours.has(nonce) && !delivered(ours.get(nonce)),
+    );
     const pdfWithoutPayment = paid.filter((purchase) => delivered(purchase) && !settlementsByNonce.has(purchase.nonce));
     // A PDF collected after its settler died may name no transaction (the re-settle only heard
     // "already used"): counted apart; a receipt naming a transaction must name the right one.
     const receiptOf = (purchase) => (purchase.final ?? purchase.answer).receipt;
-    const receiptMismatch = paid.filter((purchase) => delivered(purchase) && receiptOf(purchase)?.transaction && !settlementsByNonce.get(purchase.nonce)?.includes(receiptOf(purchase).transaction));
-    const receiptWithoutTransaction = paid.filter((purchase) => delivered(purchase) && !receiptOf(purchase)?.transaction);
+    const receiptMismatch = paid.filter(
+      (purchase) =>
+        delivered(purchase) &&
+        receiptOf(purchase)?.transaction &&
+        !settlementsByNonce.get(purchase.nonce)?.includes(receiptOf(purchase).transaction),
+    );
+    const receiptWithoutTransaction = paid.filter(
+      (purchase) => delivered(purchase) && !receiptOf(purchase)?.transaction,
+    );
     const transferTxs = new Set(logs.transfers.map((log) => log.transactionHash));
     const usedTxs = new Set(logs.used.map((log) => log.transactionHash));
     const transfersWithoutAuthorization = [...transferTxs].filter((tx) => !usedTxs.has(tx));
 
     // Service: the longest time without a PDF being delivered, while traffic ran.
-    const successes = paid.filter((purchase) => isPdf(purchase.answer)).map((purchase) => purchase.ended).sort((a, b) => a - b);
+    const successes = paid
+      .filter((purchase) => isPdf(purchase.answer))
+      .map((purchase) => purchase.ended)
+      .sort((a, b) => a - b);
     // From the first PDF on (the first purchase of each buyer includes its own start-up).
     let gap = { ms: 0, from: trafficStart };
     const marks = [...successes, trafficEnd];
-    for (let i = 1; i < marks.length; i++) if (marks[i] - marks[i - 1] > gap.ms) gap = { ms: marks[i] - marks[i - 1], from: marks[i - 1] };
+    for (let i = 1; i < marks.length; i++)
+      if (marks[i] - marks[i - 1] > gap.ms) gap = { ms: marks[i] - marks[i - 1], from: marks[i - 1] };
     const failedFirst = paid.filter((purchase) => !isPdf(purchase.answer));
     const statuses = {};
-    for (const purchase of failedFirst) statuses[purchase.answer.status || purchase.answer.error] = (statuses[purchase.answer.status || purchase.answer.error] ?? 0) + 1;
+    for (const purchase of failedFirst)
+      statuses[purchase.answer.status || purchase.answer.error] =
+        (statuses[purchase.answer.status || purchase.answer.error] ?? 0) + 1;
     const unpaidFailures = ledger.purchases.filter((purchase) => !purchase.signature);
 
     const figures = [
@@ -452,7 +566,11 @@ async function main() {
       `HTTP requests: ${ledger.requests} (challenges, paid requests and re-sends)`,
       `purchases: ${ledger.purchases.length} (${paid.length} paid; ${unpaidFailures.length} challenges not answered with a 402)`,
       `PDFs delivered: ${successes.length} at once + ${collected.length} collected by re-sending the same signature = ${successes.length + collected.length}`,
-      `paid requests without a PDF at first: ${failedFirst.length} (${Object.entries(statuses).map(([status, count]) => `${count}× ${status}`).join(', ') || 'none'})`,
+      `paid requests without a PDF at first: ${failedFirst.length} (${
+        Object.entries(statuses)
+          .map(([status, count]) => `${count}× ${status}`)
+          .join(', ') || 'none'
+      })`,
       `on-chain transfers to payTo: ${transferTxs.size} (AuthorizationUsed: ${logs.used.length})`,
       `double settlements: ${doubles}`,
       `payments taken without a PDF delivered or collectable: ${takenWithoutPdf.length}`,
@@ -465,19 +583,47 @@ async function main() {
     );
     say(`figures:\n${figures.map((line) => `  ${line}`).join('\n')}`);
     check(doubles === 0, `${doubles} authorizations settled twice`);
-    check(foreign.length === 0 && transfersWithoutAuthorization.length === 0, `settlements that no purchase of this run made: ${foreign.length + transfersWithoutAuthorization.length}`);
-    check(takenWithoutPdf.length === 0, `payments taken without a PDF delivered or collectable: ${takenWithoutPdf.map((nonce) => `${nonce} (${JSON.stringify((ours.get(nonce).final ?? ours.get(nonce).answer).status)})`).join(', ')}`);
-    check(pdfWithoutPayment.length === 0 && receiptMismatch.length === 0, `PDFs without their settlement: ${pdfWithoutPayment.length}, receipts naming another transaction: ${receiptMismatch.length}`);
-    check(successes.some((at) => at > events.at(-1).at), 'no PDF was delivered after the rolling step');
+    check(
+      foreign.length === 0 && transfersWithoutAuthorization.length === 0,
+      `settlements that no purchase of this run made: ${foreign.length + transfersWithoutAuthorization.length}`,
+    );
+    check(
+      takenWithoutPdf.length === 0,
+      `payments taken without a PDF delivered or collectable: ${takenWithoutPdf.map((nonce) => `${nonce} (${JSON.stringify((ours.get(nonce).final ?? ours.get(nonce).answer).status)})`).join(', ')}`,
+    );
+    check(
+      pdfWithoutPayment.length === 0 && receiptMismatch.length === 0,
+      `PDFs without their settlement: ${pdfWithoutPayment.length}, receipts naming another transaction: ${receiptMismatch.length}`,
+    );
+    check(
+      successes.some((at) => at > events.at(-1).at),
+      'no PDF was delivered after the rolling step',
+    );
     check(successes.length >= 10, `only ${successes.length} PDFs delivered`);
     passed = true;
   } finally {
     if (!passed) {
-      const logs = await run(compose[0], [...compose.slice(1), '-p', PROJECT, '-f', join(root, 'docker-compose.yml'), 'logs', '--no-color', '--tail', '15'], { env });
+      const logs = await run(
+        compose[0],
+        [
+          ...compose.slice(1),
+          '-p',
+          PROJECT,
+          '-f',
+          join(root, 'docker-compose.yml'),
+          'logs',
+          '--no-color',
+          '--tail',
+          '15',
+        ],
+        { env },
+      );
       say(`last log lines of the stack:\n${logs.stdout}${logs.stderr}`);
     }
     const torndown = await s.down();
-    say(`down -v: ${torndown ? 'no container of the project left' : 'FAILED: containers of the project are left'}; images kept`);
+    say(
+      `down -v: ${torndown ? 'no container of the project left' : 'FAILED: containers of the project are left'}; images kept`,
+    );
     rmSync(work, { recursive: true, force: true });
   }
   say('passed');
@@ -485,6 +631,8 @@ async function main() {
 
 main().catch((error) => {
   rmSync(work, { recursive: true, force: true });
-  say(`FAILED: ${error instanceof Failure ? error.message : `${error?.stack ?? String(error)}${error?.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''}`}`);
+  say(
+    `FAILED: ${error instanceof Failure ? error.message : `${error?.stack ?? String(error)}${error?.cause ? `\ncause: ${error.cause.stack ?? error.cause}` : ''}`}`,
+  );
   process.exit(1);
 });

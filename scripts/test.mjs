@@ -56,7 +56,9 @@ const filesOf = (tier) =>
 const tiered = new Set(Object.values(TIERS).flatMap((tier) => tier.folders));
 const orphans = findTests(join(root, 'test'), '.test.ts').filter((file) => !tiered.has(file.split('/')[1]));
 if (orphans.length) {
-  process.stderr.write(`test files in no tier (add their folder to TIERS in scripts/test.mjs): ${orphans.join(', ')}\n`);
+  process.stderr.write(
+    `test files in no tier (add their folder to TIERS in scripts/test.mjs): ${orphans.join(', ')}\n`,
+  );
   process.exit(1);
 }
 
@@ -77,7 +79,11 @@ if (everything) {
   const lint = spawnSync(process.execPath, [join(root, 'scripts', 'lint.mjs')], { cwd: root, stdio: 'inherit' });
   results.push({ tier: 'lint', file: 'eslint + prettier', ms: 0, ok: lint.status === 0 });
   process.stderr.write('[test] type-checking (tsc --noEmit)...\n');
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root], { cwd: root, stdio: 'inherit' });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 
@@ -102,21 +108,33 @@ function runNodeFile(file, buffered) {
 
 async function runTier(tier, files) {
   const tierStart = performance.now();
-  process.stderr.write(`[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}...\n`);
+  process.stderr.write(
+    `[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}...\n`,
+  );
   if (tier === 'browser') {
     // Playwright's global set-up starts the app on 127.0.0.1 and stops it again (playwright.config.ts).
-    const playwright = spawnSync(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? files : [])], {
-      cwd: root,
-      stdio: 'inherit',
-      timeout: 15 * 60_000,
+    const playwright = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? files : [])],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        timeout: 15 * 60_000,
+      },
+    );
+    results.push({
+      tier,
+      file: filters.length ? files.join(' ') : 'test/browser (playwright)',
+      ms: performance.now() - tierStart,
+      ok: playwright.status === 0,
     });
-    results.push({ tier, file: filters.length ? files.join(' ') : 'test/browser (playwright)', ms: performance.now() - tierStart, ok: playwright.status === 0 });
   } else {
     const queue = [...files];
     const parallel = Math.min(TIERS[tier].parallel, files.length);
     await Promise.all(
       Array.from({ length: parallel }, async () => {
-        for (let file = queue.shift(); file !== undefined; file = queue.shift()) results.push({ tier, ...(await runNodeFile(file, parallel > 1)) });
+        for (let file = queue.shift(); file !== undefined; file = queue.shift())
+          results.push({ tier, ...(await runNodeFile(file, parallel > 1)) });
       }),
     );
   }
@@ -129,9 +147,13 @@ for (const { tier, files } of plan) tierTimes.push([tier, await runTier(tier, fi
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 process.stdout.write('\n[test] durations per file, slowest first:\n');
 for (const result of [...results].filter((r) => r.tier !== 'lint').sort((a, b) => b.ms - a.ms)) {
-  process.stdout.write(`  ${seconds(result.ms).padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.file}\n`);
+  process.stdout.write(
+    `  ${seconds(result.ms).padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.file}\n`,
+  );
 }
-process.stdout.write(`[test] per tier: ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)}`).join(', ')}; total ${seconds(performance.now() - started)}\n`);
+process.stdout.write(
+  `[test] per tier: ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)}`).join(', ')}; total ${seconds(performance.now() - started)}\n`,
+);
 const failed = results.filter((result) => !result.ok);
 if (failed.length) {
   process.stdout.write(`[test] FAILED: ${failed.map((result) => result.file).join(', ')}\n`);

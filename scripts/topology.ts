@@ -11,7 +11,13 @@ const FACILITATOR_PORT = 8546;
 const INSTANCE_PORTS = [8081, 8082];
 const children: ChildProcess[] = [];
 
-function start(name: string, command: string, args: string[], env: Record<string, string>, readyWhen: RegExp): Promise<void> {
+function start(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  readyWhen: RegExp,
+): Promise<void> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -39,21 +45,41 @@ process.once('SIGINT', () => void stopAll());
 process.once('SIGTERM', () => void stopAll());
 
 try {
-  await start('redis', 'redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, /Ready to accept connections/);
-  await start('payments', process.execPath, ['--import', 'tsx', 'scripts/local-payment-network.ts'], { LOCAL_CHAIN_PORT: String(CHAIN_PORT), LOCAL_FACILITATOR_PORT: String(FACILITATOR_PORT) }, /local payment network ready/);
+  await start(
+    'redis',
+    'redis-server',
+    ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {},
+    /Ready to accept connections/,
+  );
+  await start(
+    'payments',
+    process.execPath,
+    ['--import', 'tsx', 'scripts/local-payment-network.ts'],
+    { LOCAL_CHAIN_PORT: String(CHAIN_PORT), LOCAL_FACILITATOR_PORT: String(FACILITATOR_PORT) },
+    /local payment network ready/,
+  );
   await Promise.all(
     INSTANCE_PORTS.map((port) =>
-      start(`service:${port}`, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        PORT: String(port),
-        FACILITATOR_URL: `http://127.0.0.1:${FACILITATOR_PORT}`,
-        PAY_TO: devAccount(0).address,
-        LOCAL_TEST_CHAIN: 'on',
-        REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
-        NODE_ENV: 'production',
-      }, /"msg":"listening"/),
+      start(
+        `service:${port}`,
+        process.execPath,
+        ['--import', 'tsx', 'src/main.ts'],
+        {
+          PORT: String(port),
+          FACILITATOR_URL: `http://127.0.0.1:${FACILITATOR_PORT}`,
+          PAY_TO: devAccount(0).address,
+          LOCAL_TEST_CHAIN: 'on',
+          REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+          NODE_ENV: 'production',
+        },
+        /"msg":"listening"/,
+      ),
     ),
   );
-  process.stdout.write(`\nready: instances on ${INSTANCE_PORTS.map((port) => `http://127.0.0.1:${port}`).join(' and ')}, sharing redis://127.0.0.1:${REDIS_PORT} and the facilitator on :${FACILITATOR_PORT}. Pay with SERVICE_URL=http://127.0.0.1:8081 npm run buy -- invoice.json out.pdf\n`);
+  process.stdout.write(
+    `\nready: instances on ${INSTANCE_PORTS.map((port) => `http://127.0.0.1:${port}`).join(' and ')}, sharing redis://127.0.0.1:${REDIS_PORT} and the facilitator on :${FACILITATOR_PORT}. Pay with SERVICE_URL=http://127.0.0.1:8081 npm run buy -- invoice.json out.pdf\n`,
+  );
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   await stopAll();

@@ -32,7 +32,12 @@ export interface AppDependencies {
   config: Config;
   logger: Logger;
   renderer?: PdfRenderer;
-  payment?: { terms: PaymentTerms; offers(operation: PricedOperation): unknown; call?: PaidCall; lifecycle?: Lifecycle | undefined };
+  payment?: {
+    terms: PaymentTerms;
+    offers(operation: PricedOperation): unknown;
+    call?: PaidCall;
+    lifecycle?: Lifecycle | undefined;
+  };
   metrics?: Metrics;
   readiness?: () => Promise<Readiness>;
   now?: () => Date;
@@ -73,21 +78,31 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
       offers: (route) => deps.payment?.offers(route) ?? [],
       rateLimits: limits,
     }),
-    ...healthRoutes({ ...(deps.readiness ? { readiness: deps.readiness } : {}), ...(deps.metrics ? { registry: deps.metrics.registry } : {}) }),
+    ...healthRoutes({
+      ...(deps.readiness ? { readiness: deps.readiness } : {}),
+      ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
+    }),
   ];
   routes = priceRoutes(specs, config.PRICES);
 
   // Every operation's body is parsed and validated on the compute pool (a free computed one is
   // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
   // A queue of 64 per thread and priority: about a second of maximal work, beyond which 503 server_busy.
-  const pool = config.COMPUTE_THREADS > 0 ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64, jobModule: OPERATION_WORKER }) : undefined;
+  const pool =
+    config.COMPUTE_THREADS > 0
+      ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64, jobModule: OPERATION_WORKER })
+      : undefined;
   const byId = new Map<string, Operation>(operations.map((operation) => [operation.operationId, operation]));
   const runJob = pool
     ? (job: OperationJob, priority: 'high' | 'normal') => pool.run(job, priority) as Promise<OperationJobResult>
     : async (job: OperationJob) => runOperationJob(byId, job);
   const caller = operationCaller({ runJob, paidCall: deps.payment?.call, resourceOf: resourceCache(), now });
 
-  const router = buildRouter(routes, { bodyLimitBytes: config.BODY_LIMIT_BYTES, caller, lifecycle: deps.payment?.lifecycle });
+  const router = buildRouter(routes, {
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    caller,
+    lifecycle: deps.payment?.lifecycle,
+  });
   const app = new Koa({ proxy: false });
   app.use(requestLog(logger, deps.metrics?.observeRequest));
   app.use(errorMiddleware((error, context) => logger.error({ err: error, ...context }, 'request failed')));
@@ -134,7 +149,8 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The limits in force (burst 0: off), shared by the middleware, the MCP server and the discovery documents. */
 function rateLimitTermsOf(config: Config): RateLimitTerms {
-  const policy = (name: string, burst: number, perSecond: number) => (burst > 0 ? { name, burst, perSecond } : undefined);
+  const policy = (name: string, burst: number, perSecond: number) =>
+    burst > 0 ? { name, burst, perSecond } : undefined;
   return {
     client: policy('client', config.RATE_LIMIT_CLIENT_BURST, config.RATE_LIMIT_CLIENT_PER_SECOND),
     payer: policy('payer', config.RATE_LIMIT_PAYER_BURST, config.RATE_LIMIT_PAYER_PER_SECOND),
@@ -156,8 +172,13 @@ function priceRoutes(specs: Operation[], prices: Record<string, string>): Priced
   const known = new Set(specs.map((spec) => spec.operationId));
   // Only the operation list's rows are known to the compute workers, which parse every body.
   const listed = new Set(operationList().map((operation) => operation.operationId));
-  const unlisted = specs.filter((spec) => spec.request && !listed.has(spec.operationId)).map((spec) => spec.operationId);
-  if (unlisted.length) throw new Error(`Operations with a request body must be rows of src/operations/operationList.ts: ${unlisted.join(', ')}`);
+  const unlisted = specs
+    .filter((spec) => spec.request && !listed.has(spec.operationId))
+    .map((spec) => spec.operationId);
+  if (unlisted.length)
+    throw new Error(
+      `Operations with a request body must be rows of src/operations/operationList.ts: ${unlisted.join(', ')}`,
+    );
   const unknown = Object.keys(prices).filter((id) => !known.has(id));
   if (unknown.length) {
     throw new Error(`PRICES names unknown operations: ${unknown.join(', ')}. Known: ${[...known].join(', ')}`);
@@ -166,7 +187,10 @@ function priceRoutes(specs: Operation[], prices: Record<string, string>): Priced
 }
 
 /** The compute workers' job module: the operation list's parse and compute (built, a .js beside this .js). */
-const OPERATION_WORKER = new URL(import.meta.url.endsWith('.ts') ? './operations/operationWorker.ts' : './operations/operationWorker.js', import.meta.url);
+const OPERATION_WORKER = new URL(
+  import.meta.url.endsWith('.ts') ? './operations/operationWorker.ts' : './operations/operationWorker.js',
+  import.meta.url,
+);
 
 /** The offer's resource per paid operation, built once (its compacted body schema is not cheap). */
 function resourceCache() {

@@ -26,13 +26,16 @@ const integerVar = (min: number, max: number, fallback: number) =>
 const urlVar = (protocols: string[]) =>
   v.pipe(
     v.string(),
-    v.check((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be an absolute ${protocols.join(' or ')} URL`),
+    v.check(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be an absolute ${protocols.join(' or ')} URL`,
+    ),
   );
 
 const addressVar = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address'));
@@ -56,11 +59,17 @@ const parsePriceList = (text: string): Record<string, string> => ({
 });
 
 const EnvSchema = v.object({
-  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
+  NODE_ENV: v.optional(
+    v.picklist(['development', 'production', 'test'], 'must be development, production or test'),
+    'development',
+  ),
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
   PORT: integerVar(0, 65535, 8080),
   PUBLIC_BASE_URL: v.optional(urlVar(['http:', 'https:'])),
-  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'), 'info'),
+  LOG_LEVEL: v.optional(
+    v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level'),
+    'info',
+  ),
   BODY_LIMIT_BYTES: integerVar(1024, 16 * 1024 * 1024, 1024 * 1024),
   SHUTDOWN_DEADLINE_MS: integerVar(0, 600_000, 30_000),
   // Rate limits (token buckets; a burst of 0 turns one off) and whom to believe about addresses.
@@ -91,12 +100,20 @@ const EnvSchema = v.object({
   // FACILITATOR_URL is a local payment network on a test chain (the compose file's, `npm run
   // topology`'s): the one case where PAY_TO may be a public test account.
   LOCAL_TEST_CHAIN: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'off'),
-  X402_NETWORK: v.optional(v.pipe(v.string(), v.regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network like eip155:8453')), 'eip155:8453'),
+  X402_NETWORK: v.optional(
+    v.pipe(v.string(), v.regex(/^eip155:\d+$/, 'must be a CAIP-2 EVM network like eip155:8453')),
+    'eip155:8453',
+  ),
   USDC_ASSET: v.optional(addressVar, USDC_ON_BASE),
   USDC_EIP712_NAME: v.optional(v.string(), 'USD Coin'),
   USDC_EIP712_VERSION: v.optional(v.string(), '2'),
   PRICES: v.pipe(
-    v.optional(v.string(), Object.entries(DEFAULT_PRICES).map(([id, usd]) => `${id}=${usd}`).join(',')),
+    v.optional(
+      v.string(),
+      Object.entries(DEFAULT_PRICES)
+        .map(([id, usd]) => `${id}=${usd}`)
+        .join(','),
+    ),
     v.regex(PRICE_LIST, 'must be a comma-separated list of operationId=USD, e.g. v1_invoice_pdf=0.02,v1_late_fee=0.01'),
     v.transform(parsePriceList),
   ),
@@ -131,10 +148,15 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
     shownDefault: '`http://HOST:PORT`',
   },
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
-  BODY_LIMIT_BYTES: { description: 'Largest request body, after decoding its `Content-Encoding` (413 `payload_too_large` beyond).' },
-  SHUTDOWN_DEADLINE_MS: { description: 'How long a stop signal (SIGTERM, SIGINT) lets requests in flight finish, settlement included.' },
+  BODY_LIMIT_BYTES: {
+    description: 'Largest request body, after decoding its `Content-Encoding` (413 `payload_too_large` beyond).',
+  },
+  SHUTDOWN_DEADLINE_MS: {
+    description: 'How long a stop signal (SIGTERM, SIGINT) lets requests in flight finish, settlement included.',
+  },
   RATE_LIMIT_CLIENT_BURST: {
-    description: 'Token bucket per client address on every route but `/healthz`, `/readyz`, `/metrics`: requests allowed at once; `0` turns the limit off.',
+    description:
+      'Token bucket per client address on every route but `/healthz`, `/readyz`, `/metrics`: requests allowed at once; `0` turns the limit off.',
   },
   RATE_LIMIT_CLIENT_PER_SECOND: { description: 'Refill rate of the per-client bucket, requests a second.' },
   RATE_LIMIT_PAYER_BURST: {
@@ -143,7 +165,8 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
   },
   RATE_LIMIT_PAYER_PER_SECOND: { description: 'Refill rate of the per-payer bucket, requests a second.' },
   TRUST_PROXY_HOPS: {
-    description: 'Proxies in front that append to `X-Forwarded-For`: the client address is that many entries from its right; `0` uses the socket address.',
+    description:
+      'Proxies in front that append to `X-Forwarded-For`: the client address is that many entries from its right; `0` uses the socket address.',
   },
   COMPUTE_THREADS: {
     description:
@@ -156,26 +179,36 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
   },
   CHROMIUM_SANDBOX: { description: '`off` runs Chromium with `--no-sandbox` (containers); as root it is always off.' },
   RENDER_POOL_SIZE: { description: 'Warm browser pages, i.e. concurrent renders.' },
-  RENDER_QUEUE_LIMIT: { description: 'Renders that may wait for a page; beyond it 503 `renderer_busy` with `Retry-After`.' },
+  RENDER_QUEUE_LIMIT: {
+    description: 'Renders that may wait for a page; beyond it 503 `renderer_busy` with `Retry-After`.',
+  },
   RENDER_TIMEOUT_MS: { description: 'Deadline of one render (502 `render_timeout`; the page is replaced).' },
-  BROWSER_MAX_RENDERS: { description: 'The browser is replaced (its successor launched first) after this many renders.' },
+  BROWSER_MAX_RENDERS: {
+    description: 'The browser is replaced (its successor launched first) after this many renders.',
+  },
   PAPER_SIZE: { description: '`auto` (Letter for USD, CAD and MXN, A4 otherwise), `A4` or `Letter`.' },
   PREVIEW: {
-    description: 'The development preview at `/preview`, with free PDF downloads; `on` is refused unless `NODE_ENV=development`.',
+    description:
+      'The development preview at `/preview`, with free PDF downloads; `on` is refused unless `NODE_ENV=development`.',
     shownDefault: '`on` with `NODE_ENV=development`, else `off`',
   },
   FACILITATOR_URL: {
     description:
       'x402 facilitator base URL (`/verify`, `/settle`, `/supported`). Unset: local payment mode (a local test chain and facilitator on loopback).',
   },
-  FACILITATOR_AUTH_HEADER: { description: 'Value of the `Authorization` header sent to the facilitator (never logged).' },
+  FACILITATOR_AUTH_HEADER: {
+    description: 'Value of the `Authorization` header sent to the facilitator (never logged).',
+  },
   FACILITATOR_TIMEOUT_MS: { description: 'Deadline of each facilitator call.' },
   PAY_TO: {
     description:
       'Wallet that receives payments; required with `FACILITATOR_URL`. A public anvil/Hardhat test account is refused unless `LOCAL_TEST_CHAIN=on`.',
     shownDefault: 'local payment mode: dev account 0',
   },
-  LOCAL_TEST_CHAIN: { description: '`on` says `FACILITATOR_URL` is a local payment network on a test chain: the one case where `PAY_TO` may be a public test account.' },
+  LOCAL_TEST_CHAIN: {
+    description:
+      '`on` says `FACILITATOR_URL` is a local payment network on a test chain: the one case where `PAY_TO` may be a public test account.',
+  },
   X402_NETWORK: { description: 'CAIP-2 network of the offer.' },
   USDC_ASSET: { description: 'USDC contract on that network.' },
   USDC_EIP712_NAME: { description: "The token's EIP-712 domain name (`USDC` on Base Sepolia)." },
@@ -184,12 +217,14 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
     description: '`operationId=USD` pairs, comma-separated, merged over the default prices; `=0` makes a route free.',
   },
   MAX_TIMEOUT_SECONDS: { description: 'Validity window asked of payment authorizations (`maxTimeoutSeconds`).' },
-  REDIS_URL: { description: '`redis://…` for payment state and rate-limit buckets shared by several instances; unset: in memory.' },
+  REDIS_URL: {
+    description: '`redis://…` for payment state and rate-limit buckets shared by several instances; unset: in memory.',
+  },
   LOCAL_CHAIN_PORT: { description: 'Port of the local test chain (local payment mode only).' },
   LOCAL_FACILITATOR_PORT: { description: 'Port of the local facilitator (local payment mode only).' },
   RECEIPT_SIGNING_KEY: {
     description:
-      'A `0x`-prefixed 32-byte hex secp256k1 private key that signs the 402 offers and every paid answer\'s receipt (x402 offer-receipt, EIP-712; docs/batch-and-receipts.md). Unset outside local payment mode: signed receipts are off. A malformed key, or a public anvil/Hardhat test key with `FACILITATOR_URL`, is refused at start-up (the value is never shown). A secret.',
+      "A `0x`-prefixed 32-byte hex secp256k1 private key that signs the 402 offers and every paid answer's receipt (x402 offer-receipt, EIP-712; docs/batch-and-receipts.md). Unset outside local payment mode: signed receipts are off. A malformed key, or a public anvil/Hardhat test key with `FACILITATOR_URL`, is refused at start-up (the value is never shown). A secret.",
     shownDefault: 'local payment mode: dev account 11; otherwise unset (off)',
   },
 };
@@ -221,7 +256,8 @@ function receiptKeyProblems(config: Env): string[] {
   if (key === undefined) return [];
   // The value is a secret: no problem message quotes it.
   const address = receiptSignerAddress(key);
-  if (!address) return ['RECEIPT_SIGNING_KEY: must be a 0x-prefixed 32-byte hex secp256k1 private key (the value is not shown)'];
+  if (!address)
+    return ['RECEIPT_SIGNING_KEY: must be a 0x-prefixed 32-byte hex secp256k1 private key (the value is not shown)'];
   const testAccount = publicTestAccountIndex(address);
   if (config.FACILITATOR_URL && config.LOCAL_TEST_CHAIN === 'off' && testAccount !== undefined) {
     return [
@@ -237,22 +273,30 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = v.safeParse(EnvSchema, present, { abortEarly: false });
   if (!parsed.success) {
-    throw new ConfigError(toIssues(parsed.issues).map((issue) => `${issue.path}: ${issue.message} (got ${JSON.stringify(present[issue.path])})`));
+    throw new ConfigError(
+      toIssues(parsed.issues).map(
+        (issue) => `${issue.path}: ${issue.message} (got ${JSON.stringify(present[issue.path])})`,
+      ),
+    );
   }
   const config = parsed.output;
   const problems: string[] = [];
-  if (config.FACILITATOR_URL && !config.PAY_TO) problems.push('PAY_TO: is required when FACILITATOR_URL is set (the wallet that receives payments)');
+  if (config.FACILITATOR_URL && !config.PAY_TO)
+    problems.push('PAY_TO: is required when FACILITATOR_URL is set (the wallet that receives payments)');
   // A real facilitator paying into a key the whole world knows: anyone could take the money.
   const testAccount = config.PAY_TO === undefined ? undefined : publicTestAccountIndex(config.PAY_TO);
   if (config.FACILITATOR_URL && config.LOCAL_TEST_CHAIN === 'off' && testAccount !== undefined) {
     problems.push(
       `PAY_TO: ${config.PAY_TO} is account ${testAccount} of the public anvil/Hardhat test mnemonic ("test test … junk"); its private key is published, ` +
-        'so anyone could take what it receives. Set PAY_TO to a wallet you control. (Only if FACILITATOR_URL is a local test chain\'s facilitator, set LOCAL_TEST_CHAIN=on.)',
+        "so anyone could take what it receives. Set PAY_TO to a wallet you control. (Only if FACILITATOR_URL is a local test chain's facilitator, set LOCAL_TEST_CHAIN=on.)",
     );
   }
   problems.push(...receiptKeyProblems(config));
   // The preview hands out PDFs without payment: never outside development, even by mistake.
-  if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development') problems.push(`PREVIEW: on is allowed only with NODE_ENV=development (the preview renders PDFs without payment); NODE_ENV is ${config.NODE_ENV}`);
+  if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development')
+    problems.push(
+      `PREVIEW: on is allowed only with NODE_ENV=development (the preview renders PDFs without payment); NODE_ENV is ${config.NODE_ENV}`,
+    );
   if (problems.length) throw new ConfigError(problems);
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   return {

@@ -51,7 +51,11 @@ export class AppError extends Error {
    */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { issues?: Issue[]; cause?: unknown; timedOut?: boolean; retryAfterSeconds?: number } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
@@ -82,7 +86,8 @@ export class InputRejected extends AppError {
 export function validationFailed(issues: Issue[]): InputRejected {
   const count = issues.length;
   const first = issues[0];
-  const summary = count === 1 && first ? `${first.path || 'body'}: ${first.message}` : `${count} problems found; see issues`;
+  const summary =
+    count === 1 && first ? `${first.path || 'body'}: ${first.message}` : `${count} problems found; see issues`;
   return new InputRejected('validation_failed', `The request body is invalid: ${summary}.`, issues);
 }
 
@@ -95,7 +100,8 @@ export const internalError = (cause?: unknown): AppError =>
   new AppError('internal_error', 'Something went wrong on our side. Please try again.', { cause });
 
 /** A JSON body that is an array: every route takes an object. */
-export const bodyIsAnArray = (): InputRejected => validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
+export const bodyIsAnArray = (): InputRejected =>
+  validationFailed([{ path: '', code: 'invalid_type', message: 'must be a JSON object, not an array' }]);
 
 /**
  * An error as plain data, for crossing a thread boundary (the compute pool): a domain error keeps
@@ -108,7 +114,8 @@ export type ErrorData =
   | { kind: 'internal'; message: string; stack?: string };
 
 export function errorToData(error: unknown): ErrorData {
-  if (error instanceof InputRejected) return { kind: 'rejected', code: error.code, message: error.message, issues: error.issues ?? [] };
+  if (error instanceof InputRejected)
+    return { kind: 'rejected', code: error.code, message: error.message, issues: error.issues ?? [] };
   if (error instanceof AppError) {
     return {
       kind: 'app',
@@ -143,7 +150,8 @@ export function errorFromData(data: ErrorData): Error {
 }
 
 /** A request body that is not JSON (or not an object or array): the client's to fix. */
-export const invalidJson = (): AppError => new AppError('invalid_json', 'The request body is not valid JSON (an object was expected).');
+export const invalidJson = (): AppError =>
+  new AppError('invalid_json', 'The request body is not valid JSON (an object was expected).');
 
 /** A `__proto__` key anywhere in a JSON body: refused as the body parser always has. */
 export const forbiddenProtoKey = (): InputRejected =>

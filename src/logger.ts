@@ -12,9 +12,23 @@ export function createLogger(level: string, options: { pretty?: boolean } = {}):
     level,
     base: undefined,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["payment-signature"]', '*.privateKey', '*.authHeader', '*.authorization', '*.signature'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers["payment-signature"]',
+        '*.privateKey',
+        '*.authHeader',
+        '*.authorization',
+        '*.signature',
+      ],
       censor: '[redacted]',
     },
-    ...(options.pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(options.pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
   });
 }

@@ -21,7 +21,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.LOG_LEVEL, { pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
+  const logger = createLogger(config.LOG_LEVEL, {
+    pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true,
+  });
   const lifecycle = createLifecycle();
   const metrics = createMetrics();
 
@@ -41,7 +43,10 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    logger.info({ url: `http://${config.HOST}:${port}`, publicBaseUrl: config.PUBLIC_BASE_URL, env: config.NODE_ENV }, 'listening');
+    logger.info(
+      { url: `http://${config.HOST}:${port}`, publicBaseUrl: config.PUBLIC_BASE_URL, env: config.NODE_ENV },
+      'listening',
+    );
     if (payments.local) announceLocalPaymentMode(logger, payments);
   });
 
@@ -49,7 +54,16 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    void shutdown({ signal, server, lifecycle, renderer, payments, logger, deadlineMs: config.SHUTDOWN_DEADLINE_MS, closeApp });
+    void shutdown({
+      signal,
+      server,
+      lifecycle,
+      renderer,
+      payments,
+      logger,
+      deadlineMs: config.SHUTDOWN_DEADLINE_MS,
+      closeApp,
+    });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
@@ -66,7 +80,13 @@ async function main(): Promise<void> {
 function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
   const local = payments.local!;
   logger.info(
-    { mode: 'local-payment', rpcUrl: local.rpcUrl, facilitatorUrl: local.facilitatorUrl, payTo: payments.terms.payTo, testUsdcHolders: local.buyers.map((buyer) => buyer.address) },
+    {
+      mode: 'local-payment',
+      rpcUrl: local.rpcUrl,
+      facilitatorUrl: local.facilitatorUrl,
+      payTo: payments.terms.payTo,
+      testUsdcHolders: local.buyers.map((buyer) => buyer.address),
+    },
     'LOCAL PAYMENT MODE: a local test chain (chain id 8453) and facilitator run on loopback; payments use TEST USDC, not real money. ' +
       `Dev accounts 1-9 of anvil's public test mnemonic hold 1000 test USDC each; dev account 0 (${payments.terms.payTo}) receives. ` +
       `Pay with: npm run buy -- invoice.json out.pdf  (uses dev account 1, ${local.buyers[0]?.address}). Set FACILITATOR_URL and PAY_TO for production.`,
@@ -78,7 +98,16 @@ function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
  * requests that have not begun settling are abandoned before settlement; settlements under way
  * are waited for. Then the browser and the local chain close.
  */
-async function shutdown(options: { signal: string; server: Server; lifecycle: Lifecycle; renderer: Renderer; payments: Payments; logger: Logger; deadlineMs: number; closeApp: () => void }) {
+async function shutdown(options: {
+  signal: string;
+  server: Server;
+  lifecycle: Lifecycle;
+  renderer: Renderer;
+  payments: Payments;
+  logger: Logger;
+  deadlineMs: number;
+  closeApp: () => void;
+}) {
   const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
   lifecycle.drain();
   logger.info({ signal, deadlineMs }, 'draining');

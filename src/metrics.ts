@@ -17,7 +17,12 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route, method and status.',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by route.',
@@ -25,9 +30,24 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  const renderSeconds = new Histogram({ name: 'render_duration_seconds', help: 'Time to render one PDF.', buckets: [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8], registers: [registry] });
-  const renderPages = new Histogram({ name: 'render_pages', help: 'Pages per rendered PDF.', buckets: [1, 2, 3, 5, 8, 13, 21], registers: [registry] });
-  const payments = new Counter({ name: 'payments_total', help: 'Payment outcomes: challenged, verified, invalid, settled, settle_failed, settle_unknown, replayed, collected, abandoned.', labelNames: ['outcome'], registers: [registry] });
+  const renderSeconds = new Histogram({
+    name: 'render_duration_seconds',
+    help: 'Time to render one PDF.',
+    buckets: [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8],
+    registers: [registry],
+  });
+  const renderPages = new Histogram({
+    name: 'render_pages',
+    help: 'Pages per rendered PDF.',
+    buckets: [1, 2, 3, 5, 8, 13, 21],
+    registers: [registry],
+  });
+  const payments = new Counter({
+    name: 'payments_total',
+    help: 'Payment outcomes: challenged, verified, invalid, settled, settle_failed, settle_unknown, replayed, collected, abandoned.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const facilitator = new Histogram({
     name: 'facilitator_call_duration_seconds',
     help: 'Facilitator call latency by operation and outcome.',

@@ -33,7 +33,11 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
   const { config, logger, lifecycle, payments, renderer, metrics } = parts;
   metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
   // Several instances share REDIS_URL: their rate limits are one limit, kept there too.
-  const buckets = parts.buckets ?? (config.REDIS_URL ? createRedisBucketStore({ url: config.REDIS_URL, log: (line) => logger.warn(line) }) : undefined);
+  const buckets =
+    parts.buckets ??
+    (config.REDIS_URL
+      ? createRedisBucketStore({ url: config.REDIS_URL, log: (line) => logger.warn(line) })
+      : undefined);
   // Themes put by PUT /v1/themes: in Redis too, so that every instance knows every theme id.
   const themes = config.REDIS_URL ? createRedisThemeStore({ url: config.REDIS_URL }) : undefined;
   const service = createApp({

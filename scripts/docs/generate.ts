@@ -30,4 +30,6 @@ if (check && stale.length) {
   process.stderr.write(`stale generated pages: ${stale.join(', ')}; run npm run docs\n`);
   process.exit(1);
 }
-process.stdout.write(stale.length ? `${check ? 'stale' : 'wrote'}: ${stale.join(', ')}\n` : 'generated pages are up to date\n');
+process.stdout.write(
+  stale.length ? `${check ? 'stale' : 'wrote'}: ${stale.join(', ')}\n` : 'generated pages are up to date\n',
+);

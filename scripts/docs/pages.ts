@@ -41,7 +41,12 @@ interface OpenApiDocument {
 
 /** The OpenAPI document of an app built with the default configuration, asked for over HTTP on loopback. */
 export async function servedOpenApi(): Promise<OpenApiDocument> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', COMPUTE_THREADS: '0', PUBLIC_BASE_URL: 'https://invoices.example' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    COMPUTE_THREADS: '0',
+    PUBLIC_BASE_URL: 'https://invoices.example',
+  });
   const built = createApp({ config, logger: createLogger(config.LOG_LEVEL) });
   const server = createHttpServer(built.app.callback()).listen(0, '127.0.0.1');
   try {
@@ -71,7 +76,10 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         summary: operation.summary ?? '',
         description: operation.description ?? '',
         price: price?.amount ? `${price.amount} ${price.currency ?? 'USD'}` : undefined,
-        responses: Object.entries(operation.responses ?? {}).map(([status, response]) => ({ status, description: response.description ?? '' })),
+        responses: Object.entries(operation.responses ?? {}).map(([status, response]) => ({
+          status,
+          description: response.description ?? '',
+        })),
       };
     }),
   );
@@ -99,7 +107,9 @@ export function apiPage(document: OpenApiDocument): string {
       '',
       `${cell(operation.summary)}. Operation id \`${operation.operationId}\`; ${operation.price ? `price ${operation.price}, paid with x402 v2 ([paying](../paying-and-x402.md))` : 'free'}.`,
       '',
-      ...(operation.description && operation.description !== operation.summary ? [operation.description.trim(), ''] : []),
+      ...(operation.description && operation.description !== operation.summary
+        ? [operation.description.trim(), '']
+        : []),
       '| status | when |',
       '|---|---|',
       ...operation.responses.map((response) => `| ${response.status} | ${cell(response.description)} |`),
@@ -152,8 +162,8 @@ export function errorsPage(): string {
     '`xml_too_deep`, `einvoice_too_large`, `einvoice_unknown_root`, `pdf_malformed`, `pdf_encrypted`, `pdf_no_einvoice`',
     '([inbound e-invoices](../e-invoices-inbound.md)).',
     '',
-    '**Payment** (402) answers are x402 challenges, not this body: the `PAYMENT-REQUIRED` header, and the challenge\'s',
-    '`error` is an x402 reason code (`invalid_signature`, the facilitator\'s `invalidReason`, …); see',
+    "**Payment** (402) answers are x402 challenges, not this body: the `PAYMENT-REQUIRED` header, and the challenge's",
+    "`error` is an x402 reason code (`invalid_signature`, the facilitator's `invalidReason`, …); see",
     '[paying](../paying-and-x402.md).',
     '',
     'Every other code, from the one table that maps codes to HTTP (`src/http/errorAnswers.ts`); "retry after" is the',
@@ -167,11 +177,13 @@ export function errorsPage(): string {
 }
 
 export function configurationPage(): string {
-  const rows = (Object.entries(CONFIG_VARIABLES) as Array<[keyof Env, (typeof CONFIG_VARIABLES)[keyof Env]]>).map(([name, doc]) => {
-    const schemaDefault = schemaDefaultOf(name);
-    const shown = doc.shownDefault ?? (schemaDefault === '' ? 'unset' : `\`${schemaDefault}\``);
-    return `| \`${name}\` | ${cell(shown)} | ${cell(doc.description)} |`;
-  });
+  const rows = (Object.entries(CONFIG_VARIABLES) as Array<[keyof Env, (typeof CONFIG_VARIABLES)[keyof Env]]>).map(
+    ([name, doc]) => {
+      const schemaDefault = schemaDefaultOf(name);
+      const shown = doc.shownDefault ?? (schemaDefault === '' ? 'unset' : `\`${schemaDefault}\``);
+      return `| \`${name}\` | ${cell(shown)} | ${cell(doc.description)} |`;
+    },
+  );
   return [
     NOTICE,
     '# Configuration',

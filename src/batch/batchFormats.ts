@@ -8,11 +8,34 @@ import { prepareInvoice } from '../invoice/prepareInvoice.js';
  * writes that item's XML, as on the single routes) and its file name ending.
  */
 export const BATCH_FORMATS = {
-  pdf: { prepare: (body: unknown) => ({ prepared: prepareInvoice(body), profile: DEFAULT_PROFILE }), suffix: '.pdf', mimeType: 'application/pdf', singleRoute: '/v1/invoice.pdf' },
-  'factur-x': { prepare: (body: unknown) => prepareProfiledEInvoice(body, 'factur-x'), suffix: '-factur-x.pdf', mimeType: 'application/pdf', singleRoute: '/v1/e-invoice/factur-x.pdf' },
-  cii: { prepare: (body: unknown) => prepareProfiledEInvoice(body, 'cii'), suffix: '-cii.xml', mimeType: 'application/xml', singleRoute: '/v1/e-invoice/cii.xml' },
-  ubl: { prepare: (body: unknown) => prepareProfiledEInvoice(body, 'ubl'), suffix: '-ubl.xml', mimeType: 'application/xml', singleRoute: '/v1/e-invoice/ubl.xml' },
-} as const satisfies Record<string, { prepare(body: unknown): ProfiledInvoice; suffix: string; mimeType: string; singleRoute: string }>;
+  pdf: {
+    prepare: (body: unknown) => ({ prepared: prepareInvoice(body), profile: DEFAULT_PROFILE }),
+    suffix: '.pdf',
+    mimeType: 'application/pdf',
+    singleRoute: '/v1/invoice.pdf',
+  },
+  'factur-x': {
+    prepare: (body: unknown) => prepareProfiledEInvoice(body, 'factur-x'),
+    suffix: '-factur-x.pdf',
+    mimeType: 'application/pdf',
+    singleRoute: '/v1/e-invoice/factur-x.pdf',
+  },
+  cii: {
+    prepare: (body: unknown) => prepareProfiledEInvoice(body, 'cii'),
+    suffix: '-cii.xml',
+    mimeType: 'application/xml',
+    singleRoute: '/v1/e-invoice/cii.xml',
+  },
+  ubl: {
+    prepare: (body: unknown) => prepareProfiledEInvoice(body, 'ubl'),
+    suffix: '-ubl.xml',
+    mimeType: 'application/xml',
+    singleRoute: '/v1/e-invoice/ubl.xml',
+  },
+} as const satisfies Record<
+  string,
+  { prepare(body: unknown): ProfiledInvoice; suffix: string; mimeType: string; singleRoute: string }
+>;
 
 export type BatchFormat = keyof typeof BATCH_FORMATS;
 export const BATCH_FORMAT_NAMES = Object.keys(BATCH_FORMATS) as BatchFormat[];

@@ -9,8 +9,14 @@ import { BATCH_FORMAT_NAMES, BATCH_FORMATS, type BatchFormat } from './batchForm
 /** At most this many invoices in one batch (one payment). */
 export const MAX_BATCH_ITEMS = 100;
 
-const formatSchema = v.optional(v.picklist(BATCH_FORMAT_NAMES, `must be one of ${BATCH_FORMAT_NAMES.join(', ')}`), 'pdf');
-const countMessages = [`must hold at least 1 invoice`, `must hold at most ${MAX_BATCH_ITEMS} invoices; split the batch`] as const;
+const formatSchema = v.optional(
+  v.picklist(BATCH_FORMAT_NAMES, `must be one of ${BATCH_FORMAT_NAMES.join(', ')}`),
+  'pdf',
+);
+const countMessages = [
+  `must hold at least 1 invoice`,
+  `must hold at most ${MAX_BATCH_ITEMS} invoices; split the batch`,
+] as const;
 
 /**
  * The request body of POST /v1/invoices.zip, as documented (OpenAPI, MCP): the invoices in full,
@@ -19,13 +25,21 @@ const countMessages = [`must hold at least 1 invoice`, `must hold at most ${MAX_
  */
 export const BatchRequestSchema = v.strictObject({
   format: formatSchema,
-  invoices: v.pipe(v.array(EInvoiceRequestSchema), v.minLength(1, countMessages[0]), v.maxLength(MAX_BATCH_ITEMS, countMessages[1])),
+  invoices: v.pipe(
+    v.array(EInvoiceRequestSchema),
+    v.minLength(1, countMessages[0]),
+    v.maxLength(MAX_BATCH_ITEMS, countMessages[1]),
+  ),
 });
 
 /** The outer shape only: each invoice is then checked by its format's own preparation. */
 const BatchShapeSchema = v.strictObject({
   format: formatSchema,
-  invoices: v.pipe(v.array(v.unknown()), v.minLength(1, countMessages[0]), v.maxLength(MAX_BATCH_ITEMS, countMessages[1])),
+  invoices: v.pipe(
+    v.array(v.unknown()),
+    v.minLength(1, countMessages[0]),
+    v.maxLength(MAX_BATCH_ITEMS, countMessages[1]),
+  ),
 });
 
 export interface PreparedBatch {
@@ -63,7 +77,8 @@ export function prepareBatch(body: unknown): PreparedBatch {
       if (!(error instanceof InputRejected)) throw error;
       // A single failing rule family keeps its code (en16931_rules_failed); a mix is validation_failed.
       code = code === undefined || code === error.code ? error.code : 'validation_failed';
-      for (const issue of error.issues ?? [{ path: '', code: error.code, message: error.message }]) issues.push({ ...issue, path: itemPath(index, issue.path) });
+      for (const issue of error.issues ?? [{ path: '', code: error.code, message: error.message }])
+        issues.push({ ...issue, path: itemPath(index, issue.path) });
     }
   });
   if (issues.length === 0) issues.push(...duplicateNumbers(prepared));
@@ -71,7 +86,12 @@ export function prepareBatch(body: unknown): PreparedBatch {
   return { format, invoices: prepared, profiles };
 }
 
-const itemPath = (index: number, path: string) => (path === '' ? `invoices[${index}]` : path.startsWith('[') ? `invoices[${index}]${path}` : `invoices[${index}].${path}`);
+const itemPath = (index: number, path: string) =>
+  path === ''
+    ? `invoices[${index}]`
+    : path.startsWith('[')
+      ? `invoices[${index}]${path}`
+      : `invoices[${index}].${path}`;
 
 function duplicateNumbers(invoices: readonly PreparedInvoice[]): Issue[] {
   const first = new Map<string, number>();
@@ -80,14 +100,26 @@ function duplicateNumbers(invoices: readonly PreparedInvoice[]): Issue[] {
     const key = invoice.invoice_number.trim().toLowerCase();
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, index);
-    else issues.push({ path: `invoices[${index}].invoice_number`, code: 'duplicate_invoice_number', message: `repeats the invoice number of invoices[${earlier}] (${invoice.invoice_number}); every invoice in a batch needs its own number` });
+    else
+      issues.push({
+        path: `invoices[${index}].invoice_number`,
+        code: 'duplicate_invoice_number',
+        message: `repeats the invoice number of invoices[${earlier}] (${invoice.invoice_number}); every invoice in a batch needs its own number`,
+      });
   });
   return issues;
 }
 
 function batchRejected(code: string, issues: Issue[]): InputRejected {
-  const items = [...new Set(issues.map((issue) => /^invoices\[(\d+)\]/.exec(issue.path)?.[1]).filter((index) => index !== undefined))];
+  const items = [
+    ...new Set(
+      issues.map((issue) => /^invoices\[(\d+)\]/.exec(issue.path)?.[1]).filter((index) => index !== undefined),
+    ),
+  ];
   const where = items.length === 1 ? `invoice ${items[0]}` : `invoices ${items.join(', ')}`;
-  const summary = issues.length === 1 ? `${issues[0]!.path}: ${issues[0]!.message}` : `${issues.length} problems in ${where}; see issues`;
+  const summary =
+    issues.length === 1
+      ? `${issues[0]!.path}: ${issues[0]!.message}`
+      : `${issues.length} problems in ${where}; see issues`;
   return new InputRejected(code, `The batch is invalid: ${summary}. Nothing was charged.`, issues);
 }

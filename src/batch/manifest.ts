@@ -25,7 +25,12 @@ export interface Manifest {
   files: ManifestFile[];
 }
 
-export function manifestFile(file: string, prepared: PreparedInvoice, bytes: Buffer, pages: number | null): ManifestFile {
+export function manifestFile(
+  file: string,
+  prepared: PreparedInvoice,
+  bytes: Buffer,
+  pages: number | null,
+): ManifestFile {
   const { totals, invoice } = prepared;
   return {
     file,
@@ -40,4 +45,5 @@ export function manifestFile(file: string, prepared: PreparedInvoice, bytes: Buf
 }
 
 /** manifest.json's bytes: fixed key order and indentation, so the same batch gives the same bytes. */
-export const manifestBytes = (manifest: Manifest): Buffer => Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+export const manifestBytes = (manifest: Manifest): Buffer =>
+  Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8');

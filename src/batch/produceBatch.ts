@@ -48,19 +48,35 @@ const DEFAULT_ADMISSION_WAIT_MS = 30_000;
  * Memory: each finished file is added to the ZIP as soon as the files before it are (so at most
  * `concurrency` rendered files wait outside it); the archive is assembled once at the end.
  */
-export function produceBatch(renderer: BatchRenderer | undefined, batch: PreparedBatch, options: BatchOptions = {}): Promise<BatchFile> {
+export function produceBatch(
+  renderer: BatchRenderer | undefined,
+  batch: PreparedBatch,
+  options: BatchOptions = {},
+): Promise<BatchFile> {
   const format = BATCH_FORMATS[batch.format];
-  const names = fileNamesOf(batch.invoices.map(({ invoice }) => invoice.invoice_number), format.suffix);
+  const names = fileNamesOf(
+    batch.invoices.map(({ invoice }) => invoice.invoice_number),
+    format.suffix,
+  );
   const zip = new ZipWriter();
   const files: ManifestFile[] = [];
   const add = (index: number, bytes: Buffer, pages: number | null) => {
     const prepared = batch.invoices[index]!;
-    zip.add(names[index]!, bytes, { compress: format.mimeType !== 'application/pdf', date: prepared.invoice.issue_date });
+    zip.add(names[index]!, bytes, {
+      compress: format.mimeType !== 'application/pdf',
+      date: prepared.invoice.issue_date,
+    });
     files.push(manifestFile(names[index]!, prepared, bytes, pages));
   };
   const finish = (): BatchFile => {
-    const latest = batch.invoices.map(({ invoice }) => invoice.issue_date).sort().at(-1)!;
-    zip.add('manifest.json', manifestBytes({ format: batch.format, count: files.length, files }), { compress: true, date: latest });
+    const latest = batch.invoices
+      .map(({ invoice }) => invoice.issue_date)
+      .sort()
+      .at(-1)!;
+    zip.add('manifest.json', manifestBytes({ format: batch.format, count: files.length, files }), {
+      compress: true,
+      date: latest,
+    });
     return { contentType: 'application/zip', body: zip.finish(), count: files.length };
   };
 
@@ -95,11 +111,16 @@ function renderAll(
     // A hybrid prints its legal notes (France's PMT/PMD/AAB) as /v1/e-invoice/factur-x.pdf does.
     const printed = format === 'factur-x' ? withPrintedLegalNotes(prepared) : prepared;
     const started = performance.now();
-    const rendering = firstTry ? renderer.renderPdf(printed, { signal: stop.signal }) : admitted(renderer, printed, stop.signal, admissionWaitMs);
+    const rendering = firstTry
+      ? renderer.renderPdf(printed, { signal: stop.signal })
+      : admitted(renderer, printed, stop.signal, admissionWaitMs);
     return rendering.then(
       ({ pdf, pages }) => {
         options.onRendered?.((performance.now() - started) / 1000, pages);
-        const bytes = format === 'factur-x' ? toFacturXPdf(pdf, { xml: eInvoiceXml(prepared, 'cii', profile), ...hybridOf(profile) }) : pdf;
+        const bytes =
+          format === 'factur-x'
+            ? toFacturXPdf(pdf, { xml: eInvoiceXml(prepared, 'cii', profile), ...hybridOf(profile) })
+            : pdf;
         finished.set(index, { bytes, pages });
         for (let ready = finished.get(nextToAdd); ready; ready = finished.get(nextToAdd)) {
           finished.delete(nextToAdd);
@@ -130,12 +151,13 @@ function renderAll(
   };
   // The first failure is the batch's: it withdraws the other renders, whose aborts are not reported.
   let failure: { error: unknown } | undefined;
-  const lanes = [lane(first), ...Array.from({ length: concurrency - 1 }, () => lane(Promise.resolve()))].map((running) =>
-    running.catch((error: unknown) => {
-      if (failure) return;
-      failure = { error };
-      stop.abort(error);
-    }),
+  const lanes = [lane(first), ...Array.from({ length: concurrency - 1 }, () => lane(Promise.resolve()))].map(
+    (running) =>
+      running.catch((error: unknown) => {
+        if (failure) return;
+        failure = { error };
+        stop.abort(error);
+      }),
   );
   return Promise.all(lanes)
     .then(() => {
@@ -159,7 +181,8 @@ async function admitted(renderer: BatchRenderer, prepared: PreparedInvoice, sign
     try {
       return await renderer.renderPdf(prepared, { signal });
     } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'renderer_busy' || performance.now() + pause > deadline) throw error;
+      if (!(error instanceof AppError) || error.code !== 'renderer_busy' || performance.now() + pause > deadline)
+        throw error;
     }
     await sleep(pause, undefined, { signal }).catch(() => undefined);
   }
@@ -167,7 +190,10 @@ async function admitted(renderer: BatchRenderer, prepared: PreparedInvoice, sign
 
 /** An item's failure, named: the code stays the render's own (render_failed, render_timeout, renderer_busy). */
 function itemFailed(index: number, prepared: PreparedInvoice, error: unknown): AppError {
-  const failure = error instanceof AppError ? error : new AppError('render_failed', 'The PDF could not be rendered.', { cause: error });
+  const failure =
+    error instanceof AppError
+      ? error
+      : new AppError('render_failed', 'The PDF could not be rendered.', { cause: error });
   const path = `invoices[${index}]`;
   const message = `${path} (invoice ${prepared.invoice.invoice_number}) could not be rendered: ${failure.message} Nothing was charged; the whole batch can be retried.`;
   return new AppError(failure.code as ErrorCode, message, {

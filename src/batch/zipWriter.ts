@@ -41,7 +41,8 @@ export class ZipWriter {
 
   /** Adds one file. Names are relative, with no "..", no leading "/" and no backslash, and unique. */
   add(name: string, data: Buffer, options: ZipEntryOptions): void {
-    if (!/^[^/\\][^\\]*$/.test(name) || name.split('/').includes('..')) throw new RangeError(`unsafe ZIP entry name: ${JSON.stringify(name)}`);
+    if (!/^[^/\\][^\\]*$/.test(name) || name.split('/').includes('..'))
+      throw new RangeError(`unsafe ZIP entry name: ${JSON.stringify(name)}`);
     if (this.names.has(name)) throw new RangeError(`duplicate ZIP entry name: ${name}`);
     if (this.entries.length >= MAX_ENTRIES) throw new RangeError('too many ZIP entries');
     this.names.add(name);
@@ -56,7 +57,8 @@ export class ZipWriter {
       dosDate: dosDateOf(options.date),
       offset: this.offset,
     };
-    if (entry.size > MAX_32 || this.offset + 30 + encodedName.length + compressed.length > MAX_32) throw new RangeError('the ZIP would need ZIP64 (over 4 GiB)');
+    if (entry.size > MAX_32 || this.offset + 30 + encodedName.length + compressed.length > MAX_32)
+      throw new RangeError('the ZIP would need ZIP64 (over 4 GiB)');
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(VERSION, 4);

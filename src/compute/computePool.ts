@@ -25,14 +25,22 @@ const UNDER_TSX = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(UNDER_TSX ? './computeWorker.ts' : './computeWorker.js', import.meta.url);
 const newWorker = (jobModule: string) =>
   UNDER_TSX
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, {
-        eval: true,
-        workerData: { jobModule },
-      })
+    ? new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
+        {
+          eval: true,
+          workerData: { jobModule },
+        },
+      )
     : new Worker(WORKER_URL, { workerData: { jobModule } });
 
 type Priority = 'high' | 'normal';
-type Queued = { input: unknown; priority: Priority; resolve: (result: unknown) => void; reject: (error: unknown) => void };
+type Queued = {
+  input: unknown;
+  priority: Priority;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+};
 type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined };
 
 /**
@@ -106,7 +114,9 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     run(input, priority = 'normal') {
       if (closed) return Promise.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
       if (inFlight[priority] >= options.threads * options.maxQueued) {
-        return Promise.reject(new AppError('server_busy', 'Too many computations are waiting; retry after Retry-After.'));
+        return Promise.reject(
+          new AppError('server_busy', 'Too many computations are waiting; retry after Retry-After.'),
+        );
       }
       return new Promise<unknown>((resolve, reject) => {
         inFlight[priority] += 1;
@@ -116,7 +126,8 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     },
     async close() {
       closed = true;
-      for (const job of [...waiting.high.splice(0), ...waiting.normal.splice(0)]) job.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
+      for (const job of [...waiting.high.splice(0), ...waiting.normal.splice(0)])
+        job.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
       // Each exit fails its worker's job (a plain Error) through `fail`.
       await Promise.all([...slots].map(({ worker }) => worker.terminate()));
     },

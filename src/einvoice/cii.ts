@@ -14,7 +14,8 @@ const NAMESPACES = {
 
 /** 2026-11-02 → 20261102 (format 102 of UNTDID 2379). */
 const date102 = (isoDate: string) => isoDate.replace(/-/g, '');
-const udtDate = (name: string, isoDate: string) => el(name, null, leaf('udt:DateTimeString', date102(isoDate), { format: '102' }));
+const udtDate = (name: string, isoDate: string) =>
+  el(name, null, leaf('udt:DateTimeString', date102(isoDate), { format: '102' }));
 
 export function buildCii(doc: EInvoiceDocument): string {
   const root = el(
@@ -23,7 +24,8 @@ export function buildCii(doc: EInvoiceDocument): string {
     el(
       'rsm:ExchangedDocumentContext',
       null,
-      doc.businessProcess !== undefined && el('ram:BusinessProcessSpecifiedDocumentContextParameter', null, leaf('ram:ID', doc.businessProcess)),
+      doc.businessProcess !== undefined &&
+        el('ram:BusinessProcessSpecifiedDocumentContextParameter', null, leaf('ram:ID', doc.businessProcess)),
       el('ram:GuidelineSpecifiedDocumentContextParameter', null, leaf('ram:ID', doc.specification)),
     ),
     el(
@@ -32,9 +34,18 @@ export function buildCii(doc: EInvoiceDocument): string {
       leaf('ram:ID', doc.number),
       leaf('ram:TypeCode', doc.typeCode),
       udtDate('ram:IssueDateTime', doc.issueDate),
-      doc.notes.map((note) => el('ram:IncludedNote', null, leaf('ram:Content', note.content), leaf('ram:SubjectCode', note.subjectCode))),
+      doc.notes.map((note) =>
+        el('ram:IncludedNote', null, leaf('ram:Content', note.content), leaf('ram:SubjectCode', note.subjectCode)),
+      ),
     ),
-    el('rsm:SupplyChainTradeTransaction', null, doc.lines.map(lineItem), agreement(doc), delivery(doc), settlement(doc)),
+    el(
+      'rsm:SupplyChainTradeTransaction',
+      null,
+      doc.lines.map(lineItem),
+      agreement(doc),
+      delivery(doc),
+      settlement(doc),
+    ),
   );
   return serializeXml(root, NAMESPACES);
 }
@@ -45,12 +56,22 @@ function lineItem(line: EInvoiceDocument['lines'][number]): XmlElement {
     null,
     el('ram:AssociatedDocumentLineDocument', null, leaf('ram:LineID', line.id)),
     el('ram:SpecifiedTradeProduct', null, leaf('ram:SellerAssignedID', line.itemCode), leaf('ram:Name', line.name)),
-    el('ram:SpecifiedLineTradeAgreement', null, el('ram:NetPriceProductTradePrice', null, leaf('ram:ChargeAmount', line.price))),
+    el(
+      'ram:SpecifiedLineTradeAgreement',
+      null,
+      el('ram:NetPriceProductTradePrice', null, leaf('ram:ChargeAmount', line.price)),
+    ),
     el('ram:SpecifiedLineTradeDelivery', null, leaf('ram:BilledQuantity', line.quantity, { unitCode: line.unitCode })),
     el(
       'ram:SpecifiedLineTradeSettlement',
       null,
-      el('ram:ApplicableTradeTax', null, leaf('ram:TypeCode', 'VAT'), leaf('ram:CategoryCode', line.category), leaf('ram:RateApplicablePercent', line.rate)),
+      el(
+        'ram:ApplicableTradeTax',
+        null,
+        leaf('ram:TypeCode', 'VAT'),
+        leaf('ram:CategoryCode', line.category),
+        leaf('ram:RateApplicablePercent', line.rate),
+      ),
       el('ram:SpecifiedTradeSettlementLineMonetarySummation', null, leaf('ram:LineTotalAmount', line.net)),
     ),
   );
@@ -63,7 +84,8 @@ function agreement(doc: EInvoiceDocument): XmlElement {
     leaf('ram:BuyerReference', doc.buyerReference),
     party('ram:SellerTradeParty', doc.seller),
     party('ram:BuyerTradeParty', doc.buyer),
-    doc.orderReference !== undefined && el('ram:BuyerOrderReferencedDocument', null, leaf('ram:IssuerAssignedID', doc.orderReference)),
+    doc.orderReference !== undefined &&
+      el('ram:BuyerOrderReferencedDocument', null, leaf('ram:IssuerAssignedID', doc.orderReference)),
   );
 }
 
@@ -74,20 +96,31 @@ function party(name: string, value: EParty): XmlElement {
     null,
     leaf('ram:Name', value.name),
     value.legalRegistration !== undefined &&
-      el('ram:SpecifiedLegalOrganization', null, leaf('ram:ID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme })),
+      el(
+        'ram:SpecifiedLegalOrganization',
+        null,
+        leaf('ram:ID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme }),
+      ),
     contact !== undefined &&
       el(
         'ram:DefinedTradeContact',
         null,
         leaf('ram:PersonName', value.contactName),
-        value.phone !== undefined && el('ram:TelephoneUniversalCommunication', null, leaf('ram:CompleteNumber', value.phone)),
+        value.phone !== undefined &&
+          el('ram:TelephoneUniversalCommunication', null, leaf('ram:CompleteNumber', value.phone)),
         value.email !== undefined && el('ram:EmailURIUniversalCommunication', null, leaf('ram:URIID', value.email)),
       ),
     address(value.address),
     value.electronicAddress !== undefined &&
-      el('ram:URIUniversalCommunication', null, leaf('ram:URIID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme })),
-    value.vatId !== undefined && el('ram:SpecifiedTaxRegistration', null, leaf('ram:ID', value.vatId, { schemeID: 'VA' })),
-    value.taxRegistration !== undefined && el('ram:SpecifiedTaxRegistration', null, leaf('ram:ID', value.taxRegistration, { schemeID: 'FC' })),
+      el(
+        'ram:URIUniversalCommunication',
+        null,
+        leaf('ram:URIID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme }),
+      ),
+    value.vatId !== undefined &&
+      el('ram:SpecifiedTaxRegistration', null, leaf('ram:ID', value.vatId, { schemeID: 'VA' })),
+    value.taxRegistration !== undefined &&
+      el('ram:SpecifiedTaxRegistration', null, leaf('ram:ID', value.taxRegistration, { schemeID: 'FC' })),
   );
 }
 
@@ -110,7 +143,8 @@ function delivery(doc: EInvoiceDocument): XmlElement {
     'ram:ApplicableHeaderTradeDelivery',
     null,
     to?.party && el('ram:ShipToTradeParty', null, leaf('ram:Name', to.party.name), address(to.party.address)),
-    to?.date !== undefined && el('ram:ActualDeliverySupplyChainEvent', null, udtDate('ram:OccurrenceDateTime', to.date)),
+    to?.date !== undefined &&
+      el('ram:ActualDeliverySupplyChainEvent', null, udtDate('ram:OccurrenceDateTime', to.date)),
   );
 }
 
@@ -127,8 +161,15 @@ function settlement(doc: EInvoiceDocument): XmlElement {
         'ram:SpecifiedTradeSettlementPaymentMeans',
         null,
         leaf('ram:TypeCode', means.code),
-        means.iban !== undefined && el('ram:PayeePartyCreditorFinancialAccount', null, leaf('ram:IBANID', means.iban), leaf('ram:AccountName', means.accountName)),
-        means.bic !== undefined && el('ram:PayeeSpecifiedCreditorFinancialInstitution', null, leaf('ram:BICID', means.bic)),
+        means.iban !== undefined &&
+          el(
+            'ram:PayeePartyCreditorFinancialAccount',
+            null,
+            leaf('ram:IBANID', means.iban),
+            leaf('ram:AccountName', means.accountName),
+          ),
+        means.bic !== undefined &&
+          el('ram:PayeeSpecifiedCreditorFinancialInstitution', null, leaf('ram:BICID', means.bic)),
       ),
     doc.breakdown.map((group) =>
       el(
@@ -144,7 +185,12 @@ function settlement(doc: EInvoiceDocument): XmlElement {
       ),
     ),
     doc.invoicingPeriod &&
-      el('ram:BillingSpecifiedPeriod', null, udtDate('ram:StartDateTime', doc.invoicingPeriod.start), udtDate('ram:EndDateTime', doc.invoicingPeriod.end)),
+      el(
+        'ram:BillingSpecifiedPeriod',
+        null,
+        udtDate('ram:StartDateTime', doc.invoicingPeriod.start),
+        udtDate('ram:EndDateTime', doc.invoicingPeriod.end),
+      ),
     doc.allowances.map((allowance) =>
       el(
         'ram:SpecifiedTradeAllowanceCharge',
@@ -153,11 +199,22 @@ function settlement(doc: EInvoiceDocument): XmlElement {
         leaf('ram:ActualAmount', allowance.amount),
         leaf('ram:ReasonCode', '95'),
         leaf('ram:Reason', 'Discount'),
-        el('ram:CategoryTradeTax', null, leaf('ram:TypeCode', 'VAT'), leaf('ram:CategoryCode', allowance.category), leaf('ram:RateApplicablePercent', allowance.rate)),
+        el(
+          'ram:CategoryTradeTax',
+          null,
+          leaf('ram:TypeCode', 'VAT'),
+          leaf('ram:CategoryCode', allowance.category),
+          leaf('ram:RateApplicablePercent', allowance.rate),
+        ),
       ),
     ),
     (doc.paymentTerms !== undefined || doc.dueDate !== undefined) &&
-      el('ram:SpecifiedTradePaymentTerms', null, leaf('ram:Description', doc.paymentTerms), doc.dueDate !== undefined && udtDate('ram:DueDateDateTime', doc.dueDate)),
+      el(
+        'ram:SpecifiedTradePaymentTerms',
+        null,
+        leaf('ram:Description', doc.paymentTerms),
+        doc.dueDate !== undefined && udtDate('ram:DueDateDateTime', doc.dueDate),
+      ),
     el(
       'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
       null,
@@ -174,7 +231,12 @@ function settlement(doc: EInvoiceDocument): XmlElement {
         'ram:InvoiceReferencedDocument',
         null,
         leaf('ram:IssuerAssignedID', doc.preceding.number),
-        doc.preceding.issueDate !== undefined && el('ram:FormattedIssueDateTime', null, leaf('qdt:DateTimeString', date102(doc.preceding.issueDate), { format: '102' })),
+        doc.preceding.issueDate !== undefined &&
+          el(
+            'ram:FormattedIssueDateTime',
+            null,
+            leaf('qdt:DateTimeString', date102(doc.preceding.issueDate), { format: '102' }),
+          ),
       ),
   );
 }

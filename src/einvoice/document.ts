@@ -91,10 +91,12 @@ export interface EInvoiceDocument {
   seller: EParty;
   buyer: EParty;
   /** BG-13: the deliver-to party (BT-70, BG-15) and the actual delivery date (BT-72). */
-  delivery: { party: { name: string | undefined; address: EAddress } | undefined; date: string | undefined } | undefined;
+  delivery:
+    { party: { name: string | undefined; address: EAddress } | undefined; date: string | undefined } | undefined;
   /** BG-14. */
   invoicingPeriod: { start: string; end: string } | undefined;
-  paymentMeans: { code: string; iban: string | undefined; bic: string | undefined; accountName: string | undefined } | undefined;
+  paymentMeans:
+    { code: string; iban: string | undefined; bic: string | undefined; accountName: string | undefined } | undefined;
   paymentReference: string | undefined;
   paymentTerms: string | undefined;
   allowances: EAllowance[];
@@ -112,14 +114,24 @@ export interface EInvoiceDocument {
 }
 
 /** VATEX codes (CEF exemption reason code list) where one code fits every such invoice. */
-const EXEMPTION_CODES: Partial<Record<VatCategory, string>> = { AE: 'VATEX-EU-AE', K: 'VATEX-EU-IC', G: 'VATEX-EU-G', O: 'VATEX-EU-O' };
+const EXEMPTION_CODES: Partial<Record<VatCategory, string>> = {
+  AE: 'VATEX-EU-AE',
+  K: 'VATEX-EU-IC',
+  G: 'VATEX-EU-G',
+  O: 'VATEX-EU-O',
+};
 
 /** Empty or blank text is left out: EN 16931 has no empty business terms. */
-const present = (value: string | undefined): string | undefined => (value !== undefined && value.trim() !== '' ? value : undefined);
+const present = (value: string | undefined): string | undefined =>
+  value !== undefined && value.trim() !== '' ? value : undefined;
 
-export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice, profile: EInvoiceProfile = DEFAULT_PROFILE): EInvoiceDocument {
+export function toEInvoiceDocument(
+  { invoice, totals }: PreparedInvoice,
+  profile: EInvoiceProfile = DEFAULT_PROFILE,
+): EInvoiceDocument {
   const money = (minor: bigint) => minorToDecimal(minor, totals.digits);
-  const rateOf = (category: VatCategory, rate: Parameters<typeof decimalToString>[0]) => (category === 'O' ? undefined : decimalToString(rate));
+  const rateOf = (category: VatCategory, rate: Parameters<typeof decimalToString>[0]) =>
+    category === 'O' ? undefined : decimalToString(rate);
   const creditNote = invoice.document_type === 'credit_note';
   const hasIntraEu = totals.groups.some((group) => group.category === 'K');
   const payment = invoice.payment;
@@ -140,12 +152,16 @@ export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice, profile
     dueDate: invoice.due_date,
     currency: totals.currency,
     notes: [
-      ...[present(invoice.notes)].filter((note): note is string => note !== undefined).map((content) => ({ content, subjectCode: undefined })),
+      ...[present(invoice.notes)]
+        .filter((note): note is string => note !== undefined)
+        .map((content) => ({ content, subjectCode: undefined })),
       ...legalNotesOf(invoice.legal_notes),
     ],
     buyerReference: invoice.buyer_reference,
     orderReference: invoice.purchase_order,
-    preceding: invoice.preceding_invoice ? { number: invoice.preceding_invoice.number, issueDate: invoice.preceding_invoice.issue_date } : undefined,
+    preceding: invoice.preceding_invoice
+      ? { number: invoice.preceding_invoice.number, issueDate: invoice.preceding_invoice.issue_date }
+      : undefined,
     seller: toParty(invoice.seller),
     buyer: toParty(invoice.buyer),
     delivery:
@@ -160,7 +176,11 @@ export function toEInvoiceDocument({ invoice, totals }: PreparedInvoice, profile
     paymentTerms: present(invoice.payment_instructions),
     allowances: totals.groups
       .filter((group) => group.discount > 0n)
-      .map((group) => ({ amount: money(group.discount), category: group.category, rate: rateOf(group.category, group.rate) })),
+      .map((group) => ({
+        amount: money(group.discount),
+        category: group.category,
+        rate: rateOf(group.category, group.rate),
+      })),
     breakdown: totals.groups.map((group) => {
       const exempt = group.category !== 'S' && group.category !== 'Z';
       return {
@@ -209,7 +229,9 @@ function toParty(party: Party): EParty {
     phone: present(party.phone),
     email: party.email,
     electronicAddress: party.electronic_address,
-    legalRegistration: party.legal_registration ? { scheme: party.legal_registration.scheme, id: party.legal_registration.id } : undefined,
+    legalRegistration: party.legal_registration
+      ? { scheme: party.legal_registration.scheme, id: party.legal_registration.id }
+      : undefined,
   };
 }
 
@@ -219,7 +241,12 @@ function toParty(party: Party): EParty {
  */
 function toAddress(party: Party): EAddress {
   const structured = party.street !== undefined || party.city !== undefined || party.postal_code !== undefined;
-  const textLines = structured ? [] : (party.address ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const textLines = structured
+    ? []
+    : (party.address ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
   const lines = structured
     ? [party.street].filter((line): line is string => line !== undefined)
     : textLines.length > 2

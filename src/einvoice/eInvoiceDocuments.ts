@@ -10,7 +10,11 @@ export type XmlSyntax = 'cii' | 'ubl';
  * The e-invoice XML of a prepared invoice under a profile, as UTF-8 bytes. Checking the profile's
  * rules is the caller's part (checkEInvoiceRules in prepareEInvoice.ts) and comes first.
  */
-export function eInvoiceXml(prepared: PreparedInvoice, syntax: XmlSyntax, profile: EInvoiceProfile = DEFAULT_PROFILE): Buffer {
+export function eInvoiceXml(
+  prepared: PreparedInvoice,
+  syntax: XmlSyntax,
+  profile: EInvoiceProfile = DEFAULT_PROFILE,
+): Buffer {
   const document = toEInvoiceDocument(prepared, profile);
   return Buffer.from(syntax === 'cii' ? buildCii(document) : buildUbl(document), 'utf8');
 }

@@ -70,7 +70,12 @@ export const EXAMPLE_PROFILE_REQUESTS = {
       { description: 'Hosting Oktober', quantity: 1, unit_price: 89 },
     ],
     tax_rate: 19,
-    payment: { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', account_name: 'Nordwind Studio GmbH', reference: 'RE-2026-0815' },
+    payment: {
+      iban: 'DE89 3704 0044 0532 0130 00',
+      bic: 'COBADEFFXXX',
+      account_name: 'Nordwind Studio GmbH',
+      reference: 'RE-2026-0815',
+    },
   },
   peppol: {
     profile: 'peppol',

@@ -27,7 +27,10 @@ export function legalNotesOf(notes: Invoice['legal_notes']): ENote[] {
   return [
     { subjectCode: 'PMT', content: notes.recovery_fee ?? STATUTORY_NOTES.PMT },
     { subjectCode: 'PMD', content: penalties },
-    { subjectCode: 'AAB', content: notes.early_payment_discount ?? earlyPaymentNote(notes.discount_percent, notes.discount_days) },
+    {
+      subjectCode: 'AAB',
+      content: notes.early_payment_discount ?? earlyPaymentNote(notes.discount_percent, notes.discount_days),
+    },
   ];
 }
 
@@ -44,6 +47,8 @@ function earlyPaymentNote(percent: number | undefined, days: number | undefined)
 export function withPrintedLegalNotes(prepared: PreparedInvoice): PreparedInvoice {
   const legal = legalNotesOf(prepared.invoice.legal_notes);
   if (legal.length === 0) return prepared;
-  const notes = [prepared.invoice.notes, ...legal.map((note) => note.content)].filter((note) => note !== undefined && note.trim() !== '').join('\n');
+  const notes = [prepared.invoice.notes, ...legal.map((note) => note.content)]
+    .filter((note) => note !== undefined && note.trim() !== '')
+    .join('\n');
   return { ...prepared, invoice: { ...prepared.invoice, notes } };
 }

@@ -38,7 +38,8 @@ export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledI
   try {
     prepared = prepareInvoiceWithRuleIds(invoiceBody);
   } catch (error) {
-    if (error instanceof InputRejected && profileIssues.length > 0) throw new InputRejected(error.code, error.message, [...profileIssues, ...(error.issues ?? [])]);
+    if (error instanceof InputRejected && profileIssues.length > 0)
+      throw new InputRejected(error.code, error.message, [...profileIssues, ...(error.issues ?? [])]);
     throw error;
   }
   if (profileIssues.length > 0) throw validationFailed(profileIssues);
@@ -49,7 +50,9 @@ export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledI
 export function checkEInvoiceRules(prepared: PreparedInvoice, profile: EInvoiceProfile): Issue[] {
   const { invoice, totals } = prepared;
   const context: RuleContext = { invoice, totals, categories: new Set(totals.groups.map((group) => group.category)) };
-  const national = NATIONAL_RULES[profile].flatMap((rule) => rule.check(context).map((issue) => ({ path: issue.path, code: rule.id, message: issue.message })));
+  const national = NATIONAL_RULES[profile].flatMap((rule) =>
+    rule.check(context).map((issue) => ({ path: issue.path, code: rule.id, message: issue.message })),
+  );
   return [...checkEn16931(invoice, totals), ...national];
 }
 
@@ -57,23 +60,42 @@ export function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRej
   const rules = [...new Set(issues.map((issue) => issue.code))].join(', ');
   const s = issues.length === 1 ? '' : 's';
   return profile === DEFAULT_PROFILE
-    ? new InputRejected('en16931_rules_failed', `The invoice breaks EN 16931 rule${s} ${rules}; see issues. Nothing was charged.`, issues)
-    : new InputRejected('einvoice_rules_failed', `The invoice breaks ${PROFILES[profile].title} rule${s} ${rules}; see issues. Nothing was charged.`, issues);
+    ? new InputRejected(
+        'en16931_rules_failed',
+        `The invoice breaks EN 16931 rule${s} ${rules}; see issues. Nothing was charged.`,
+        issues,
+      )
+    : new InputRejected(
+        'einvoice_rules_failed',
+        `The invoice breaks ${PROFILES[profile].title} rule${s} ${rules}; see issues. Nothing was charged.`,
+        issues,
+      );
 }
 
 /** The body without `profile` (the invoice schema knows no such field) and the profile it names. */
 function splitProfile(body: unknown): { invoiceBody: unknown; profile: EInvoiceProfile; profileIssues: Issue[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('profile' in body)) return { invoiceBody: body, profile: DEFAULT_PROFILE, profileIssues: [] };
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('profile' in body))
+    return { invoiceBody: body, profile: DEFAULT_PROFILE, profileIssues: [] };
   const { profile, ...invoiceBody } = body as Record<string, unknown>;
   const parsed = v.safeParse(ProfileField, profile);
   if (parsed.success) return { invoiceBody, profile: parsed.output, profileIssues: [] };
-  return { invoiceBody, profile: DEFAULT_PROFILE, profileIssues: toIssues(parsed.issues).map((issue) => ({ ...issue, path: 'profile' })) };
+  return {
+    invoiceBody,
+    profile: DEFAULT_PROFILE,
+    profileIssues: toIssues(parsed.issues).map((issue) => ({ ...issue, path: 'profile' })),
+  };
 }
 
 function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefined): Issue[] {
   const formats = PROFILES[profile].formats;
   if (format === undefined || formats.includes(format)) return [];
-  return [{ path: 'profile', code: 'profile_format', message: `is ${profile}, which exists as ${formats.join(', ')} only, not as ${format}` }];
+  return [
+    {
+      path: 'profile',
+      code: 'profile_format',
+      message: `is ${profile}, which exists as ${formats.join(', ')} only, not as ${format}`,
+    },
+  ];
 }
 
 /**
@@ -105,6 +127,8 @@ function prepareInvoiceWithRuleIds(body: unknown): PreparedInvoice {
 function identifierRule(body: unknown, issue: Issue): string | undefined {
   const match = /^(seller|buyer|ship_to)\.(electronic_address|legal_registration)\.id$/.exec(issue.path);
   if (!match || issue.code !== 'invalid_value') return undefined;
-  const identifier = (body as Record<string, Record<string, { scheme?: unknown } | undefined> | undefined>)[match[1]!]?.[match[2]!];
+  const identifier = (body as Record<string, Record<string, { scheme?: unknown } | undefined> | undefined>)[
+    match[1]!
+  ]?.[match[2]!];
   return typeof identifier?.scheme === 'string' ? IDENTIFIER_SCHEMES.get(identifier.scheme)?.rule : undefined;
 }

@@ -46,7 +46,10 @@ export const PROFILES: Readonly<Record<EInvoiceProfile, ProfileDefinition>> = {
     specification: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
     defaultBusinessProcess: PEPPOL_BILLING_PROCESS,
     formats: ['cii', 'ubl', 'factur-x'],
-    ruleSets: [CEN, 'KoSIT XRechnung 3.0.2 (xrechnung-schematron 2.5.0: BR-DE-*, with the Peppol rules KoSIT merges: PEPPOL-EN16931-R001, R010, R020)'],
+    ruleSets: [
+      CEN,
+      'KoSIT XRechnung 3.0.2 (xrechnung-schematron 2.5.0: BR-DE-*, with the Peppol rules KoSIT merges: PEPPOL-EN16931-R001, R010, R020)',
+    ],
     // ZUGFeRD 2.x profile XRECHNUNG: its own file name and conformance level.
     hybrid: { fileName: 'xrechnung.xml', conformanceLevel: 'XRECHNUNG' },
     requiredFields: [
@@ -63,7 +66,10 @@ export const PROFILES: Readonly<Record<EInvoiceProfile, ProfileDefinition>> = {
     specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
     defaultBusinessProcess: PEPPOL_BILLING_PROCESS,
     formats: ['ubl'],
-    ruleSets: [CEN, 'OpenPEPPOL BIS Billing 3.0.21 (PEPPOL-EN16931-*, PEPPOL-COMMON-*, the German DE-R-* and Dutch NL-R-* sections)'],
+    ruleSets: [
+      CEN,
+      'OpenPEPPOL BIS Billing 3.0.21 (PEPPOL-EN16931-*, PEPPOL-COMMON-*, the German DE-R-* and Dutch NL-R-* sections)',
+    ],
     hybrid: undefined,
     requiredFields: [
       'seller.electronic_address, buyer.electronic_address (BT-34, BT-49; a Peppol EAS scheme such as 0208 Belgian KBO, 0088 GLN, 9930 German VAT; not EM)',
@@ -114,7 +120,9 @@ export function describeProfiles() {
         specification: profile.specification,
         default_business_process: profile.defaultBusinessProcess ?? null,
         formats: profile.formats,
-        hybrid: profile.hybrid ? { embedded_file: profile.hybrid.fileName, conformance_level: profile.hybrid.conformanceLevel } : null,
+        hybrid: profile.hybrid
+          ? { embedded_file: profile.hybrid.fileName, conformance_level: profile.hybrid.conformanceLevel }
+          : null,
         rule_sets: profile.ruleSets,
         required_fields: profile.requiredFields,
       };

@@ -10,7 +10,11 @@ import { ProfileField } from './profiles.js';
 export const EInvoiceRequestSchema = v.pipe(
   v.strictObject({ ...InvoiceFieldsSchema.entries, profile: ProfileField }, 'unknown property'),
   v.forward(
-    v.partialCheck([['issue_date'], ['due_date']], (input) => input.due_date === undefined || input.due_date >= input.issue_date, 'must not be before issue_date'),
+    v.partialCheck(
+      [['issue_date'], ['due_date']],
+      (input) => input.due_date === undefined || input.due_date >= input.issue_date,
+      'must not be before issue_date',
+    ),
     ['due_date'],
   ),
 );

@@ -32,7 +32,13 @@ const sellerVat = (c: RuleContext) => c.invoice.seller.vat_id !== undefined;
 const sellerVatOrTax = (c: RuleContext) => sellerVat(c) || (c.invoice.seller.tax_id ?? '').trim() !== '';
 const buyerVat = (c: RuleContext) => c.invoice.buyer.vat_id !== undefined;
 
-function categoryRule(id: string, category: VatCategory, summary: string, ok: (c: RuleContext) => boolean, path: (c: RuleContext) => string[]): Rule {
+function categoryRule(
+  id: string,
+  category: VatCategory,
+  summary: string,
+  ok: (c: RuleContext) => boolean,
+  path: (c: RuleContext) => string[],
+): Rule {
   return {
     id,
     summary,
@@ -40,59 +46,118 @@ function categoryRule(id: string, category: VatCategory, summary: string, ok: (c
   };
 }
 
-const sellerAndBuyerVat = (c: RuleContext) => [...(sellerVat(c) ? [] : ['seller.vat_id']), ...(buyerVat(c) ? [] : ['buyer.vat_id'])];
+const sellerAndBuyerVat = (c: RuleContext) => [
+  ...(sellerVat(c) ? [] : ['seller.vat_id']),
+  ...(buyerVat(c) ? [] : ['buyer.vat_id']),
+];
 
 export const EN16931_RULES: readonly Rule[] = [
   {
     id: 'BR-09',
     summary: "The seller's postal address needs its country code (BT-40): seller.country.",
-    check: ({ invoice }) => (invoice.seller.country ? [] : [{ path: 'seller.country', message: "is required: EN 16931 needs the seller's country code (BT-40)" }]),
+    check: ({ invoice }) =>
+      invoice.seller.country
+        ? []
+        : [{ path: 'seller.country', message: "is required: EN 16931 needs the seller's country code (BT-40)" }],
   },
   {
     id: 'BR-11',
     summary: "The buyer's postal address needs its country code (BT-55): buyer.country.",
-    check: ({ invoice }) => (invoice.buyer.country ? [] : [{ path: 'buyer.country', message: "is required: EN 16931 needs the buyer's country code (BT-55)" }]),
+    check: ({ invoice }) =>
+      invoice.buyer.country
+        ? []
+        : [{ path: 'buyer.country', message: "is required: EN 16931 needs the buyer's country code (BT-55)" }],
   },
   {
     id: 'BR-57',
     summary: 'A deliver-to address needs its country code (BT-80): ship_to.country when ship_to is given.',
-    check: ({ invoice }) => (invoice.ship_to && !invoice.ship_to.country ? [{ path: 'ship_to.country', message: 'is required when ship_to is given: EN 16931 needs the deliver-to country code (BT-80)' }] : []),
+    check: ({ invoice }) =>
+      invoice.ship_to && !invoice.ship_to.country
+        ? [
+            {
+              path: 'ship_to.country',
+              message: 'is required when ship_to is given: EN 16931 needs the deliver-to country code (BT-80)',
+            },
+          ]
+        : [],
   },
   {
     id: 'BR-CO-26',
-    summary: "The seller must be identifiable: seller.vat_id (BT-31) or seller.legal_registration (BT-30) is required.",
+    summary: 'The seller must be identifiable: seller.vat_id (BT-31) or seller.legal_registration (BT-30) is required.',
     check: (c) =>
       sellerVat(c) || c.invoice.seller.legal_registration !== undefined
         ? []
-        : [{ path: 'seller.vat_id', message: "is required (or seller.legal_registration): EN 16931 needs a seller identifier, the seller's VAT identifier (BT-31) or legal registration (BT-30)" }],
+        : [
+            {
+              path: 'seller.vat_id',
+              message:
+                "is required (or seller.legal_registration): EN 16931 needs a seller identifier, the seller's VAT identifier (BT-31) or legal registration (BT-30)",
+            },
+          ],
   },
   {
     id: 'BR-CO-09',
-    summary: 'A VAT identifier starts with an ISO 3166-1 alpha-2 country code (EL for Greece, XI for Northern Ireland).',
+    summary:
+      'A VAT identifier starts with an ISO 3166-1 alpha-2 country code (EL for Greece, XI for Northern Ireland).',
     check: ({ invoice }) =>
       (['seller', 'buyer'] as const)
         .filter((role) => invoice[role].vat_id !== undefined && !VAT_PREFIXES.has(invoice[role].vat_id!.slice(0, 2)))
-        .map((role) => ({ path: `${role}.vat_id`, message: `must start with a country code (ISO 3166-1 alpha-2, EL for Greece); "${invoice[role].vat_id!.slice(0, 2)}" is none` })),
+        .map((role) => ({
+          path: `${role}.vat_id`,
+          message: `must start with a country code (ISO 3166-1 alpha-2, EL for Greece); "${invoice[role].vat_id!.slice(0, 2)}" is none`,
+        })),
   },
   {
     id: 'BR-CL-23',
     summary: 'Unit codes come from UN/ECE Recommendation 20 (with Rec 21 packaging codes).',
     check: ({ invoice }) =>
       invoice.line_items.flatMap((line, at) =>
-        line.unit !== undefined && !isUnitCode(line.unit) ? [{ path: `line_items[${at}].unit`, message: `"${line.unit}" is not a UN/ECE Recommendation 20 or 21 unit code (e.g. HUR, DAY, C62, KGM)` }] : [],
+        line.unit !== undefined && !isUnitCode(line.unit)
+          ? [
+              {
+                path: `line_items[${at}].unit`,
+                message: `"${line.unit}" is not a UN/ECE Recommendation 20 or 21 unit code (e.g. HUR, DAY, C62, KGM)`,
+              },
+            ]
+          : [],
       ),
   },
   {
     id: 'BR-CO-25',
-    summary: 'An amount due above 0 needs a due date (BT-9) or payment terms (BT-20): due_date or payment_instructions.',
+    summary:
+      'An amount due above 0 needs a due date (BT-9) or payment terms (BT-20): due_date or payment_instructions.',
     check: ({ invoice, totals }) =>
       totals.balanceDue > 0n && invoice.due_date === undefined && (invoice.payment_instructions ?? '').trim() === ''
-        ? [{ path: 'due_date', message: 'is required when an amount is due and there are no payment_instructions (EN 16931 BT-9 or BT-20)' }]
+        ? [
+            {
+              path: 'due_date',
+              message:
+                'is required when an amount is due and there are no payment_instructions (EN 16931 BT-9 or BT-20)',
+            },
+          ]
         : [],
   },
-  categoryRule('BR-S-02', 'S', "Lines in category S (standard rate) need the seller's VAT identifier or tax registration: seller.vat_id or seller.tax_id.", sellerVatOrTax, () => ['seller.vat_id']),
-  categoryRule('BR-Z-02', 'Z', "Lines in category Z (zero rated) need the seller's VAT identifier or tax registration: seller.vat_id or seller.tax_id.", sellerVatOrTax, () => ['seller.vat_id']),
-  categoryRule('BR-E-02', 'E', "Lines in category E (exempt) need the seller's VAT identifier or tax registration: seller.vat_id or seller.tax_id.", sellerVatOrTax, () => ['seller.vat_id']),
+  categoryRule(
+    'BR-S-02',
+    'S',
+    "Lines in category S (standard rate) need the seller's VAT identifier or tax registration: seller.vat_id or seller.tax_id.",
+    sellerVatOrTax,
+    () => ['seller.vat_id'],
+  ),
+  categoryRule(
+    'BR-Z-02',
+    'Z',
+    "Lines in category Z (zero rated) need the seller's VAT identifier or tax registration: seller.vat_id or seller.tax_id.",
+    sellerVatOrTax,
+    () => ['seller.vat_id'],
+  ),
+  categoryRule(
+    'BR-E-02',
+    'E',
+    "Lines in category E (exempt) need the seller's VAT identifier or tax registration: seller.vat_id or seller.tax_id.",
+    sellerVatOrTax,
+    () => ['seller.vat_id'],
+  ),
   categoryRule(
     'BR-E-10',
     'E',
@@ -114,7 +179,13 @@ export const EN16931_RULES: readonly Rule[] = [
     (c) => sellerVat(c) && buyerVat(c),
     sellerAndBuyerVat,
   ),
-  categoryRule('BR-G-02', 'G', "Lines in category G (export) need the seller's VAT identifier: seller.vat_id.", sellerVat, () => ['seller.vat_id']),
+  categoryRule(
+    'BR-G-02',
+    'G',
+    "Lines in category G (export) need the seller's VAT identifier: seller.vat_id.",
+    sellerVat,
+    () => ['seller.vat_id'],
+  ),
   categoryRule(
     'BR-O-02',
     'O',
@@ -127,7 +198,16 @@ export const EN16931_RULES: readonly Rule[] = [
     summary: 'An invoice with lines in category O (not subject to VAT) has no lines in other categories.',
     check: ({ categories, totals }) =>
       categories.has('O') && categories.size > 1
-        ? totals.lineTax.flatMap((tax, at) => (tax.category !== 'O' ? [{ path: `line_items[${at}].tax_category`, message: `is ${tax.category}, but an invoice with category O lines may have no other VAT category` }] : []))
+        ? totals.lineTax.flatMap((tax, at) =>
+            tax.category !== 'O'
+              ? [
+                  {
+                    path: `line_items[${at}].tax_category`,
+                    message: `is ${tax.category}, but an invoice with category O lines may have no other VAT category`,
+                  },
+                ]
+              : [],
+          )
         : [],
   },
 ];
@@ -135,7 +215,9 @@ export const EN16931_RULES: readonly Rule[] = [
 /** Every EN 16931 rule the invoice breaks, each issue with its rule id as code. */
 export function checkEn16931(invoice: Invoice, totals: Totals): Issue[] {
   const context: RuleContext = { invoice, totals, categories: new Set(totals.groups.map((group) => group.category)) };
-  return EN16931_RULES.flatMap((rule) => rule.check(context).map((issue) => ({ path: issue.path, code: rule.id, message: issue.message })));
+  return EN16931_RULES.flatMap((rule) =>
+    rule.check(context).map((issue) => ({ path: issue.path, code: rule.id, message: issue.message })),
+  );
 }
 
 /**

@@ -27,10 +27,25 @@ export function buildUbl(doc: EInvoiceDocument): string {
     doc.notes.map((note) => leaf('cbc:Note', noteText(note))),
     leaf('cbc:DocumentCurrencyCode', doc.currency),
     leaf('cbc:BuyerReference', doc.buyerReference),
-    doc.invoicingPeriod && el('cac:InvoicePeriod', null, leaf('cbc:StartDate', doc.invoicingPeriod.start), leaf('cbc:EndDate', doc.invoicingPeriod.end)),
+    doc.invoicingPeriod &&
+      el(
+        'cac:InvoicePeriod',
+        null,
+        leaf('cbc:StartDate', doc.invoicingPeriod.start),
+        leaf('cbc:EndDate', doc.invoicingPeriod.end),
+      ),
     doc.orderReference !== undefined && el('cac:OrderReference', null, leaf('cbc:ID', doc.orderReference)),
     doc.preceding &&
-      el('cac:BillingReference', null, el('cac:InvoiceDocumentReference', null, leaf('cbc:ID', doc.preceding.number), leaf('cbc:IssueDate', doc.preceding.issueDate))),
+      el(
+        'cac:BillingReference',
+        null,
+        el(
+          'cac:InvoiceDocumentReference',
+          null,
+          leaf('cbc:ID', doc.preceding.number),
+          leaf('cbc:IssueDate', doc.preceding.issueDate),
+        ),
+      ),
     el('cac:AccountingSupplierParty', null, party(doc.seller)),
     el('cac:AccountingCustomerParty', null, party(doc.buyer)),
     doc.delivery &&
@@ -39,7 +54,8 @@ export function buildUbl(doc: EInvoiceDocument): string {
         null,
         leaf('cbc:ActualDeliveryDate', doc.delivery.date),
         doc.delivery.party && el('cac:DeliveryLocation', null, address('cac:Address', doc.delivery.party.address)),
-        doc.delivery.party?.name !== undefined && el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', doc.delivery.party.name))),
+        doc.delivery.party?.name !== undefined &&
+          el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', doc.delivery.party.name))),
       ),
     paymentMeans(doc),
     doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
@@ -51,7 +67,13 @@ export function buildUbl(doc: EInvoiceDocument): string {
         leaf('cbc:AllowanceChargeReasonCode', '95'),
         leaf('cbc:AllowanceChargeReason', 'Discount'),
         money('cbc:Amount', allowance.amount),
-        el('cac:TaxCategory', null, leaf('cbc:ID', allowance.category), leaf('cbc:Percent', allowance.rate), taxScheme()),
+        el(
+          'cac:TaxCategory',
+          null,
+          leaf('cbc:ID', allowance.category),
+          leaf('cbc:Percent', allowance.rate),
+          taxScheme(),
+        ),
       ),
     ),
     el(
@@ -98,14 +120,22 @@ export function buildUbl(doc: EInvoiceDocument): string {
           null,
           leaf('cbc:Name', line.name),
           line.itemCode !== undefined && el('cac:SellersItemIdentification', null, leaf('cbc:ID', line.itemCode)),
-          el('cac:ClassifiedTaxCategory', null, leaf('cbc:ID', line.category), leaf('cbc:Percent', line.rate), taxScheme()),
+          el(
+            'cac:ClassifiedTaxCategory',
+            null,
+            leaf('cbc:ID', line.category),
+            leaf('cbc:Percent', line.rate),
+            taxScheme(),
+          ),
         ),
         el('cac:Price', null, money('cbc:PriceAmount', line.price)),
       ),
     ),
   );
   return serializeXml(root, {
-    '': credit ? 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2' : 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+    '': credit
+      ? 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'
+      : 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
     cac: CAC,
     cbc: CBC,
   });
@@ -137,26 +167,41 @@ function paymentMeans(doc: EInvoiceDocument): XmlElement | undefined {
 }
 
 /** UBL has no subject code element: Peppol and France write it as "#PMT#text". */
-const noteText = (note: ENote) => (note.subjectCode === undefined ? note.content : `#${note.subjectCode}#${note.content}`);
+const noteText = (note: ENote) =>
+  note.subjectCode === undefined ? note.content : `#${note.subjectCode}#${note.content}`;
 
 function party(value: EParty): XmlElement {
   const contact = value.contactName ?? value.phone ?? value.email;
   return el(
     'cac:Party',
     null,
-    value.electronicAddress !== undefined && leaf('cbc:EndpointID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme }),
+    value.electronicAddress !== undefined &&
+      leaf('cbc:EndpointID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme }),
     address('cac:PostalAddress', value.address),
     value.vatId !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.vatId), taxScheme()),
     // BT-32: a tax registration other than VAT, told apart by a scheme id other than VAT.
-    value.taxRegistration !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.taxRegistration), el('cac:TaxScheme', null, leaf('cbc:ID', 'FC'))),
+    value.taxRegistration !== undefined &&
+      el(
+        'cac:PartyTaxScheme',
+        null,
+        leaf('cbc:CompanyID', value.taxRegistration),
+        el('cac:TaxScheme', null, leaf('cbc:ID', 'FC')),
+      ),
     el(
       'cac:PartyLegalEntity',
       null,
       leaf('cbc:RegistrationName', value.name),
-      value.legalRegistration !== undefined && leaf('cbc:CompanyID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme }),
+      value.legalRegistration !== undefined &&
+        leaf('cbc:CompanyID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme }),
     ),
     contact !== undefined &&
-      el('cac:Contact', null, leaf('cbc:Name', value.contactName), leaf('cbc:Telephone', value.phone), leaf('cbc:ElectronicMail', value.email)),
+      el(
+        'cac:Contact',
+        null,
+        leaf('cbc:Name', value.contactName),
+        leaf('cbc:Telephone', value.phone),
+        leaf('cbc:ElectronicMail', value.email),
+      ),
   );
 }
 

@@ -6,21 +6,54 @@ import { DEFAULT_PROFILE, EINVOICE_PROFILES, PROFILES, type EInvoiceProfile } fr
 
 /** The body of a 200 from POST /v1/e-invoice/validate. */
 export const EInvoiceValidationSchema = v.object({
-  valid: v.pipe(v.boolean(), v.description('True when every rule the service checks for the profile passes: the paid e-invoice routes would accept this invoice.')),
-  profile: v.pipe(v.picklist(EINVOICE_PROFILES), v.description('The profile checked (the request\'s profile, default en16931).')),
-  specification: v.pipe(v.string(), v.description('The specification identifier written into the XML (BT-24), e.g. urn:cen.eu:en16931:2017.')),
-  business_process: v.pipe(v.nullable(v.string()), v.description('The business process written into the XML (BT-23); null when none.')),
-  rule_sets: v.pipe(v.array(v.string()), v.description('The official rule sets whose rules the service checks for this profile, with their versions.')),
+  valid: v.pipe(
+    v.boolean(),
+    v.description(
+      'True when every rule the service checks for the profile passes: the paid e-invoice routes would accept this invoice.',
+    ),
+  ),
+  profile: v.pipe(
+    v.picklist(EINVOICE_PROFILES),
+    v.description("The profile checked (the request's profile, default en16931)."),
+  ),
+  specification: v.pipe(
+    v.string(),
+    v.description('The specification identifier written into the XML (BT-24), e.g. urn:cen.eu:en16931:2017.'),
+  ),
+  business_process: v.pipe(
+    v.nullable(v.string()),
+    v.description('The business process written into the XML (BT-23); null when none.'),
+  ),
+  rule_sets: v.pipe(
+    v.array(v.string()),
+    v.description('The official rule sets whose rules the service checks for this profile, with their versions.'),
+  ),
   issues: v.pipe(
-    v.array(v.object({ path: v.string(), code: v.pipe(v.string(), v.description('The official rule id, e.g. BR-S-02, BR-DE-15, PEPPOL-EN16931-R010, BR-FR-10.')), message: v.string() })),
+    v.array(
+      v.object({
+        path: v.string(),
+        code: v.pipe(
+          v.string(),
+          v.description('The official rule id, e.g. BR-S-02, BR-DE-15, PEPPOL-EN16931-R010, BR-FR-10.'),
+        ),
+        message: v.string(),
+      }),
+    ),
     v.description('Every rule the invoice breaks, with the request field to change.'),
   ),
-  totals: v.pipe(TotalsReportSchema, v.description('The totals, as POST /v1/invoice/validate answers them; the XML carries exactly these amounts.')),
+  totals: v.pipe(
+    TotalsReportSchema,
+    v.description('The totals, as POST /v1/invoice/validate answers them; the XML carries exactly these amounts.'),
+  ),
 });
 
 export type EInvoiceValidation = v.InferOutput<typeof EInvoiceValidationSchema>;
 
-export function buildEInvoiceValidation(prepared: PreparedInvoice, issues: Issue[], profile: EInvoiceProfile = DEFAULT_PROFILE): EInvoiceValidation {
+export function buildEInvoiceValidation(
+  prepared: PreparedInvoice,
+  issues: Issue[],
+  profile: EInvoiceProfile = DEFAULT_PROFILE,
+): EInvoiceValidation {
   const definition = PROFILES[profile];
   return {
     valid: issues.length === 0,

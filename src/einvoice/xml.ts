@@ -15,18 +15,32 @@ export interface XmlElement {
 export type XmlChild = XmlElement | undefined | false | readonly XmlChild[];
 
 /** An element with child elements; empty ones are written as <name/>. */
-export function el(name: string, attributes: Record<string, string | undefined> | null, ...children: XmlChild[]): XmlElement {
+export function el(
+  name: string,
+  attributes: Record<string, string | undefined> | null,
+  ...children: XmlChild[]
+): XmlElement {
   return { name, attributes: attributeList(attributes), children: flatten(children), text: undefined };
 }
 
 /** An element holding text; `undefined` text drops the element (an optional field left out). */
-export function leaf(name: string, text: string | undefined, attributes: Record<string, string | undefined> | null = null): XmlElement | undefined {
+export function leaf(
+  name: string,
+  text: string | undefined,
+  attributes: Record<string, string | undefined> | null = null,
+): XmlElement | undefined {
   if (text === undefined) return undefined;
   return { name, attributes: attributeList(attributes), children: [], text };
 }
 
 export function serializeXml(root: XmlElement, namespaces: Record<string, string>): string {
-  const rootWithNs: XmlElement = { ...root, attributes: [...Object.entries(namespaces).map(([prefix, uri]) => [prefix ? `xmlns:${prefix}` : 'xmlns', uri] as const), ...root.attributes] };
+  const rootWithNs: XmlElement = {
+    ...root,
+    attributes: [
+      ...Object.entries(namespaces).map(([prefix, uri]) => [prefix ? `xmlns:${prefix}` : 'xmlns', uri] as const),
+      ...root.attributes,
+    ],
+  };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   write(rootWithNs, 0, out);
   return out.join('');
@@ -64,7 +78,8 @@ function flatten(children: readonly XmlChild[]): XmlElement[] {
  * XML 1.0 cannot carry U+FFFE, U+FFFF or unpaired surrogates (JSON can): they become U+FFFD. The
  * request schema already refuses control characters other than tab and newline.
  */
-const LONE_SURROGATE_OR_NONCHARACTER = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
+const LONE_SURROGATE_OR_NONCHARACTER =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
 
 function xmlChars(value: string): string {
   return value.replace(LONE_SURROGATE_OR_NONCHARACTER, '\uFFFD');
@@ -76,5 +91,9 @@ export function escapeText(value: string): string {
 
 /** Attribute values also escape quotes and whitespace characters that parsers would normalise. */
 export function escapeAttribute(value: string): string {
-  return escapeText(value).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return escapeText(value)
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }

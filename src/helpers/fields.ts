@@ -29,7 +29,11 @@ export const asOfField = v.optional(helperDate('The day to compute for, YYYY-MM-
 export const currencyField = CurrencyField;
 
 export function moneyAmount(description: string) {
-  return amount({ min: 0, max: MAX_AMOUNT, description: `${description} Major units (12.5 = twelve and a half dollars), 0 to ${MAX_AMOUNT}.` });
+  return amount({
+    min: 0,
+    max: MAX_AMOUNT,
+    description: `${description} Major units (12.5 = twelve and a half dollars), 0 to ${MAX_AMOUNT}.`,
+  });
 }
 
 /** The Money shape of the invoice totals report, so both describe amounts identically. */

@@ -19,9 +19,17 @@ export function minorFromAmount(amount: number, currency: CurrencyCode): bigint 
  */
 export function moneyInRange(minor: bigint, currency: CurrencyCode, path: string): Money {
   if (minor > MAX_MINOR || minor < -MAX_MINOR) {
-    throw rejected('amount_out_of_range', `An amount exceeds ${MAX_MINOR} minor units (2^53 − 1), the largest the service can answer exactly.`, [
-      { path, code: 'amount_out_of_range', message: `computes to ${minor} minor units, more than the maximum of ${MAX_MINOR}` },
-    ]);
+    throw rejected(
+      'amount_out_of_range',
+      `An amount exceeds ${MAX_MINOR} minor units (2^53 − 1), the largest the service can answer exactly.`,
+      [
+        {
+          path,
+          code: 'amount_out_of_range',
+          message: `computes to ${minor} minor units, more than the maximum of ${MAX_MINOR}`,
+        },
+      ],
+    );
   }
   return toMoney(minor, currency);
 }

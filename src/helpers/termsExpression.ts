@@ -15,7 +15,8 @@ import { addDays, endOfMonth } from './calendar.js';
 
 export const MAX_TERM_DAYS = 3650;
 
-export const ACCEPTED_TERMS = '"Net N" (e.g. "Net 30"), "D/X Net N" (e.g. "2/10 Net 30"), "Net N EOM" (e.g. "Net 10 EOM") or "Due on receipt"';
+export const ACCEPTED_TERMS =
+  '"Net N" (e.g. "Net 30"), "D/X Net N" (e.g. "2/10 Net 30"), "Net N EOM" (e.g. "Net 10 EOM") or "Due on receipt"';
 
 /** Where terms only set a due date (an invoice has no field for an early-payment discount). */
 export const ACCEPTED_DUE_DATE_TERMS = '"Net N" (e.g. "Net 30"), "Net N EOM" (e.g. "Net 10 EOM") or "Due on receipt"';
@@ -23,9 +24,18 @@ export const ACCEPTED_DUE_DATE_TERMS = '"Net N" (e.g. "Net 30"), "Net N EOM" (e.
 export const ParsedTermsSchema = v.object({
   text: v.pipe(v.string(), v.description('The terms written in their standard form, e.g. "2/10 Net 30".')),
   kind: v.picklist(['net', 'discount', 'net_eom', 'due_on_receipt']),
-  net_days: v.pipe(v.number(), v.description('Days after the invoice date (after the month end for EOM) when payment is due.')),
-  discount_percent: v.pipe(v.nullable(v.number()), v.description('Early-payment discount in percent; null when the terms carry none.')),
-  discount_days: v.pipe(v.nullable(v.number()), v.description('Days after the invoice date within which the discount applies; null when none.')),
+  net_days: v.pipe(
+    v.number(),
+    v.description('Days after the invoice date (after the month end for EOM) when payment is due.'),
+  ),
+  discount_percent: v.pipe(
+    v.nullable(v.number()),
+    v.description('Early-payment discount in percent; null when the terms carry none.'),
+  ),
+  discount_days: v.pipe(
+    v.nullable(v.number()),
+    v.description('Days after the invoice date within which the discount applies; null when none.'),
+  ),
 });
 
 export type ParsedTerms = v.InferOutput<typeof ParsedTermsSchema>;
@@ -38,10 +48,22 @@ const DISCOUNT = /^(\d{1,2}(?:\.\d{1,4})?)\s*\/\s*(\d{1,5})(?:\s*,\s*|\s+)net\s+
 const DUE_ON_RECEIPT = /^due\s+on\s+receipt$/i;
 
 export function parseTerms(text: string, options: { discount: boolean } = { discount: true }): TermsReading {
-  const notUnderstood = (): TermsReading => ({ ok: false, message: `must be one of the forms ${options.discount ? ACCEPTED_TERMS : ACCEPTED_DUE_DATE_TERMS}` });
+  const notUnderstood = (): TermsReading => ({
+    ok: false,
+    message: `must be one of the forms ${options.discount ? ACCEPTED_TERMS : ACCEPTED_DUE_DATE_TERMS}`,
+  });
   const trimmed = text.trim();
   if (DUE_ON_RECEIPT.test(trimmed)) {
-    return { ok: true, terms: { text: 'Due on receipt', kind: 'due_on_receipt', net_days: 0, discount_percent: null, discount_days: null } };
+    return {
+      ok: true,
+      terms: {
+        text: 'Due on receipt',
+        kind: 'due_on_receipt',
+        net_days: 0,
+        discount_percent: null,
+        discount_days: null,
+      },
+    };
   }
   const endOfMonthNet = NET_EOM.exec(trimmed);
   const net = NET.exec(trimmed) ?? endOfMonthNet;
@@ -51,13 +73,22 @@ export function parseTerms(text: string, options: { discount: boolean } = { disc
     const eom = endOfMonthNet !== null;
     return {
       ok: true,
-      terms: { text: `Net ${days}${eom ? ' EOM' : ''}`, kind: eom ? 'net_eom' : 'net', net_days: days, discount_percent: null, discount_days: null },
+      terms: {
+        text: `Net ${days}${eom ? ' EOM' : ''}`,
+        kind: eom ? 'net_eom' : 'net',
+        net_days: days,
+        discount_percent: null,
+        discount_days: null,
+      },
     };
   }
   const discount = DISCOUNT.exec(trimmed);
   if (!discount) return notUnderstood();
   if (!options.discount) {
-    return { ok: false, message: `cannot carry an early-payment discount here; use one of the forms ${ACCEPTED_DUE_DATE_TERMS}` };
+    return {
+      ok: false,
+      message: `cannot carry an early-payment discount here; use one of the forms ${ACCEPTED_DUE_DATE_TERMS}`,
+    };
   }
   const percent = Number(discount[1]);
   const discountDays = Number(discount[2]);
@@ -65,11 +96,20 @@ export function parseTerms(text: string, options: { discount: boolean } = { disc
   if (percent <= 0) return { ok: false, message: 'the discount percent must be greater than 0' };
   if (netDays > MAX_TERM_DAYS) return { ok: false, message: `the net period must be at most ${MAX_TERM_DAYS} days` };
   if (discountDays >= netDays) {
-    return { ok: false, message: `the discount period (${discountDays} days) must be shorter than the net period (${netDays} days)` };
+    return {
+      ok: false,
+      message: `the discount period (${discountDays} days) must be shorter than the net period (${netDays} days)`,
+    };
   }
   return {
     ok: true,
-    terms: { text: `${percent}/${discountDays} Net ${netDays}`, kind: 'discount', net_days: netDays, discount_percent: percent, discount_days: discountDays },
+    terms: {
+      text: `${percent}/${discountDays} Net ${netDays}`,
+      kind: 'discount',
+      net_days: netDays,
+      discount_percent: percent,
+      discount_days: discountDays,
+    },
   };
 }
 

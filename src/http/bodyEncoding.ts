@@ -14,7 +14,11 @@ export function isBodyDecodingError(error: unknown): boolean {
 }
 
 export const invalidBodyEncoding = (cause: unknown): AppError =>
-  new AppError('invalid_body_encoding', 'The request body could not be decoded with its Content-Encoding (corrupt, truncated or mislabelled compressed data).', { cause });
+  new AppError(
+    'invalid_body_encoding',
+    'The request body could not be decoded with its Content-Encoding (corrupt, truncated or mislabelled compressed data).',
+    { cause },
+  );
 
 /**
  * The body reader's failures (koa-body → co-body → raw-body and inflation) as our errors, told
@@ -26,10 +30,18 @@ export function bodyReadError(thrown: unknown): unknown {
   if (isBodyDecodingError(thrown)) return invalidBodyEncoding(thrown);
   const error = thrown as { status?: number; type?: string; limit?: number };
   if (error?.type === 'entity.too.large' || error?.status === 413) {
-    return new AppError('payload_too_large', `The request body is larger than the limit of ${error.limit ?? 'the configured'} bytes.`, { cause: thrown });
+    return new AppError(
+      'payload_too_large',
+      `The request body is larger than the limit of ${error.limit ?? 'the configured'} bytes.`,
+      { cause: thrown },
+    );
   }
   if (error?.type === 'encoding.unsupported' || error?.status === 415) {
-    return new AppError('unsupported_media_type', `The request body encoding is not supported; send ${BODY_ENCODINGS}.`, { cause: thrown });
+    return new AppError(
+      'unsupported_media_type',
+      `The request body encoding is not supported; send ${BODY_ENCODINGS}.`,
+      { cause: thrown },
+    );
   }
   if (error?.status === 400) return invalidJson();
   return thrown;

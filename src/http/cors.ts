@@ -9,7 +9,10 @@ import type { Middleware } from 'koa';
 export function cors(): Middleware {
   return async (ctx, next) => {
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'PAYMENT-REQUIRED, PAYMENT-RESPONSE, Content-Digest, X-Request-Id, Retry-After');
+    ctx.set(
+      'Access-Control-Expose-Headers',
+      'PAYMENT-REQUIRED, PAYMENT-RESPONSE, Content-Digest, X-Request-Id, Retry-After',
+    );
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
       ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', 'Content-Type, PAYMENT-SIGNATURE, Access-Control-Expose-Headers');

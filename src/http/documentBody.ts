@@ -17,16 +17,26 @@ export function documentBody(reader: DocumentReader): Middleware {
   return async (ctx, next) => {
     const mediaType = ctx.is(...reader.mediaTypes);
     if (!mediaType) {
-      throw new AppError('unsupported_media_type', `Send the document as the request body with Content-Type ${reader.mediaTypes.join(', ')}.`);
+      throw new AppError(
+        'unsupported_media_type',
+        `Send the document as the request body with Content-Type ${reader.mediaTypes.join(', ')}.`,
+      );
     }
     let bytes: Buffer;
     try {
       // encoding null: co-body hands raw-body's Buffer back undecoded (co-body/lib/text.js).
-      bytes = (await coBody.text(ctx, { limit: reader.limitBytes, encoding: null as unknown as string })) as unknown as Buffer;
+      bytes = (await coBody.text(ctx, {
+        limit: reader.limitBytes,
+        encoding: null as unknown as string,
+      })) as unknown as Buffer;
     } catch (error) {
       throw bodyReadError(error);
     }
-    const params = Object.fromEntries(Object.entries(ctx.query).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value[0]! : value]])));
+    const params = Object.fromEntries(
+      Object.entries(ctx.query).flatMap(([key, value]) =>
+        value === undefined ? [] : [[key, Array.isArray(value) ? value[0]! : value]],
+      ),
+    );
     const document: DocumentBody = { bytes, mediaType, params };
     ctx.state.document = document;
     return next();

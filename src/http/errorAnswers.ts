@@ -16,18 +16,43 @@ export interface ErrorAnswer {
 
 export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   invalid_json: { status: 400, meaning: 'The body is not a JSON object.' },
-  invalid_body_encoding: { status: 400, meaning: 'The body can\'t be decoded with its `Content-Encoding` (corrupt or truncated gzip/deflate/br data, raw deflate without its zlib header, bytes labelled with the wrong encoding).' },
-  invalid_payment_header: { status: 400, meaning: '`PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 payload, or a payment identifier is malformed.' },
+  invalid_body_encoding: {
+    status: 400,
+    meaning:
+      "The body can't be decoded with its `Content-Encoding` (corrupt or truncated gzip/deflate/br data, raw deflate without its zlib header, bytes labelled with the wrong encoding).",
+  },
+  invalid_payment_header: {
+    status: 400,
+    meaning: '`PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 payload, or a payment identifier is malformed.',
+  },
   forbidden: { status: 403, meaning: 'A cross-site request to the development preview.' },
   not_found: { status: 404, meaning: 'Unknown path.' },
   method_not_allowed: { status: 405, meaning: 'Wrong method for the path (the `Allow` header lists the right ones).' },
-  payment_in_progress: { status: 409, retryAfterSeconds: 5, meaning: 'The same payment is still being processed: retry after `Retry-After`.' },
+  payment_in_progress: {
+    status: 409,
+    retryAfterSeconds: 5,
+    meaning: 'The same payment is still being processed: retry after `Retry-After`.',
+  },
   payment_reused: { status: 409, meaning: 'A signature (or payment identifier) already paid for another body.' },
-  payload_too_large: { status: 413, meaning: 'The body, decoded, is over `BODY_LIMIT_BYTES` (over 8 MiB for an inbound e-invoice, XML, PDF or JSON).' },
-  unsupported_media_type: { status: 415, meaning: 'The body is not sent as `application/json` (nor, to an inbound e-invoice route, as `application/xml`, `text/xml` or `application/pdf`), or its `Content-Encoding` is not `identity`, `gzip`, `deflate` or `br`.' },
+  payload_too_large: {
+    status: 413,
+    meaning: 'The body, decoded, is over `BODY_LIMIT_BYTES` (over 8 MiB for an inbound e-invoice, XML, PDF or JSON).',
+  },
+  unsupported_media_type: {
+    status: 415,
+    meaning:
+      'The body is not sent as `application/json` (nor, to an inbound e-invoice route, as `application/xml`, `text/xml` or `application/pdf`), or its `Content-Encoding` is not `identity`, `gzip`, `deflate` or `br`.',
+  },
   // Retry-After is the bucket's own (AppError.retryAfterSeconds, rateLimit.ts).
-  rate_limited: { status: 429, meaning: 'Over a rate limit (per client address, or per payer on paid routes): retry after `Retry-After`; `RateLimit-Policy` and `RateLimit` say where you stand.' },
-  payment_header_too_large: { status: 431, meaning: '`PAYMENT-SIGNATURE` over 16 KiB, or the header block over 32 KiB.' },
+  rate_limited: {
+    status: 429,
+    meaning:
+      'Over a rate limit (per client address, or per payer on paid routes): retry after `Retry-After`; `RateLimit-Policy` and `RateLimit` say where you stand.',
+  },
+  payment_header_too_large: {
+    status: 431,
+    meaning: '`PAYMENT-SIGNATURE` over 16 KiB, or the header block over 32 KiB.',
+  },
   internal_error: { status: 500, meaning: 'A bug: the answer says nothing more; the log has the details.' },
   not_implemented: { status: 501, meaning: 'The operation exists but this instance cannot run it.' },
   payment_unavailable: { status: 501, meaning: 'The route is paid but this instance has no payment set up.' },
@@ -37,25 +62,58 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   facilitator_unavailable: { status: 502, meaning: 'The facilitator failed; nothing was settled.' },
   facilitator_timeout: { status: 504, meaning: 'The facilitator did not answer in time; nothing was settled.' },
   // Never a 402: the client must re-send the same signature, not pay again.
-  settlement_unknown: { status: 502, timeoutStatus: 504, retryAfterSeconds: 10, meaning: 'The facilitator did not confirm the settlement: do not sign again, re-send the same request with the same `PAYMENT-SIGNATURE` to collect the result.' },
-  renderer_busy: { status: 503, retryAfterSeconds: 1, meaning: 'Every render page and queue place is taken (decided before the facilitator is asked anything).' },
+  settlement_unknown: {
+    status: 502,
+    timeoutStatus: 504,
+    retryAfterSeconds: 10,
+    meaning:
+      'The facilitator did not confirm the settlement: do not sign again, re-send the same request with the same `PAYMENT-SIGNATURE` to collect the result.',
+  },
+  renderer_busy: {
+    status: 503,
+    retryAfterSeconds: 1,
+    meaning: 'Every render page and queue place is taken (decided before the facilitator is asked anything).',
+  },
   // The helpers' worker threads have a full queue (operationPool.ts).
-  server_busy: { status: 503, retryAfterSeconds: 1, meaning: 'Free routes only: the compute threads\' queues are full.' },
+  server_busy: {
+    status: 503,
+    retryAfterSeconds: 1,
+    meaning: "Free routes only: the compute threads' queues are full.",
+  },
   renderer_unavailable: { status: 503, retryAfterSeconds: 1, meaning: 'The renderer is closing or restarting.' },
-  shutting_down: { status: 503, retryAfterSeconds: 1, meaning: 'The instance is draining past its deadline; nothing was charged.' },
-  payment_store_unavailable: { status: 503, retryAfterSeconds: 2, meaning: 'Redis is unreachable: paid routes refuse rather than risk a double charge; nothing was charged.' },
-  theme_store_unavailable: { status: 503, retryAfterSeconds: 2, meaning: 'Redis is unreachable, so a theme can\'t be stored (`PUT /v1/themes`) or an invoice\'s `theme` id looked up; answered before any payment, nothing was charged.' },
+  shutting_down: {
+    status: 503,
+    retryAfterSeconds: 1,
+    meaning: 'The instance is draining past its deadline; nothing was charged.',
+  },
+  payment_store_unavailable: {
+    status: 503,
+    retryAfterSeconds: 2,
+    meaning: 'Redis is unreachable: paid routes refuse rather than risk a double charge; nothing was charged.',
+  },
+  theme_store_unavailable: {
+    status: 503,
+    retryAfterSeconds: 2,
+    meaning:
+      "Redis is unreachable, so a theme can't be stored (`PUT /v1/themes`) or an invoice's `theme` id looked up; answered before any payment, nothing was charged.",
+  },
 };
 
 /** Rejected input (validation_failed and every business rule's code) is the client's to fix. */
-export const INPUT_REJECTED: ErrorAnswer = { status: 400, meaning: 'The input breaks a rule: `validation_failed` with every issue, or a business rule\'s own code.' };
+export const INPUT_REJECTED: ErrorAnswer = {
+  status: 400,
+  meaning: "The input breaks a rule: `validation_failed` with every issue, or a business rule's own code.",
+};
 
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
 }
 
-const answerOf = (error: AppError) => (error instanceof InputRejected ? INPUT_REJECTED : ERROR_ANSWERS[error.code as ErrorCode] ?? ERROR_ANSWERS.internal_error);
+const answerOf = (error: AppError) =>
+  error instanceof InputRejected
+    ? INPUT_REJECTED
+    : (ERROR_ANSWERS[error.code as ErrorCode] ?? ERROR_ANSWERS.internal_error);
 
 export function httpAnswerOf(error: AppError): HttpAnswer {
   const answer = answerOf(error);
@@ -65,4 +123,5 @@ export function httpAnswerOf(error: AppError): HttpAnswer {
 }
 
 /** When to try again (HTTP's Retry-After; MCP has no headers and puts it in the error body). */
-export const retryAfterSecondsOf = (error: AppError): number | undefined => error.retryAfterSeconds ?? answerOf(error).retryAfterSeconds;
+export const retryAfterSecondsOf = (error: AppError): number | undefined =>
+  error.retryAfterSeconds ?? answerOf(error).retryAfterSeconds;

@@ -39,7 +39,9 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     },
     listener,
   );
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, limits.maxHeaderBytes));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, limits.maxHeaderBytes),
+  );
   return server;
 }
 
@@ -54,7 +56,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, maxHead
     return;
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    const appError = new AppError('payment_header_too_large', `The request headers are larger than ${maxHeaderBytes} bytes (PAYMENT-SIGNATURE may be at most ${MAX_PAYMENT_HEADER_BYTES} of them).`);
+    const appError = new AppError(
+      'payment_header_too_large',
+      `The request headers are larger than ${maxHeaderBytes} bytes (PAYMENT-SIGNATURE may be at most ${MAX_PAYMENT_HEADER_BYTES} of them).`,
+    );
     const body = JSON.stringify(appError.toBody());
     socket.end(
       `HTTP/1.1 ${httpAnswerOf(appError).status} Request Header Fields Too Large\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -63,5 +68,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, maxHead
     return;
   }
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-  socket.end(timedOut ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  socket.end(
+    timedOut
+      ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+      : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
+  );
 }

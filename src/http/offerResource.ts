@@ -9,7 +9,12 @@ export const SERVICE_NAME = 'Invoice PDF API';
 /** Short topical tags for discovery search (≤ 5, each ≤ 32 ASCII characters). */
 function tagsOf(route: PricedOperation): string[] {
   const format = route.response.contentType.split(';')[0]!.split('/')[1] ?? 'file';
-  return ['invoice', route.path.includes('e-invoice') ? 'e-invoice' : 'billing', format.replace(/[^a-z0-9.+-]/g, ''), 'usdc'];
+  return [
+    'invoice',
+    route.path.includes('e-invoice') ? 'e-invoice' : 'billing',
+    format.replace(/[^a-z0-9.+-]/g, ''),
+    'usdc',
+  ];
 }
 
 export function pricedResource(route: PricedOperation): PricedResource {
@@ -21,7 +26,9 @@ export function pricedResource(route: PricedOperation): PricedResource {
     mimeType: route.response.contentType,
     serviceName: SERVICE_NAME,
     tags: tagsOf(route),
-    ...(route.request ? bodyDescription(route.operationId, route.request.example, jsonSchemaOf(route.request.schema)) : {}),
+    ...(route.request
+      ? bodyDescription(route.operationId, route.request.example, jsonSchemaOf(route.request.schema))
+      : {}),
   };
 }
 

@@ -5,7 +5,10 @@ import type { Payments } from '../payment/startPayments.js';
 import { pricedResource } from './offerResource.js';
 
 /** What createApp needs from the payment side: the paid call, the offer per operation and the terms for the docs. */
-export function paymentDependencies(payments: Pick<Payments, 'processor' | 'terms' | 'receipts'>, lifecycle?: Lifecycle) {
+export function paymentDependencies(
+  payments: Pick<Payments, 'processor' | 'terms' | 'receipts'>,
+  lifecycle?: Lifecycle,
+) {
   const { processor, terms, receipts } = payments;
   return {
     terms: {

@@ -5,7 +5,10 @@ import type { Logger } from '../logger.js';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** One log line per request, with a request id that is echoed in X-Request-Id. */
-export function requestLog(logger: Logger, observe?: (route: string, method: string, status: number, seconds: number) => void): Middleware {
+export function requestLog(
+  logger: Logger,
+  observe?: (route: string, method: string, status: number, seconds: number) => void,
+): Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const id = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -17,7 +20,18 @@ export function requestLog(logger: Logger, observe?: (route: string, method: str
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       observe?.(ctx._matchedRoute ? String(ctx._matchedRoute) : 'unmatched', ctx.method, ctx.status, ms / 1000);
-      logger.info({ reqId: id, method: ctx.method, path: ctx.path, route: ctx._matchedRoute, status: ctx.status, ms: Math.round(ms * 10) / 10, ...ctx.state.logFields }, 'request');
+      logger.info(
+        {
+          reqId: id,
+          method: ctx.method,
+          path: ctx.path,
+          route: ctx._matchedRoute,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          ...ctx.state.logFields,
+        },
+        'request',
+      );
     }
   };
 }

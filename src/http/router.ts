@@ -15,14 +15,20 @@ import { writeOutcome } from './writeOutcome.js';
  * PAYMENT-SIGNATURE to the call core (operations/callOperation.ts), which parses and validates on
  * the compute pool before anything about payment, and write the outcome (writeOutcome.ts).
  */
-export function buildRouter(operations: readonly PricedOperation[], options: { bodyLimitBytes: number; caller: OperationCaller; lifecycle?: Lifecycle | undefined }) {
+export function buildRouter(
+  operations: readonly PricedOperation[],
+  options: { bodyLimitBytes: number; caller: OperationCaller; lifecycle?: Lifecycle | undefined },
+) {
   const router = new Router();
   const { caller, lifecycle } = options;
   for (const operation of operations) {
     const chain: Middleware[] = [];
     const paid = isPaid(operation);
     if (operation.request && caller.answersPriceProbe(operation)) chain.push(priceProbe(operation, caller));
-    if (operation.request) chain.push(operation.request.document ? documentBody(operation.request.document) : jsonText(options.bodyLimitBytes));
+    if (operation.request)
+      chain.push(
+        operation.request.document ? documentBody(operation.request.document) : jsonText(options.bodyLimitBytes),
+      );
     chain.push(async (ctx) => {
       try {
         const header = ctx.get('PAYMENT-SIGNATURE');
@@ -32,7 +38,8 @@ export function buildRouter(operations: readonly PricedOperation[], options: { b
           hooks: {
             admitPayer: ctx.state.admitPayer as PayerAdmission | undefined,
             onVerified: (details) => (ctx.state.logFields = details),
-            onResultNotStored: (error) => (ctx.state.logFields = { ...ctx.state.logFields, resultNotStored: String(error) }),
+            onResultNotStored: (error) =>
+              (ctx.state.logFields = { ...ctx.state.logFields, resultNotStored: String(error) }),
             whenDelivered: (done) => whenResponseDone(ctx, done),
           },
         });
@@ -64,7 +71,8 @@ const requestBody = (ctx: Context) => {
  */
 function priceProbe(operation: PricedOperation, caller: OperationCaller): Middleware {
   return async (ctx, next) => {
-    const empty = ctx.get('Transfer-Encoding') === '' && (ctx.get('Content-Length') === '' || ctx.get('Content-Length') === '0');
+    const empty =
+      ctx.get('Transfer-Encoding') === '' && (ctx.get('Content-Length') === '' || ctx.get('Content-Length') === '0');
     if (!empty || ctx.get('PAYMENT-SIGNATURE') !== '') return next();
     writeOutcome(ctx, await caller.call(operation, { priceProbe: true }));
   };
@@ -87,7 +95,10 @@ export function fallbacks(router: Router): Middleware {
     await allowed(ctx, async () => {});
     if (ctx.status === 405) {
       // allowedMethods() has set the Allow header on this answer already.
-      throw new AppError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
+      throw new AppError(
+        'method_not_allowed',
+        `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`,
+      );
     }
     if (ctx.status === 501) throw new AppError('not_implemented', `The HTTP method ${ctx.method} is not supported.`);
     if (ctx.method === 'OPTIONS' && ctx.status === 200) return; // plain OPTIONS: Allow is set

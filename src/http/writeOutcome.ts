@@ -52,12 +52,23 @@ function challenge(ctx: Context, check: PaymentRequiredCheck): void {
   ctx.status = 402;
   ctx.set('PAYMENT-REQUIRED', check.header);
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: { code: 'payment_required', message: check.message, reason: check.paymentRequired.error ?? 'payment_required' } };
+  ctx.body = {
+    error: {
+      code: 'payment_required',
+      message: check.message,
+      reason: check.paymentRequired.error ?? 'payment_required',
+    },
+  };
 }
 
 function settlementFailed(ctx: Context, failed: SettleFailed): void {
   ctx.status = 402;
   ctx.set('PAYMENT-RESPONSE', failed.header);
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: { code: 'settlement_failed', message: `The payment could not be settled: ${failed.receipt.errorReason ?? 'unknown reason'}. No PDF was delivered.` } };
+  ctx.body = {
+    error: {
+      code: 'settlement_failed',
+      message: `The payment could not be settled: ${failed.receipt.errorReason ?? 'unknown reason'}. No PDF was delivered.`,
+    },
+  };
 }

@@ -10,7 +10,11 @@ import type { Totals } from './totals.js';
 export function checkTotals(totals: Totals): AppError | undefined {
   if (totals.discount > totals.subtotal) {
     return rejected('discount_exceeds_subtotal', 'The discount is larger than the subtotal of the line items.', [
-      { path: 'discount', code: 'discount_exceeds_subtotal', message: 'must not be larger than the subtotal of the line items' },
+      {
+        path: 'discount',
+        code: 'discount_exceeds_subtotal',
+        message: 'must not be larger than the subtotal of the line items',
+      },
     ]);
   }
   const tooLarge = [
@@ -31,7 +35,11 @@ export function checkTotals(totals: Totals): AppError | undefined {
   }
   if (totals.amountPaid > totals.total) {
     return rejected('amount_paid_exceeds_total', 'The amount paid is larger than the invoice total.', [
-      { path: 'amount_paid', code: 'amount_paid_exceeds_total', message: `must not be larger than the total (${totals.total} minor units)` },
+      {
+        path: 'amount_paid',
+        code: 'amount_paid_exceeds_total',
+        message: `must not be larger than the total (${totals.total} minor units)`,
+      },
     ]);
   }
   return undefined;

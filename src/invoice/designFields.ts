@@ -51,8 +51,14 @@ const colour = (name: keyof typeof CONTRAST, what: string) => {
     v.pipe(
       v.string('must be a string'),
       v.regex(HEX, 'must be a colour written #rrggbb'),
-      v.check((hex) => min === undefined || !HEX.test(hex) || contrastWithWhite(hex) >= min, `must be dark enough to read on white (contrast at least ${min}:1)`),
-      v.check((hex) => max === undefined || !HEX.test(hex) || contrastWithWhite(hex) <= max, `must be light enough for text on it (contrast with white at most ${max}:1)`),
+      v.check(
+        (hex) => min === undefined || !HEX.test(hex) || contrastWithWhite(hex) >= min,
+        `must be dark enough to read on white (contrast at least ${min}:1)`,
+      ),
+      v.check(
+        (hex) => max === undefined || !HEX.test(hex) || contrastWithWhite(hex) <= max,
+        `must be light enough for text on it (contrast with white at most ${max}:1)`,
+      ),
       v.description(what),
     ),
   );
@@ -69,7 +75,12 @@ export function contrastWithWhite(hex: string): number {
 }
 
 const ThemeLabelsSchema = v.strictObject(
-  Object.fromEntries(OVERRIDABLE_LABEL_KEYS.map((key) => [key, v.optional(text({ min: 1, max: LIMITS.label, description: `Replaces the "${key}" label.` }))])),
+  Object.fromEntries(
+    OVERRIDABLE_LABEL_KEYS.map((key) => [
+      key,
+      v.optional(text({ min: 1, max: LIMITS.label, description: `Replaces the "${key}" label.` })),
+    ]),
+  ),
   'is not a label key (see templates/locales/en.json)',
 );
 
@@ -78,21 +89,34 @@ const ThemeFieldsSchema = v.strictObject(
     colors: v.optional(
       v.strictObject(
         {
-          accent: colour('accent', 'Headings, rules and the total band; the same as accent_color. Contrast with white at least 3:1.'),
+          accent: colour(
+            'accent',
+            'Headings, rules and the total band; the same as accent_color. Contrast with white at least 3:1.',
+          ),
           ink: colour('ink', 'Body text. Contrast with white at least 4.5:1.'),
           muted: colour('muted', 'Secondary text (labels, contact lines). Contrast with white at least 3:1.'),
           rule: colour('rule', 'Hairlines between rows.'),
-          tint: colour('tint', 'Panels behind the details, the total and the payment block. Contrast with white at most 1.25:1.'),
+          tint: colour(
+            'tint',
+            'Panels behind the details, the total and the payment block. Contrast with white at most 1.25:1.',
+          ),
         },
         'is not a theme colour (accent, ink, muted, rule, tint)',
       ),
     ),
-    font: v.optional(v.pipe(v.picklist(FONT_FAMILIES, `must be one of ${FONT_FAMILIES.join(', ')}`), v.description('Typeface of the text (amounts keep Noto Sans for their digits and currency signs).'))),
+    font: v.optional(
+      v.pipe(
+        v.picklist(FONT_FAMILIES, `must be one of ${FONT_FAMILIES.join(', ')}`),
+        v.description('Typeface of the text (amounts keep Noto Sans for their digits and currency signs).'),
+      ),
+    ),
     logo_placement: v.optional(v.picklist(LOGO_PLACEMENTS, `must be one of ${LOGO_PLACEMENTS.join(', ')}`)),
     density: v.optional(v.picklist(DENSITIES, `must be one of ${DENSITIES.join(', ')}`)),
     show: v.optional(
       v.strictObject(
-        Object.fromEntries(THEME_BLOCKS.map((block) => [block, v.optional(v.boolean('must be true or false'))])) as Record<(typeof THEME_BLOCKS)[number], v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
+        Object.fromEntries(
+          THEME_BLOCKS.map((block) => [block, v.optional(v.boolean('must be true or false'))]),
+        ) as Record<(typeof THEME_BLOCKS)[number], v.OptionalSchema<v.BooleanSchema<string>, undefined>>,
         `is not an optional block (${THEME_BLOCKS.join(', ')})`,
       ),
     ),
@@ -103,7 +127,10 @@ const ThemeFieldsSchema = v.strictObject(
 
 export const ThemeSchema = v.pipe(
   ThemeFieldsSchema,
-  v.check((theme) => Buffer.byteLength(canonicalJson(theme)) <= THEME_MAX_BYTES, `must be at most ${THEME_MAX_BYTES / 1024} KiB as JSON`),
+  v.check(
+    (theme) => Buffer.byteLength(canonicalJson(theme)) <= THEME_MAX_BYTES,
+    `must be at most ${THEME_MAX_BYTES / 1024} KiB as JSON`,
+  ),
   v.description(
     `A look as data: colors (#rrggbb: accent, ink, muted, rule, tint), font (${FONT_FAMILIES.join(', ')}), logo_placement (start, center, end), density (comfortable, normal, compact), show (logo, line_numbers, item_codes, notes: true/false) and labels (as the invoice's labels; the invoice's own win). At most ${THEME_MAX_BYTES / 1024} KiB.`,
   ),
@@ -111,12 +138,25 @@ export const ThemeSchema = v.pipe(
 
 export type Theme = v.InferOutput<typeof ThemeSchema>;
 
-const ThemeRefSchema = v.pipe(v.string('must be a theme object or a theme id'), v.regex(THEME_REF, 'must be a theme id: "sha256:" and 64 lower-case hex digits, as PUT /v1/themes answers'));
+const ThemeRefSchema = v.pipe(
+  v.string('must be a theme object or a theme id'),
+  v.regex(THEME_REF, 'must be a theme id: "sha256:" and 64 lower-case hex digits, as PUT /v1/themes answers'),
+);
 
 /** The fields of the invoice schema that choose the look; spread into its object. */
 export const DESIGN_FIELDS = {
-  design: v.optional(v.pipe(v.picklist(DESIGNS, `must be one of ${DESIGNS.join(', ')}`), v.description(`The design: ${DESIGNS.join(', ')} (default ${DEFAULT_DESIGN}).`))),
-  stamp: v.optional(v.pipe(v.picklist(STAMPS, `must be one of ${STAMPS.join(', ')}`), v.description('A stamp across every page, in the invoice language: draft, paid, copy or void.'))),
+  design: v.optional(
+    v.pipe(
+      v.picklist(DESIGNS, `must be one of ${DESIGNS.join(', ')}`),
+      v.description(`The design: ${DESIGNS.join(', ')} (default ${DEFAULT_DESIGN}).`),
+    ),
+  ),
+  stamp: v.optional(
+    v.pipe(
+      v.picklist(STAMPS, `must be one of ${STAMPS.join(', ')}`),
+      v.description('A stamp across every page, in the invoice language: draft, paid, copy or void.'),
+    ),
+  ),
   theme: v.optional(
     v.pipe(
       // A union rather than v.lazy: it converts to JSON Schema (OpenAPI), and for input of the
@@ -132,7 +172,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

@@ -14,7 +14,11 @@ const schemeOf = (codes: readonly [string, ...string[]]) =>
   v.pipe(v.picklist(codes, `must be one of ${codes.join(', ')}`), v.description(`Scheme: ${describeSchemes(codes)}.`));
 
 const identifierText = (what: string) =>
-  text({ min: 1, max: E_INVOICE_LIMITS.identifier, description: `The ${what}, 1 to ${E_INVOICE_LIMITS.identifier} characters, in its scheme's format.` });
+  text({
+    min: 1,
+    max: E_INVOICE_LIMITS.identifier,
+    description: `The ${what}, 1 to ${E_INVOICE_LIMITS.identifier} characters, in its scheme's format.`,
+  });
 
 /** The scheme's own format (identifiers.ts); reported on `id`. */
 const schemeIdOk = <TValue extends { scheme?: string | undefined; id: string }>(value: TValue) => {
@@ -33,23 +37,32 @@ export const E_INVOICE_PARTY_FIELDS = {
       v.strictObject({ scheme: schemeOf(EAS_CODES), id: identifierText('electronic address') }, 'unknown property'),
       v.forward(v.check(schemeIdOk, schemeIdMessage), ['id']),
       v.description(
-      'Electronic address where the party receives e-invoices (EN 16931 BT-34 seller, BT-49 buyer, with the EAS scheme BT-34-1/BT-49-1), e.g. { "scheme": "0208", "id": "0123456749" }. Required by XRechnung, Peppol and France.',
+        'Electronic address where the party receives e-invoices (EN 16931 BT-34 seller, BT-49 buyer, with the EAS scheme BT-34-1/BT-49-1), e.g. { "scheme": "0208", "id": "0123456749" }. Required by XRechnung, Peppol and France.',
       ),
     ),
   ),
   legal_registration: v.optional(
     v.pipe(
-      v.strictObject({ scheme: v.optional(schemeOf(ICD_CODES)), id: identifierText('legal registration identifier') }, 'unknown property'),
+      v.strictObject(
+        { scheme: v.optional(schemeOf(ICD_CODES)), id: identifierText('legal registration identifier') },
+        'unknown property',
+      ),
       v.forward(v.check(schemeIdOk, schemeIdMessage), ['id']),
       v.description(
-      'The party\'s legal registration identifier (EN 16931 BT-30 seller, BT-47 buyer; scheme BT-30-1/BT-47-1, ISO/IEC 6523), e.g. the French SIREN { "scheme": "0002", "id": "732829320" }. Required for a French seller; it also identifies a seller without VAT identifier (category O).',
+        'The party\'s legal registration identifier (EN 16931 BT-30 seller, BT-47 buyer; scheme BT-30-1/BT-47-1, ISO/IEC 6523), e.g. the French SIREN { "scheme": "0002", "id": "732829320" }. Required for a French seller; it also identifies a seller without VAT identifier (category O).',
       ),
     ),
   ),
 };
 
 const LegalNote = (code: string, what: string) =>
-  v.optional(text({ min: 1, max: E_INVOICE_LIMITS.legalNote, description: `${what} (EN 16931 BT-22 with subject code ${code}), 1 to ${E_INVOICE_LIMITS.legalNote} characters. Default: the statutory wording.` }));
+  v.optional(
+    text({
+      min: 1,
+      max: E_INVOICE_LIMITS.legalNote,
+      description: `${what} (EN 16931 BT-22 with subject code ${code}), 1 to ${E_INVOICE_LIMITS.legalNote} characters. Default: the statutory wording.`,
+    }),
+  );
 
 /** Added to the invoice schema. */
 export const E_INVOICE_INVOICE_FIELDS = {
@@ -71,7 +84,10 @@ export const E_INVOICE_INVOICE_FIELDS = {
         },
         'unknown property',
       ),
-      v.forward(v.check((period) => period.end >= period.start, 'must not be before start'), ['end']),
+      v.forward(
+        v.check((period) => period.end >= period.start, 'must not be before start'),
+        ['end'],
+      ),
       v.description('Invoicing period (EN 16931 BG-14).'),
     ),
   ),
@@ -83,17 +99,38 @@ export const E_INVOICE_INVOICE_FIELDS = {
           late_payment_penalties: LegalNote('PMD', 'The late-payment penalties notice'),
           early_payment_discount: LegalNote('AAB', 'The early-payment discount notice (or that there is none)'),
           late_fee_annual_percent: v.optional(
-            amount({ min: 0, max: 100, description: 'Writes late_payment_penalties from a yearly late-fee rate in percent (as POST /v1/late-fee uses it), 0 to 100, when that note is not given.' }),
+            amount({
+              min: 0,
+              max: 100,
+              description:
+                'Writes late_payment_penalties from a yearly late-fee rate in percent (as POST /v1/late-fee uses it), 0 to 100, when that note is not given.',
+            }),
           ),
           discount_percent: v.optional(
-            amount({ min: 0, max: 100, exclusiveMin: true, description: 'Writes early_payment_discount from an early-payment discount: D of "D/X Net N" terms as POST /v1/payment-terms reads them, in percent, above 0 to 100; with discount_days.' }),
+            amount({
+              min: 0,
+              max: 100,
+              exclusiveMin: true,
+              description:
+                'Writes early_payment_discount from an early-payment discount: D of "D/X Net N" terms as POST /v1/payment-terms reads them, in percent, above 0 to 100; with discount_days.',
+            }),
           ),
-          discount_days: v.optional(wholeNumber({ min: 0, max: 3650, description: 'X of "D/X Net N": days after the invoice date within which discount_percent applies, 0 to 3650; with discount_percent.' })),
+          discount_days: v.optional(
+            wholeNumber({
+              min: 0,
+              max: 3650,
+              description:
+                'X of "D/X Net N": days after the invoice date within which discount_percent applies, 0 to 3650; with discount_percent.',
+            }),
+          ),
         },
         'unknown property',
       ),
       v.forward(
-        v.check((notes) => (notes.discount_percent === undefined) === (notes.discount_days === undefined), 'must be given together with discount_percent'),
+        v.check(
+          (notes) => (notes.discount_percent === undefined) === (notes.discount_days === undefined),
+          'must be given together with discount_percent',
+        ),
         ['discount_days'],
       ),
       v.description(

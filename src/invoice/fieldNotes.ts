@@ -17,7 +17,18 @@ export interface FieldNote {
   limits: Record<string, unknown>;
 }
 
-const LIMIT_KEYS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'maxItems', 'enum', 'format', 'default'];
+const LIMIT_KEYS = [
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'minItems',
+  'maxItems',
+  'enum',
+  'format',
+  'default',
+];
 
 /** Walks the JSON Schema and lists every field with its limits, so the notes can't drift from validation. */
 export function listFields(schema: Record<string, unknown>, prefix = '', required = true): FieldNote[] {
@@ -25,7 +36,13 @@ export function listFields(schema: Record<string, unknown>, prefix = '', require
   const type = String(schema.type ?? (schema.enum ? 'string' : 'any'));
   if (prefix) {
     const limits = Object.fromEntries(LIMIT_KEYS.filter((key) => key in schema).map((key) => [key, schema[key]]));
-    notes.push({ path: prefix, type, required, ...(schema.description ? { description: String(schema.description) } : {}), limits });
+    notes.push({
+      path: prefix,
+      type,
+      required,
+      ...(schema.description ? { description: String(schema.description) } : {}),
+      limits,
+    });
   }
   if (type === 'object' && schema.properties) {
     const requiredKeys = new Set((schema.required as string[] | undefined) ?? []);
@@ -33,7 +50,8 @@ export function listFields(schema: Record<string, unknown>, prefix = '', require
       notes.push(...listFields(child, prefix ? `${prefix}.${key}` : key, requiredKeys.has(key)));
     }
   }
-  if (type === 'array' && schema.items) notes.push(...listFields(schema.items as Record<string, unknown>, `${prefix}[]`, true));
+  if (type === 'array' && schema.items)
+    notes.push(...listFields(schema.items as Record<string, unknown>, `${prefix}[]`, true));
   return notes;
 }
 
@@ -42,7 +60,7 @@ export const TOTALS_FORMULA = [
   'subtotal = Σ line.amount',
   'discount = round(discount × 10^digits); a discount larger than the subtotal is a 400 (discount_exceeds_subtotal)',
   'taxable = subtotal − discount',
-  'lines are grouped by (tax_category, rate) in order of first appearance; a line\'s rate is its tax_rate, else the invoice\'s tax_rate, else 0; group.net = Σ line.amount',
+  "lines are grouped by (tax_category, rate) in order of first appearance; a line's rate is its tax_rate, else the invoice's tax_rate, else 0; group.net = Σ line.amount",
   'the discount is shared among the groups: share = floor(discount × group.net / subtotal), the minor units left over go one each to the groups with the largest remainders (ties to the earlier group)',
   'group.tax = round((group.net − share) × rate / 100); tax = Σ group.tax (with one rate: tax = round(taxable × tax_rate / 100))',
   'total = taxable + tax',
@@ -57,16 +75,26 @@ export function describeInvoiceFields() {
       'issue_date and due_date must be real calendar dates; due_date may not be before issue_date.',
       'Text may contain any Unicode except control characters (newline and tab are allowed); it is kept as sent.',
       'Numbers are read as the exact decimal they are written as (0.1 is exactly one tenth).',
-      'A line\'s tax_category must agree with its rate: S needs a rate above 0, Z, E, AE, K, G and O a rate of 0.',
+      "A line's tax_category must agree with its rate: S needs a rate above 0, Z, E, AE, K, G and O a rate of 0.",
       'tax_exemption_reason only with lines in E, AE, K, G or O; without it those invoices print the standard wording of the language.',
       'logo: a PNG or JPEG data URI, checked by its bytes (SVG refused), at most 256 KiB and 4000 pixels per side.',
     ],
-    languages: LANGUAGES.map((language) => ({ language, direction: directionOf(language), catalog: `templates/locales/${language}.json` })),
+    languages: LANGUAGES.map((language) => ({
+      language,
+      direction: directionOf(language),
+      catalog: `templates/locales/${language}.json`,
+    })),
     totals: {
       formula: TOTALS_FORMULA,
       rounding: 'round() is half away from zero, applied once per line, once to the discount and once to the tax.',
-      units: 'Amounts are answered in integer minor units (cents; yen for JPY), exact decimal text and formatted text. An amount above 2^53 − 1 minor units is a 400 (amount_out_of_range).',
+      units:
+        'Amounts are answered in integer minor units (cents; yen for JPY), exact decimal text and formatted text. An amount above 2^53 − 1 minor units is a 400 (amount_out_of_range).',
     },
-    currencies: CURRENCY_CODES.map((code) => ({ code, digits: CURRENCIES[code].digits, locale: CURRENCIES[code].locale, default: code === DEFAULT_CURRENCY })),
+    currencies: CURRENCY_CODES.map((code) => ({
+      code,
+      digits: CURRENCIES[code].digits,
+      locale: CURRENCIES[code].locale,
+      default: code === DEFAULT_CURRENCY,
+    })),
   };
 }

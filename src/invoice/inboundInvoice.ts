@@ -147,7 +147,14 @@ export interface InboundInvoice {
   buyer: InParty;
   payee: InParty | undefined;
   taxRepresentative: InParty | undefined;
-  delivery: { name: string | undefined; locationId: string | undefined; address: InAddress | undefined; date: string | undefined } | undefined;
+  delivery:
+    | {
+        name: string | undefined;
+        locationId: string | undefined;
+        address: InAddress | undefined;
+        date: string | undefined;
+      }
+    | undefined;
   /** BG-14 invoicing period. */
   periodStart: string | undefined;
   periodEnd: string | undefined;
@@ -174,7 +181,17 @@ export interface InboundInvoice {
 }
 
 /** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */
-export const TOTAL_KEYS = ['line_total', 'allowance_total', 'charge_total', 'tax_basis', 'tax_total', 'grand_total', 'prepaid', 'rounding', 'due_payable'] as const;
+export const TOTAL_KEYS = [
+  'line_total',
+  'allowance_total',
+  'charge_total',
+  'tax_basis',
+  'tax_total',
+  'grand_total',
+  'prepaid',
+  'rounding',
+  'due_payable',
+] as const;
 export type TotalKey = (typeof TOTAL_KEYS)[number];
 
 export interface TotalsComparison {

@@ -8,7 +8,7 @@ export function toIssues(issues: readonly v.BaseIssue<unknown>[]): Issue[] {
     const missing = issue.input === undefined && issue.kind === 'schema';
     return {
       path: formatPath(keys),
-      code: missing ? 'required' : unknownKey ? 'unknown_property' : CODES[issue.type] ?? 'invalid',
+      code: missing ? 'required' : unknownKey ? 'unknown_property' : (CODES[issue.type] ?? 'invalid'),
       message: missing ? 'is required' : unknownKey ? 'is not a known property' : issue.message,
     };
   });
@@ -23,7 +23,9 @@ function optionIssues(issue: v.BaseIssue<unknown>): { issue: v.BaseIssue<unknown
   const keys = (issue.path ?? []).map((item) => item.key as string | number);
   if (issue.type !== 'union' || !issue.issues) return [{ issue, keys }];
   // valibot gives an option's issues paths relative to the union's input.
-  const own = issue.issues.filter((sub) => !(sub.kind === 'schema' && (sub.path ?? []).length === 0 && sub.input === issue.input));
+  const own = issue.issues.filter(
+    (sub) => !(sub.kind === 'schema' && (sub.path ?? []).length === 0 && sub.input === issue.input),
+  );
   if (own.length === 0) return [{ issue, keys }];
   return own.flatMap(optionIssues).map((sub) => ({ issue: sub.issue, keys: [...keys, ...sub.keys] }));
 }

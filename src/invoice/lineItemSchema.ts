@@ -15,9 +15,16 @@ export const LineItemSchema = v.strictObject(
     unit_price: amount({
       min: 0,
       max: LIMITS.unitPrice,
-      description: 'Price of one unit in major units of the currency (12.5 = twelve and a half dollars), 0 to 1000000000.',
+      description:
+        'Price of one unit in major units of the currency (12.5 = twelve and a half dollars), 0 to 1000000000.',
     }),
-    tax_rate: v.optional(amount({ min: 0, max: LIMITS.taxRate, description: "This line's VAT rate in percent, 0 to 100; overrides the invoice's tax_rate." })),
+    tax_rate: v.optional(
+      amount({
+        min: 0,
+        max: LIMITS.taxRate,
+        description: "This line's VAT rate in percent, 0 to 100; overrides the invoice's tax_rate.",
+      }),
+    ),
     tax_category: v.optional(
       v.pipe(
         v.picklist(VAT_CATEGORIES, `must be one of ${VAT_CATEGORIES.join(', ')}`),
@@ -30,10 +37,14 @@ export const LineItemSchema = v.strictObject(
       v.pipe(
         v.string('must be a string'),
         v.regex(/^[A-Z0-9]{2,3}$/, 'must be a UN/ECE Recommendation 20 unit code such as HUR, DAY, C62 or KGM'),
-        v.description('UN/ECE Rec 20 unit code (HUR hour, DAY day, C62 piece, KGM kilogram, …), printed after the quantity with its name in the invoice language.'),
+        v.description(
+          'UN/ECE Rec 20 unit code (HUR hour, DAY day, C62 piece, KGM kilogram, …), printed after the quantity with its name in the invoice language.',
+        ),
       ),
     ),
-    item_code: v.optional(text({ min: 1, max: LIMITS.itemCode, description: "The seller's item number, 1 to 64 characters." })),
+    item_code: v.optional(
+      text({ min: 1, max: LIMITS.itemCode, description: "The seller's item number, 1 to 64 characters." }),
+    ),
   },
   'unknown property',
 );

@@ -8,7 +8,12 @@ import type { InvoiceLocale } from './locales.js';
  */
 
 // Day month-name year reads the same to US and European customers (02/11 does not).
-const ENGLISH_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const ENGLISH_DATE = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.DisplayNames>();
 function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.DisplayNames>(key: string, make: () => T): T {
@@ -25,19 +30,27 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.Display
 export function formatDate(isoDate: string, locale?: InvoiceLocale): string {
   const date = new Date(`${isoDate}T00:00:00Z`);
   if (!locale?.explicit) return ENGLISH_DATE.format(date);
-  return cached(`date:${locale.tag}`, () => new Intl.DateTimeFormat(locale.tag, { dateStyle: 'long', timeZone: 'UTC' })).format(date);
+  return cached(
+    `date:${locale.tag}`,
+    () => new Intl.DateTimeFormat(locale.tag, { dateStyle: 'long', timeZone: 'UTC' }),
+  ).format(date);
 }
 
 /** A quantity such as "1.5" → "1,5" (de); unchanged without an explicit locale. */
 export function formatQuantity(decimal: string, locale: InvoiceLocale): string {
   if (!locale.explicit) return decimal;
-  return cached(`number:${locale.tag}`, () => new Intl.NumberFormat(locale.tag, { maximumFractionDigits: 20 })).format(decimal as Intl.StringNumericLiteral);
+  return cached(`number:${locale.tag}`, () => new Intl.NumberFormat(locale.tag, { maximumFractionDigits: 20 })).format(
+    decimal as Intl.StringNumericLiteral,
+  );
 }
 
 /** A rate in percent such as "7.5" → "7.5%" ("7,5 %" in de). */
 export function formatPercent(decimal: string, locale: InvoiceLocale): string {
   if (!locale.explicit) return `${decimal}%`;
-  const formatter = cached(`percent:${locale.tag}`, () => new Intl.NumberFormat(locale.tag, { style: 'percent', maximumFractionDigits: 20 }));
+  const formatter = cached(
+    `percent:${locale.tag}`,
+    () => new Intl.NumberFormat(locale.tag, { style: 'percent', maximumFractionDigits: 20 }),
+  );
   return formatter.format(shiftDecimal(decimal, -2) as Intl.StringNumericLiteral);
 }
 

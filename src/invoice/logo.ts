@@ -20,8 +20,15 @@ export function decodeLogo(dataUri: string): { logo: Logo } | { issue: Issue } {
   const fail = (message: string): { issue: Issue } => ({ issue: { path: 'logo', code: 'invalid_logo', message } });
   const comma = dataUri.indexOf(',');
   const bytes = Buffer.from(dataUri.slice(comma + 1), 'base64');
-  if (bytes.length > LIMITS.logoBytes) return fail(`must be at most ${LIMITS.logoBytes / 1024} KiB of image data; it has ${Math.ceil(bytes.length / 1024)} KiB`);
-  const size = bytes.subarray(0, 8).equals(PNG_SIGNATURE) ? pngSize(bytes) : isJpeg(bytes) ? jpegSize(bytes) : undefined;
+  if (bytes.length > LIMITS.logoBytes)
+    return fail(
+      `must be at most ${LIMITS.logoBytes / 1024} KiB of image data; it has ${Math.ceil(bytes.length / 1024)} KiB`,
+    );
+  const size = bytes.subarray(0, 8).equals(PNG_SIGNATURE)
+    ? pngSize(bytes)
+    : isJpeg(bytes)
+      ? jpegSize(bytes)
+      : undefined;
   if (!size) return fail('must be a PNG or JPEG image (its bytes are neither; SVG and other formats are refused)');
   const { mimeType, width, height } = size;
   if (width < 1 || height < 1 || width > LIMITS.logoSide || height > LIMITS.logoSide) {

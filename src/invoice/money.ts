@@ -25,7 +25,12 @@ const formatters = new Map<string, Intl.NumberFormat>();
  * Formats exact decimal text for a currency with a fixed number of fraction digits. Intl accepts
  * decimal strings and formats them without going through a float, so large amounts stay exact.
  */
-export function formatDecimal(decimal: string, currency: CurrencyCode, fractionDigits: number, locale: string = CURRENCIES[currency].locale): string {
+export function formatDecimal(
+  decimal: string,
+  currency: CurrencyCode,
+  fractionDigits: number,
+  locale: string = CURRENCIES[currency].locale,
+): string {
   const key = `${locale}:${currency}:${fractionDigits}`;
   let formatter = formatters.get(key);
   if (!formatter) {

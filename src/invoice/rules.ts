@@ -11,7 +11,12 @@ export function checkInvoiceRules(invoice: Invoice, totals: Totals): Issue[] {
     const { category, rate } = totals.lineTax[at] ?? {};
     if (line.tax_category === undefined || category === undefined || rate === undefined) return;
     if (!categoryFitsRate(category, rate.coefficient > 0n)) {
-      const from = line.tax_rate !== undefined ? 'tax_rate' : invoice.tax_rate !== undefined ? "the invoice's tax_rate" : 'no tax_rate (0)';
+      const from =
+        line.tax_rate !== undefined
+          ? 'tax_rate'
+          : invoice.tax_rate !== undefined
+            ? "the invoice's tax_rate"
+            : 'no tax_rate (0)';
       issues.push({
         path: `line_items[${at}].tax_category`,
         code: 'category_rate_mismatch',
@@ -22,7 +27,10 @@ export function checkInvoiceRules(invoice: Invoice, totals: Totals): Issue[] {
       });
     }
   });
-  if (invoice.tax_exemption_reason !== undefined && !totals.groups.some((group) => EXEMPT_CATEGORIES.has(group.category))) {
+  if (
+    invoice.tax_exemption_reason !== undefined &&
+    !totals.groups.some((group) => EXEMPT_CATEGORIES.has(group.category))
+  ) {
     issues.push({
       path: 'tax_exemption_reason',
       code: 'not_applicable',

@@ -33,7 +33,10 @@ export const LocaleField = v.optional(
   v.pipe(
     v.string('must be a string'),
     v.maxLength(LIMITS.localeTag, `must be at most ${LIMITS.localeTag} characters long`),
-    v.check((tag) => parseLocaleTag(tag) !== undefined, `must be a BCP 47 locale whose language is one of ${LANGUAGES.join(', ')} (e.g. de-DE, fr-CH, ar-EG)`),
+    v.check(
+      (tag) => parseLocaleTag(tag) !== undefined,
+      `must be a BCP 47 locale whose language is one of ${LANGUAGES.join(', ')} (e.g. de-DE, fr-CH, ar-EG)`,
+    ),
     v.description(
       `Language and formats of the invoice: a BCP 47 tag whose language is one of ${LANGUAGES.join(', ')}; the region sets number and date formats (de-CH prints CHF 1'234.50). ar and he print right to left. Default: English labels with the currency's formats.`,
     ),
@@ -42,10 +45,17 @@ export const LocaleField = v.optional(
 
 const LabelsSchema = v.pipe(
   v.strictObject(
-    Object.fromEntries(OVERRIDABLE_LABEL_KEYS.map((key) => [key, v.optional(text({ min: 1, max: LIMITS.label, description: `Replaces the "${key}" label.` }))])),
+    Object.fromEntries(
+      OVERRIDABLE_LABEL_KEYS.map((key) => [
+        key,
+        v.optional(text({ min: 1, max: LIMITS.label, description: `Replaces the "${key}" label.` })),
+      ]),
+    ),
     'is not a label key (see templates/locales/en.json)',
   ),
-  v.description('Replaces single labels of the language catalog for this invoice, e.g. { "invoice": "Tax invoice" }; 1 to 200 characters each. page_of and language_name cannot be replaced.'),
+  v.description(
+    'Replaces single labels of the language catalog for this invoice, e.g. { "invoice": "Tax invoice" }; 1 to 200 characters each. page_of and language_name cannot be replaced.',
+  ),
 );
 
 const CustomFieldSchema = v.strictObject(
@@ -74,37 +84,75 @@ export const InvoiceFieldsSchema = v.strictObject(
       v.maxLength(LIMITS.lineItems.max, `must have at most ${LIMITS.lineItems.max} line items`),
       v.description('Line items, 1 to 200.'),
     ),
-    tax_rate: v.optional(amount({ min: 0, max: LIMITS.taxRate, description: 'Tax rate in percent (7.5 means 7.5%), 0 to 100; the rate of every line that names none.' })),
+    tax_rate: v.optional(
+      amount({
+        min: 0,
+        max: LIMITS.taxRate,
+        description: 'Tax rate in percent (7.5 means 7.5%), 0 to 100; the rate of every line that names none.',
+      }),
+    ),
     discount: v.optional(
       amount({
         min: 0,
         max: LIMITS.discount,
-        description: 'Absolute discount in major units, subtracted before tax and shared among the VAT groups in proportion to their net; 0 to 1000000000 and not more than the subtotal.',
+        description:
+          'Absolute discount in major units, subtracted before tax and shared among the VAT groups in proportion to their net; 0 to 1000000000 and not more than the subtotal.',
       }),
     ),
-    notes: v.optional(text({ max: LIMITS.notes, description: 'Free text printed under the totals, at most 2000 characters.' })),
+    notes: v.optional(
+      text({ max: LIMITS.notes, description: 'Free text printed under the totals, at most 2000 characters.' }),
+    ),
     payment_instructions: v.optional(
-      text({ max: LIMITS.paymentInstructions, description: 'How to pay (bank details, link text), at most 1000 characters.' }),
+      text({
+        max: LIMITS.paymentInstructions,
+        description: 'How to pay (bank details, link text), at most 1000 characters.',
+      }),
     ),
 
     document_type: v.optional(
-      v.pipe(v.picklist(['invoice', 'credit_note'], 'must be invoice or credit_note'), v.description('invoice (default) or credit_note; amounts stay positive on a credit note.')),
+      v.pipe(
+        v.picklist(['invoice', 'credit_note'], 'must be invoice or credit_note'),
+        v.description('invoice (default) or credit_note; amounts stay positive on a credit note.'),
+      ),
     ),
     preceding_invoice: v.optional(
       v.strictObject(
         {
-          number: text({ min: 1, max: LIMITS.invoiceNumber, description: 'Number of the invoice this document corrects or credits, 1 to 64 characters.' }),
+          number: text({
+            min: 1,
+            max: LIMITS.invoiceNumber,
+            description: 'Number of the invoice this document corrects or credits, 1 to 64 characters.',
+          }),
           issue_date: v.optional(calendarDate('Issue date of that invoice, YYYY-MM-DD.')),
         },
         'unknown property',
       ),
     ),
     tax_exemption_reason: v.optional(
-      text({ min: 1, max: LIMITS.taxExemptionReason, description: 'Why no VAT is charged, printed with the E, AE, K, G and O lines (1 to 300 characters); only for invoices that have such lines. Default: the standard wording of the language.' }),
+      text({
+        min: 1,
+        max: LIMITS.taxExemptionReason,
+        description:
+          'Why no VAT is charged, printed with the E, AE, K, G and O lines (1 to 300 characters); only for invoices that have such lines. Default: the standard wording of the language.',
+      }),
     ),
-    amount_paid: v.optional(amount({ min: 0, max: LIMITS.amountPaid, description: 'Amount already paid, in major units, 0 to the total; the invoice then shows the balance due.' })),
-    purchase_order: v.optional(text({ min: 1, max: LIMITS.reference, description: "The buyer's purchase order number, 1 to 64 characters." })),
-    buyer_reference: v.optional(text({ min: 1, max: LIMITS.reference, description: "The buyer's reference (e.g. Leitweg-ID), 1 to 64 characters." })),
+    amount_paid: v.optional(
+      amount({
+        min: 0,
+        max: LIMITS.amountPaid,
+        description: 'Amount already paid, in major units, 0 to the total; the invoice then shows the balance due.',
+      }),
+    ),
+    purchase_order: v.optional(
+      text({ min: 1, max: LIMITS.reference, description: "The buyer's purchase order number, 1 to 64 characters." }),
+    ),
+    buyer_reference: v.optional(
+      text({
+        min: 1,
+        max: LIMITS.reference,
+        description: "The buyer's reference (e.g. Leitweg-ID), 1 to 64 characters.",
+      }),
+    ),
     ship_to: v.optional(PartySchema),
     custom_fields: v.optional(
       v.pipe(
@@ -119,12 +167,21 @@ export const InvoiceFieldsSchema = v.strictObject(
       v.pipe(
         v.string('must be a string'),
         v.maxLength(LOGO_MAX_CHARS, `must be at most ${LIMITS.logoBytes / 1024} KiB of image data`),
-        v.regex(LOGO_DATA_URI, 'must be a data URI of a PNG or JPEG image: data:image/png;base64,… or data:image/jpeg;base64,… (SVG is not accepted)'),
-        v.description(`Logo printed in the masthead: a base64 data URI of a PNG or JPEG image (checked by its bytes), at most ${LIMITS.logoBytes / 1024} KiB and ${LIMITS.logoSide} pixels on either side. SVG is refused (it can carry scripts and references).`),
+        v.regex(
+          LOGO_DATA_URI,
+          'must be a data URI of a PNG or JPEG image: data:image/png;base64,… or data:image/jpeg;base64,… (SVG is not accepted)',
+        ),
+        v.description(
+          `Logo printed in the masthead: a base64 data URI of a PNG or JPEG image (checked by its bytes), at most ${LIMITS.logoBytes / 1024} KiB and ${LIMITS.logoSide} pixels on either side. SVG is refused (it can carry scripts and references).`,
+        ),
       ),
     ),
     accent_color: v.optional(
-      v.pipe(v.string('must be a string'), v.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB'), v.description('Accent colour of the design, #RRGGBB.')),
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB'),
+        v.description('Accent colour of the design, #RRGGBB.'),
+      ),
     ),
     payment: v.optional(PaymentSchema),
 

@@ -18,7 +18,12 @@ import { groupLines, taxGroups, type VatGroup } from './vatGroups.js';
  */
 export interface TotalsInput {
   currency: CurrencyCode;
-  line_items: readonly { quantity: number; unit_price: number; tax_rate?: number | undefined; tax_category?: VatCategory | undefined }[];
+  line_items: readonly {
+    quantity: number;
+    unit_price: number;
+    tax_rate?: number | undefined;
+    tax_category?: VatCategory | undefined;
+  }[];
   tax_rate?: number | undefined;
   discount?: number | undefined;
   amount_paid?: number | undefined;

@@ -18,18 +18,30 @@ const MAX_DISPLAY_FRACTION_DIGITS = 20;
 export const MoneySchema = v.pipe(
   v.object({
     minor: v.pipe(v.number(), v.integer(), v.description('Integer minor units (cents; yen for JPY).')),
-    decimal: v.pipe(v.string(), v.description('Exact decimal text in major units, with the currency digits, e.g. "1234.50".')),
-    formatted: v.pipe(v.string(), v.description("Display text in the invoice's locale (the currency's locale by default), e.g. \"$1,234.50\".")),
+    decimal: v.pipe(
+      v.string(),
+      v.description('Exact decimal text in major units, with the currency digits, e.g. "1234.50".'),
+    ),
+    formatted: v.pipe(
+      v.string(),
+      v.description('Display text in the invoice\'s locale (the currency\'s locale by default), e.g. "$1,234.50".'),
+    ),
   }),
   v.description('An amount.'),
 );
 
 const UnitPriceSchema = v.object({
   decimal: v.pipe(v.string(), v.description('Exact unit price as sent, e.g. "0.125".')),
-  formatted: v.pipe(v.string(), v.description('Display text with at least the currency digits, more when the price needs them.')),
+  formatted: v.pipe(
+    v.string(),
+    v.description('Display text with at least the currency digits, more when the price needs them.'),
+  ),
 });
 
-const RateSchema = v.pipe(v.string(), v.description('A rate in percent as exact decimal text, e.g. "7.5"; "0" when none.'));
+const RateSchema = v.pipe(
+  v.string(),
+  v.description('A rate in percent as exact decimal text, e.g. "7.5"; "0" when none.'),
+);
 
 export const TotalsReportSchema = v.object({
   valid: v.literal(true),
@@ -40,7 +52,10 @@ export const TotalsReportSchema = v.object({
   currency: v.object({
     code: v.picklist(CURRENCY_CODES),
     digits: v.pipe(v.number(), v.integer(), v.description('Minor-unit digits (ISO 4217): 2, or 0 for JPY.')),
-    locale: v.pipe(v.string(), v.description('The locale amounts are formatted in: the invoice locale, else the currency locale.')),
+    locale: v.pipe(
+      v.string(),
+      v.description('The locale amounts are formatted in: the invoice locale, else the currency locale.'),
+    ),
   }),
   locale: v.object({
     tag: v.string(),
@@ -60,7 +75,12 @@ export const TotalsReportSchema = v.object({
   subtotal: MoneySchema,
   discount: MoneySchema,
   taxable: MoneySchema,
-  tax_rate: v.pipe(v.string(), v.description("The invoice's tax_rate in percent as sent, e.g. \"7.5\"; \"0\" when none (lines may carry their own: see tax_groups).")),
+  tax_rate: v.pipe(
+    v.string(),
+    v.description(
+      'The invoice\'s tax_rate in percent as sent, e.g. "7.5"; "0" when none (lines may carry their own: see tax_groups).',
+    ),
+  ),
   tax: MoneySchema,
   total: MoneySchema,
   tax_groups: v.pipe(
@@ -85,7 +105,9 @@ export const TotalsReportSchema = v.object({
         payload: v.pipe(v.string(), v.description('Exactly the text the printed QR code encodes.')),
       }),
     ),
-    v.description('The payment QR code the PDF prints (payment.qr auto): EPC (EUR + IBAN), Swiss QR-bill, PIX, UPI or an EIP-681 USDC link; null when none.'),
+    v.description(
+      'The payment QR code the PDF prints (payment.qr auto): EPC (EUR + IBAN), Swiss QR-bill, PIX, UPI or an EIP-681 USDC link; null when none.',
+    ),
   ),
 });
 
@@ -113,7 +135,12 @@ export function buildTotalsReport({ invoice, totals, locale, paymentQr }: Prepar
         quantity: decimalToString(decimalFromNumber(line.quantity)),
         unit_price: {
           decimal: priceText,
-          formatted: formatDecimal(priceText, currency, Math.min(MAX_DISPLAY_FRACTION_DIGITS, Math.max(totals.digits, significantScale(price))), formatLocale),
+          formatted: formatDecimal(
+            priceText,
+            currency,
+            Math.min(MAX_DISPLAY_FRACTION_DIGITS, Math.max(totals.digits, significantScale(price))),
+            formatLocale,
+          ),
         },
         amount: money(totals.lineAmounts[index] ?? 0n),
         tax_category: lineTax?.category ?? 'Z',

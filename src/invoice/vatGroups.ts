@@ -57,8 +57,14 @@ export function allocateByLargestRemainder(total: bigint, weights: readonly bigi
   return shares;
 }
 
-export function taxGroups(groups: readonly Pick<VatGroup, 'category' | 'rate' | 'net'>[], discount: bigint): VatGroup[] {
-  const shares = allocateByLargestRemainder(discount, groups.map((group) => group.net));
+export function taxGroups(
+  groups: readonly Pick<VatGroup, 'category' | 'rate' | 'net'>[],
+  discount: bigint,
+): VatGroup[] {
+  const shares = allocateByLargestRemainder(
+    discount,
+    groups.map((group) => group.net),
+  );
   return groups.map((group, at) => {
     const share = shares[at] ?? 0n;
     const taxable = group.net - share;

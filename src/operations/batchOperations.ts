@@ -7,7 +7,10 @@ import type { ThemeStore } from '../render/themes/themeStore.js';
 import type { Operation } from './operation.js';
 import { storedThemeBatchResolver } from './themeOperations.js';
 
-export const BATCH_EXAMPLE = { format: 'pdf', invoices: [EXAMPLE_INVOICE, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }] };
+export const BATCH_EXAMPLE = {
+  format: 'pdf',
+  invoices: [EXAMPLE_INVOICE, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }],
+};
 
 /**
  * POST /v1/invoices.zip: many invoices, one payment. A thin row: the work is src/batch/.
@@ -28,7 +31,12 @@ export function batchOperations(
       'Every invoice is checked as its single route checks it (pdf: /v1/invoice.pdf, the others: EN 16931) before any payment: a batch with an invalid item, or two items with the same invoice number, is a 400 listing every issue under invoices[i], never charged. ' +
       'One x402 payment whose amount is the per-invoice price times the number of invoices (the 402 states it). The ZIP is deterministic (the same request gives the same bytes). If any invoice fails to render, nothing is settled and the error names the item.',
     tag: 'Invoices',
-    request: { schema: BatchRequestSchema, example: BATCH_EXAMPLE, parse: prepareBatch, resolve: storedThemeBatchResolver(themes) },
+    request: {
+      schema: BatchRequestSchema,
+      example: BATCH_EXAMPLE,
+      parse: prepareBatch,
+      resolve: storedThemeBatchResolver(themes),
+    },
     response: { contentType: 'application/zip', description: 'The ZIP: one file per invoice and manifest.json.' },
     priceOf: (input, configuredUsd) => timesUsd(configuredUsd, input?.invoices.length ?? 1),
     // Not async: the first render's admission must throw before this returns (operation.ts `handle`).

@@ -57,7 +57,8 @@ export function operationCaller(deps: CallDependencies) {
 
   async function call(operation: PricedOperation, request: OperationRequest): Promise<CallOutcome> {
     const paid = isPaid(operation);
-    if (request.priceProbe && !request.payment && answersPriceProbe(operation)) return payFor(operation, request, undefined, '', probeHasNoWork);
+    if (request.priceProbe && !request.payment && answersPriceProbe(operation))
+      return payFor(operation, request, undefined, '', probeHasNoWork);
     const context = operationContextAt(deps.now());
     let input: unknown;
     let fingerprint = '';
@@ -66,7 +67,10 @@ export function operationCaller(deps: CallDependencies) {
       // A paid operation's body goes ahead of the free ones: an x402 client's first, unpaid request
       // (it fetches the 402) is as much on a payer's path as the paid one. Both queues are bounded.
       const priority = paid ? 'high' : 'normal';
-      const parsed = await deps.runJob({ operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute }, priority);
+      const parsed = await deps.runJob(
+        { operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute },
+        priority,
+      );
       if (parsed.kind === 'computed') return answeredJson(parsed.json);
       ({ input, fingerprint } = parsed);
       // What the input names (a stored theme) is looked up here, on the main thread, before
@@ -75,7 +79,10 @@ export function operationCaller(deps: CallDependencies) {
       if (resolve?.needed(input)) {
         input = await resolve.resolve(input);
         if (compute) {
-          const computed = await deps.runJob({ operationId: operation.operationId, body: { resolved: input }, context, compute }, priority);
+          const computed = await deps.runJob(
+            { operationId: operation.operationId, body: { resolved: input }, context, compute },
+            priority,
+          );
           if (computed.kind === 'computed') return answeredJson(computed.json);
           throw new Error(`operation ${operation.operationId} computed nothing`);
         }
@@ -90,9 +97,19 @@ export function operationCaller(deps: CallDependencies) {
     return payFor(operation, request, input, fingerprint, work);
   }
 
-  function payFor(operation: PricedOperation, request: OperationRequest, input: unknown, fingerprint: string, work: (signal: AbortSignal) => Answer | Promise<Answer>) {
+  function payFor(
+    operation: PricedOperation,
+    request: OperationRequest,
+    input: unknown,
+    fingerprint: string,
+    work: (signal: AbortSignal) => Answer | Promise<Answer>,
+  ) {
     // A paid operation on an app built without payments (some tests) must never hand out free work.
-    if (!deps.paidCall) throw new AppError('payment_unavailable', 'Payments are not configured on this instance, so this paid operation is unavailable.');
+    if (!deps.paidCall)
+      throw new AppError(
+        'payment_unavailable',
+        'Payments are not configured on this instance, so this paid operation is unavailable.',
+      );
     const payment = request.payment ? decodePayment(request.payment) : undefined;
     return deps.paidCall(resourceFor(operation, input), payment, fingerprint, work, request.hooks);
   }
@@ -106,7 +123,10 @@ export function operationCaller(deps: CallDependencies) {
   return { call, answersPriceProbe };
 }
 
-const answeredJson = (json: Uint8Array): CallOutcome => ({ kind: 'answered', answer: { contentType: JSON_TYPE, body: Buffer.from(json.buffer, json.byteOffset, json.byteLength) } });
+const answeredJson = (json: Uint8Array): CallOutcome => ({
+  kind: 'answered',
+  answer: { contentType: JSON_TYPE, body: Buffer.from(json.buffer, json.byteOffset, json.byteLength) },
+});
 
 const probeHasNoWork = (): never => {
   throw new Error('the work of a price probe never runs');

@@ -1,7 +1,12 @@
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
-import { checkEInvoice, prepareEInvoice, prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
+import {
+  checkEInvoice,
+  prepareEInvoice,
+  prepareProfiledEInvoice,
+  type ProfiledInvoice,
+} from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../einvoice/profiles.js';
 import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
@@ -22,7 +27,11 @@ import { storedThemeResolver } from './themeOperations.js';
 const eInvoiceRequest = (format: EInvoiceFormat) => ({
   schema: EInvoiceRequestSchema,
   example: EXAMPLE_EINVOICE,
-  moreExamples: Object.fromEntries(Object.entries(EXAMPLE_PROFILE_REQUESTS).filter(([profile]) => PROFILES[profile as EInvoiceProfile].formats.includes(format))),
+  moreExamples: Object.fromEntries(
+    Object.entries(EXAMPLE_PROFILE_REQUESTS).filter(([profile]) =>
+      PROFILES[profile as EInvoiceProfile].formats.includes(format),
+    ),
+  ),
   parse: (body: unknown) => prepareProfiledEInvoice(body, format),
 });
 
@@ -30,7 +39,7 @@ const REQUIRED_FIELDS =
   'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id or seller.legal_registration (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
 
 const PROFILE_NOTE =
-  'The optional top-level profile chooses the rules on top of EN 16931: en16931 (default, unchanged output), xrechnung (XRechnung 3.0: seller contact name, phone and e-mail, buyer_reference (Leitweg-ID), electronic addresses, payment.iban), peppol (Peppol BIS Billing 3.0, UBL only: electronic addresses, buyer_reference or purchase_order), fr (France, BR-FR flux 2: seller SIREN as legal_registration scheme 0002, electronic addresses, business_process B1/S1/M1…, legal_notes, EUR, French VAT rates). A national rule that fails is a 400 einvoice_rules_failed listing every rule id (BR-DE-…, PEPPOL-…, BR-FR-…) with its field, never charged; docs/e-invoices-national.md lists each profile\'s fields.';
+  "The optional top-level profile chooses the rules on top of EN 16931: en16931 (default, unchanged output), xrechnung (XRechnung 3.0: seller contact name, phone and e-mail, buyer_reference (Leitweg-ID), electronic addresses, payment.iban), peppol (Peppol BIS Billing 3.0, UBL only: electronic addresses, buyer_reference or purchase_order), fr (France, BR-FR flux 2: seller SIREN as legal_registration scheme 0002, electronic addresses, business_process B1/S1/M1…, legal_notes, EUR, French VAT rates). A national rule that fails is a 400 einvoice_rules_failed listing every rule id (BR-DE-…, PEPPOL-…, BR-FR-…) with its field, never charged; docs/e-invoices-national.md lists each profile's fields.";
 
 /** A stored-theme look-up for a request whose invoice sits beside its profile (and its rule issues). */
 function profiledThemeResolver<T extends ProfiledInvoice>(resolver: InputResolver<PreparedInvoice>): InputResolver<T> {
@@ -40,7 +49,11 @@ function profiledThemeResolver<T extends ProfiledInvoice>(resolver: InputResolve
   };
 }
 
-export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): Operation[] {
+export function eInvoiceOperations(
+  renderer: PdfRenderer | undefined,
+  onRendered?: (seconds: number, pages: number) => void,
+  themes?: ThemeStore,
+): Operation[] {
   // A theme named by id is looked up before payment where it shows (the PDF) and where the PDF's
   // acceptance is checked (validate): an unknown id is a 400, never charged. The XML has no look.
   const storedTheme = storedThemeResolver(themes);
@@ -77,7 +90,7 @@ export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered
     operationId: 'v1_e_invoice_validate',
     summary: 'Check an invoice against EN 16931 (and a national profile) and compute its totals (free)',
     description:
-      'Applies the checks of the paid e-invoice routes under the request\'s profile (default en16931) and answers the totals with every rule the invoice breaks (rule id and field), the specification identifier and the rule sets checked. valid is true when the paid routes would accept it. A body that is not a valid invoice at all is a 400 as on /v1/invoice/validate.',
+      "Applies the checks of the paid e-invoice routes under the request's profile (default en16931) and answers the totals with every rule the invoice breaks (rule id and field), the specification identifier and the rule sets checked. valid is true when the paid routes would accept it. A body that is not a valid invoice at all is a 400 as on /v1/invoice/validate.",
     tag: 'Invoices',
     request: {
       schema: EInvoiceRequestSchema,
@@ -88,7 +101,7 @@ export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered
     },
     response: {
       contentType: 'application/json',
-      description: 'Validity, the failing rules, the profile\'s identifiers and rule sets, and the totals.',
+      description: "Validity, the failing rules, the profile's identifiers and rule sets, and the totals.",
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
@@ -97,8 +110,16 @@ export function eInvoiceOperations(renderer: PdfRenderer | undefined, onRendered
 
   return [
     facturX,
-    xmlRoute('cii', 'EN 16931 e-invoice as UN/CEFACT CII XML (paid, x402)', 'The invoice as UN/CEFACT Cross Industry Invoice D16B XML, Factur-X / ZUGFeRD profile EN 16931 (urn:cen.eu:en16931:2017), or XRechnung 3.0 / France with their profile.'),
-    xmlRoute('ubl', 'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)', 'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.'),
+    xmlRoute(
+      'cii',
+      'EN 16931 e-invoice as UN/CEFACT CII XML (paid, x402)',
+      'The invoice as UN/CEFACT Cross Industry Invoice D16B XML, Factur-X / ZUGFeRD profile EN 16931 (urn:cen.eu:en16931:2017), or XRechnung 3.0 / France with their profile.',
+    ),
+    xmlRoute(
+      'ubl',
+      'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)',
+      'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.',
+    ),
     validate,
   ];
 }
@@ -125,7 +146,10 @@ export function produceFacturX(
     return {
       contentType: 'application/pdf',
       body: toFacturXPdf(pdf, { xml, conformanceLevel: hybrid.conformanceLevel, fileName: hybrid.fileName }),
-      headers: { 'Content-Disposition': `inline; filename="${fileStem(prepared)}-${profile === 'xrechnung' ? 'xrechnung' : 'factur-x'}.pdf"`, 'X-Page-Count': String(pages) },
+      headers: {
+        'Content-Disposition': `inline; filename="${fileStem(prepared)}-${profile === 'xrechnung' ? 'xrechnung' : 'factur-x'}.pdf"`,
+        'X-Page-Count': String(pages),
+      },
     };
   });
 }
@@ -134,7 +158,9 @@ function produceXml(prepared: PreparedInvoice, syntax: XmlSyntax, profile: EInvo
   return {
     contentType: 'application/xml; charset=utf-8',
     body: eInvoiceXml(prepared, syntax, profile),
-    headers: { 'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${profile === DEFAULT_PROFILE ? '' : `${profile}-`}${syntax}.xml"` },
+    headers: {
+      'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${profile === DEFAULT_PROFILE ? '' : `${profile}-`}${syntax}.xml"`,
+    },
   };
 }
 

@@ -1,7 +1,12 @@
 import { bodyIsAnArray } from '../errors.js';
 import { eInvoiceXml } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../einvoice/example.js';
-import { INBOUND_MEDIA_TYPES, InboundArgumentsSchema, parseInboundArguments, parseInboundDocument } from '../einvoice/inbound/inboundRequest.js';
+import {
+  INBOUND_MEDIA_TYPES,
+  InboundArgumentsSchema,
+  parseInboundArguments,
+  parseInboundDocument,
+} from '../einvoice/inbound/inboundRequest.js';
 import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
@@ -33,13 +38,20 @@ function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
  * { xml } / { pdf_base64 } as over MCP. Their `parse` reads the document on the compute pool, before
  * anything about payment, so a refused document is a 400 that is never charged.
  */
-export function inboundOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void): Operation[] {
+export function inboundOperations(
+  renderer: PdfRenderer | undefined,
+  onRendered?: (seconds: number, pages: number) => void,
+): Operation[] {
   const inboundRenderer = renderer && 'renderInboundPdf' in renderer ? (renderer as InboundRenderer) : undefined;
   const requestReadBy = <T>(read: (request: ReturnType<typeof parseInboundArguments>) => T) => ({
     schema: InboundArgumentsSchema,
     example: EXAMPLE,
     parse: (body: unknown) => read(parseInboundArguments(body)),
-    document: { mediaTypes: INBOUND_MEDIA_TYPES, limitBytes: INBOUND_LIMITS.bodyBytes, parseDocument: (document: DocumentBody) => read(parseInboundDocument(document, jsonFormOf(document))) },
+    document: {
+      mediaTypes: INBOUND_MEDIA_TYPES,
+      limitBytes: INBOUND_LIMITS.bodyBytes,
+      parseDocument: (document: DocumentBody) => read(parseInboundDocument(document, jsonFormOf(document))),
+    },
   });
 
   const inspect: Operation<ReturnType<typeof readForInspect>> = {
@@ -71,12 +83,21 @@ export function inboundOperations(renderer: PdfRenderer | undefined, onRendered?
   return [inspect, render];
 }
 
-function produceInboundPdf(renderer: InboundRenderer | undefined, render: InboundRender, signal: AbortSignal, onRendered?: (seconds: number, pages: number) => void): Promise<PaidAnswer> {
+function produceInboundPdf(
+  renderer: InboundRenderer | undefined,
+  render: InboundRender,
+  signal: AbortSignal,
+  onRendered?: (seconds: number, pages: number) => void,
+): Promise<PaidAnswer> {
   if (!renderer) throw renderingUnavailable();
   const started = performance.now();
   return renderer.renderInboundPdf(render, { signal }).then(({ pdf, pages }) => {
     onRendered?.((performance.now() - started) / 1000, pages);
     const stem = render.invoice.number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64) || 'invoice';
-    return { contentType: 'application/pdf', body: pdf, headers: { 'Content-Disposition': `inline; filename="e-invoice-${stem}.pdf"`, 'X-Page-Count': String(pages) } };
+    return {
+      contentType: 'application/pdf',
+      body: pdf,
+      headers: { 'Content-Disposition': `inline; filename="e-invoice-${stem}.pdf"`, 'X-Page-Count': String(pages) },
+    };
   });
 }

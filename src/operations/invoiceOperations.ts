@@ -11,11 +11,21 @@ import type { Operation, PdfRenderer } from './operation.js';
 import { storedThemeResolver } from './themeOperations.js';
 
 /** A PDF operation on an instance built without a renderer (some tests, the compute workers). */
-export const renderingUnavailable = (): AppError => new AppError('not_implemented', 'PDF rendering is not available on this instance.');
+export const renderingUnavailable = (): AppError =>
+  new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
-const invoiceRequest = { schema: InvoiceSchema, example: EXAMPLE_INVOICE, moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE }, parse: prepareInvoice };
+const invoiceRequest = {
+  schema: InvoiceSchema,
+  example: EXAMPLE_INVOICE,
+  moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE },
+  parse: prepareInvoice,
+};
 
-export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?: (seconds: number, pages: number) => void, themes?: ThemeStore): Operation[] {
+export function invoiceOperations(
+  renderer: PdfRenderer | undefined,
+  onRendered?: (seconds: number, pages: number) => void,
+  themes?: ThemeStore,
+): Operation[] {
   // A theme named by id is looked up before payment (an unknown id: 400, never charged); validate
   // looks it up too, so that it accepts exactly what the PDF operation accepts.
   const request = { ...invoiceRequest, resolve: storedThemeResolver(themes) };
@@ -28,7 +38,12 @@ export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?
       'Applies exactly the checks of the paid PDF route and answers the computed totals: every line, subtotal, discount, taxable amount, tax and total, the VAT groups (category, rate, net, discount share, taxable, tax), the amount paid and the balance due, each in integer minor units, exact decimal text and formatted text. Nothing is charged.',
     tag: 'Invoices',
     request,
-    response: { contentType: 'application/json', description: 'The computed totals.', schema: TotalsReportSchema, example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)) },
+    response: {
+      contentType: 'application/json',
+      description: 'The computed totals.',
+      schema: TotalsReportSchema,
+      example: buildTotalsReport(prepareInvoice(EXAMPLE_INVOICE)),
+    },
     compute: (prepared) => buildTotalsReport(prepared),
   };
 
@@ -48,7 +63,11 @@ export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?
       const started = performance.now();
       return renderer.renderPdf(prepared, { signal }).then(({ pdf, pages }) => {
         onRendered?.((performance.now() - started) / 1000, pages);
-        return { contentType: 'application/pdf', headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': String(pages) }, body: pdf };
+        return {
+          contentType: 'application/pdf',
+          headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': String(pages) },
+          body: pdf,
+        };
       });
     },
   };
@@ -58,11 +77,19 @@ export function invoiceOperations(renderer: PdfRenderer | undefined, onRendered?
     path: '/v1/schema',
     operationId: 'v1_schema',
     summary: 'Example invoice and field notes (free)',
-    description: 'An example invoice that validates (SPEC fields only), a real-world example (German, two VAT rates, discount, amount paid, ship-to, bank details), plus notes for every field (type, required, limits), the languages, the currencies, the totals formula and the e-invoice profiles (the fields each requires), generated from the same schema the service validates with.',
+    description:
+      'An example invoice that validates (SPEC fields only), a real-world example (German, two VAT rates, discount, amount paid, ship-to, bank details), plus notes for every field (type, required, limits), the languages, the currencies, the totals formula and the e-invoice profiles (the fields each requires), generated from the same schema the service validates with.',
     tag: 'Invoices',
     document: true,
     response: { contentType: 'application/json', description: 'Example and field notes.' },
-    handle: () => ({ body: { example: EXAMPLE_INVOICE, example_real_world: EXAMPLE_REAL_WORLD_INVOICE, ...describeInvoiceFields(), e_invoice_profiles: describeProfiles() } }),
+    handle: () => ({
+      body: {
+        example: EXAMPLE_INVOICE,
+        example_real_world: EXAMPLE_REAL_WORLD_INVOICE,
+        ...describeInvoiceFields(),
+        e_invoice_profiles: describeProfiles(),
+      },
+    }),
   };
 
   return [pdf, validate, schema];

@@ -119,8 +119,13 @@ export function paidAnswerOf(answer: Answer): PaidAnswer {
   const { body } = answer;
   const headers = answer.headers ?? {};
   if (Buffer.isBuffer(body)) return { contentType: answer.contentType ?? 'application/octet-stream', body, headers };
-  if (typeof body === 'string') return { contentType: answer.contentType ?? 'text/plain; charset=utf-8', body: Buffer.from(body), headers };
-  return { contentType: answer.contentType ?? 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(body)), headers };
+  if (typeof body === 'string')
+    return { contentType: answer.contentType ?? 'text/plain; charset=utf-8', body: Buffer.from(body), headers };
+  return {
+    contentType: answer.contentType ?? 'application/json; charset=utf-8',
+    body: Buffer.from(JSON.stringify(body)),
+    headers,
+  };
 }
 
 /** Renders a prepared invoice to PDF bytes; provided by src/render. */

@@ -36,11 +36,18 @@ export function runOperationJob(operations: ReadonlyMap<string, Operation>, job:
   if (!operation?.request) throw new Error(`no operation ${job.operationId} with a request body`);
   if ('resolved' in job.body) {
     if (!operation.compute) throw new Error(`operation ${job.operationId} has nothing to compute`);
-    return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(job.body.resolved, job.context))) };
+    return {
+      kind: 'computed',
+      json: encoder.encode(JSON.stringify(operation.compute(job.body.resolved, job.context))),
+    };
   }
-  const { input, fingerprint } = 'document' in job.body ? parseDocumentBody(operation, job.body.document, job) : parseJsonBody(operation, job.body, job);
+  const { input, fingerprint } =
+    'document' in job.body
+      ? parseDocumentBody(operation, job.body.document, job)
+      : parseJsonBody(operation, job.body, job);
   // An input that names something to look up (request.resolve) goes back to the main thread first.
-  if (job.compute && operation.compute && !operation.request.resolve?.needed(input)) return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
+  if (job.compute && operation.compute && !operation.request.resolve?.needed(input))
+    return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
   return { kind: 'parsed', input, fingerprint };
 }
 
@@ -48,13 +55,19 @@ function parseJsonBody(operation: Operation, jobBody: { text: string } | { value
   const body = 'text' in jobBody ? parseRequestJson(jobBody.text) : jobBody.value;
   // Every operation takes an object; a strict JSON parser accepts arrays too.
   if (Array.isArray(body)) throw bodyIsAnArray();
-  return { input: operation.request!.parse(body, job.context), fingerprint: fingerprintOf(operation.method, operation.path, body) };
+  return {
+    input: operation.request!.parse(body, job.context),
+    fingerprint: fingerprintOf(operation.method, operation.path, body),
+  };
 }
 
 function parseDocumentBody(operation: Operation, document: DocumentBody, job: OperationJob) {
   const reader = operation.request!.document;
   if (!reader) throw new Error(`operation ${operation.operationId} takes no document body`);
-  return { input: reader.parseDocument(document, job.context), fingerprint: documentFingerprintOf(operation.method, operation.path, document) };
+  return {
+    input: reader.parseDocument(document, job.context),
+    fingerprint: documentFingerprintOf(operation.method, operation.path, document),
+  };
 }
 
 /** Which document a payment paid for: its bytes with their media type, query parameters, method and path. */
@@ -66,4 +79,6 @@ const documentFingerprintOf = (method: string, path: string, document: DocumentB
 
 /** Which body a payment paid for: the JSON text of the parsed body, with method and path (the same over HTTP and MCP). */
 export const fingerprintOf = (method: string, path: string, body: unknown) =>
-  createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');

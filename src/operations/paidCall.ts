@@ -36,7 +36,13 @@ export interface PaidCallHooks {
  * both keep the same guarantees (no charge for invalid input or failed work, replay, exactly once).
  */
 export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
-  return async function paidCall(resource: PricedResource, payment: DecodedPayment | undefined, fingerprint: string, work: PaidWork, hooks: PaidCallHooks = {}): Promise<PaidOutcome> {
+  return async function paidCall(
+    resource: PricedResource,
+    payment: DecodedPayment | undefined,
+    fingerprint: string,
+    work: PaidWork,
+    hooks: PaidCallHooks = {},
+  ): Promise<PaidOutcome> {
     const check = await processor.check(resource, payment, fingerprint, hooks.admitPayer);
     return check.kind === 'claimed' ? pay(check.payment, work, hooks) : check;
   };
@@ -84,7 +90,10 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
     if (lifecycle && !lifecycle.settlementAllowed()) {
       // Shutting down past the deadline: stop before settlement, never in the middle of it.
       await payment.abandon();
-      throw new AppError('shutting_down', 'The service is shutting down; nothing was charged. Retry with the same payment.');
+      throw new AppError(
+        'shutting_down',
+        'The service is shutting down; nothing was charged. Retry with the same payment.',
+      );
     }
     // A settlement lasts until its answer has left: shutdown waits for it before cutting connections,
     // or a PDF that was just paid for would be lost with the process (the store is in memory).

@@ -29,7 +29,11 @@ export function themeOperations(store: ThemeStore | undefined): Operation[] {
     description: `Stores a theme (colours, font, logo placement, density, optional blocks, label overrides) and answers its id, "sha256:" and the SHA-256 of its canonical JSON (keys sorted, no white space): the same theme always has the same id. Any invoice may then say "theme": "<id>". A stored theme expires ${THEME_TTL_SECONDS / 86400} days after it was last put; put it again to renew it. An invalid theme is a 400 listing every problem with its path.`,
     tag: 'Invoices',
     request: { schema: ThemeSchema, example: EXAMPLE_THEME, parse: parseTheme },
-    response: { contentType: 'application/json', description: 'The theme id and how long it is kept.', example: { id: 'sha256:…', expires_in_seconds: THEME_TTL_SECONDS } },
+    response: {
+      contentType: 'application/json',
+      description: 'The theme id and how long it is kept.',
+      example: { id: 'sha256:…', expires_in_seconds: THEME_TTL_SECONDS },
+    },
     handle: async (theme) => {
       // The compute workers build the list without a store; this work only runs on the main thread.
       if (!store) throw new Error('v1_themes_put has no theme store');
@@ -60,7 +64,9 @@ export function storedThemeBatchResolver(store: ThemeStore | undefined): InputRe
         batch.invoices.map((prepared, index) =>
           resolveThemeReference(store, prepared).catch((error: unknown) => {
             if (!(error instanceof InputRejected)) throw error;
-            issues.push(...(error.issues ?? []).map((issue) => ({ ...issue, path: `invoices[${index}].${issue.path}` })));
+            issues.push(
+              ...(error.issues ?? []).map((issue) => ({ ...issue, path: `invoices[${index}].${issue.path}` })),
+            );
             return prepared;
           }),
         ),

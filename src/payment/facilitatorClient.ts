@@ -51,7 +51,12 @@ export interface FacilitatorClient {
 export function createFacilitatorClient(options: FacilitatorClientOptions): FacilitatorClient {
   const base = options.url.replace(/\/+$/, '');
 
-  async function call<T>(operation: 'verify' | 'settle', schema: v.GenericSchema<unknown, T>, payload: PaymentPayload, requirements: PaymentRequirements): Promise<T> {
+  async function call<T>(
+    operation: 'verify' | 'settle',
+    schema: v.GenericSchema<unknown, T>,
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+  ): Promise<T> {
     const started = performance.now();
     let outcome = 'ok';
     try {
@@ -67,20 +72,32 @@ export function createFacilitatorClient(options: FacilitatorClientOptions): Faci
       } catch (error) {
         const timedOut = (error as Error).name === 'TimeoutError';
         outcome = timedOut ? 'timeout' : 'unreachable';
-        throw new FacilitatorError(outcome as 'timeout' | 'unreachable', operation, `facilitator ${operation} ${timedOut ? `timed out after ${options.timeoutMs} ms` : 'could not be reached'}`);
+        throw new FacilitatorError(
+          outcome as 'timeout' | 'unreachable',
+          operation,
+          `facilitator ${operation} ${timedOut ? `timed out after ${options.timeoutMs} ms` : 'could not be reached'}`,
+        );
       }
       let body: unknown;
       try {
         body = await response.json();
       } catch {
         outcome = 'bad_response';
-        throw new FacilitatorError('bad_response', operation, `facilitator ${operation} answered ${response.status} without JSON`);
+        throw new FacilitatorError(
+          'bad_response',
+          operation,
+          `facilitator ${operation} answered ${response.status} without JSON`,
+        );
       }
       // Some facilitators answer a negative verdict with a 4xx and the usual body: the body decides.
       const parsed = v.safeParse(schema, body);
       if (!parsed.success) {
         outcome = 'bad_response';
-        throw new FacilitatorError('bad_response', operation, `facilitator ${operation} answered ${response.status} with an unexpected body`);
+        throw new FacilitatorError(
+          'bad_response',
+          operation,
+          `facilitator ${operation} answered ${response.status} with an unexpected body`,
+        );
       }
       return parsed.output;
     } finally {

@@ -2,7 +2,12 @@
  * "Was the facilitator reachable recently?" for readiness: any successful verify/settle counts;
  * otherwise GET /supported is asked at most once per `intervalMs`, with a timeout.
  */
-export function createFacilitatorProbe(options: { url: string; timeoutMs: number; intervalMs?: number; authHeaders?: () => Record<string, string> }) {
+export function createFacilitatorProbe(options: {
+  url: string;
+  timeoutMs: number;
+  intervalMs?: number;
+  authHeaders?: () => Record<string, string>;
+}) {
   const intervalMs = options.intervalMs ?? 15_000;
   let lastOk = 0;
   let lastProbe = 0;

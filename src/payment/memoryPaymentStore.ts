@@ -1,4 +1,10 @@
-import { DEFAULT_PARKED_LEASE_MS, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
+import {
+  DEFAULT_PARKED_LEASE_MS,
+  type ClaimOutcome,
+  type PaidResult,
+  type PaymentStore,
+  type PendingResult,
+} from './paymentStore.js';
 
 type Entry = { expiresAtMs: number; result?: PaidResult; parked?: { pending: PendingResult; heldUntilMs: number } };
 

@@ -47,12 +47,20 @@ export function buildRequirements(resource: PricedResource, terms: OfferTerms): 
 }
 
 /** The 402 challenge. `resource.url` comes from the configured public base URL, never the Host header. */
-export function buildPaymentRequired(resource: PricedResource, terms: OfferTerms, baseUrl: string, error: string): PaymentRequired {
+export function buildPaymentRequired(
+  resource: PricedResource,
+  terms: OfferTerms,
+  baseUrl: string,
+  error: string,
+): PaymentRequired {
   const bazaar = declareDiscoveryExtension({
     bodyType: 'json',
     ...(resource.exampleBody ? { input: resource.exampleBody as Record<string, unknown> } : {}),
     ...(resource.bodySchema ? { inputSchema: resource.bodySchema } : {}),
-    output: { example: outputOf(resource.mimeType).example, schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType } } } },
+    output: {
+      example: outputOf(resource.mimeType).example,
+      schema: { type: 'object', properties: { contentType: { type: 'string', const: resource.mimeType } } },
+    },
   });
   for (const extension of Object.values(bazaar) as { info?: { input?: Record<string, unknown>; output?: unknown } }[]) {
     // declareDiscoveryExtension leaves the method to the framework adapter; a hand-written server sets it.

@@ -31,7 +31,8 @@ export interface DecodedPayment {
   authorization: ExactAuthorization;
 }
 
-const malformed = (message: string) => new AppError('invalid_payment_header', `PAYMENT-SIGNATURE is malformed: ${message}.`);
+const malformed = (message: string) =>
+  new AppError('invalid_payment_header', `PAYMENT-SIGNATURE is malformed: ${message}.`);
 
 /** A payment as a transport carries it: the PAYMENT-SIGNATURE header's value, or MCP's `_meta["x402/payment"]` object. */
 export type PaymentInput = { header: string } | { payload: unknown };
@@ -51,7 +52,8 @@ export function decodePaymentObject(payload: unknown): DecodedPayment {
   return checkPayload(payload);
 }
 
-const tooLarge = () => new AppError('payment_header_too_large', `PAYMENT-SIGNATURE is larger than ${MAX_PAYMENT_HEADER_BYTES} bytes.`);
+const tooLarge = () =>
+  new AppError('payment_header_too_large', `PAYMENT-SIGNATURE is larger than ${MAX_PAYMENT_HEADER_BYTES} bytes.`);
 
 /**
  * Size cap → base64 → JSON → x402 v2 payload schema → exact-EVM authorization shape. Anything
@@ -74,7 +76,8 @@ export function decodePaymentSignature(header: string): DecodedPayment {
 
 function checkPayload(json: unknown): DecodedPayment {
   const parsed = PaymentPayloadV2Schema.safeParse(json);
-  if (!parsed.success) throw malformed(`not an x402 version 2 payment payload (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+  if (!parsed.success)
+    throw malformed(`not an x402 version 2 payment payload (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
   const exact = v.safeParse(ExactEvmPayloadSchema, parsed.data.payload);
   if (!exact.success) throw malformed('payload is not an exact-scheme EIP-3009 authorization');
   return { payload: parsed.data as PaymentPayload, authorization: exact.output.authorization };

@@ -1,4 +1,8 @@
-import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier';
+import {
+  PAYMENT_IDENTIFIER,
+  declarePaymentIdentifierExtension,
+  isValidPaymentId,
+} from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
 import type { DecodedPayment, ExactAuthorization } from './paymentHeader.js';
@@ -12,15 +16,27 @@ export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: decla
 const ID_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The client's payment id and signer, read from the decoded payment (the processor checks the rest). */
-function identifierOf(decoded: DecodedPayment | undefined): { id: string; from: string; network: string; authorization: ExactAuthorization; signature: string } | undefined {
+function identifierOf(
+  decoded: DecodedPayment | undefined,
+): { id: string; from: string; network: string; authorization: ExactAuthorization; signature: string } | undefined {
   if (!decoded) return undefined;
   const extensions = decoded.payload.extensions as Record<string, { info?: { id?: unknown } } | undefined> | undefined;
   const id = extensions?.[PAYMENT_IDENTIFIER]?.info?.id;
   if (typeof id !== 'string') return undefined;
-  if (!isValidPaymentId(id)) throw new AppError('invalid_payment_header', 'PAYMENT-SIGNATURE is malformed: the payment-identifier id must be 16–128 characters of a-z, A-Z, 0-9, _ and -.');
+  if (!isValidPaymentId(id))
+    throw new AppError(
+      'invalid_payment_header',
+      'PAYMENT-SIGNATURE is malformed: the payment-identifier id must be 16–128 characters of a-z, A-Z, 0-9, _ and -.',
+    );
   const { authorization } = decoded;
   const { signature } = decoded.payload.payload as { signature: string };
-  return { id, from: authorization.from.toLowerCase(), network: decoded.payload.accepted.network, authorization, signature };
+  return {
+    id,
+    from: authorization.from.toLowerCase(),
+    network: decoded.payload.accepted.network,
+    authorization,
+    signature,
+  };
 }
 
 /**
@@ -32,7 +48,11 @@ function identifierOf(decoded: DecodedPayment | undefined): { id: string; from: 
  * with the result, and released when nothing was paid. A settlement of unknown outcome frees the
  * id: such a payment is collected by re-sending its own signature, not by a new one.
  */
-export function withPaymentIdentifier(processor: PaymentProcessor, store: PaymentStore, options: { duplicateWaitMs?: number; now?: () => number } = {}): PaymentProcessor {
+export function withPaymentIdentifier(
+  processor: PaymentProcessor,
+  store: PaymentStore,
+  options: { duplicateWaitMs?: number; now?: () => number } = {},
+): PaymentProcessor {
   const now = options.now ?? Date.now;
   const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
 
@@ -40,7 +60,11 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
     claimWhenFree(store, key, expiresAtMs, {
       waitMs: duplicateWaitMs,
       now,
-      whenStillBusy: () => new AppError('payment_in_progress', 'A payment with this payment-identifier is being processed. Retry later to collect the result.'),
+      whenStillBusy: () =>
+        new AppError(
+          'payment_in_progress',
+          'A payment with this payment-identifier is being processed. Retry later to collect the result.',
+        ),
     });
 
   return {
@@ -52,10 +76,15 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
       const expiresAtMs = now() + ID_TTL_MS;
       const outcome = await claimId(key, expiresAtMs);
       if (outcome.kind === 'done') {
-        if (outcome.result.fingerprint !== fingerprint) throw new AppError('payment_reused', 'This payment-identifier was already paid for a different request. Use a new id.');
+        if (outcome.result.fingerprint !== fingerprint)
+          throw new AppError(
+            'payment_reused',
+            'This payment-identifier was already paid for a different request. Use a new id.',
+          );
         // The id is no bearer token: its result goes only to a payload its payer signed, checked
         // locally. A signature that can't be checked here (a smart account's) takes the normal path.
-        if (await signedByPayer(identifier, processor.requirements(resource))) return { kind: 'replayed', result: outcome.result };
+        if (await signedByPayer(identifier, processor.requirements(resource)))
+          return { kind: 'replayed', result: outcome.result };
         return processor.check(resource, decoded, fingerprint, admit);
       }
       if (outcome.kind === 'parked') {
@@ -86,7 +115,12 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
   };
 
   /** The claimed payment, with the id following its fate: completed with it, or released. */
-  function tracked(payment: ClaimedPayment, key: string, fingerprint: string, remember: (result: PaidResult) => Promise<void>): ClaimedPayment {
+  function tracked(
+    payment: ClaimedPayment,
+    key: string,
+    fingerprint: string,
+    remember: (result: PaidResult) => Promise<void>,
+  ): ClaimedPayment {
     const free = () => store.release(key).catch(() => undefined);
     return {
       from: payment.from,
@@ -126,7 +160,15 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
         } finally {
           // Read back only by this wrapper, which hands it out to payloads signed by the payer
           // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
-          await remember({ status: result.status, contentType: result.contentType, headers: result.headers, body: result.body, fingerprint, receipt: settled.header, signatureHash: '' });
+          await remember({
+            status: result.status,
+            contentType: result.contentType,
+            headers: result.headers,
+            body: result.body,
+            fingerprint,
+            receipt: settled.header,
+            signatureHash: '',
+          });
         }
       },
     };
@@ -134,7 +176,10 @@ export function withPaymentIdentifier(processor: PaymentProcessor, store: Paymen
 }
 
 /** Whether the payload is a plain ECDSA signature by `authorization.from` over our offer. */
-async function signedByPayer(identifier: { authorization: ExactAuthorization; signature: string }, offer: Parameters<typeof signerMismatch>[2]): Promise<boolean> {
+async function signedByPayer(
+  identifier: { authorization: ExactAuthorization; signature: string },
+  offer: Parameters<typeof signerMismatch>[2],
+): Promise<boolean> {
   if (!isPlainEcdsa(identifier.signature)) return false;
   return (await signerMismatch(identifier.authorization, identifier.signature, offer)) === undefined;
 }

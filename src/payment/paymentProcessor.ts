@@ -5,7 +5,14 @@ import { FacilitatorError, type FacilitatorClient, type SettleResponse } from '.
 import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
 import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import type { DecodedPayment } from './paymentHeader.js';
-import { authorizationKey, claimWhenFree, type PaidResult, type PaymentStore, type PendingResult, type StoredAnswer } from './paymentStore.js';
+import {
+  authorizationKey,
+  claimWhenFree,
+  type PaidResult,
+  type PaymentStore,
+  type PendingResult,
+  type StoredAnswer,
+} from './paymentStore.js';
 import type { ReceiptSigner } from './receipts.js';
 import { classifySettlement } from './settlementOutcome.js';
 import { signatureHashOf } from './signatureHash.js';
@@ -29,7 +36,12 @@ export type PaymentCheck =
   | { kind: 'claimed'; payment: ClaimedPayment };
 
 /** `paymentRequired.error` is an x402 reason code; `message` says it for people (the 402's JSON body). */
-export type PaymentRequiredCheck = { kind: 'payment-required'; header: string; paymentRequired: PaymentRequired; message: string };
+export type PaymentRequiredCheck = {
+  kind: 'payment-required';
+  header: string;
+  paymentRequired: PaymentRequired;
+  message: string;
+};
 export type SettleFailed = { kind: 'settle-failed'; header: string; receipt: SettleResponse };
 export type SettleOutcome = { kind: 'settled'; header: string; receipt: SettleResponse } | SettleFailed;
 export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
@@ -105,7 +117,12 @@ export type PayerAdmission = (payer: Payer) => Promise<void>;
 export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
   /** `payment`: decoded once by the caller (paymentHeader.ts decodePayment); undefined: the challenge. */
-  check(resource: PricedResource, payment: DecodedPayment | undefined, fingerprint: string, admit?: PayerAdmission): Promise<PaymentCheck>;
+  check(
+    resource: PricedResource,
+    payment: DecodedPayment | undefined,
+    fingerprint: string,
+    admit?: PayerAdmission,
+  ): Promise<PaymentCheck>;
 }
 
 /**
@@ -139,10 +156,17 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
   };
 
   // The offer-receipt extension (receipts.ts): the settlement as delivered carries the signed receipt.
-  const withReceipt = async (claim: Claim, receipt: SettleResponse, resource: PricedResource): Promise<SettleResponse> => {
+  const withReceipt = async (
+    claim: Claim,
+    receipt: SettleResponse,
+    resource: PricedResource,
+  ): Promise<SettleResponse> => {
     if (!receipts || !receipt.success) return receipt;
     try {
-      return await receipts.signReceipt({ ...receipt, payer: receipt.payer ?? claim.details.payer }, `${baseUrl}${resource.path}`);
+      return await receipts.signReceipt(
+        { ...receipt, payer: receipt.payer ?? claim.details.payer },
+        `${baseUrl}${resource.path}`,
+      );
     } catch (error) {
       // Paid and done: deliver without a receipt rather than lose the result.
       emit('receipt_unsigned', { ...claim.details, reason: String(error) });
@@ -154,11 +178,16 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     const outcome = await claimWhenFree(store, claim.key, claim.expiresAtMs, {
       waitMs: duplicateWaitMs,
       now,
-      whenStillBusy: () => new AppError('payment_in_progress', 'This payment authorization is being processed by another request. Retry later to collect the result.'),
+      whenStillBusy: () =>
+        new AppError(
+          'payment_in_progress',
+          'This payment authorization is being processed by another request. Retry later to collect the result.',
+        ),
     });
     // Another signature over a paid or parked authorization (from and nonce are public on chain):
     // it gets nothing, and nothing is settled with it.
-    if (outcome.kind === 'done' && outcome.result.signatureHash !== claim.signatureHash) return { kind: 'other-signature' as const };
+    if (outcome.kind === 'done' && outcome.result.signatureHash !== claim.signatureHash)
+      return { kind: 'other-signature' as const };
     if (outcome.kind === 'parked' && outcome.pending.signatureHash !== claim.signatureHash) {
       await store.park(claim.key, outcome.pending, claim.expiresAtMs); // hand it back untouched
       return { kind: 'other-signature' as const };
@@ -206,7 +235,10 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     try {
       await store.park(claim.key, pending, claim.expiresAtMs);
     } catch (error) {
-      emit('settle_unknown', { ...claim.details, reason: `the work could not be kept for collection: ${String(error)}` });
+      emit('settle_unknown', {
+        ...claim.details,
+        reason: `the work could not be kept for collection: ${String(error)}`,
+      });
     }
   }
 
@@ -225,7 +257,12 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       claim,
       step.kind === 'settled'
         ? receipt
-        : { success: true, transaction: pending.transaction || receipt.transaction || '', network: receipt.network || claim.offer.network, payer: receipt.payer ?? claim.details.payer },
+        : {
+            success: true,
+            transaction: pending.transaction || receipt.transaction || '',
+            network: receipt.network || claim.offer.network,
+            payer: receipt.payer ?? claim.details.payer,
+          },
       resource,
     );
     const { transaction: _transaction, ...answer } = pending;
@@ -236,12 +273,20 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       // Paid and rendered: deliver anyway. The entry stays parked; a later re-send settles again,
       // hears "already used" and gets the same PDF.
     }
-    emit('collected', { ...claim.details, reason: step.kind === 'settled' ? 'settled on re-send' : receipt.errorReason });
+    emit('collected', {
+      ...claim.details,
+      reason: step.kind === 'settled' ? 'settled on re-send' : receipt.errorReason,
+    });
     return { kind: 'collected', result };
   }
 
   /** The claimed authorization's remaining steps: verify, then settle or give it back. */
-  function claimed(claim: Claim, decoded: DecodedPayment, fingerprint: string, resource: PricedResource): ClaimedPayment {
+  function claimed(
+    claim: Claim,
+    decoded: DecodedPayment,
+    fingerprint: string,
+    resource: PricedResource,
+  ): ClaimedPayment {
     const { details } = claim;
     let state: 'claimed' | 'verified' | 'released' | 'settling' = 'claimed';
     const release = async () => {
@@ -274,7 +319,12 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async settle(work) {
         if (state !== 'verified') throw new Error(`settle called on a payment that is ${state}, not verified`);
         state = 'settling';
-        const pending: PendingResult = { ...storedAnswerOf(work), fingerprint, transaction: '', signatureHash: claim.signatureHash };
+        const pending: PendingResult = {
+          ...storedAnswerOf(work),
+          fingerprint,
+          transaction: '',
+          signatureHash: claim.signatureHash,
+        };
         // Written ahead of the settle call, held by this request: should this process die between
         // the transfer and `complete`, a re-send of the same signature takes the work over once
         // the store's lease runs out and collects it (the re-settle hears "already used"), where a
@@ -294,7 +344,11 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         emit('abandoned', details);
       },
       async complete(result, settled) {
-        await store.complete(claim.key, { ...storedAnswerOf(result), fingerprint, receipt: settled.header, signatureHash: claim.signatureHash }, claim.expiresAtMs);
+        await store.complete(
+          claim.key,
+          { ...storedAnswerOf(result), fingerprint, receipt: settled.header, signatureHash: claim.signatureHash },
+          claim.expiresAtMs,
+        );
       },
     };
   }
@@ -310,7 +364,9 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       }
       const offer = buildRequirements(resource, terms);
       const { from, nonce, validBefore } = decoded.authorization;
-      const mismatch = offerMismatch(decoded, offer) ?? extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);
+      const mismatch =
+        offerMismatch(decoded, offer) ??
+        extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);
       if (mismatch) {
         emit('invalid', { payer: from, nonce, reason: mismatch.message });
         return challenge(resource, mismatch.reason, mismatch.message);
@@ -361,18 +417,39 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
 }
 
 /** Exactly the answer's fields: a caller's object may carry more, which must not reach the store. */
-const storedAnswerOf = ({ status, contentType, headers, body }: WorkResult): StoredAnswer => ({ status, contentType, headers, body });
+const storedAnswerOf = ({ status, contentType, headers, body }: WorkResult): StoredAnswer => ({
+  status,
+  contentType,
+  headers,
+  body,
+});
 
 const encodeReceipt = (receipt: SettleResponse) =>
-  encodePaymentResponseHeader({ ...receipt, transaction: receipt.transaction, network: receipt.network as `${string}:${string}` });
+  encodePaymentResponseHeader({
+    ...receipt,
+    transaction: receipt.transaction,
+    network: receipt.network as `${string}:${string}`,
+  });
 
-const paymentReused = () => new AppError('payment_reused', 'This payment authorization was already used for a different request body. Sign a new one.');
+const paymentReused = () =>
+  new AppError(
+    'payment_reused',
+    'This payment authorization was already used for a different request body. Sign a new one.',
+  );
 
 function facilitatorFailure(error: unknown, operation: string): AppError {
   if (error instanceof FacilitatorError && error.kind === 'timeout') {
-    return new AppError('facilitator_timeout', `The payment facilitator did not answer the ${operation} in time. Nothing was charged; retry.`, { cause: error });
+    return new AppError(
+      'facilitator_timeout',
+      `The payment facilitator did not answer the ${operation} in time. Nothing was charged; retry.`,
+      { cause: error },
+    );
   }
-  return new AppError('facilitator_unavailable', `The payment facilitator failed during ${operation}. Nothing was charged; retry.`, { cause: error });
+  return new AppError(
+    'facilitator_unavailable',
+    `The payment facilitator failed during ${operation}. Nothing was charged; retry.`,
+    { cause: error },
+  );
 }
 
 function settlementUnknown(error: unknown): AppError {

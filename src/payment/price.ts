@@ -4,7 +4,7 @@ export function usdToAtomic(priceUsd: string, decimals = 6): string {
   if (!match) throw new RangeError(`not a USD amount: ${priceUsd}`);
   const [, whole = '0', fraction = ''] = match;
   if (fraction.length > decimals) throw new RangeError(`${priceUsd} has more than ${decimals} decimals`);
-  return (BigInt(whole + fraction.padEnd(decimals, '0'))).toString();
+  return BigInt(whole + fraction.padEnd(decimals, '0')).toString();
 }
 
 /** "20000" atomic units of a 6-decimal stablecoin → "0.02" USD (the inverse of usdToAtomic). */
@@ -15,4 +15,5 @@ export function atomicToUsd(atomic: bigint, decimals = 6): string {
 }
 
 /** A USD price `count` times, exactly (atomic units, no floats): the price of a batch of `count` items. */
-export const timesUsd = (priceUsd: string, count: number): string => atomicToUsd(BigInt(usdToAtomic(priceUsd)) * BigInt(count));
+export const timesUsd = (priceUsd: string, count: number): string =>
+  atomicToUsd(BigInt(usdToAtomic(priceUsd)) * BigInt(count));

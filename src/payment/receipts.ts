@@ -27,13 +27,23 @@ export interface ReceiptSigner {
 }
 
 /** Compact schemas of the extension's info (the SDK's own server extension declares the same fields). */
-const OFFERS_SCHEMA = { type: 'object', properties: { offers: { type: 'array', items: { type: 'object', required: ['format', 'signature'] } } }, required: ['offers'] };
-const RECEIPT_SCHEMA = { type: 'object', properties: { receipt: { type: 'object', required: ['format', 'signature'] } }, required: ['receipt'] };
+const OFFERS_SCHEMA = {
+  type: 'object',
+  properties: { offers: { type: 'array', items: { type: 'object', required: ['format', 'signature'] } } },
+  required: ['offers'],
+};
+const RECEIPT_SCHEMA = {
+  type: 'object',
+  properties: { receipt: { type: 'object', required: ['format', 'signature'] } },
+  required: ['receipt'],
+};
 
 export function createReceiptSigner(privateKey: `0x${string}`): ReceiptSigner {
   const account = privateKeyToAccount(privateKey);
   const kid = `did:pkh:eip155:1:${account.address}`;
-  const issuer: OfferReceiptIssuer = createEIP712OfferReceiptIssuer(kid, (data) => account.signTypedData(data as Parameters<typeof account.signTypedData>[0]));
+  const issuer: OfferReceiptIssuer = createEIP712OfferReceiptIssuer(kid, (data) =>
+    account.signTypedData(data as Parameters<typeof account.signTypedData>[0]),
+  );
   return {
     address: account.address,
     kid,
@@ -52,13 +62,24 @@ export function createReceiptSigner(privateKey: `0x${string}`): ReceiptSigner {
           }),
         ),
       );
-      return { ...paymentRequired, extensions: { ...paymentRequired.extensions, [OFFER_RECEIPT]: { info: { offers }, schema: OFFERS_SCHEMA } } };
+      return {
+        ...paymentRequired,
+        extensions: { ...paymentRequired.extensions, [OFFER_RECEIPT]: { info: { offers }, schema: OFFERS_SCHEMA } },
+      };
     },
     async signReceipt(settlement, resourceUrl) {
       if (!settlement.success || !settlement.payer) return settlement;
-      const receipt = await issuer.issueReceipt(resourceUrl, settlement.payer, settlement.network, settlement.transaction || undefined);
+      const receipt = await issuer.issueReceipt(
+        resourceUrl,
+        settlement.payer,
+        settlement.network,
+        settlement.transaction || undefined,
+      );
       const extensions = (settlement as { extensions?: Record<string, unknown> }).extensions;
-      return { ...settlement, extensions: { ...extensions, [OFFER_RECEIPT]: { info: { receipt }, schema: RECEIPT_SCHEMA } } } as SettleResponse;
+      return {
+        ...settlement,
+        extensions: { ...extensions, [OFFER_RECEIPT]: { info: { receipt }, schema: RECEIPT_SCHEMA } },
+      } as SettleResponse;
     },
   };
 }

@@ -2,7 +2,13 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../errors.js';
-import { DEFAULT_PARKED_LEASE_MS, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from './paymentStore.js';
+import {
+  DEFAULT_PARKED_LEASE_MS,
+  type ClaimOutcome,
+  type PaidResult,
+  type PaymentStore,
+  type PendingResult,
+} from './paymentStore.js';
 
 export interface RedisPaymentStoreOptions {
   /** redis://[user:password@]host:port[/db], or rediss:// for TLS. Never logged (it may hold a password). */
@@ -98,8 +104,27 @@ interface StoreScripts {
   paymentClaimBuffer(key: string, claim: string, ttlMs: number, leaseMs: number): Promise<(Buffer | null)[]>;
   paymentRelease(key: string): Promise<number>;
   paymentWithdraw(key: string, claim: string): Promise<number>;
-  paymentComplete(key: string, ttlMs: number, fingerprint: string, contentType: string, receipt: string, body: Buffer, signatureHash: string, head: string): Promise<number>;
-  paymentPark(key: string, ttlMs: number, fingerprint: string, contentType: string, transaction: string, body: Buffer, signatureHash: string, head: string, holdMs: number): Promise<number>;
+  paymentComplete(
+    key: string,
+    ttlMs: number,
+    fingerprint: string,
+    contentType: string,
+    receipt: string,
+    body: Buffer,
+    signatureHash: string,
+    head: string,
+  ): Promise<number>;
+  paymentPark(
+    key: string,
+    ttlMs: number,
+    fingerprint: string,
+    contentType: string,
+    transaction: string,
+    body: Buffer,
+    signatureHash: string,
+    head: string,
+    holdMs: number,
+  ): Promise<number>;
 }
 
 const DEFAULT_KEY_PREFIX = 'invoice-pdf-x402:';
@@ -143,7 +168,12 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
   redis.defineCommand('paymentPark', { numberOfKeys: 1, lua: PARK_SCRIPT });
   const scripts = redis as Redis & StoreScripts;
   const inDoubt = inDoubtClaims((key, claim) => scripts.paymentWithdraw(key, claim));
-  const connection = watchConnection(redis, `${redis.options.host}:${redis.options.port}`, log, () => void inDoubt.withdraw());
+  const connection = watchConnection(
+    redis,
+    `${redis.options.host}:${redis.options.port}`,
+    log,
+    () => void inDoubt.withdraw(),
+  );
 
   // A failure before sending changed nothing; after sending, the effect is unknown (onUnknownOutcome).
   async function call<T>(operation: () => Promise<T>, onUnknownOutcome?: () => void): Promise<T> {
@@ -170,7 +200,12 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
       const claim = JSON.stringify({ claimedAt: new Date().toISOString(), by: instance, id: randomUUID() });
       return call(
         async (): Promise<ClaimOutcome> => {
-          const [kind, ...fields] = await scripts.paymentClaimBuffer(redisKey(key), claim, ttlUntil(expiresAtMs), parkedLeaseMs);
+          const [kind, ...fields] = await scripts.paymentClaimBuffer(
+            redisKey(key),
+            claim,
+            ttlUntil(expiresAtMs),
+            parkedLeaseMs,
+          );
           switch (kind?.toString()) {
             case 'claimed':
               return { kind: 'claimed' };
@@ -195,12 +230,31 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
 
     complete: (key, result, expiresAtMs) =>
       call(async () => {
-        await scripts.paymentComplete(redisKey(key), ttlUntil(expiresAtMs), result.fingerprint, result.contentType, result.receipt, result.body, result.signatureHash, headOf(result));
+        await scripts.paymentComplete(
+          redisKey(key),
+          ttlUntil(expiresAtMs),
+          result.fingerprint,
+          result.contentType,
+          result.receipt,
+          result.body,
+          result.signatureHash,
+          headOf(result),
+        );
       }),
 
     park: (key, pending, expiresAtMs, options) =>
       call(async () => {
-        await scripts.paymentPark(redisKey(key), ttlUntil(expiresAtMs), pending.fingerprint, pending.contentType, pending.transaction, pending.body, pending.signatureHash, headOf(pending), options?.hold ? parkedLeaseMs : 0);
+        await scripts.paymentPark(
+          redisKey(key),
+          ttlUntil(expiresAtMs),
+          pending.fingerprint,
+          pending.contentType,
+          pending.transaction,
+          pending.body,
+          pending.signatureHash,
+          headOf(pending),
+          options?.hold ? parkedLeaseMs : 0,
+        );
       }),
 
     async close() {
@@ -256,12 +310,33 @@ function inDoubtClaims(withdrawOne: (key: string, claim: string) => Promise<unkn
 // is handed to nobody (a forgery must not collect it) and expires at its validBefore.
 function paidResult([fingerprint, contentType, receipt, body, signature, head]: (Buffer | null)[]): PaidResult {
   if (!fingerprint || !contentType || !receipt || !body) throw new Error('the stored payment result is incomplete');
-  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), receipt: receipt.toString(), body, signatureHash: signature?.toString() ?? '', ...readHead(head) };
+  return {
+    fingerprint: fingerprint.toString(),
+    contentType: contentType.toString(),
+    receipt: receipt.toString(),
+    body,
+    signatureHash: signature?.toString() ?? '',
+    ...readHead(head),
+  };
 }
 
-function pendingResult([fingerprint, contentType, transaction, body, signature, head]: (Buffer | null)[]): PendingResult {
+function pendingResult([
+  fingerprint,
+  contentType,
+  transaction,
+  body,
+  signature,
+  head,
+]: (Buffer | null)[]): PendingResult {
   if (!fingerprint || !contentType || !transaction || !body) throw new Error('the parked settlement is incomplete');
-  return { fingerprint: fingerprint.toString(), contentType: contentType.toString(), transaction: transaction.toString(), body, signatureHash: signature?.toString() ?? '', ...readHead(head) };
+  return {
+    fingerprint: fingerprint.toString(),
+    contentType: contentType.toString(),
+    transaction: transaction.toString(),
+    body,
+    signatureHash: signature?.toString() ?? '',
+    ...readHead(head),
+  };
 }
 
 interface ConnectionWatch {
@@ -274,7 +349,12 @@ interface ConnectionWatch {
 // after start (or while a reconnect attempt is connecting) that would turn a healthy Redis into
 // 503s, so calls wait for readiness, briefly. Between reconnect attempts Redis is known to be down:
 // calls fail immediately instead of each holding a request for the full timeout.
-function watchConnection(redis: Redis, address: string, log: (line: string) => void, onReady: () => void): ConnectionWatch {
+function watchConnection(
+  redis: Redis,
+  address: string,
+  log: (line: string) => void,
+  onReady: () => void,
+): ConnectionWatch {
   const waiters = new Set<(ready: boolean) => void>();
   const wake = (ready: boolean) => {
     for (const waiter of waiters) waiter(ready);
@@ -287,7 +367,8 @@ function watchConnection(redis: Redis, address: string, log: (line: string) => v
   // One line per outage, not one per reconnect attempt. The 'error' listener is also what keeps
   // ioredis from printing every failed attempt to the console.
   redis.on('error', (error: Error) => {
-    if (lastError === undefined && !closing) log(`payment store: Redis at ${address} unavailable (${error.message}); reconnecting`);
+    if (lastError === undefined && !closing)
+      log(`payment store: Redis at ${address} unavailable (${error.message}); reconnecting`);
     lastError = error.message;
   });
   redis.on('close', () => {
@@ -298,7 +379,11 @@ function watchConnection(redis: Redis, address: string, log: (line: string) => v
     healthy = false;
   });
   redis.on('ready', () => {
-    log(lastError === undefined ? `payment store: Redis at ${address} ready` : `payment store: Redis at ${address} is back`);
+    log(
+      lastError === undefined
+        ? `payment store: Redis at ${address} ready`
+        : `payment store: Redis at ${address} is back`,
+    );
     healthy = true;
     lastError = undefined;
     wake(true);
@@ -331,7 +416,8 @@ function watchConnection(redis: Redis, address: string, log: (line: string) => v
 }
 
 /** The answer's status and headers, one JSON field beside the raw body. */
-const headOf = (answer: { status: number; headers: Record<string, string> }) => JSON.stringify({ status: answer.status, headers: answer.headers });
+const headOf = (answer: { status: number; headers: Record<string, string> }) =>
+  JSON.stringify({ status: answer.status, headers: answer.headers });
 
 /** An entry written before heads were kept has none: a plain 200 without headers, as it was answered then. */
 function readHead(head: Buffer | null | undefined): { status: number; headers: Record<string, string> } {

@@ -25,7 +25,8 @@ const ALREADY_USED = /nonce_already_used|authorization_(already_)?used/i;
  * never moved money. (The token checks "used" before the balance, so a balance failure on a
  * re-send also means the first attempt did not go through.)
  */
-const NEVER_EXECUTABLE = /insufficient|exceeds_balance|signature|recipient_mismatch|value_mismatch|authorization_value|network_mismatch|invalid_scheme|eip712|token_name|token_version|valid_after/i;
+const NEVER_EXECUTABLE =
+  /insufficient|exceeds_balance|signature|recipient_mismatch|value_mismatch|authorization_value|network_mismatch|invalid_scheme|eip712|token_name|token_version|valid_after/i;
 
 /**
  * The first settle of an authorization: success is settled, pending is unknown, and any other

@@ -27,12 +27,21 @@ export const isPlainEcdsa = (signature: string): boolean => PLAIN_ECDSA.test(sig
  * signature can't be checked locally: ERC-1271 / ERC-6492 smart-account signatures (any other
  * length) need the chain, so the facilitator judges them.
  */
-export async function signerMismatch(authorization: ExactAuthorization, signature: string, offer: PaymentRequirements): Promise<'invalid_signature' | undefined> {
+export async function signerMismatch(
+  authorization: ExactAuthorization,
+  signature: string,
+  offer: PaymentRequirements,
+): Promise<'invalid_signature' | undefined> {
   if (!PLAIN_ECDSA.test(signature)) return undefined;
   const extra = offer.extra as { name: string; version: string };
   try {
     const signer = await recoverTypedDataAddress({
-      domain: { name: extra.name, version: extra.version, chainId: chainIdOf(offer.network), verifyingContract: offer.asset as Hex },
+      domain: {
+        name: extra.name,
+        version: extra.version,
+        chainId: chainIdOf(offer.network),
+        verifyingContract: offer.asset as Hex,
+      },
       types: TRANSFER_WITH_AUTHORIZATION,
       primaryType: 'TransferWithAuthorization',
       message: {

@@ -60,11 +60,16 @@ export async function startPayments(
 ): Promise<Payments> {
   let local: LocalPaymentNetwork | undefined;
   if (settings.localPaymentMode) {
-    local = await startLocalPaymentNetwork({ chainPort: settings.localChainPort, facilitatorPort: settings.localFacilitatorPort, log: hooks.log });
+    local = await startLocalPaymentNetwork({
+      chainPort: settings.localChainPort,
+      facilitatorPort: settings.localFacilitatorPort,
+      log: hooks.log,
+    });
   }
   const facilitatorUrl = local?.facilitatorUrl ?? settings.facilitatorUrl;
   const payTo = settings.payTo ?? local?.payTo;
-  if (!facilitatorUrl || !payTo) throw new Error('a facilitator URL and PAY_TO are required outside local payment mode');
+  if (!facilitatorUrl || !payTo)
+    throw new Error('a facilitator URL and PAY_TO are required outside local payment mode');
 
   const terms: OfferTerms = {
     network: settings.network,
@@ -83,12 +88,19 @@ export async function startPayments(
       timeoutMs: Math.min(settings.facilitatorTimeoutMs, 5000),
       ...(authHeaders ? { authHeaders: authHeaders() } : {}),
     });
-    if (support.kind === 'unchecked') hooks.log(`facilitator support not checked at start-up (${support.reason}); readiness reports it until it answers`);
+    if (support.kind === 'unchecked')
+      hooks.log(
+        `facilitator support not checked at start-up (${support.reason}); readiness reports it until it answers`,
+      );
   } catch (error) {
     await local?.close(); // nothing else was started yet
     throw error;
   }
-  const facilitatorProbe = createFacilitatorProbe({ url: facilitatorUrl, timeoutMs: settings.facilitatorTimeoutMs, ...(authHeaders ? { authHeaders } : {}) });
+  const facilitatorProbe = createFacilitatorProbe({
+    url: facilitatorUrl,
+    timeoutMs: settings.facilitatorTimeoutMs,
+    ...(authHeaders ? { authHeaders } : {}),
+  });
   const facilitator = createFacilitatorClient({
     url: facilitatorUrl,
     timeoutMs: settings.facilitatorTimeoutMs,
@@ -99,19 +111,30 @@ export async function startPayments(
     },
   });
   const store =
-    hooks.store ?? (settings.redisUrl ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log }) : createMemoryPaymentStore());
-  const receiptKey = settings.receiptSigningKey ?? (settings.localPaymentMode ? devKey(RECEIPT_SIGNER_INDEX).privateKey : undefined);
+    hooks.store ??
+    (settings.redisUrl
+      ? createRedisPaymentStore({ url: settings.redisUrl, log: hooks.log })
+      : createMemoryPaymentStore());
+  const receiptKey =
+    settings.receiptSigningKey ?? (settings.localPaymentMode ? devKey(RECEIPT_SIGNER_INDEX).privateKey : undefined);
   const receipts = receiptKey ? createReceiptSigner(receiptKey) : undefined;
-  if (receipts) hooks.log(`signed offers and receipts (x402 offer-receipt, EIP-712) by ${receipts.address}${settings.receiptSigningKey ? '' : ' (local dev key)'}`);
-  const processor = withPaymentIdentifier(createPaymentProcessor({
-    receipts,
-    terms,
-    baseUrl: settings.baseUrl,
-    facilitator,
+  if (receipts)
+    hooks.log(
+      `signed offers and receipts (x402 offer-receipt, EIP-712) by ${receipts.address}${settings.receiptSigningKey ? '' : ' (local dev key)'}`,
+    );
+  const processor = withPaymentIdentifier(
+    createPaymentProcessor({
+      receipts,
+      terms,
+      baseUrl: settings.baseUrl,
+      facilitator,
+      store,
+      ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
+      ...(hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {}),
+    }),
     store,
-    ...(hooks.onEvent ? { onEvent: hooks.onEvent } : {}),
-    ...(hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {}),
-  }), store, hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {});
+    hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {},
+  );
   return {
     processor,
     terms,

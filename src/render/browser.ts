@@ -127,7 +127,8 @@ export class BrowserSupervisor {
    */
   renderDone(handle: BrowserHandle): void {
     handle.renders++;
-    if (handle.renders < this.#options.maxRenders || handle !== this.#current || this.#launching || this.#closed) return;
+    if (handle.renders < this.#options.maxRenders || handle !== this.#current || this.#launching || this.#closed)
+      return;
     this.#launching = this.#launch().finally(() => {
       this.#launching = undefined;
     });
@@ -182,7 +183,14 @@ export class BrowserSupervisor {
       log({ event: 'browser_launch_failed', error: String(error) });
       throw error;
     }
-    const handle: BrowserHandle = { browser, pid: browser.process()?.pid, profileDir, renders: 0, openPages: 0, retired: false };
+    const handle: BrowserHandle = {
+      browser,
+      pid: browser.process()?.pid,
+      profileDir,
+      renders: 0,
+      openPages: 0,
+      retired: false,
+    };
     this.#live.add(handle);
     if (this.#closed) {
       await this.#dispose(handle);
@@ -196,7 +204,12 @@ export class BrowserSupervisor {
     this.#launches++;
     this.#lastLaunchOk = true;
     this.#current = handle;
-    log({ event: 'browser_launched', pid: handle.pid, ms: Math.round(performance.now() - started), restarts: this.restarts });
+    log({
+      event: 'browser_launched',
+      pid: handle.pid,
+      ms: Math.round(performance.now() - started),
+      restarts: this.restarts,
+    });
     return handle;
   }
 

@@ -41,7 +41,11 @@ export function findChromium(
     throw new Error(`Chromium was not found at the configured path ${configured}. ${INSTALL_HINT}`);
   }
   for (const candidate of candidates) {
-    const found = isAbsolute(candidate) ? (isExecutable(candidate) ? candidate : undefined) : onPath(candidate, searchPath);
+    const found = isAbsolute(candidate)
+      ? isExecutable(candidate)
+        ? candidate
+        : undefined
+      : onPath(candidate, searchPath);
     if (found) return found;
   }
   throw new Error(`Chromium was not found (looked for ${candidates.join(', ')}). ${INSTALL_HINT}`);

@@ -1,6 +1,12 @@
 import { DEFAULT_DESIGN } from '../invoice/designFields.js';
 import Handlebars from 'handlebars';
-import type { InAddress, InAllowanceCharge, InboundInvoice, InParty, TotalsComparison } from '../invoice/inboundInvoice.js';
+import type {
+  InAddress,
+  InAllowanceCharge,
+  InboundInvoice,
+  InParty,
+  TotalsComparison,
+} from '../invoice/inboundInvoice.js';
 import { CURRENCIES } from '../invoice/currencies.js';
 import { UNIT_CODES_WITH_NAMES, type LabelCatalog, type LabelKey } from '../invoice/labelKeys.js';
 import { countryName, formatDate, formatPercent, formatQuantity } from '../invoice/localeFormat.js';
@@ -65,7 +71,9 @@ const REFERENCE_TERMS: Record<string, string> = {
 
 export function inboundLocale(tag: string | undefined): InvoiceLocale {
   const parsed = tag === undefined ? undefined : parseLocaleTag(tag);
-  return parsed ? { ...parsed, direction: directionOf(parsed.language), explicit: true } : { tag: 'en-GB', language: 'en', direction: 'ltr', explicit: false };
+  return parsed
+    ? { ...parsed, direction: directionOf(parsed.language), explicit: true }
+    : { tag: 'en-GB', language: 'en', direction: 'ltr', explicit: false };
 }
 
 export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs): InvoiceView {
@@ -75,41 +83,50 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const userLang = (text: string) => textLanguage(text, locale.tag);
   const amount = (text: string | undefined) => (text === undefined ? '' : formatAmount(text, locale.tag));
   const percent = (rate: string | undefined) => (rate === undefined ? '' : formatPercent(rate, locale));
-  const date = (iso: string | undefined) => (iso !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatDate(iso, locale) : (iso ?? ''));
+  const date = (iso: string | undefined) =>
+    iso !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatDate(iso, locale) : (iso ?? '');
   const creditNote = doc.document === 'CreditNote' || ['381', '396', '81', '83', '532'].includes(doc.typeCode);
   const documentTitle = creditNote ? labels.credit_note : labels.invoice;
   const rates = new Set(doc.lines.map((line) => `${line.category}|${line.rate}`));
   const rateColumn = rates.size > 1;
 
-  const lines = doc.lines.map(
-    (line, index): LineView => {
-      const quantity = formatQuantity(line.quantity, locale);
-      const unit = line.unitCode;
-      const base = line.baseQuantity !== undefined && line.baseQuantity !== '1' ? ` / ${formatQuantity(line.baseQuantity, locale)}` : '';
-      return {
-        number: index + 1,
-        lang: userLang(line.name),
-        description: line.name,
-        itemCode: line.sellerItemId ?? null,
-        quantity: unit === undefined ? quantity : `${quantity}\u00a0${UNIT_NAMES.has(unit) ? labels[`unit_${unit}` as LabelKey] : unit}`,
-        unitPrice: `${amount(line.price)}${base}`,
-        rate: line.category === 'O' ? '' : percent(line.rate),
-        amount: amount(line.net),
-      };
-    },
-  );
+  const lines = doc.lines.map((line, index): LineView => {
+    const quantity = formatQuantity(line.quantity, locale);
+    const unit = line.unitCode;
+    const base =
+      line.baseQuantity !== undefined && line.baseQuantity !== '1'
+        ? ` / ${formatQuantity(line.baseQuantity, locale)}`
+        : '';
+    return {
+      number: index + 1,
+      lang: userLang(line.name),
+      description: line.name,
+      itemCode: line.sellerItemId ?? null,
+      quantity:
+        unit === undefined
+          ? quantity
+          : `${quantity}\u00a0${UNIT_NAMES.has(unit) ? labels[`unit_${unit}` as LabelKey] : unit}`,
+      unitPrice: `${amount(line.price)}${base}`,
+      rate: line.category === 'O' ? '' : percent(line.rate),
+      amount: amount(line.net),
+    };
+  });
   const split = Math.max(0, lines.length - LINES_KEPT_WITH_TOTALS);
   const t = doc.totals;
   const prepaid = t.prepaid !== undefined && Number(t.prepaid) !== 0;
   const taxes = [
-    ...doc.breakdown.map((group) => ({ label: `${labels.tax} (${labels[`category_${group.category}` as LabelKey] ?? group.category}${group.category === 'O' ? '' : ` ${percent(group.rate)}`})`, amount: amount(group.tax) })),
+    ...doc.breakdown.map((group) => ({
+      label: `${labels.tax} (${labels[`category_${group.category}` as LabelKey] ?? group.category}${group.category === 'O' ? '' : ` ${percent(group.rate)}`})`,
+      amount: amount(group.tax),
+    })),
     ...(t.taxTotalAccounting !== undefined ? [{ label: `${labels.tax} (BT-111)`, amount: t.taxTotalAccounting }] : []),
     ...(t.rounding !== undefined && Number(t.rounding) !== 0 && !(t.prepaid !== undefined && Number(t.prepaid) !== 0)
       ? [{ label: `${labels.total} (BT-112)`, amount: amount(t.grandTotal) }]
       : []),
     ...(t.rounding !== undefined && Number(t.rounding) !== 0 ? [{ label: 'BT-114', amount: amount(t.rounding) }] : []),
   ];
-  const allowanceTotal = t.allowanceTotal !== undefined && Number(t.allowanceTotal) !== 0 ? amount(t.allowanceTotal) : null;
+  const allowanceTotal =
+    t.allowanceTotal !== undefined && Number(t.allowanceTotal) !== 0 ? amount(t.allowanceTotal) : null;
   const chargeTotal = t.chargeTotal !== undefined && Number(t.chargeTotal) !== 0 ? amount(t.chargeTotal) : null;
   // With charges, the rows go allowances, charges, taxable amount (the totals partial's own
   // discount rows have no place for a charge between them).
@@ -123,11 +140,19 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
 
   const means = doc.paymentMeans.find((entry) => entry.account !== undefined) ?? doc.paymentMeans[0];
   const ibanOk = means?.account !== undefined && checkIban(means.account).ok;
-  const qr = ibanOk && doc.currency === 'EUR' && means?.account ? epcQr(doc, means.account, means.bic, means.accountName) : null;
+  const qr =
+    ibanOk && doc.currency === 'EUR' && means?.account ? epcQr(doc, means.account, means.bic, means.accountName) : null;
 
   const inbound: InboundView = {
     banner: labels.inbound_visualisation,
-    specification: [doc.syntax === 'cii' ? 'UN/CEFACT CII' : `UBL 2.1 ${doc.document}`, doc.envelope === 'sbdh' ? 'SBDH' : null, doc.customization || null, doc.profile ?? null].filter(Boolean).join(' · '),
+    specification: [
+      doc.syntax === 'cii' ? 'UN/CEFACT CII' : `UBL 2.1 ${doc.document}`,
+      doc.envelope === 'sbdh' ? 'SBDH' : null,
+      doc.customization || null,
+      doc.profile ?? null,
+    ]
+      .filter(Boolean)
+      .join(' · '),
     notices: [...render.notes.map((note) => ({ lang: 'en', text: `${labels.inbound_unknown_specification} ${note}` }))],
     differences: totals.differences.map((difference) => ({
       label: `${difference.bt} ${difference.field}`,
@@ -136,13 +161,32 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     })),
     references: [
       ...doc.references.map((reference) => ({
-        label: reference.bt === 'BT-10' ? `${labels.buyer_reference} (BT-10)` : reference.bt === 'BT-13' ? `${labels.purchase_order} (BT-13)` : reference.bt === 'BT-25' ? `${labels.preceding_invoice} (BT-25)` : `${REFERENCE_TERMS[reference.bt] ?? ''} (${reference.bt})`.trim(),
+        label:
+          reference.bt === 'BT-10'
+            ? `${labels.buyer_reference} (BT-10)`
+            : reference.bt === 'BT-13'
+              ? `${labels.purchase_order} (BT-13)`
+              : reference.bt === 'BT-25'
+                ? `${labels.preceding_invoice} (BT-25)`
+                : `${REFERENCE_TERMS[reference.bt] ?? ''} (${reference.bt})`.trim(),
         value: reference.value,
         lang: userLang(reference.value),
       })),
-      ...(doc.taxPointDate ? [{ label: 'Value added tax point date (BT-7)', value: date(doc.taxPointDate), lang: locale.language }] : []),
-      ...(doc.periodStart || doc.periodEnd ? [{ label: `${labels.inbound_period} (BG-14)`, value: `${date(doc.periodStart)} – ${date(doc.periodEnd)}`, lang: locale.language }] : []),
-      ...(doc.delivery?.date ? [{ label: `${labels.inbound_delivery_date} (BT-72)`, value: date(doc.delivery.date), lang: locale.language }] : []),
+      ...(doc.taxPointDate
+        ? [{ label: 'Value added tax point date (BT-7)', value: date(doc.taxPointDate), lang: locale.language }]
+        : []),
+      ...(doc.periodStart || doc.periodEnd
+        ? [
+            {
+              label: `${labels.inbound_period} (BG-14)`,
+              value: `${date(doc.periodStart)} – ${date(doc.periodEnd)}`,
+              lang: locale.language,
+            },
+          ]
+        : []),
+      ...(doc.delivery?.date
+        ? [{ label: `${labels.inbound_delivery_date} (BT-72)`, value: date(doc.delivery.date), lang: locale.language }]
+        : []),
       ...(doc.taxCurrency ? [{ label: 'VAT accounting currency (BT-6)', value: doc.taxCurrency, lang: 'en' }] : []),
       { label: `${labels.inbound_type_code} (BT-3)`, value: doc.typeCode, lang: 'en' },
     ],
@@ -159,17 +203,31 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
           ...line.allowances.map((item) => allowanceText(item, labels, amount, percent)),
           ...line.facts.map((fact) => `${fact.label}: ${fact.value}`),
           // The rate column shows the rate; the category only where the rate does not imply it.
-          line.category && !(line.category === 'S' && Number(line.rate) > 0) && !(line.category === 'Z' && Number(line.rate ?? 0) === 0) ? `${labels.vat_category}: ${line.category}` : undefined,
+          line.category &&
+          !(line.category === 'S' && Number(line.rate) > 0) &&
+          !(line.category === 'Z' && Number(line.rate ?? 0) === 0)
+            ? `${labels.vat_category}: ${line.category}`
+            : undefined,
         ].filter((fact): fact is string => fact !== undefined);
-        return { line: `${index + 1}${line.id && line.id !== String(index + 1) ? ` (${line.id})` : ''}`, facts, lang: userLang(facts.join(' ')) };
+        return {
+          line: `${index + 1}${line.id && line.id !== String(index + 1) ? ` (${line.id})` : ''}`,
+          facts,
+          lang: userLang(facts.join(' ')),
+        };
       })
       .filter((detail) => detail.facts.length > 0),
-    allowances: doc.allowances.map((item) => ({ label: allowanceText(item, labels, amount, percent), amount: `${item.charge ? '' : '−'}${amount(item.amount)}`, lang: userLang(item.reason ?? '') })),
+    allowances: doc.allowances.map((item) => ({
+      label: allowanceText(item, labels, amount, percent),
+      amount: `${item.charge ? '' : '−'}${amount(item.amount)}`,
+      lang: userLang(item.reason ?? ''),
+    })),
     paymentMeans: doc.paymentMeans.map((entry) => ({
       label: `${labels.payment_details} (BG-16)${entry.code ? ` · ${entry.code}` : ''}`,
       values: [
         entry.text,
-        entry.account ? `${labels.iban}/BT-84: ${checkIban(entry.account).ok ? formatIban(entry.account) : entry.account}` : undefined,
+        entry.account
+          ? `${labels.iban}/BT-84: ${checkIban(entry.account).ok ? formatIban(entry.account) : entry.account}`
+          : undefined,
         entry.accountName ? `${labels.account_name}: ${entry.accountName}` : undefined,
         entry.bic ? `${labels.bic}: ${entry.bic}` : undefined,
         entry.card ? `BG-18: ${entry.card}` : undefined,
@@ -179,13 +237,33 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     })),
     parties: [
       ...(doc.payee ? [{ heading: `${labels.inbound_payee} (BG-10)`, party: inboundParty(doc.payee, locale) }] : []),
-      ...(doc.taxRepresentative ? [{ heading: `${labels.inbound_tax_representative} (BG-11)`, party: inboundParty(doc.taxRepresentative, locale) }] : []),
+      ...(doc.taxRepresentative
+        ? [
+            {
+              heading: `${labels.inbound_tax_representative} (BG-11)`,
+              party: inboundParty(doc.taxRepresentative, locale),
+            },
+          ]
+        : []),
     ],
     attachments: doc.attachments.map((attachment) => {
-      const text = [attachment.description, attachment.filename, attachment.mimeCode, attachment.bytes !== undefined ? `${attachment.bytes} B` : undefined, attachment.uri].filter(Boolean).join(' · ');
+      const text = [
+        attachment.description,
+        attachment.filename,
+        attachment.mimeCode,
+        attachment.bytes !== undefined ? `${attachment.bytes} B` : undefined,
+        attachment.uri,
+      ]
+        .filter(Boolean)
+        .join(' · ');
       return { id: attachment.id, text, lang: userLang(text) };
     }),
-    otherValues: doc.otherValues.map((value) => ({ bt: value.bt ?? '', path: value.path, value: value.value, lang: userLang(value.value) })),
+    otherValues: doc.otherValues.map((value) => ({
+      bt: value.bt ?? '',
+      path: value.path,
+      value: value.value,
+      lang: userLang(value.value),
+    })),
   };
 
   const paymentReference = doc.paymentReference ?? null;
@@ -219,7 +297,18 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     currency: doc.currency,
     seller: inboundParty(doc.seller, locale),
     buyer: inboundParty(doc.buyer, locale),
-    shipTo: doc.delivery && (doc.delivery.name || doc.delivery.address || doc.delivery.locationId) ? inboundParty({ ...emptyish(), name: doc.delivery.name ?? '', address: doc.delivery.address, ids: doc.delivery.locationId ? [doc.delivery.locationId] : [] }, locale) : null,
+    shipTo:
+      doc.delivery && (doc.delivery.name || doc.delivery.address || doc.delivery.locationId)
+        ? inboundParty(
+            {
+              ...emptyish(),
+              name: doc.delivery.name ?? '',
+              address: doc.delivery.address,
+              ids: doc.delivery.locationId ? [doc.delivery.locationId] : [],
+            },
+            locale,
+          )
+        : null,
     details: [],
     logo: null,
     accent: null,
@@ -231,7 +320,12 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     totalsRows: 1 + (totalsView.discount ? 2 : 0) + totalsView.taxes.length + (totalsView.balanceDue ? 3 : 1),
     vatBreakdown:
       doc.breakdown.length > 1
-        ? doc.breakdown.map((group) => ({ category: labels[`category_${group.category}` as LabelKey] ?? group.category, rate: percent(group.rate), taxable: amount(group.basis), tax: amount(group.tax) }))
+        ? doc.breakdown.map((group) => ({
+            category: labels[`category_${group.category}` as LabelKey] ?? group.category,
+            rate: percent(group.rate),
+            taxable: amount(group.basis),
+            tax: amount(group.tax),
+          }))
         : null,
     exemptions: doc.breakdown
       .filter((group) => group.exemptionReason !== undefined || group.exemptionCode !== undefined)
@@ -250,25 +344,55 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
           }
         : null,
     swissQrBill: null,
-    notes: doc.notes.length > 0 ? textOf(doc.notes.map((note) => (note.subject ? `[${note.subject}] ${note.text}` : note.text)).join('\n\n'), userLang) : null,
+    notes:
+      doc.notes.length > 0
+        ? textOf(
+            doc.notes.map((note) => (note.subject ? `[${note.subject}] ${note.text}` : note.text)).join('\n\n'),
+            userLang,
+          )
+        : null,
     paymentInstructions: doc.paymentTerms ? textOf(doc.paymentTerms, userLang) : null,
     inbound,
   };
 }
 
-function allowanceText(item: InAllowanceCharge, labels: LabelCatalog, amount: (text: string | undefined) => string, percent: (rate: string | undefined) => string): string {
+function allowanceText(
+  item: InAllowanceCharge,
+  labels: LabelCatalog,
+  amount: (text: string | undefined) => string,
+  percent: (rate: string | undefined) => string,
+): string {
   const kind = item.charge ? `${labels.inbound_charge} (BG-21)` : `${labels.inbound_allowance} (BG-20)`;
   const detail = [
     item.reason,
     item.reasonCode ? `[${item.reasonCode}]` : undefined,
-    item.percent !== undefined && item.base !== undefined ? `${item.percent} % × ${amount(item.base)}` : item.base !== undefined ? `BT-93: ${amount(item.base)}` : undefined,
-    item.category ? `${item.category}${item.rate !== undefined && item.category !== 'O' ? ` ${percent(item.rate)}` : ''}` : undefined,
+    item.percent !== undefined && item.base !== undefined
+      ? `${item.percent} % × ${amount(item.base)}`
+      : item.base !== undefined
+        ? `BT-93: ${amount(item.base)}`
+        : undefined,
+    item.category
+      ? `${item.category}${item.rate !== undefined && item.category !== 'O' ? ` ${percent(item.rate)}` : ''}`
+      : undefined,
   ].filter(Boolean);
   return `${kind}: ${item.charge ? '' : '−'}${amount(item.amount)}${detail.length ? ` — ${detail.join(' · ')}` : ''}`;
 }
 
 function emptyish(): InParty {
-  return { name: '', tradingName: undefined, ids: [], legalId: undefined, vatId: undefined, taxRegistration: undefined, legalInfo: undefined, endpoint: undefined, address: undefined, contactName: undefined, phone: undefined, email: undefined };
+  return {
+    name: '',
+    tradingName: undefined,
+    ids: [],
+    legalId: undefined,
+    vatId: undefined,
+    taxRegistration: undefined,
+    legalInfo: undefined,
+    endpoint: undefined,
+    address: undefined,
+    contactName: undefined,
+    phone: undefined,
+    email: undefined,
+  };
 }
 
 /** A party of the document as the party partial prints it; identifiers join the address block. */
@@ -298,7 +422,8 @@ function inboundParty(party: InParty, locale: InvoiceLocale): PartyView {
 
 function addressText(address: InAddress, locale: InvoiceLocale): string | null {
   const cityLine = [address.postalCode, address.city].filter(Boolean).join(' ');
-  const country = address.country && /^[A-Z]{2}$/.test(address.country) ? safeCountry(address.country, locale) : address.country;
+  const country =
+    address.country && /^[A-Z]{2}$/.test(address.country) ? safeCountry(address.country, locale) : address.country;
   return [...address.lines, cityLine || undefined, address.subdivision, country].filter(Boolean).join('\n') || null;
 }
 
@@ -336,7 +461,9 @@ const FORMATTERS = new Map<string, { separator: string; grouped: Intl.NumberForm
 function formattersOf(tag: string) {
   let formatters = FORMATTERS.get(tag);
   if (!formatters) {
-    const sample = new Intl.NumberFormat(tag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).formatToParts(1.5);
+    const sample = new Intl.NumberFormat(tag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).formatToParts(
+      1.5,
+    );
     const single = new Intl.NumberFormat(tag, { useGrouping: false });
     formatters = {
       separator: sample.find((part) => part.type === 'decimal')?.value ?? '.',
@@ -349,7 +476,12 @@ function formattersOf(tag: string) {
 }
 
 /** The SEPA credit transfer QR (EPC 069-12) for a EUR invoice with an IBAN: the amount due. */
-function epcQr(doc: InboundInvoice, iban: string, bic: string | undefined, accountName: string | undefined): NonNullable<InvoiceView['payment']>['qr'] {
+function epcQr(
+  doc: InboundInvoice,
+  iban: string,
+  bic: string | undefined,
+  accountName: string | undefined,
+): NonNullable<InvoiceView['payment']>['qr'] {
   const due = /^\d+(\.\d{1,2})?$/.exec((doc.totals.duePayable ?? doc.totals.grandTotal ?? '').trim());
   if (!due || Number(due[0]) <= 0 || Number(due[0]) > 999_999_999.99) return null;
   try {
@@ -361,7 +493,11 @@ function epcQr(doc: InboundInvoice, iban: string, bic: string | undefined, accou
       text: (doc.paymentReference ?? doc.number).slice(0, 140),
     });
     if (Buffer.byteLength(payload) > EPC_LIMITS.payloadBytes) return null;
-    return { svg: new Handlebars.SafeString(paymentQrSvg(payload, { size: '30mm' }).svg), scheme: 'SEPA (EPC QR)', lines: [] };
+    return {
+      svg: new Handlebars.SafeString(paymentQrSvg(payload, { size: '30mm' }).svg),
+      scheme: 'SEPA (EPC QR)',
+      lines: [],
+    };
   } catch {
     return null;
   }

@@ -22,7 +22,11 @@ export function invoiceCss(view: Pick<InvoiceView, 'accent' | 'dir' | 'lang' | '
   }
   const box = view.dir === 'rtl' ? 'bottom-left' : 'bottom-right';
   const content = pageOfContent(view.labels.page_of);
-  rules.push(view.dir === 'rtl' ? `@page { @bottom-right { content: none; } @${box} { content: ${content}; } }` : `@page { @${box} { content: ${content}; } }`);
+  rules.push(
+    view.dir === 'rtl'
+      ? `@page { @bottom-right { content: none; } @${box} { content: ${content}; } }`
+      : `@page { @${box} { content: ${content}; } }`,
+  );
   return `\n/* This invoice (src/render/invoiceCss.ts). */\n${rules.join('\n')}\n`;
 }
 

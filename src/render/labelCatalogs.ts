@@ -12,18 +12,25 @@ import { LANGUAGES, type Language } from '../invoice/locales.js';
 export type LabelCatalogs = Record<Language, LabelCatalog>;
 
 export function loadLabelCatalogs(root: string): LabelCatalogs {
-  return Object.fromEntries(LANGUAGES.map((language) => [language, readCatalog(join(root, 'templates', 'locales', `${language}.json`))])) as LabelCatalogs;
+  return Object.fromEntries(
+    LANGUAGES.map((language) => [language, readCatalog(join(root, 'templates', 'locales', `${language}.json`))]),
+  ) as LabelCatalogs;
 }
 
 function readCatalog(file: string): LabelCatalog {
   const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const known = new Set<string>(LABEL_KEYS);
   const problems = [
-    ...LABEL_KEYS.filter((key) => typeof data[key] !== 'string' || (data[key] as string).trim() === '').map((key) => `"${key}" is missing or empty`),
-    ...Object.keys(data).filter((key) => !known.has(key)).map((key) => `"${key}" is not a label key`),
+    ...LABEL_KEYS.filter((key) => typeof data[key] !== 'string' || (data[key] as string).trim() === '').map(
+      (key) => `"${key}" is missing or empty`,
+    ),
+    ...Object.keys(data)
+      .filter((key) => !known.has(key))
+      .map((key) => `"${key}" is not a label key`),
   ];
   const pageOf = data.page_of;
-  if (typeof pageOf === 'string' && !(pageOf.includes('{page}') && pageOf.includes('{pages}'))) problems.push('"page_of" must contain {page} and {pages}');
+  if (typeof pageOf === 'string' && !(pageOf.includes('{page}') && pageOf.includes('{pages}')))
+    problems.push('"page_of" must contain {page} and {pages}');
   if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}`);
   return data as LabelCatalog;
 }

@@ -46,7 +46,10 @@ export function lookView(prepared: PreparedInvoice, labels: LabelCatalog): LookV
     stamp: invoice.stamp ? { name: invoice.stamp, text: labels[`stamp_${invoice.stamp}`] } : null,
     pageClass: classes.join(' '),
     lineNumbers: theme?.show?.line_numbers !== false,
-    style: theme && (theme.colors || theme.font) ? { colors: normalisedColours(theme.colors ?? {}), font: theme.font ?? null } : null,
+    style:
+      theme && (theme.colors || theme.font)
+        ? { colors: normalisedColours(theme.colors ?? {}), font: theme.font ?? null }
+        : null,
   };
 }
 
@@ -56,5 +59,7 @@ export function hexColour(colour: string): string {
 }
 
 function normalisedColours(colors: NonNullable<Theme['colors']>): ThemeStyle['colors'] {
-  return Object.fromEntries(THEME_COLOURS.filter((name) => colors[name] !== undefined).map((name) => [name, hexColour(colors[name]!)]));
+  return Object.fromEntries(
+    THEME_COLOURS.filter((name) => colors[name] !== undefined).map((name) => [name, hexColour(colors[name]!)]),
+  );
 }

@@ -51,7 +51,9 @@ function structuredAddress(party: Party, locale: InvoiceLocale): string | null |
     return [nonBlank(party.address), countryName(country, locale)].filter(Boolean).join('\n');
   }
   const cityLine = [postalCode, city].filter(Boolean).join(' ');
-  return [street, cityLine || undefined, country === undefined ? undefined : countryName(country, locale)].filter(Boolean).join('\n');
+  return [street, cityLine || undefined, country === undefined ? undefined : countryName(country, locale)]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** Optional text that is empty or only white space prints nothing (and no empty label). */

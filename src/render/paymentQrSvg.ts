@@ -66,7 +66,8 @@ function modulePath(modules: QRCode.BitMatrix, offset: number): string {
       let width = 1;
       while (col + width < size && free(row, col + width)) width++;
       let height = 1;
-      while (row + height < size && Array.from({ length: width }, (_, k) => free(row + height, col + k)).every(Boolean)) height++;
+      while (row + height < size && Array.from({ length: width }, (_, k) => free(row + height, col + k)).every(Boolean))
+        height++;
       for (let y = 0; y < height; y++) taken.fill(1, (row + y) * size + col, (row + y) * size + col + width);
       d += `M${col + offset} ${row + offset}h${width}v${height}h-${width}z`;
     }

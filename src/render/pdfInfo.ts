@@ -34,7 +34,9 @@ export function setPdfInfo(pdf: Buffer, info: PdfInfo): Buffer {
   const replacement = Buffer.from(`${infoNumber} 0 obj\n<<${dictionary}>>\nendobj`, 'latin1');
   const shift = replacement.length - (old.end - old.start);
 
-  const entries = layout.entries.map((entry) => (entry.inUse && entry.offset > old.start ? { ...entry, offset: entry.offset + shift } : entry));
+  const entries = layout.entries.map((entry) =>
+    entry.inUse && entry.offset > old.start ? { ...entry, offset: entry.offset + shift } : entry,
+  );
   const tail = `${formatXref(entries)}trailer\n${layout.trailer}\nstartxref\n${layout.xrefOffset + shift}\n%%EOF\n`;
   return Buffer.concat([
     pdf.subarray(0, old.start),

@@ -62,7 +62,8 @@ export function readPdfLayout(pdf: Buffer): PdfLayout {
 /** Formats an xref table for `entries`, byte-compatible with what readPdfLayout accepts. */
 export function formatXref(entries: readonly XrefEntry[]): string {
   const lines = entries.map(
-    (entry) => `${String(entry.offset).padStart(10, '0')} ${String(entry.generation).padStart(5, '0')} ${entry.inUse ? 'n' : 'f'} \n`,
+    (entry) =>
+      `${String(entry.offset).padStart(10, '0')} ${String(entry.generation).padStart(5, '0')} ${entry.inUse ? 'n' : 'f'} \n`,
   );
   return `xref\n0 ${entries.length}\n${lines.join('')}`;
 }
@@ -91,5 +92,8 @@ export function objectRange(pdf: Buffer, layout: PdfLayout, objectNumber: number
 /** The text of a small, uncompressed object (a dictionary): `<<...>>` without the obj/endobj frame. */
 export function objectText(pdf: Buffer, layout: PdfLayout, objectNumber: number): string {
   const { start, end } = objectRange(pdf, layout, objectNumber);
-  return pdf.toString('latin1', start, end).replace(/^\d+ \d+ obj\s*/, '').replace(/\s*endobj$/, '');
+  return pdf
+    .toString('latin1', start, end)
+    .replace(/^\d+ \d+ obj\s*/, '')
+    .replace(/\s*endobj$/, '');
 }

@@ -6,10 +6,17 @@ import { AppError } from '../errors.js';
  * so a well-behaved client backs off; Chromium failures: 502) is src/http/errorAnswers.ts's.
  */
 export const rendererBusy = (cause?: unknown): AppError =>
-  new AppError('renderer_busy', 'All PDF renderers are busy and the queue is full. Please retry shortly; nothing was charged.', { cause });
+  new AppError(
+    'renderer_busy',
+    'All PDF renderers are busy and the queue is full. Please retry shortly; nothing was charged.',
+    { cause },
+  );
 
-export const rendererClosed = (): AppError => new AppError('renderer_unavailable', 'The PDF renderer is shutting down. Please retry shortly.');
+export const rendererClosed = (): AppError =>
+  new AppError('renderer_unavailable', 'The PDF renderer is shutting down. Please retry shortly.');
 
-export const renderTimeout = (timeoutMs: number): AppError => new AppError('render_timeout', `The PDF could not be rendered within ${timeoutMs} ms.`);
+export const renderTimeout = (timeoutMs: number): AppError =>
+  new AppError('render_timeout', `The PDF could not be rendered within ${timeoutMs} ms.`);
 
-export const renderFailed = (cause: unknown): AppError => new AppError('render_failed', 'The PDF could not be rendered. Please try again.', { cause });
+export const renderFailed = (cause: unknown): AppError =>
+  new AppError('render_failed', 'The PDF could not be rendered. Please try again.', { cause });

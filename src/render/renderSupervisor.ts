@@ -60,7 +60,11 @@ export class RenderSupervisor {
 
   constructor(options: RenderSupervisorOptions) {
     this.#options = options;
-    this.#browser = new BrowserSupervisor({ ...options.browser, log: options.log, onRetired: () => this.#closeUnusableIdle() });
+    this.#browser = new BrowserSupervisor({
+      ...options.browser,
+      log: options.log,
+      onRetired: () => this.#closeUnusableIdle(),
+    });
   }
 
   /** Resolves once a browser runs (a service that can't launch Chromium fails at start); pages warm up in the background. */
@@ -88,7 +92,12 @@ export class RenderSupervisor {
   }
 
   stats(): RenderSupervisorStats {
-    return { pagesInUse: this.#inUse.size, pagesIdle: this.#idle.length, queued: this.#waiters.length, restarts: this.#browser.restarts };
+    return {
+      pagesInUse: this.#inUse.size,
+      pagesIdle: this.#idle.length,
+      queued: this.#waiters.length,
+      restarts: this.#browser.restarts,
+    };
   }
 
   /**
@@ -151,7 +160,10 @@ export class RenderSupervisor {
       };
       const onAbort = () => waiter.reject(signal?.reason);
       // Waiting a whole render deadline for a page means overloaded, like a full queue.
-      const timer = setTimeout(() => waiter.reject(rendererBusy(new Error(`no page within ${this.#options.waitTimeoutMs} ms`))), this.#options.waitTimeoutMs);
+      const timer = setTimeout(
+        () => waiter.reject(rendererBusy(new Error(`no page within ${this.#options.waitTimeoutMs} ms`))),
+        this.#options.waitTimeoutMs,
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.push(waiter);
     });

@@ -77,9 +77,15 @@ export interface Renderer {
    * still waits for a page. `paper` overrides the configured paper size for this one render (the
    * development preview's paper switch).
    */
-  renderPdf(prepared: PreparedInvoice, options?: { timeoutMs?: number; signal?: AbortSignal | undefined; paper?: PaperSetting | undefined }): Promise<RenderResult>;
+  renderPdf(
+    prepared: PreparedInvoice,
+    options?: { timeoutMs?: number; signal?: AbortSignal | undefined; paper?: PaperSetting | undefined },
+  ): Promise<RenderResult>;
   /** The same for an inbound e-invoice (POST /v1/e-invoice/render.pdf), with the same admission. */
-  renderInboundPdf(render: InboundRender, options?: { timeoutMs?: number; signal?: AbortSignal | undefined }): Promise<RenderResult>;
+  renderInboundPdf(
+    render: InboundRender,
+    options?: { timeoutMs?: number; signal?: AbortSignal | undefined },
+  ): Promise<RenderResult>;
   /** Would a render be admitted now? The question renderPdf's admission asks (readiness asks it too). */
   hasRoom(): boolean;
   /** The filled HTML as the preview shows it (the printed copy adds SCREEN_OFF_CSS, templates.ts). */
@@ -128,15 +134,29 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   /** Fills the HTML and prints it on the page the supervisor handed over, within the deadline. */
   function print(pooled: PooledPage, prepared: PreparedInvoice, paper: PaperSetting, timeoutMs: number) {
     const view = templates.view(prepared);
-    return printView(pooled, view, paperOf(prepared, paper), { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date }, timeoutMs);
+    return printView(
+      pooled,
+      view,
+      paperOf(prepared, paper),
+      { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date },
+      timeoutMs,
+    );
   }
 
-  async function printView(pooled: PooledPage, view: InvoiceView, paper: PaperFormat, info: { author: string; date: string }, timeoutMs: number) {
+  async function printView(
+    pooled: PooledPage,
+    view: InvoiceView,
+    paper: PaperFormat,
+    info: { author: string; date: string },
+    timeoutMs: number,
+  ) {
     const html = templates.printPage(view);
     const params = printParams(paper, settings.tagged);
     try {
       const work = printHtml(pooled.printable, html, params);
-      const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));
+      const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () =>
+        renderTimeout(timeoutMs),
+      );
       return setPdfInfo(printed, { title: view.title, author: info.author, date: info.date, creator: PDF_CREATOR });
     } catch (error) {
       throw error instanceof AppError ? error : renderFailed(error);
@@ -169,7 +189,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const paper = call.paper ?? settings.paperSize;
       const timeoutMs = call.timeoutMs ?? settings.renderTimeoutMs;
       // Not async: run() throws synchronously when the render is not admitted (see the interface).
-      return finished(started, call.signal, supervisor.run((pooled) => print(pooled, prepared, paper, timeoutMs), call.signal));
+      return finished(
+        started,
+        call.signal,
+        supervisor.run((pooled) => print(pooled, prepared, paper, timeoutMs), call.signal),
+      );
     },
 
     renderInboundPdf(render, call = {}) {
@@ -178,8 +202,17 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       // The view is built before admission, so a document the template cannot fill fails here.
       const view = templates.inboundView(render);
       const paper = inboundPaper(render.invoice.currency, settings.paperSize);
-      const info = { author: render.invoice.seller.name, date: /^\d{4}-\d{2}-\d{2}$/.test(render.invoice.issueDate) ? render.invoice.issueDate : new Date().toISOString().slice(0, 10) };
-      return finished(started, call.signal, supervisor.run((pooled) => printView(pooled, view, paper, info, timeoutMs), call.signal));
+      const info = {
+        author: render.invoice.seller.name,
+        date: /^\d{4}-\d{2}-\d{2}$/.test(render.invoice.issueDate)
+          ? render.invoice.issueDate
+          : new Date().toISOString().slice(0, 10),
+      };
+      return finished(
+        started,
+        call.signal,
+        supervisor.run((pooled) => printView(pooled, view, paper, info, timeoutMs), call.signal),
+      );
     },
 
     hasRoom: () => supervisor.hasRoom(),
@@ -188,7 +221,13 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
 
     onTemplatesReloaded: (listener) => templates.onReload(listener),
 
-    stats: () => ({ browserConnected: supervisor.browserConnected, browserPid: supervisor.browserPid, ...supervisor.stats(), renders, failures }),
+    stats: () => ({
+      browserConnected: supervisor.browserConnected,
+      browserPid: supervisor.browserPid,
+      ...supervisor.stats(),
+      renders,
+      failures,
+    }),
 
     ready: () => !closed && supervisor.healthy(),
 
@@ -214,7 +253,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
 
 /** An inbound invoice's paper: by its currency where it is one of ours (paper.ts), else A4. */
 function inboundPaper(currency: string, setting: PaperSetting): PaperFormat {
-  return (CURRENCY_CODES as readonly string[]).includes(currency) ? paperFor(currency as CurrencyCode, setting) : setting === 'auto' ? 'A4' : setting;
+  return (CURRENCY_CODES as readonly string[]).includes(currency)
+    ? paperFor(currency as CurrencyCode, setting)
+    : setting === 'auto'
+      ? 'A4'
+      : setting;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,5 +1,12 @@
 import Handlebars from 'handlebars';
-import { formatIban, formatQrReference, formatRfReference, groupedAmount, type SwissAddress, type SwissQr } from '../invoice/paymentQr/index.js';
+import {
+  formatIban,
+  formatQrReference,
+  formatRfReference,
+  groupedAmount,
+  type SwissAddress,
+  type SwissQr,
+} from '../invoice/paymentQr/index.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 
 /**
@@ -111,11 +118,17 @@ function addressLines(address: SwissAddress): string[] {
 export function buildSwissQrBillView(qr: SwissQr, language: SwissQrBillLanguage = 'en'): SwissQrBillView {
   const { fields } = qr;
   const reference =
-    fields.referenceType === 'QRR' ? formatQrReference(fields.reference!) : fields.referenceType === 'SCOR' ? formatRfReference(fields.reference!) : null;
+    fields.referenceType === 'QRR'
+      ? formatQrReference(fields.reference!)
+      : fields.referenceType === 'SCOR'
+        ? formatRfReference(fields.reference!)
+        : null;
   return {
     lang: language,
     labels: SWISS_QR_BILL_LABELS[language],
-    qrSvg: new Handlebars.SafeString(paymentQrSvg(qr.payload, { quietZoneModules: 0, size: '46mm', swissCross: true, maxVersion: 25 }).svg),
+    qrSvg: new Handlebars.SafeString(
+      paymentQrSvg(qr.payload, { quietZoneModules: 0, size: '46mm', swissCross: true, maxVersion: 25 }).svg,
+    ),
     account: formatIban(fields.account),
     creditor: addressLines(fields.creditor),
     reference,

@@ -73,7 +73,8 @@ const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly: true, 
  * (npm run bench:print-path; the printed PDF is the same, byte for byte apart from its
  * timestamps). Print media is untouched.
  */
-export const SCREEN_OFF_CSS = '\n/* The renderer\'s copy is printed, never shown (src/render/templates.ts). */\n@media screen { body { display: none; } }\n';
+export const SCREEN_OFF_CSS =
+  "\n/* The renderer's copy is printed, never shown (src/render/templates.ts). */\n@media screen { body { display: none; } }\n";
 
 /** The page template also receives the inlined stylesheets. */
 type PageData = InvoiceView & { css: Handlebars.SafeString };
@@ -114,8 +115,18 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
       }, 100);
       timer.unref();
     };
-    const designDirs = DESIGNS.flatMap((design) => [`templates/designs/${design}`, `templates/designs/${design}/partials`]);
-    for (const dir of ['templates', 'templates/partials', 'templates/locales', 'styles', 'templates/designs', ...designDirs]) {
+    const designDirs = DESIGNS.flatMap((design) => [
+      `templates/designs/${design}`,
+      `templates/designs/${design}/partials`,
+    ]);
+    for (const dir of [
+      'templates',
+      'templates/partials',
+      'templates/locales',
+      'styles',
+      'templates/designs',
+      ...designDirs,
+    ]) {
       if (existsSync(join(root, dir))) watchers.push(watch(join(root, dir), { persistent: false }, reload));
     }
   }
@@ -139,9 +150,15 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
 function compileAll(root: string): Compiled {
   const folders = readdirSync(join(root, 'templates', 'designs')).filter((name) => !name.startsWith('.'));
   const unlisted = folders.filter((name) => !(DESIGNS as readonly string[]).includes(name));
-  if (unlisted.length > 0) throw new Error(`templates/designs/${unlisted[0]} is not a design: add its name to DESIGNS in src/invoice/designFields.ts`);
+  if (unlisted.length > 0)
+    throw new Error(
+      `templates/designs/${unlisted[0]} is not a design: add its name to DESIGNS in src/invoice/designFields.ts`,
+    );
   const compiled: Compiled = {
-    designs: Object.fromEntries(DESIGNS.map((design) => [design, compileDesign(root, design)])) as Record<DesignName, CompiledDesign>,
+    designs: Object.fromEntries(DESIGNS.map((design) => [design, compileDesign(root, design)])) as Record<
+      DesignName,
+      CompiledDesign
+    >,
     qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
     inboundCss: readStyles(root, INBOUND_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
@@ -151,7 +168,8 @@ function compileAll(root: string): Compiled {
   // QR-bill, stamp) so that a syntax error or an unknown field surfaces at start-up, and no
   // request pays for compilation.
   for (const design of DESIGNS) {
-    for (const example of WARM_UP_INVOICES) fill(compiled, buildInvoiceView(prepareInvoice({ ...example, design }), compiled.catalogs), '');
+    for (const example of WARM_UP_INVOICES)
+      fill(compiled, buildInvoiceView(prepareInvoice({ ...example, design }), compiled.catalogs), '');
   }
   // The inbound e-invoice page's partials (inboundExample.ts fills every one of them).
   fill(compiled, buildInboundView(INBOUND_WARM_UP, compiled.catalogs), '');
@@ -165,13 +183,19 @@ function compileDesign(root: string, design: DesignName): CompiledDesign {
   if (!existsSync(join(folder, DESIGN_CSS))) throw new Error(`templates/designs/${design}/${DESIGN_CSS} is missing`);
   for (const partialsDir of [join(root, 'templates', 'partials'), join(folder, 'partials')]) {
     if (!existsSync(partialsDir)) continue;
-    for (const file of readdirSync(partialsDir).filter((name) => name.endsWith('.hbs')).sort()) {
+    for (const file of readdirSync(partialsDir)
+      .filter((name) => name.endsWith('.hbs'))
+      .sort()) {
       hb.registerPartial(basename(file, '.hbs'), readFileSync(join(partialsDir, file), 'utf8'));
     }
   }
   const own = join(folder, 'invoice.hbs');
   const template = readFileSync(existsSync(own) ? own : join(root, 'templates', 'invoice.hbs'), 'utf8');
-  const css = [readStyles(root, BASE_STYLESHEETS), checkedCss(readFileSync(join(folder, DESIGN_CSS), 'utf8')), readStyles(root, LATE_STYLESHEETS)].join('\n');
+  const css = [
+    readStyles(root, BASE_STYLESHEETS),
+    checkedCss(readFileSync(join(folder, DESIGN_CSS), 'utf8')),
+    readStyles(root, LATE_STYLESHEETS),
+  ].join('\n');
   return { page: hb.compile<PageData>(template, COMPILE_OPTIONS), css };
 }
 
@@ -183,11 +207,26 @@ const WARM_UP_INVOICES: readonly InvoiceInput[] = [
     ...EXAMPLE_REAL_WORLD_INVOICE,
     currency: 'CHF',
     locale: 'de-CH',
-    seller: { ...EXAMPLE_REAL_WORLD_INVOICE.seller, street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH', vat_id: 'CHE123456789' },
+    seller: {
+      ...EXAMPLE_REAL_WORLD_INVOICE.seller,
+      street: 'Rue du Lac 1268',
+      postal_code: '2501',
+      city: 'Biel',
+      country: 'CH',
+      vat_id: 'CHE123456789',
+    },
     payment: { qr_iban: 'CH4431999123000889012', qr_reference: '210000000003139471430009017' },
   },
   // A stamp and a theme (the stamp partial; every optional block left out).
-  { ...EXAMPLE_INVOICE, stamp: 'paid', theme: { density: 'compact', logo_placement: 'end', show: { line_numbers: false, item_codes: false, logo: false, notes: false } } },
+  {
+    ...EXAMPLE_INVOICE,
+    stamp: 'paid',
+    theme: {
+      density: 'compact',
+      logo_placement: 'end',
+      show: { line_numbers: false, item_codes: false, logo: false, notes: false },
+    },
+  },
 ];
 
 /** The page with its styles: our stylesheets, this invoice's few rules (invoiceCss.ts), `extra`. */
@@ -197,7 +236,10 @@ function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   const design = compiled.designs[view.design];
   const qrBill = view.swissQrBill ? `\n${compiled.qrBillCss}` : '';
   const inbound = view.inbound ? `\n${compiled.inboundCss}` : '';
-  return design.page({ ...view, css: new Handlebars.SafeString(design.css + qrBill + inbound + themeCss(view.style) + invoiceCss(view) + extra) });
+  return design.page({
+    ...view,
+    css: new Handlebars.SafeString(design.css + qrBill + inbound + themeCss(view.style) + invoiceCss(view) + extra),
+  });
 }
 
 function readStyles(root: string, files: readonly string[]): string {

@@ -2,7 +2,13 @@ import { FONT_FAMILIES } from '../invoice/designFields.js';
 import type { ThemeStyle } from './lookView.js';
 
 /** Which custom property of the stylesheets each theme colour sets (styles/invoice.css :root). */
-const COLOUR_PROPERTIES = { accent: '--accent', ink: '--ink', muted: '--muted', rule: '--rule', tint: '--accent-tint' } as const;
+const COLOUR_PROPERTIES = {
+  accent: '--accent',
+  ink: '--ink',
+  muted: '--muted',
+  rule: '--rule',
+  tint: '--accent-tint',
+} as const;
 
 /**
  * A theme's colours and font as CSS custom properties, appended after the stylesheets (and before
@@ -20,8 +26,11 @@ export function themeCss(style: ThemeStyle | null): string {
     declarations.push(`${property}: ${colour};`);
   }
   if (style.font !== null) {
-    if (!(FONT_FAMILIES as readonly string[]).includes(style.font)) throw new Error('theme font is not on the allow-list');
+    if (!(FONT_FAMILIES as readonly string[]).includes(style.font))
+      throw new Error('theme font is not on the allow-list');
     declarations.push(`--font-face: "${style.font}";`);
   }
-  return declarations.length === 0 ? '' : `\n/* This invoice's theme (src/render/themeCss.ts). */\n:root { ${declarations.join(' ')} }\n`;
+  return declarations.length === 0
+    ? ''
+    : `\n/* This invoice's theme (src/render/themeCss.ts). */\n:root { ${declarations.join(' ')} }\n`;
 }

@@ -125,33 +125,42 @@ export const LINES_KEPT_WITH_TOTALS = 3;
 
 const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
 
-export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatalogs, report: TotalsReport = buildTotalsReport(prepared)): InvoiceView {
+export function buildInvoiceView(
+  prepared: PreparedInvoice,
+  catalogs: LabelCatalogs,
+  report: TotalsReport = buildTotalsReport(prepared),
+): InvoiceView {
   const { invoice, locale } = prepared;
   const theme = themeOf(prepared);
   const show = theme?.show ?? {};
   // The invoice's own labels win over its theme's.
-  const labels: LabelCatalog = { ...catalogs[locale.language], ...(theme?.labels as Partial<LabelCatalog> | undefined), ...(invoice.labels as Partial<LabelCatalog> | undefined) };
+  const labels: LabelCatalog = {
+    ...catalogs[locale.language],
+    ...(theme?.labels as Partial<LabelCatalog> | undefined),
+    ...(invoice.labels as Partial<LabelCatalog> | undefined),
+  };
   const look = lookView(prepared, labels);
   const rateColumn = report.tax_groups.length > 1;
   const percent = (rate: string) => formatPercent(rate, locale);
   const userLang = (text: string) => textLanguage(text, locale.tag);
-  const lines = report.lines.map(
-    (line, index): LineView => {
-      const unit = invoice.line_items[index]?.unit;
-      const quantity = formatQuantity(line.quantity, locale);
-      return {
-        number: index + 1,
-        lang: userLang(line.description),
-        description: line.description,
-        itemCode: show.item_codes === false ? null : invoice.line_items[index]?.item_code ?? null,
-        // A no-break space keeps "8 h" together.
-        quantity: unit === undefined ? quantity : `${quantity}\u00a0${UNIT_NAMES.has(unit) ? labels[`unit_${unit}` as LabelKey] : unit}`,
-        unitPrice: line.unit_price.formatted,
-        rate: percent(line.tax_rate),
-        amount: line.amount.formatted,
-      };
-    },
-  );
+  const lines = report.lines.map((line, index): LineView => {
+    const unit = invoice.line_items[index]?.unit;
+    const quantity = formatQuantity(line.quantity, locale);
+    return {
+      number: index + 1,
+      lang: userLang(line.description),
+      description: line.description,
+      itemCode: show.item_codes === false ? null : (invoice.line_items[index]?.item_code ?? null),
+      // A no-break space keeps "8 h" together.
+      quantity:
+        unit === undefined
+          ? quantity
+          : `${quantity}\u00a0${UNIT_NAMES.has(unit) ? labels[`unit_${unit}` as LabelKey] : unit}`,
+      unitPrice: line.unit_price.formatted,
+      rate: percent(line.tax_rate),
+      amount: line.amount.formatted,
+    };
+  });
   const split = Math.max(0, lines.length - LINES_KEPT_WITH_TOTALS);
   const hasDiscount = report.discount.minor !== 0;
   const creditNote = report.document_type === 'credit_note';
@@ -172,7 +181,10 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
     buyer: partyView(invoice.buyer, locale),
     shipTo: invoice.ship_to ? partyView(invoice.ship_to, locale) : null,
     details: detailsOf(prepared, labels, userLang),
-    logo: prepared.logo && show.logo !== false ? { src: prepared.logo.dataUri, width: prepared.logo.width, height: prepared.logo.height } : null,
+    logo:
+      prepared.logo && show.logo !== false
+        ? { src: prepared.logo.dataUri, width: prepared.logo.width, height: prepared.logo.height }
+        : null,
     // Rebuilt from the parsed number, so only #rrggbb can ever reach the style sheet.
     accent: invoice.accent_color === undefined ? null : hexColour(invoice.accent_color),
     rateColumn,
@@ -184,7 +196,10 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
       subtotal: report.subtotal.formatted,
       discount: hasDiscount ? report.discount.formatted : null,
       taxable: hasDiscount ? report.taxable.formatted : null,
-      taxes: report.tax_groups.map((group) => ({ label: `${labels.tax} (${percent(group.rate)})`, amount: group.tax.formatted })),
+      taxes: report.tax_groups.map((group) => ({
+        label: `${labels.tax} (${percent(group.rate)})`,
+        amount: group.tax.formatted,
+      })),
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
       total: report.total.formatted,
       amountPaid: paid ? report.amount_paid.formatted : null,
@@ -200,7 +215,10 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
       : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
-    swissQrBill: prepared.paymentQr?.scheme === 'swiss' ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language)) : null,
+    swissQrBill:
+      prepared.paymentQr?.scheme === 'swiss'
+        ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language))
+        : null,
     notes: show.notes === false ? null : textView(invoice.notes, userLang),
     paymentInstructions: textView(invoice.payment_instructions, userLang),
     inbound: null,
@@ -209,20 +227,30 @@ export function buildInvoiceView(prepared: PreparedInvoice, catalogs: LabelCatal
 
 function detailsOf(prepared: PreparedInvoice, labels: LabelCatalog, userLang: (text: string) => string): DetailView[] {
   const { invoice, locale } = prepared;
-  const detail = (label: string, value: string | undefined): DetailView[] => (value === undefined || value.trim() === '' ? [] : [{ label, value, lang: userLang(value) }]);
+  const detail = (label: string, value: string | undefined): DetailView[] =>
+    value === undefined || value.trim() === '' ? [] : [{ label, value, lang: userLang(value) }];
   const preceding = invoice.preceding_invoice;
   return [
     ...detail(labels.purchase_order, invoice.purchase_order),
     ...detail(labels.buyer_reference, invoice.buyer_reference),
-    ...detail(labels.preceding_invoice, preceding && (preceding.issue_date ? `${preceding.number} (${formatDate(preceding.issue_date, locale)})` : preceding.number)),
+    ...detail(
+      labels.preceding_invoice,
+      preceding &&
+        (preceding.issue_date ? `${preceding.number} (${formatDate(preceding.issue_date, locale)})` : preceding.number),
+    ),
     ...(invoice.custom_fields ?? []).flatMap((field) => detail(field.label, field.value)),
   ];
 }
 
 /** One note per exempt category on the invoice: the request's reason, else the standard wording. */
-function exemptionsOf(prepared: PreparedInvoice, report: TotalsReport, labels: LabelCatalog, userLang: (text: string) => string): TextView[] {
-  const categories = [...new Set(report.tax_groups.map((group) => group.category))].filter((category): category is Exclude<VatCategory, 'S' | 'Z'> =>
-    EXEMPT_CATEGORIES.has(category),
+function exemptionsOf(
+  prepared: PreparedInvoice,
+  report: TotalsReport,
+  labels: LabelCatalog,
+  userLang: (text: string) => string,
+): TextView[] {
+  const categories = [...new Set(report.tax_groups.map((group) => group.category))].filter(
+    (category): category is Exclude<VatCategory, 'S' | 'Z'> => EXEMPT_CATEGORIES.has(category),
   );
   if (categories.length === 0) return [];
   const reason = prepared.invoice.tax_exemption_reason;
@@ -260,7 +288,11 @@ function qrView(qr: Exclude<PaymentQr, { scheme: 'swiss' }>): NonNullable<Paymen
     case 'upi':
       return { svg, scheme: 'UPI', lines: [qr.details.vpa, `INR ${qr.details.amount}`] };
     case 'eip681':
-      return { svg, scheme: 'USDC · Base', lines: [`${qr.details.amount} USDC`, `Base (chain ${qr.details.chainId})`, qr.details.address] };
+      return {
+        svg,
+        scheme: 'USDC · Base',
+        lines: [`${qr.details.amount} USDC`, `Base (chain ${qr.details.chainId})`, qr.details.address],
+      };
   }
 }
 

@@ -3,8 +3,13 @@ import { BASE_URL, isOwnRequest } from './support/env.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-test('GET /docs shows one Swagger UI operation block for every operation of /openapi.json', async ({ page, request }) => {
-  const openapi = (await (await request.get(`${BASE_URL}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+test('GET /docs shows one Swagger UI operation block for every operation of /openapi.json', async ({
+  page,
+  request,
+}) => {
+  const openapi = (await (await request.get(`${BASE_URL}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
     Object.keys(item)
       .filter((key) => METHODS.includes(key))
@@ -18,7 +23,13 @@ test('GET /docs shows one Swagger UI operation block for every operation of /ope
 
   await expect(page.locator('.opblock')).toHaveCount(operations.length);
   for (const { method, path } of operations) {
-    await expect(page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`), `${method.toUpperCase()} ${path}`).toHaveCount(1);
+    await expect(
+      page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`),
+      `${method.toUpperCase()} ${path}`,
+    ).toHaveCount(1);
   }
-  expect(requests.filter((url) => !isOwnRequest(url)), 'the docs load nothing from elsewhere').toEqual([]);
+  expect(
+    requests.filter((url) => !isOwnRequest(url)),
+    'the docs load nothing from elsewhere',
+  ).toEqual([]);
 });

@@ -32,20 +32,32 @@ async function setEditor(page: Page, value: unknown): Promise<void> {
   await page.locator('#invoice').fill(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 }
 
-test('the preview shows the example with the totals the validate route computes, loading nothing from elsewhere', async ({ page, request }) => {
-  const report = (await (await request.post(`${BASE_URL}/v1/invoice/validate`, { data: EXAMPLE_INVOICE })).json()) as TotalsReport;
+test('the preview shows the example with the totals the validate route computes, loading nothing from elsewhere', async ({
+  page,
+  request,
+}) => {
+  const report = (await (
+    await request.post(`${BASE_URL}/v1/invoice/validate`, { data: EXAMPLE_INVOICE })
+  ).json()) as TotalsReport;
   const { requests } = await openPreview(page);
   const invoice = page.frameLocator('#html');
 
   await expect(invoice.locator('.totals__total td.num')).toHaveText(report.total.formatted);
-  await expect(invoice.locator('.totals__row', { hasText: 'Subtotal' }).locator('td.num')).toHaveText(report.subtotal.formatted);
-  await expect(invoice.locator('.totals__row', { hasText: 'Tax (' }).locator('td.num')).toHaveText(report.tax.formatted);
+  await expect(invoice.locator('.totals__row', { hasText: 'Subtotal' }).locator('td.num')).toHaveText(
+    report.subtotal.formatted,
+  );
+  await expect(invoice.locator('.totals__row', { hasText: 'Tax (' }).locator('td.num')).toHaveText(
+    report.tax.formatted,
+  );
   await expect(page.locator('#issues-summary')).toHaveText(`No issues. Total due ${report.total.formatted} (USD).`);
   await expect(page.locator('#invoice')).toHaveValue(JSON.stringify(EXAMPLE_INVOICE, null, 2));
   expect(requests.filter((url) => !isOwnRequest(url))).toEqual([]);
 });
 
-test('an invalid invoice lists the issues with their paths, as POST /v1/invoice/validate reports them', async ({ page, request }) => {
+test('an invalid invoice lists the issues with their paths, as POST /v1/invoice/validate reports them', async ({
+  page,
+  request,
+}) => {
   await openPreview(page);
   const invalid = {
     ...EXAMPLE_INVOICE,
@@ -53,8 +65,12 @@ test('an invalid invoice lists the issues with their paths, as POST /v1/invoice/
     issue_date: '2026-02-30',
     line_items: [{ description: 'Work', quantity: -1, unit_price: 10 }],
   };
-  const expected = (await (await request.post(`${BASE_URL}/v1/invoice/validate`, { data: invalid })).json()) as { error: { issues: { path: string; message: string }[] } };
-  expect(expected.error.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining(['seller.name', 'issue_date', 'line_items[0].quantity']));
+  const expected = (await (await request.post(`${BASE_URL}/v1/invoice/validate`, { data: invalid })).json()) as {
+    error: { issues: { path: string; message: string }[] };
+  };
+  expect(expected.error.issues.map((issue) => issue.path)).toEqual(
+    expect.arrayContaining(['seller.name', 'issue_date', 'line_items[0].quantity']),
+  );
 
   await setEditor(page, invalid);
   const items = page.locator('#issue-list li');
@@ -77,7 +93,11 @@ test('user text stays text in the preview: hostile markup is shown escaped and f
   const invoice = page.frameLocator('#html');
   await expect(invoice.locator('.masthead__seller')).toHaveText(`<img src=${canary}/x>`);
   await expect(invoice.locator('td.items__description').first()).toHaveText(`<img src=${canary}/x>`);
-  await expect(invoice.locator('body img, body iframe, body link, body object, body embed, body script, body svg, body video, body style')).toHaveCount(0);
+  await expect(
+    invoice.locator(
+      'body img, body iframe, body link, body object, body embed, body script, body svg, body video, body style',
+    ),
+  ).toHaveCount(0);
   expect(requests.filter((url) => url.startsWith(canary))).toEqual([]);
   expect(requests.filter((url) => !isOwnRequest(url))).toEqual([]);
 });
@@ -95,7 +115,9 @@ test('the currency and paper switches change the invoice, the HTML and the page-
   await expect(page.locator('#pages img')).toHaveCount(1);
 });
 
-test('Download PDF returns the real PDF of what is shown, with the page count of the page-break view', async ({ page }) => {
+test('Download PDF returns the real PDF of what is shown, with the page count of the page-break view', async ({
+  page,
+}) => {
   await openPreview(page);
   await expect(page.locator('#download')).toHaveText('Download PDF (free in development only)');
 
@@ -126,7 +148,9 @@ async function downloadPdf(page: Page): Promise<Buffer> {
   return pdf;
 }
 
-test('editing a template or a style on disk updates the open preview and the PDF, without a reload', async ({ page }) => {
+test('editing a template or a style on disk updates the open preview and the PDF, without a reload', async ({
+  page,
+}) => {
   const header = join(TEMPLATES_ROOT, 'templates', 'partials', 'header.hbs');
   const styles = join(TEMPLATES_ROOT, 'styles', 'invoice.css');
   const originalHeader = readFileSync(header, 'utf8');
@@ -199,7 +223,9 @@ test('the language, document and logo switches edit the JSON, and the page follo
   await expect(page.locator('#locale')).toHaveValue('de-DE');
 });
 
-test('the design, stamp and theme switches edit the JSON and the page follows; editing a design\'s files reloads it', async ({ page }) => {
+test("the design, stamp and theme switches edit the JSON and the page follows; editing a design's files reloads it", async ({
+  page,
+}) => {
   await openPreview(page);
   const invoice = page.frameLocator('#html');
   const editorJson = async () => JSON.parse(await page.locator('#invoice').inputValue()) as Record<string, unknown>;
@@ -208,7 +234,9 @@ test('the design, stamp and theme switches edit the JSON and the page follows; e
   await page.locator('#design').selectOption('modern');
   await expect(invoice.locator('body')).toHaveClass('design-modern');
   // modern's own header partial: the amount due in the masthead.
-  await expect(invoice.locator('.masthead__amount')).toHaveText(await invoice.locator('.totals__total td.num').innerText());
+  await expect(invoice.locator('.masthead__amount')).toHaveText(
+    await invoice.locator('.totals__total td.num').innerText(),
+  );
   expect((await editorJson()).design).toBe('modern');
 
   await page.locator('#stamp').selectOption('draft');

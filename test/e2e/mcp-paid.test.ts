@@ -34,9 +34,17 @@ after(async () => {
   await world?.close();
 });
 
-type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: JsonAnswer; _meta?: JsonAnswer; content: JsonAnswer[] };
+type Result = Awaited<ReturnType<Client['callTool']>> & {
+  structuredContent?: JsonAnswer;
+  _meta?: JsonAnswer;
+  content: JsonAnswer[];
+};
 const call = async (name: string, args: unknown, payment?: PaymentPayload) =>
-  (await client.callTool({ name, arguments: args as Record<string, unknown>, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) })) as Result;
+  (await client.callTool({
+    name,
+    arguments: args as Record<string, unknown>,
+    ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+  })) as Result;
 
 function signerOf(buyerIndex: number) {
   const buyer = world.net.buyers[buyerIndex]!;
@@ -45,17 +53,31 @@ function signerOf(buyerIndex: number) {
 }
 
 describe('tools', () => {
-  test('one tool per operation, with the route table\'s valibot schemas', async () => {
+  test("one tool per operation, with the route table's valibot schemas", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
-    for (const name of ['v1_invoice_pdf', 'v1_invoice_validate', 'v1_schema', 'v1_e_invoice_factur_x_pdf', 'v1_e_invoice_cii_xml', 'v1_e_invoice_ubl_xml', 'v1_e_invoice_validate', 'v1_late_fee', 'v1_payment_terms', 'v1_reminder_draft', 'v1_invoice_from_timesheet']) {
+    for (const name of [
+      'v1_invoice_pdf',
+      'v1_invoice_validate',
+      'v1_schema',
+      'v1_e_invoice_factur_x_pdf',
+      'v1_e_invoice_cii_xml',
+      'v1_e_invoice_ubl_xml',
+      'v1_e_invoice_validate',
+      'v1_late_fee',
+      'v1_payment_terms',
+      'v1_reminder_draft',
+      'v1_invoice_from_timesheet',
+    ]) {
       assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
     }
     assert.ok(!names.includes('healthz') && !names.includes('openapi'));
     const pdf = tools.find((tool) => tool.name === 'v1_invoice_pdf')!;
     const properties = pdf.inputSchema.properties as Record<string, { maxItems?: number }>;
     assert.equal(properties.line_items?.maxItems, 200);
-    const outputs = (pdf.outputSchema as unknown as { anyOf: { required: string[] }[] }).anyOf.map((schema) => schema.required);
+    const outputs = (pdf.outputSchema as unknown as { anyOf: { required: string[] }[] }).anyOf.map(
+      (schema) => schema.required,
+    );
     assert.deepEqual(outputs, [['contentType', 'bytes', 'uri'], ['error'], ['x402Version']]);
     assert.match(pdf.description ?? '', /0\.02 USD/);
   });
@@ -92,7 +114,9 @@ describe('paid tools (x402 MCP transport)', () => {
     assert.equal(receipt.success, true);
     assert.match(receipt.transaction, /^0x[0-9a-f]{64}$/);
     assert.equal(await world.net.balanceOf(buyer.address), before - 20000n);
-    console.log(`# MCP paid call: ${JSON.stringify({ isError: paid.isError ?? false, content: [{ type: resource.type, resource: { uri: resource.resource.uri, mimeType: resource.resource.mimeType, blob: `<${resource.resource.blob.length} base64 chars>` } }], structuredContent: paid.structuredContent, _meta: paid._meta })}`);
+    console.log(
+      `# MCP paid call: ${JSON.stringify({ isError: paid.isError ?? false, content: [{ type: resource.type, resource: { uri: resource.resource.uri, mimeType: resource.resource.mimeType, blob: `<${resource.resource.blob.length} base64 chars>` } }], structuredContent: paid.structuredContent, _meta: paid._meta })}`,
+    );
 
     // The same payment again: the same PDF, no second charge.
     const again = await call('v1_invoice_pdf', EXAMPLE_INVOICE, payment);
@@ -103,7 +127,10 @@ describe('paid tools (x402 MCP transport)', () => {
     // ... and over HTTP too: one store, one processor.
     const http = await fetch(`${service.url}/v1/invoice.pdf`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payment)).toString('base64') },
+      headers: {
+        'content-type': 'application/json',
+        'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payment)).toString('base64'),
+      },
       body: JSON.stringify(EXAMPLE_INVOICE),
     });
     assert.equal(http.status, 200);
@@ -127,15 +154,28 @@ describe('paid tools (x402 MCP transport)', () => {
 
   test('a failed render is an error result, never settled: the authorization stays unused', async () => {
     // A named fake renderer that always fails; the real one serves every other test.
-    const failing = await startPaidService({ net: world.net, renderer: world.renderer, renderPdf: async () => Promise.reject(new Error('render exploded')) });
+    const failing = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      renderPdf: async () => Promise.reject(new Error('render exploded')),
+    });
     const failingClient = new Client({ name: 'mcp-paid-test', version: '1.0.0' });
     try {
       await failingClient.connect(new StreamableHTTPClientTransport(new URL(`${failing.url}/mcp`)));
       const { buyer, sign } = signerOf(4);
-      const required = (await failingClient.callTool({ name: 'v1_invoice_pdf', arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown> })).structuredContent as PaymentRequired;
+      const required = (
+        await failingClient.callTool({
+          name: 'v1_invoice_pdf',
+          arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown>,
+        })
+      ).structuredContent as PaymentRequired;
       const payment = await sign(required);
       const before = await world.net.balanceOf(buyer.address);
-      const result = (await failingClient.callTool({ name: 'v1_invoice_pdf', arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown>, _meta: { 'x402/payment': payment } })) as Result;
+      const result = (await failingClient.callTool({
+        name: 'v1_invoice_pdf',
+        arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown>,
+        _meta: { 'x402/payment': payment },
+      })) as Result;
       assert.equal(result.isError, true);
       // The fake throws a plain Error, which HTTP answers 500 internal_error: the same code here.
       assert.equal(result.structuredContent.error.code, 'internal_error');
@@ -185,9 +225,15 @@ describe('the payer limit covers paid tool calls (shared with HTTP)', () => {
   });
 
   const callLimited = async (payment?: PaymentPayload, args: unknown = EXAMPLE_EINVOICE) =>
-    (await limitedClient.callTool({ name: 'v1_e_invoice_ubl_xml', arguments: args as Record<string, unknown>, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) })) as Result;
+    (await limitedClient.callTool({
+      name: 'v1_e_invoice_ubl_xml',
+      arguments: args as Record<string, unknown>,
+      ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+    })) as Result;
   const httpPay = (payment: PaymentPayload, body: unknown = EXAMPLE_EINVOICE) =>
-    postJson(`${limited.url}/v1/e-invoice/ubl.xml`, body, { 'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payment)).toString('base64') });
+    postJson(`${limited.url}/v1/e-invoice/ubl.xml`, body, {
+      'PAYMENT-SIGNATURE': Buffer.from(JSON.stringify(payment)).toString('base64'),
+    });
 
   test('burst 2: two paid tool calls settle, the third is rate_limited before the facilitator hears of it; HTTP then counts the same bucket', async () => {
     const { buyer, sign } = signerOf(1);
@@ -227,7 +273,8 @@ describe('the payer limit covers paid tool calls (shared with HTTP)', () => {
     const required = (await callLimited()).structuredContent as PaymentRequired;
     const [first, second, third] = [await sign(required), await sign(required), await sign(required)];
     // A refused body (400) spends no token: the payment is never looked at. Paid requests do.
-    for (const payment of [first!, second!]) assert.equal((await httpPay(payment, { ...EXAMPLE_EINVOICE, invoice_number: '' })).status, 400);
+    for (const payment of [first!, second!])
+      assert.equal((await httpPay(payment, { ...EXAMPLE_EINVOICE, invoice_number: '' })).status, 400);
     for (const payment of [first!, second!]) assert.equal((await httpPay(payment)).status, 200);
     const verifiesBefore = proxy.calls('verify');
     const refused = await callLimited(third);
@@ -235,7 +282,18 @@ describe('the payer limit covers paid tool calls (shared with HTTP)', () => {
     assert.equal(proxy.calls('verify'), verifiesBefore);
     assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(third!).nonce), false);
     // Invalid input is refused before the payer limit (and before payment), a free tool never counts.
-    assert.equal((await callLimited(third, { ...EXAMPLE_EINVOICE, invoice_number: '' })).structuredContent.error.code, 'validation_failed');
-    assert.equal((await limitedClient.callTool({ name: 'v1_invoice_validate', arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown> })).isError, undefined);
+    assert.equal(
+      (await callLimited(third, { ...EXAMPLE_EINVOICE, invoice_number: '' })).structuredContent.error.code,
+      'validation_failed',
+    );
+    assert.equal(
+      (
+        await limitedClient.callTool({
+          name: 'v1_invoice_validate',
+          arguments: EXAMPLE_INVOICE as unknown as Record<string, unknown>,
+        })
+      ).isError,
+      undefined,
+    );
   });
 });

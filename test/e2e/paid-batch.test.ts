@@ -10,11 +10,22 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { extractOffersFromPaymentRequired, extractReceiptFromResponse, verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712, type EIP712SignedOffer, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
+import {
+  extractOffersFromPaymentRequired,
+  extractReceiptFromResponse,
+  verifyOfferSignatureEIP712,
+  verifyReceiptSignatureEIP712,
+  type EIP712SignedOffer,
+  type EIP712SignedReceipt,
+} from '@x402/extensions/offer-receipt';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { authorizationOf } from '../support/x402Buyer.js';
@@ -34,19 +45,32 @@ async function verifiedReceipt(response: Response) {
   return payload;
 }
 
-before(async () => {
-  world = await startPaymentWorld();
-  // Signed receipts on, with a key of the test's own (a public dev key is refused outside local mode).
-  service = await startPaidService({ net: world.net, renderer: world.renderer, env: { RECEIPT_SIGNING_KEY: generatePrivateKey() } });
-  signerAddress = (await (await fetch(`${service.url}/.well-known/x402`)).json()).extensions['offer-receipt'].signer;
-}, { timeout: 60_000 });
-after(async () => {
-  await service?.close();
-  await world?.close();
-}, { timeout: 30_000 });
+before(
+  async () => {
+    world = await startPaymentWorld();
+    // Signed receipts on, with a key of the test's own (a public dev key is refused outside local mode).
+    service = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      env: { RECEIPT_SIGNING_KEY: generatePrivateKey() },
+    });
+    signerAddress = (await (await fetch(`${service.url}/.well-known/x402`)).json()).extensions['offer-receipt'].signer;
+  },
+  { timeout: 60_000 },
+);
+after(
+  async () => {
+    await service?.close();
+    await world?.close();
+  },
+  { timeout: 30_000 },
+);
 
 const ITEM_PRICE = 20000n; // v1_invoices_zip's default per-invoice price, atomic USDC
-const batchOf = (n: number, prefix = 'B') => ({ format: 'pdf', invoices: Array.from({ length: n }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `${prefix}-2026/${i + 1}` })) });
+const batchOf = (n: number, prefix = 'B') => ({
+  format: 'pdf',
+  invoices: Array.from({ length: n }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `${prefix}-2026/${i + 1}` })),
+});
 const batchUrl = (base = service.url) => `${base}/v1/invoices.zip`;
 
 async function challengeFor(body: unknown, url = batchUrl()): Promise<PaymentRequired> {
@@ -66,7 +90,9 @@ function unzip(zip: Buffer): Record<string, Buffer> {
   try {
     writeFileSync(join(dir, 'b.zip'), zip);
     execFileSync('unzip', ['-q', join(dir, 'b.zip'), '-d', join(dir, 'out')]);
-    return Object.fromEntries(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))]));
+    return Object.fromEntries(
+      readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))]),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -78,15 +104,23 @@ describe('the batch price', () => {
     assert.equal((await challengeFor(batchOf(1))).accepts[0]!.amount, String(ITEM_PRICE));
     const probe = await fetch(batchUrl(), { method: 'POST' });
     assert.equal(probe.status, 402);
-    assert.equal(decodePaymentRequiredHeader(probe.headers.get('PAYMENT-REQUIRED')!).accepts[0]!.amount, String(ITEM_PRICE));
+    assert.equal(
+      decodePaymentRequiredHeader(probe.headers.get('PAYMENT-REQUIRED')!).accepts[0]!.amount,
+      String(ITEM_PRICE),
+    );
   });
 
   test('a payment signed for 5 invoices does not buy 6', async () => {
     const { buyer, sign } = signerOf(3);
     const payload = await sign(await challengeFor(batchOf(5)));
-    const response = await postJson(batchUrl(), batchOf(6), { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) });
+    const response = await postJson(batchUrl(), batchOf(6), {
+      'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
+    });
     assert.equal(response.status, 402);
-    assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_payload_authorization_value');
+    assert.equal(
+      decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error,
+      'invalid_exact_evm_payload_authorization_value',
+    );
     assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
   });
 });
@@ -113,18 +147,27 @@ describe('bad batches are never charged', () => {
       assert.equal(response.status, 400, name);
       assert.equal(response.headers.get('PAYMENT-REQUIRED'), null, name);
       const { error } = await response.json();
-      assert.ok(error.issues.some((issue: { path: string }) => issue.path === path), `${name}: ${JSON.stringify(error.issues)}`);
+      assert.ok(
+        error.issues.some((issue: { path: string }) => issue.path === path),
+        `${name}: ${JSON.stringify(error.issues)}`,
+      );
     }
     assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
     assert.equal(await world.net.balanceOf(buyer.address), before);
   });
 
   test('a batch over the body limit is a 413, nonce unused', async () => {
-    const small = await startPaidService({ net: world.net, renderer: world.renderer, env: { BODY_LIMIT_BYTES: '8192' } });
+    const small = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      env: { BODY_LIMIT_BYTES: '8192' },
+    });
     try {
       const { buyer, sign } = signerOf(4);
       const payload = await sign(await challengeFor(batchOf(2), batchUrl(small.url)));
-      const response = await postJson(batchUrl(small.url), batchOf(20), { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) });
+      const response = await postJson(batchUrl(small.url), batchOf(20), {
+        'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
+      });
       assert.equal(response.status, 413);
       assert.equal((await response.json()).error.code, 'payload_too_large');
       assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
@@ -138,20 +181,28 @@ describe('bad batches are never charged', () => {
     const failing = await startPaidService({
       net: world.net,
       renderer: world.renderer,
-      renderPdf: (prepared, options) => (prepared.invoice.invoice_number === 'F-2026/3' ? Promise.reject(new Error('render exploded')) : world.renderer.renderPdf(prepared, options)),
+      renderPdf: (prepared, options) =>
+        prepared.invoice.invoice_number === 'F-2026/3'
+          ? Promise.reject(new Error('render exploded'))
+          : world.renderer.renderPdf(prepared, options),
     });
     try {
       const { buyer, sign } = signerOf(5);
       const body = batchOf(4, 'F');
       const payload = await sign(await challengeFor(body, batchUrl(failing.url)));
       const before = await world.net.balanceOf(buyer.address);
-      const response = await postJson(batchUrl(failing.url), body, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) });
+      const response = await postJson(batchUrl(failing.url), body, {
+        'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
+      });
       assert.equal(response.status, 502);
       assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
       const { error } = await response.json();
       assert.equal(error.code, 'render_failed');
       assert.match(error.message, /invoices\[2\] \(invoice F-2026\/3\)/);
-      assert.deepEqual(error.issues.map((issue: { path: string }) => issue.path), ['invoices[2]']);
+      assert.deepEqual(
+        error.issues.map((issue: { path: string }) => issue.path),
+        ['invoices[2]'],
+      );
       assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
       assert.equal(await world.net.balanceOf(buyer.address), before);
     } finally {
@@ -188,7 +239,10 @@ describe('buying a batch', () => {
     assert.equal(receipt.payer.toLowerCase(), buyer.address.toLowerCase());
     assert.equal(receipt.transaction, settlement.transaction);
     assert.equal(receipt.network, 'eip155:8453');
-    assert.equal(response.headers.get('content-digest'), `sha-256=:${createHash('sha256').update(zip).digest('base64')}:`);
+    assert.equal(
+      response.headers.get('content-digest'),
+      `sha-256=:${createHash('sha256').update(zip).digest('base64')}:`,
+    );
 
     const files = unzip(zip);
     const names = body.invoices.map((invoice) => `invoice-${invoice.invoice_number.replace('/', '_')}.pdf`);
@@ -216,7 +270,9 @@ describe('buying a batch', () => {
     const a = await postJson(batchUrl(), body, { 'PAYMENT-SIGNATURE': first });
     assert.equal(a.status, 200);
     const zipA = Buffer.from(await a.arrayBuffer());
-    const b = await postJson(batchUrl(), body, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(await sign(required)) });
+    const b = await postJson(batchUrl(), body, {
+      'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(await sign(required)),
+    });
     assert.equal(b.status, 200);
     assert.deepEqual(Buffer.from(await b.arrayBuffer()), zipA, 'deterministic ZIP');
     const balance = await world.net.balanceOf(buyer.address);
@@ -283,17 +339,25 @@ describe('the batch as an MCP tool', () => {
       const { buyer, sign } = signerOf(6);
       const before = await world.net.balanceOf(buyer.address);
       const args = batchOf(3, 'M') as unknown as Record<string, unknown>;
-      const unpaid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args })) as { isError?: boolean; structuredContent: unknown };
+      const unpaid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args })) as {
+        isError?: boolean;
+        structuredContent: unknown;
+      };
       assert.equal(unpaid.isError, true);
       const required = unpaid.structuredContent as PaymentRequired;
       assert.equal(required.accepts[0]!.amount, String(3n * ITEM_PRICE));
-      const paid = (await mcp.callTool({ name: 'v1_invoices_zip', arguments: args, _meta: { 'x402/payment': await sign(required) } })) as unknown as PaidToolResult;
+      const paid = (await mcp.callTool({
+        name: 'v1_invoices_zip',
+        arguments: args,
+        _meta: { 'x402/payment': await sign(required) },
+      })) as unknown as PaidToolResult;
       assert.equal(paid.isError, undefined, JSON.stringify(paid).slice(0, 300));
       assert.equal(paid.content[0]!.resource.mimeType, 'application/zip');
       const zip = Buffer.from(paid.content[0]!.resource.blob, 'base64');
       assert.equal(paid.structuredContent.sha256, createHash('sha256').update(zip).digest('hex'));
       assert.equal(Object.keys(unzip(zip)).length, 4);
-      const receipt = paid._meta['x402/payment-response'].extensions['offer-receipt'].info.receipt as EIP712SignedReceipt;
+      const receipt = paid._meta['x402/payment-response'].extensions['offer-receipt'].info
+        .receipt as EIP712SignedReceipt;
       const { signer, payload } = await verifyReceiptSignatureEIP712(receipt);
       assert.equal(signer, signerAddress);
       assert.equal(payload.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');

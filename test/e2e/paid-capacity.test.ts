@@ -18,75 +18,110 @@ let renderer: Renderer;
 let proxy: FaultyFacilitator;
 let service: Awaited<ReturnType<typeof startPaidService>>;
 
-before(async () => {
-  world = await startPaymentWorld();
-  renderer = await createRenderer({ poolSize: 1, queueLimit: 0 });
-  proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
-  service = await startPaidService({ net: world.net, renderer, facilitatorUrl: proxy.url });
-}, { timeout: 60_000 });
-after(async () => {
-  await service?.close();
-  await proxy?.close();
-  await renderer?.close();
-  await world?.close();
-}, { timeout: 30_000 });
+before(
+  async () => {
+    world = await startPaymentWorld();
+    renderer = await createRenderer({ poolSize: 1, queueLimit: 0 });
+    proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
+    service = await startPaidService({ net: world.net, renderer, facilitatorUrl: proxy.url });
+  },
+  { timeout: 60_000 },
+);
+after(
+  async () => {
+    await service?.close();
+    await proxy?.close();
+    await renderer?.close();
+    await world?.close();
+  },
+  { timeout: 30_000 },
+);
 
-const pay = (header: string, body: unknown = EXAMPLE_INVOICE) => postJson(`${service.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': header });
+const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
+  postJson(`${service.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': header });
 
-test('a full renderer turns paid requests away with 503 before the facilitator hears of them', { timeout: 60_000 }, async () => {
-  const sign = signerFor(world.net.buyers[1]!, await challengeOf(service.url));
-  const signed = await Promise.all(Array.from({ length: 4 }, () => sign()));
-  const verifiesBefore = proxy.calls('verify');
-  const responses = await Promise.all(signed.map((s, i) => pay(s.header, { ...EXAMPLE_INVOICE, invoice_number: `CAP-${i}` })));
-  const statuses = responses.map((response) => response.status);
-  const ok = statuses.filter((status) => status === 200).length;
-  const busy = responses.filter((response) => response.status === 503);
-  assert.equal(ok + busy.length, statuses.length, statuses.join(','));
-  assert.ok(ok >= 1 && busy.length >= 1, statuses.join(','));
-  for (const response of busy) {
-    assert.equal((await response.json()).error.code, 'renderer_busy');
-    assert.equal(response.headers.get('retry-after'), '1');
-    assert.equal(response.headers.get('x-page-count'), null);
-  }
-  assert.equal(proxy.calls('verify') - verifiesBefore, ok, 'verify only for the admitted requests');
-  for (const [i, s] of signed.entries()) assert.equal(await world.net.authorizationState(s.from, s.nonce), statuses[i] === 200);
-});
+test(
+  'a full renderer turns paid requests away with 503 before the facilitator hears of them',
+  { timeout: 60_000 },
+  async () => {
+    const sign = signerFor(world.net.buyers[1]!, await challengeOf(service.url));
+    const signed = await Promise.all(Array.from({ length: 4 }, () => sign()));
+    const verifiesBefore = proxy.calls('verify');
+    const responses = await Promise.all(
+      signed.map((s, i) => pay(s.header, { ...EXAMPLE_INVOICE, invoice_number: `CAP-${i}` })),
+    );
+    const statuses = responses.map((response) => response.status);
+    const ok = statuses.filter((status) => status === 200).length;
+    const busy = responses.filter((response) => response.status === 503);
+    assert.equal(ok + busy.length, statuses.length, statuses.join(','));
+    assert.ok(ok >= 1 && busy.length >= 1, statuses.join(','));
+    for (const response of busy) {
+      assert.equal((await response.json()).error.code, 'renderer_busy');
+      assert.equal(response.headers.get('retry-after'), '1');
+      assert.equal(response.headers.get('x-page-count'), null);
+    }
+    assert.equal(proxy.calls('verify') - verifiesBefore, ok, 'verify only for the admitted requests');
+    for (const [i, s] of signed.entries())
+      assert.equal(await world.net.authorizationState(s.from, s.nonce), statuses[i] === 200);
+  },
+);
 
-test('verify refused while the render runs: 402, no PDF, nothing on chain, and the render slot is free again', { timeout: 60_000 }, async () => {
-  const sign = signerFor(world.net.buyers[2]!, await challengeOf(service.url));
-  const refused = await sign();
-  proxy.fault({ answer: { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: refused.from } }, 'verify');
-  const rendersBefore = service.renders();
-  try {
-    const response = await pay(refused.header);
-    assert.equal(response.status, 402);
-    assert.ok(response.headers.get('PAYMENT-REQUIRED'));
-    assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
-    assert.equal(response.headers.get('content-disposition'), null);
-    assert.equal(service.renders() - rendersBefore, 1, 'the render was started alongside verify');
-  } finally {
-    proxy.fault('forward');
-  }
-  assert.equal(await world.net.authorizationState(refused.from, refused.nonce), false);
-  await waitUntil(() => renderer.hasRoom(), 20_000);
-  const next = await pay((await sign()).header);
-  assert.equal(next.status, 200);
-  assert.equal(Buffer.from(await next.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
-});
+test(
+  'verify refused while the render runs: 402, no PDF, nothing on chain, and the render slot is free again',
+  { timeout: 60_000 },
+  async () => {
+    const sign = signerFor(world.net.buyers[2]!, await challengeOf(service.url));
+    const refused = await sign();
+    proxy.fault(
+      { answer: { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: refused.from } },
+      'verify',
+    );
+    const rendersBefore = service.renders();
+    try {
+      const response = await pay(refused.header);
+      assert.equal(response.status, 402);
+      assert.ok(response.headers.get('PAYMENT-REQUIRED'));
+      assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
+      assert.equal(response.headers.get('content-disposition'), null);
+      assert.equal(service.renders() - rendersBefore, 1, 'the render was started alongside verify');
+    } finally {
+      proxy.fault('forward');
+    }
+    assert.equal(await world.net.authorizationState(refused.from, refused.nonce), false);
+    await waitUntil(() => renderer.hasRoom(), 20_000);
+    const next = await pay((await sign()).header);
+    assert.equal(next.status, 200);
+    assert.equal(
+      Buffer.from(await next.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
+  },
+);
 
-test('readiness asks the renderer what admission asks: the queue check fails while the only slot is taken', { timeout: 60_000 }, async () => {
-  const readyQueue = async () => ((await (await fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).json()) as { checks: { queue: boolean } }).checks.queue;
-  assert.equal(await readyQueue(), true);
-  const sign = signerFor(world.net.buyers[3]!, await challengeOf(service.url));
-  proxy.fault({ delayMs: 1_000 }, 'verify'); // holds the admitted request (and its slot) for a second
-  try {
-    const paying = pay((await sign()).header);
-    await waitUntil(() => !renderer.hasRoom(), 10_000);
-    assert.equal(await readyQueue(), false);
-    assert.equal((await paying).status, 200);
-  } finally {
-    proxy.fault('forward');
-  }
-  await waitUntil(() => renderer.hasRoom(), 20_000);
-  assert.equal(await readyQueue(), true);
-});
+test(
+  'readiness asks the renderer what admission asks: the queue check fails while the only slot is taken',
+  { timeout: 60_000 },
+  async () => {
+    const readyQueue = async () =>
+      (
+        (await (await fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).json()) as {
+          checks: { queue: boolean };
+        }
+      ).checks.queue;
+    assert.equal(await readyQueue(), true);
+    const sign = signerFor(world.net.buyers[3]!, await challengeOf(service.url));
+    proxy.fault({ delayMs: 1_000 }, 'verify'); // holds the admitted request (and its slot) for a second
+    try {
+      const paying = pay((await sign()).header);
+      await waitUntil(() => !renderer.hasRoom(), 10_000);
+      assert.equal(await readyQueue(), false);
+      assert.equal((await paying).status, 200);
+    } finally {
+      proxy.fault('forward');
+    }
+    await waitUntil(() => renderer.hasRoom(), 20_000);
+    assert.equal(await readyQueue(), true);
+  },
+);

@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
@@ -18,14 +22,20 @@ import { authorizationOf } from '../support/x402Buyer.js';
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let service: Awaited<ReturnType<typeof startPaidService>>;
 
-before(async () => {
-  world = await startPaymentWorld();
-  service = await startPaidService({ net: world.net, renderer: world.renderer });
-}, { timeout: 60_000 });
-after(async () => {
-  await service?.close();
-  await world?.close();
-}, { timeout: 30_000 });
+before(
+  async () => {
+    world = await startPaymentWorld();
+    service = await startPaidService({ net: world.net, renderer: world.renderer });
+  },
+  { timeout: 60_000 },
+);
+after(
+  async () => {
+    await service?.close();
+    await world?.close();
+  },
+  { timeout: 30_000 },
+);
 
 async function challenge(url: string, body: unknown = EXAMPLE_EINVOICE): Promise<PaymentRequired> {
   const response = await postJson(url, body);
@@ -43,7 +53,12 @@ async function buy(buyerIndex: number, path: string, body: unknown = EXAMPLE_EIN
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
-  return { response, body: Buffer.from(await response.arrayBuffer()), spent: before - (await world.net.balanceOf(buyer.address)), buyer };
+  return {
+    response,
+    body: Buffer.from(await response.arrayBuffer()),
+    spent: before - (await world.net.balanceOf(buyer.address)),
+    buyer,
+  };
 }
 
 describe('buying e-invoices', () => {
@@ -68,21 +83,31 @@ describe('buying e-invoices', () => {
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/pdf');
     assert.equal(body.toString('latin1', 0, 8), '%PDF-1.7');
-    assert.match(body.toString('latin1'), /\/F \(factur-x\.xml\) \/UF \(factur-x\.xml\) .*\/AFRelationship \/Alternative/);
+    assert.match(
+      body.toString('latin1'),
+      /\/F \(factur-x\.xml\) \/UF \(factur-x\.xml\) .*\/AFRelationship \/Alternative/,
+    );
     assert.equal(decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!).success, true);
     assert.equal(spent, 20000n);
   });
 });
 
 describe('buying national e-invoices', () => {
-  test('XRechnung as ZUGFeRD XRECHNUNG hybrid: paid like Factur-X, xrechnung.xml inside', { timeout: 90_000 }, async () => {
-    const { response, body, spent } = await buy(0, '/v1/e-invoice/factur-x.pdf', EXAMPLE_PROFILE_REQUESTS.xrechnung);
-    assert.equal(response.status, 200);
-    assert.match(body.toString('latin1'), /\/F \(xrechnung\.xml\) \/UF \(xrechnung\.xml\) .*\/AFRelationship \/Alternative/);
-    assert.match(body.toString('latin1'), /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/);
-    assert.equal(decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!).success, true);
-    assert.equal(spent, 20000n);
-  });
+  test(
+    'XRechnung as ZUGFeRD XRECHNUNG hybrid: paid like Factur-X, xrechnung.xml inside',
+    { timeout: 90_000 },
+    async () => {
+      const { response, body, spent } = await buy(0, '/v1/e-invoice/factur-x.pdf', EXAMPLE_PROFILE_REQUESTS.xrechnung);
+      assert.equal(response.status, 200);
+      assert.match(
+        body.toString('latin1'),
+        /\/F \(xrechnung\.xml\) \/UF \(xrechnung\.xml\) .*\/AFRelationship \/Alternative/,
+      );
+      assert.match(body.toString('latin1'), /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/);
+      assert.equal(decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!).success, true);
+      assert.equal(spent, 20000n);
+    },
+  );
 
   test('Peppol UBL: paid, the Peppol XML', async () => {
     const { response, body, spent } = await buy(1, '/v1/e-invoice/ubl.xml', EXAMPLE_PROFILE_REQUESTS.peppol);
@@ -94,15 +119,24 @@ describe('buying national e-invoices', () => {
 
   test('a Peppol invoice without electronic addresses is a 400 even with a signed payment: nothing is charged', async () => {
     const peppol = EXAMPLE_PROFILE_REQUESTS.peppol;
-    const noAddresses = { ...peppol, seller: { ...peppol.seller, electronic_address: undefined }, buyer: { ...peppol.buyer, electronic_address: undefined } };
+    const noAddresses = {
+      ...peppol,
+      seller: { ...peppol.seller, electronic_address: undefined },
+      buyer: { ...peppol.buyer, electronic_address: undefined },
+    };
     const buyer = world.net.buyers[2]!;
     const signed = await new x402Client()
       .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
       .createPaymentPayload(await challenge(`${service.url}/v1/e-invoice/ubl.xml`, peppol));
     const before = await world.net.balanceOf(buyer.address);
-    const response = await postJson(`${service.url}/v1/e-invoice/ubl.xml`, noAddresses, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed) });
+    const response = await postJson(`${service.url}/v1/e-invoice/ubl.xml`, noAddresses, {
+      'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed),
+    });
     assert.equal(response.status, 400);
-    assert.deepEqual((await response.json()).error.issues.map((issue: { code: string }) => issue.code), ['PEPPOL-EN16931-R020', 'PEPPOL-EN16931-R010']);
+    assert.deepEqual(
+      (await response.json()).error.issues.map((issue: { code: string }) => issue.code),
+      ['PEPPOL-EN16931-R020', 'PEPPOL-EN16931-R010'],
+    );
     assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(signed).nonce), false);
     assert.equal(await world.net.balanceOf(buyer.address), before);
   });
@@ -116,13 +150,22 @@ describe('never charged', () => {
       .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
       .createPaymentPayload(await challenge(`${service.url}/v1/e-invoice/factur-x.pdf`));
     const before = await world.net.balanceOf(buyer.address);
-    const response = await postJson(`${service.url}/v1/e-invoice/factur-x.pdf`, noCountry, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed) });
+    const response = await postJson(`${service.url}/v1/e-invoice/factur-x.pdf`, noCountry, {
+      'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed),
+    });
     assert.equal(response.status, 400);
     assert.equal(response.headers.get('PAYMENT-REQUIRED'), null);
-    assert.deepEqual((await response.json()).error.issues.map((issue: { code: string }) => issue.code), ['BR-09']);
+    assert.deepEqual(
+      (await response.json()).error.issues.map((issue: { code: string }) => issue.code),
+      ['BR-09'],
+    );
     assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(signed).nonce), false);
     assert.equal(await world.net.balanceOf(buyer.address), before);
-    assert.equal((await postJson(`${service.url}/v1/invoice.pdf`, noCountry)).status, 402, 'the plain PDF route asks for payment: it would print');
+    assert.equal(
+      (await postJson(`${service.url}/v1/invoice.pdf`, noCountry)).status,
+      402,
+      'the plain PDF route asks for payment: it would print',
+    );
   });
 
   test('a render failure on the Factur-X route settles nothing', { timeout: 60_000 }, async () => {
@@ -135,7 +178,9 @@ describe('never charged', () => {
         .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
         .createPaymentPayload(await challenge(`${failing.url}/v1/e-invoice/factur-x.pdf`));
       const before = await world.net.balanceOf(buyer.address);
-      const response = await postJson(`${failing.url}/v1/e-invoice/factur-x.pdf`, EXAMPLE_EINVOICE, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed) });
+      const response = await postJson(`${failing.url}/v1/e-invoice/factur-x.pdf`, EXAMPLE_EINVOICE, {
+        'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed),
+      });
       assert.ok(response.status >= 500, String(response.status));
       assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
       assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(signed).nonce), false);

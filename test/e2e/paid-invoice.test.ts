@@ -5,7 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -21,14 +25,20 @@ import { waitUntil } from '../fixtures/processes.js';
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let service: Awaited<ReturnType<typeof startPaidService>>;
 
-before(async () => {
-  world = await startPaymentWorld();
-  service = await startPaidService({ net: world.net, renderer: world.renderer });
-}, { timeout: 60_000 });
-after(async () => {
-  await service?.close();
-  await world?.close();
-}, { timeout: 30_000 });
+before(
+  async () => {
+    world = await startPaymentWorld();
+    service = await startPaidService({ net: world.net, renderer: world.renderer });
+  },
+  { timeout: 60_000 },
+);
+after(
+  async () => {
+    await service?.close();
+    await world?.close();
+  },
+  { timeout: 30_000 },
+);
 
 const invoiceUrl = () => `${service.url}/v1/invoice.pdf`;
 
@@ -39,17 +49,22 @@ async function challenge(url = invoiceUrl()): Promise<PaymentRequired> {
 }
 
 async function sign(privateKey: `0x${string}`, paymentRequired: PaymentRequired): Promise<PaymentPayload> {
-  return new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(privateKey))).createPaymentPayload(paymentRequired);
+  return new x402Client()
+    .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(privateKey)))
+    .createPaymentPayload(paymentRequired);
 }
 
 /** A client without spend controls, to sign what a careless or hostile client would. */
 async function signAnything(privateKey: `0x${string}`, paymentRequired: PaymentRequired): Promise<PaymentPayload> {
-  const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(privateKeyToAccount(privateKey)) }], spendControls: false });
+  const client = x402Client.fromConfig({
+    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(privateKeyToAccount(privateKey)) }],
+    spendControls: false,
+  });
   return client.createPaymentPayload(paymentRequired);
 }
 
-
-const pay = (header: string, body: unknown = EXAMPLE_INVOICE, url = invoiceUrl()) => postJson(url, body, { 'PAYMENT-SIGNATURE': header });
+const pay = (header: string, body: unknown = EXAMPLE_INVOICE, url = invoiceUrl()) =>
+  postJson(url, body, { 'PAYMENT-SIGNATURE': header });
 
 describe('the 402 challenge', () => {
   test('decodes with @x402/core and carries the exact offer', async () => {
@@ -65,9 +80,19 @@ describe('the 402 challenge', () => {
     assert.equal(required.resource.url, 'http://127.0.0.1/v1/invoice.pdf');
     assert.equal(required.resource.mimeType, 'application/pdf');
     assert.deepEqual(required.accepts, [
-      { scheme: 'exact', network: 'eip155:8453', amount: '20000', asset: USDC, payTo: world.net.payTo, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } },
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '20000',
+        asset: USDC,
+        payTo: world.net.payTo,
+        maxTimeoutSeconds: 300,
+        extra: { name: 'USD Coin', version: '2' },
+      },
     ]);
-    const bazaar = required.extensions?.bazaar as { info: { input: { method: string; bodyType: string; body: unknown } } };
+    const bazaar = required.extensions?.bazaar as {
+      info: { input: { method: string; bodyType: string; body: unknown } };
+    };
     assert.equal(bazaar.info.input.method, 'POST');
     assert.equal(bazaar.info.input.bodyType, 'json');
     // The example, cut to its required fields and first line item (compactSchema.ts).
@@ -81,8 +106,15 @@ describe('the 402 challenge', () => {
     // The challenge stays small enough for clients and proxies (Node's client refuses header
     // blocks over 16 KiB, and clients echo the challenge into PAYMENT-SIGNATURE): the body schema
     // inside it names the required fields and points to the OpenAPI document for the rest.
-    assert.ok(response.headers.get('PAYMENT-REQUIRED')!.length <= 4096, `PAYMENT-REQUIRED is ${response.headers.get('PAYMENT-REQUIRED')!.length} bytes`);
-    const schema = (required.extensions?.bazaar as { schema: { properties: { input: { properties: { body: Record<string, unknown> } } } } }).schema.properties.input.properties.body;
+    assert.ok(
+      response.headers.get('PAYMENT-REQUIRED')!.length <= 4096,
+      `PAYMENT-REQUIRED is ${response.headers.get('PAYMENT-REQUIRED')!.length} bytes`,
+    );
+    const schema = (
+      required.extensions?.bazaar as {
+        schema: { properties: { input: { properties: { body: Record<string, unknown> } } } };
+      }
+    ).schema.properties.input.properties.body;
     assert.deepEqual(schema.required, ['seller', 'buyer', 'invoice_number', 'issue_date', 'line_items']);
     assert.match(String(schema.description), /openapi\.json/);
   });
@@ -164,8 +196,13 @@ describe('buying a PDF', () => {
     const rendersBefore = service.renders();
     const responses = await Promise.all(Array.from({ length: 10 }, () => pay(header)));
     const statuses = responses.map((response) => response.status);
-    assert.ok(statuses.every((status) => status === 200 || status === 409), statuses.join(','));
-    const bodies = await Promise.all(responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())));
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 409),
+      statuses.join(','),
+    );
+    const bodies = await Promise.all(
+      responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())),
+    );
     assert.ok(bodies.length >= 1);
     for (const body of bodies) assert.deepEqual(body, bodies[0]);
     assert.equal(service.renders() - rendersBefore, 1);
@@ -199,7 +236,10 @@ describe('payments that are refused', () => {
     assert.equal((await pay(encodePaymentSignatureHeader(lying))).status, 402);
     // An echoed extension must be the advertised one, unchanged (the reference's extension_echo_mismatch).
     assert.ok(honest.extensions?.bazaar, 'the client echoes the bazaar extension');
-    const edited = { ...honest, extensions: { bazaar: { info: { input: { type: 'http', method: 'POST', bodyType: 'json', body: {} } } } } };
+    const edited = {
+      ...honest,
+      extensions: { bazaar: { info: { input: { type: 'http', method: 'POST', bodyType: 'json', body: {} } } } },
+    };
     const echoed = await pay(encodePaymentSignatureHeader(edited));
     assert.equal(echoed.status, 402);
     assert.equal(decodePaymentRequiredHeader(echoed.headers.get('PAYMENT-REQUIRED')!).error, 'extension_echo_mismatch');
@@ -210,9 +250,12 @@ describe('payments that are refused', () => {
     const expired = await sign(buyer.privateKey, { ...required, accepts: [{ ...offer, maxTimeoutSeconds: 1 }] });
     const expiredResponse = await pay(encodePaymentSignatureHeader({ ...expired, accepted: offer }));
     assert.equal(expiredResponse.status, 402);
-    assert.equal(decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_payload_authorization_valid_before');
+    assert.equal(
+      decodePaymentRequiredHeader(expiredResponse.headers.get('PAYMENT-REQUIRED')!).error,
+      'invalid_exact_evm_payload_authorization_valid_before',
+    );
     assert.match((await expiredResponse.json()).error.message, /expired/);
-    assert.equal(await world.net.balanceOf(world.net.payTo) >= 0n, true);
+    assert.equal((await world.net.balanceOf(world.net.payTo)) >= 0n, true);
   });
 
   test('a buyer without funds is refused by the facilitator with a 402', async () => {
@@ -221,7 +264,10 @@ describe('payments that are refused', () => {
     const response = await pay(encodePaymentSignatureHeader(payload));
     assert.equal(response.status, 402);
     // Only the facilitator's reason code: its long message (contract arguments) stays in the body.
-    assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_exact_evm_insufficient_balance');
+    assert.equal(
+      decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error,
+      'invalid_exact_evm_insufficient_balance',
+    );
     assert.match((await response.json()).error.message, /insufficient_balance/);
   });
 
@@ -245,7 +291,11 @@ describe('never charged when the work or the facilitator fails', () => {
       const buyer = world.net.buyers[5]!;
       const payload = await sign(buyer.privateKey, await challenge(`${failing.url}/v1/invoice.pdf`));
       const before = await world.net.balanceOf(buyer.address);
-      const response = await pay(encodePaymentSignatureHeader(payload), EXAMPLE_INVOICE, `${failing.url}/v1/invoice.pdf`);
+      const response = await pay(
+        encodePaymentSignatureHeader(payload),
+        EXAMPLE_INVOICE,
+        `${failing.url}/v1/invoice.pdf`,
+      );
       assert.ok(response.status >= 500, String(response.status));
       assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
       assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(payload).nonce), false);
@@ -263,7 +313,11 @@ describe('never charged when the work or the facilitator fails', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const down = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: `http://127.0.0.1:${port}` });
+    const down = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      facilitatorUrl: `http://127.0.0.1:${port}`,
+    });
     try {
       const buyer = world.net.buyers[6]!;
       const payload = await sign(buyer.privateKey, await challenge(`${down.url}/v1/invoice.pdf`));
@@ -283,15 +337,28 @@ describe('never charged when the work or the facilitator fails', () => {
     // Buyer 8 keeps exactly one payment's worth, then signs two payments at once: both verify
     // (the balance covers each), only one can settle.
     const buyer = world.net.buyers[7]!;
-    const wallet = createWalletClient({ account: privateKeyToAccount(buyer.privateKey), transport: http(world.net.rpcUrl) });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(buyer.privateKey),
+      transport: http(world.net.rpcUrl),
+    });
     const spare = (await world.net.balanceOf(buyer.address)) - 20000n;
-    await wallet.writeContract({ chain: null, address: USDC, abi: parseAbi(['function transfer(address,uint256) returns (bool)']), functionName: 'transfer', args: [world.net.buyers[8]!.address, spare] });
-    for (let i = 0; i < 50 && (await world.net.balanceOf(buyer.address)) !== 20000n; i++) await new Promise((r) => setTimeout(r, 100));
+    await wallet.writeContract({
+      chain: null,
+      address: USDC,
+      abi: parseAbi(['function transfer(address,uint256) returns (bool)']),
+      functionName: 'transfer',
+      args: [world.net.buyers[8]!.address, spare],
+    });
+    for (let i = 0; i < 50 && (await world.net.balanceOf(buyer.address)) !== 20000n; i++)
+      await new Promise((r) => setTimeout(r, 100));
     assert.equal(await world.net.balanceOf(buyer.address), 20000n);
 
     const required = await challenge();
     const [a, b] = await Promise.all([sign(buyer.privateKey, required), sign(buyer.privateKey, required)]);
-    const responses = await Promise.all([pay(encodePaymentSignatureHeader(a!)), pay(encodePaymentSignatureHeader(b!), { ...EXAMPLE_INVOICE, invoice_number: 'INV-B' })]);
+    const responses = await Promise.all([
+      pay(encodePaymentSignatureHeader(a!)),
+      pay(encodePaymentSignatureHeader(b!), { ...EXAMPLE_INVOICE, invoice_number: 'INV-B' }),
+    ]);
     const statuses = responses.map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, 402]);
     const failed = responses.find((r) => r.status === 402)!;
@@ -309,14 +376,27 @@ describe('never charged when the work or the facilitator fails', () => {
       if (req.url === '/settle') return; // never answers
       // GET /supported (the start-up check) has no body.
       const body = req.method === 'POST' ? { body: Buffer.concat(chunks) } : {};
-      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, ...body });
-      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+      const upstream = await fetch(`${world.net.facilitatorUrl}${req.url}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        ...body,
+      });
+      res
+        .writeHead(upstream.status, { 'content-type': 'application/json' })
+        .end(Buffer.from(await upstream.arrayBuffer()));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const hanging = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, facilitatorTimeoutMs: 1500 });
+    const hanging = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      facilitatorUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      facilitatorTimeoutMs: 1500,
+    });
     try {
       const buyer = world.net.buyers[8]!;
-      const header = encodePaymentSignatureHeader(await sign(buyer.privateKey, await challenge(`${hanging.url}/v1/invoice.pdf`)));
+      const header = encodePaymentSignatureHeader(
+        await sign(buyer.privateKey, await challenge(`${hanging.url}/v1/invoice.pdf`)),
+      );
       const response = await pay(header, EXAMPLE_INVOICE, `${hanging.url}/v1/invoice.pdf`);
       assert.equal(response.status, 504);
       assert.equal((await response.json()).error.code, 'settlement_unknown');

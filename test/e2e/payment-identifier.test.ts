@@ -23,33 +23,43 @@ const stores: PaymentStore[] = [];
 const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
 let required: PaymentRequired;
 
-before(async () => {
-  redis = await startRedisServer();
-  world = await startPaymentWorld();
-  for (let i = 0; i < 2; i++) {
-    const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
-    stores.push(store);
-    instances.push(await startPaidService({ net: world.net, renderer: world.renderer, store }));
-  }
-  required = await challengeOf(instances[0]!.url);
-}, { timeout: 90_000 });
+before(
+  async () => {
+    redis = await startRedisServer();
+    world = await startPaymentWorld();
+    for (let i = 0; i < 2; i++) {
+      const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
+      stores.push(store);
+      instances.push(await startPaidService({ net: world.net, renderer: world.renderer, store }));
+    }
+    required = await challengeOf(instances[0]!.url);
+  },
+  { timeout: 90_000 },
+);
 
-after(async () => {
-  for (const instance of instances) await instance.close();
-  for (const store of stores) await store.close();
-  await world?.close();
-  await redis?.stop();
-}, { timeout: 30_000 });
+after(
+  async () => {
+    for (const instance of instances) await instance.close();
+    for (const store of stores) await store.close();
+    await world?.close();
+    await redis?.stop();
+  },
+  { timeout: 30_000 },
+);
 
 /** A fresh authorization (new nonce) carrying the payment id, as a client retrying would sign. */
 async function signWithId(buyerIndex: number, id: string): Promise<PaymentPayload> {
   const buyer = world.net.buyers[buyerIndex]!;
-  const payload = await new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey))).createPaymentPayload(required);
+  const payload = await new x402Client()
+    .register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
+    .createPaymentPayload(required);
   return { ...payload, extensions: appendPaymentIdentifierToExtensions(structuredClone(payload.extensions ?? {}), id) };
 }
 
 const pay = (instance: number, payload: PaymentPayload, body: unknown = EXAMPLE_INVOICE) =>
-  postJson(`${instances[instance]!.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload) });
+  postJson(`${instances[instance]!.url}/v1/invoice.pdf`, body, {
+    'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
+  });
 
 test('the challenge offers the extension', () => {
   assert.deepEqual((required.extensions?.['payment-identifier'] as { info: unknown }).info, { required: false });
@@ -68,9 +78,16 @@ test('same id and body, signed anew, on the other instance: the same PDF and rec
   const again = await pay(1, retry);
   assert.equal(again.status, 200);
   assert.ok(Buffer.from(await again.arrayBuffer()).equals(pdf));
-  assert.equal(decodePaymentResponseHeader(again.headers.get('PAYMENT-RESPONSE')!).transaction, decodePaymentResponseHeader(first.headers.get('PAYMENT-RESPONSE')!).transaction);
+  assert.equal(
+    decodePaymentResponseHeader(again.headers.get('PAYMENT-RESPONSE')!).transaction,
+    decodePaymentResponseHeader(first.headers.get('PAYMENT-RESPONSE')!).transaction,
+  );
   assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'charged once');
-  assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(retry).nonce), false, "the retry's authorization is never used");
+  assert.equal(
+    await world.net.authorizationState(buyer.address, authorizationOf(retry).nonce),
+    false,
+    "the retry's authorization is never used",
+  );
 
   // The id is no bearer token: the same id and body under a payload the payer did not sign (same
   // `from`, a garbage signature) gets the challenge, not the PDF.
@@ -93,7 +110,10 @@ test('two retries with one id at once on both instances: one charge, one PDF', a
   const id = generatePaymentId('order_');
   const [a, b] = await Promise.all([signWithId(2, id), signWithId(2, id)]);
   const responses = await Promise.all([pay(0, a!), pay(1, b!)]);
-  assert.deepEqual(responses.map((response) => response.status), [200, 200]);
+  assert.deepEqual(
+    responses.map((response) => response.status),
+    [200, 200],
+  );
   const [pdfA, pdfB] = await Promise.all(responses.map(async (response) => Buffer.from(await response.arrayBuffer())));
   assert.ok(pdfA!.equals(pdfB!));
   assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'one transfer');

@@ -18,22 +18,28 @@ let redis: RedisServer;
 const stores: PaymentStore[] = [];
 const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
 
-before(async () => {
-  redis = await startRedisServer();
-  world = await startPaymentWorld();
-  for (let i = 0; i < 2; i++) {
-    const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
-    stores.push(store);
-    instances.push(await startPaidService({ net: world.net, renderer: world.renderer, store }));
-  }
-}, { timeout: 90_000 });
+before(
+  async () => {
+    redis = await startRedisServer();
+    world = await startPaymentWorld();
+    for (let i = 0; i < 2; i++) {
+      const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
+      stores.push(store);
+      instances.push(await startPaidService({ net: world.net, renderer: world.renderer, store }));
+    }
+  },
+  { timeout: 90_000 },
+);
 
-after(async () => {
-  for (const instance of instances) await instance.close();
-  for (const store of stores) await store.close();
-  await world?.close();
-  await redis?.stop();
-}, { timeout: 30_000 });
+after(
+  async () => {
+    for (const instance of instances) await instance.close();
+    for (const store of stores) await store.close();
+    await world?.close();
+    await redis?.stop();
+  },
+  { timeout: 30_000 },
+);
 
 async function signedHeader(buyerIndex: number): Promise<string> {
   return (await signerFor(world.net.buyers[buyerIndex]!, await challengeOf(instances[0]!.url))()).header;
@@ -44,11 +50,18 @@ test('one signature sent to both instances at once settles exactly once', async 
   const before = await world.net.balanceOf(buyer.address);
   const header = await signedHeader(0);
   const responses = await Promise.all(
-    [0, 1, 0, 1].map((i) => postJson(`${instances[i]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header })),
+    [0, 1, 0, 1].map((i) =>
+      postJson(`${instances[i]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header }),
+    ),
   );
   const statuses = responses.map((response) => response.status);
-  assert.ok(statuses.every((status) => status === 200 || status === 409), statuses.join(','));
-  const pdfs = await Promise.all(responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())));
+  assert.ok(
+    statuses.every((status) => status === 200 || status === 409),
+    statuses.join(','),
+  );
+  const pdfs = await Promise.all(
+    responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())),
+  );
   for (const pdf of pdfs) assert.deepEqual(pdf, pdfs[0]);
   assert.equal(instances[0]!.renders() + instances[1]!.renders(), 1, 'one render across both instances');
   assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'one transfer');
@@ -75,9 +88,16 @@ test('a settlement whose answer was lost on one instance is collected by re-send
     assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'the transfer did happen');
 
     const rendersBefore = instances[1]!.renders();
-    const collected = await postJson(`${instances[1]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header });
+    const collected = await postJson(`${instances[1]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, {
+      'PAYMENT-SIGNATURE': header,
+    });
     assert.equal(collected.status, 200);
-    assert.equal(Buffer.from(await collected.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      Buffer.from(await collected.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
     assert.equal(decodePaymentResponseHeader(collected.headers.get('PAYMENT-RESPONSE')!).success, true);
     assert.equal(instances[1]!.renders(), rendersBefore, 'the PDF parked by the other instance, not a new render');
     assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'one transfer');
@@ -93,7 +113,9 @@ test('a Redis outage makes paid requests 503 without charging, and they recover 
   const header = await signedHeader(1);
   const before = await world.net.balanceOf(buyer.address);
   await redis.stop();
-  const during = await postJson(`${instances[0]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header });
+  const during = await postJson(`${instances[0]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, {
+    'PAYMENT-SIGNATURE': header,
+  });
   assert.equal(during.status, 503);
   assert.equal((await during.json()).error.code, 'payment_store_unavailable');
   assert.ok(during.headers.get('retry-after'));
@@ -104,7 +126,9 @@ test('a Redis outage makes paid requests 503 without charging, and they recover 
   await redis.restart();
   let status = 0;
   for (let i = 0; i < 50 && status !== 200; i++) {
-    const response = await postJson(`${instances[0]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, { 'PAYMENT-SIGNATURE': header });
+    const response = await postJson(`${instances[0]!.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, {
+      'PAYMENT-SIGNATURE': header,
+    });
     status = response.status;
     await response.arrayBuffer();
     if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));

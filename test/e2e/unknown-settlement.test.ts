@@ -19,23 +19,35 @@ let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let proxy: FaultyFacilitator;
 let service: Awaited<ReturnType<typeof startPaidService>>;
 
-before(async () => {
-  world = await startPaymentWorld();
-  proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
-  service = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: proxy.url, facilitatorTimeoutMs: 3_000 });
-}, { timeout: 60_000 });
-after(async () => {
-  await service?.close();
-  await proxy?.close();
-  await world?.close();
-}, { timeout: 30_000 });
+before(
+  async () => {
+    world = await startPaymentWorld();
+    proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
+    service = await startPaidService({
+      net: world.net,
+      renderer: world.renderer,
+      facilitatorUrl: proxy.url,
+      facilitatorTimeoutMs: 3_000,
+    });
+  },
+  { timeout: 60_000 },
+);
+after(
+  async () => {
+    await service?.close();
+    await proxy?.close();
+    await world?.close();
+  },
+  { timeout: 30_000 },
+);
 
 const invoiceUrl = () => `${service.url}/v1/invoice.pdf`;
 async function signFor(buyer: DevKey): Promise<Signed> {
   return signerFor(buyer, await challengeOf(service.url))();
 }
 
-const pay = (header: string, body: unknown = EXAMPLE_INVOICE) => postJson(invoiceUrl(), body, { 'PAYMENT-SIGNATURE': header });
+const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
+  postJson(invoiceUrl(), body, { 'PAYMENT-SIGNATURE': header });
 
 /** Pays once with the settle call broken by `fault`; answers what the buyer saw and what moved on chain. */
 async function payThrough(fault: Fault, buyer: DevKey) {
@@ -67,7 +79,11 @@ async function collect(header: string, buyer: DevKey, nonce: `0x${string}`, befo
   assert.equal(receipt.success, true);
   assert.equal(receipt.network, 'eip155:8453');
   assert.equal(receipt.payer?.toLowerCase(), buyer.address.toLowerCase());
-  assert.equal(await world.net.authorizationState(buyer.address, nonce), true, 'the PDF comes only once the transfer exists');
+  assert.equal(
+    await world.net.authorizationState(buyer.address, nonce),
+    true,
+    'the PDF comes only once the transfer exists',
+  );
   assert.equal(await world.net.balanceOf(buyer.address), before - 20000n, 'exactly one transfer');
   return { pdf, receipt, header: response.headers.get('PAYMENT-RESPONSE')! };
 }
@@ -89,7 +105,9 @@ describe('the transfer happened but the service never heard', () => {
       assert.equal(collected.receipt.transaction, '', 'the settling transaction was never reported to us');
       assert.equal(service.renders() - rendersBefore, 1, 'the parked PDF, not a second render');
       // The re-settle heard the real local facilitator's reason for a used authorization.
-      const collectedEvent = service.eventDetails.findLast((event) => event.event === 'collected' && event.nonce === first.nonce);
+      const collectedEvent = service.eventDetails.findLast(
+        (event) => event.event === 'collected' && event.nonce === first.nonce,
+      );
       assert.equal(collectedEvent?.reason, 'invalid_exact_evm_nonce_already_used');
 
       const again = await pay(first.header);
@@ -140,9 +158,19 @@ describe('the transfer did not happen', () => {
     const buyer = world.net.buyers[6]!;
     const first = await payThrough('error500', buyer);
     await assertUnknown(first.response, first.body, 502);
-    const wallet = createWalletClient({ account: privateKeyToAccount(buyer.privateKey), transport: http(world.net.rpcUrl) });
-    await wallet.writeContract({ chain: null, address: USDC, abi: parseAbi(['function transfer(address,uint256) returns (bool)']), functionName: 'transfer', args: [world.net.buyers[8]!.address, first.before] });
-    for (let i = 0; i < 50 && (await world.net.balanceOf(buyer.address)) !== 0n; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(buyer.privateKey),
+      transport: http(world.net.rpcUrl),
+    });
+    await wallet.writeContract({
+      chain: null,
+      address: USDC,
+      abi: parseAbi(['function transfer(address,uint256) returns (bool)']),
+      functionName: 'transfer',
+      args: [world.net.buyers[8]!.address, first.before],
+    });
+    for (let i = 0; i < 50 && (await world.net.balanceOf(buyer.address)) !== 0n; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
 
     const resent = await pay(first.header);
     assert.equal(resent.status, 402);
@@ -154,7 +182,10 @@ describe('the transfer did not happen', () => {
     // Released: the authorization is an ordinary unpaid one again (verify now refuses it).
     const again = await pay(first.header);
     assert.equal(again.status, 402);
-    assert.match(decodePaymentRequiredHeader(again.headers.get('PAYMENT-REQUIRED')!).error ?? '', /insufficient_balance/);
+    assert.match(
+      decodePaymentRequiredHeader(again.headers.get('PAYMENT-REQUIRED')!).error ?? '',
+      /insufficient_balance/,
+    );
   });
 });
 
@@ -176,8 +207,13 @@ describe('collecting is single-flight and tied to the body', () => {
     const settlesBefore = proxy.calls('settle');
     const responses = await Promise.all(Array.from({ length: 10 }, () => pay(first.header)));
     const statuses = responses.map((response) => response.status);
-    assert.ok(statuses.every((status) => status === 200 || status === 409), statuses.join(','));
-    const pdfs = await Promise.all(responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())));
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 409),
+      statuses.join(','),
+    );
+    const pdfs = await Promise.all(
+      responses.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())),
+    );
     assert.ok(pdfs.length >= 1);
     for (const pdf of pdfs) assert.deepEqual(pdf, pdfs[0]);
     assert.equal(proxy.calls('settle') - settlesBefore, 1, 'one re-settle');

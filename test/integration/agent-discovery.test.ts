@@ -24,7 +24,12 @@ before(async () => {
 after(() => app.close());
 
 // The package's own CLI (bin/discovery.js), beside its dist/ entry point.
-const discoveryCli = join(dirname(createRequire(import.meta.url).resolve('@agentcash/discovery')), '..', 'bin', 'discovery.js');
+const discoveryCli = join(
+  dirname(createRequire(import.meta.url).resolve('@agentcash/discovery')),
+  '..',
+  'bin',
+  'discovery.js',
+);
 
 /** The response's header block as sent: one `name: value\r\n` line per header. */
 function headerLines(response: Response): string {
@@ -34,8 +39,14 @@ function headerLines(response: Response): string {
 }
 
 test('@agentcash/discovery finds every operation, prices the paid ones, and has 0 warnings', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, [discoveryCli, 'discover', app.url, '--json'], { timeout: 60_000 });
-  const result = JSON.parse(stdout) as { ok: boolean; resources: { path: string; authHint?: string; priceHint?: string; protocols?: string[] }[]; warnings: { code: string }[] };
+  const { stdout } = await promisify(execFile)(process.execPath, [discoveryCli, 'discover', app.url, '--json'], {
+    timeout: 60_000,
+  });
+  const result = JSON.parse(stdout) as {
+    ok: boolean;
+    resources: { path: string; authHint?: string; priceHint?: string; protocols?: string[] }[];
+    warnings: { code: string }[];
+  };
   assert.equal(result.ok, true);
   assert.deepEqual(result.warnings, []);
   const pdf = result.resources.find((resource) => resource.path === '/v1/invoice.pdf');
@@ -47,7 +58,8 @@ test('@agentcash/discovery finds every operation, prices the paid ones, and has 
   assert.ok(result.resources.length >= 13, `${result.resources.length} resources`);
 });
 
-const post = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { method: 'POST', ...init, signal: AbortSignal.timeout(10_000) });
+const post = (path: string, init: RequestInit = {}) =>
+  fetch(`${app.url}${path}`, { method: 'POST', ...init, signal: AbortSignal.timeout(10_000) });
 
 test('an unpaid POST without a body, or with an empty one, to a paid route is the 402 challenge', async () => {
   for (const init of [{}, { headers: { 'content-type': 'application/json' }, body: '' }] as RequestInit[]) {
@@ -59,7 +71,15 @@ test('an unpaid POST without a body, or with an empty one, to a paid route is th
     assert.equal((await response.json()).error.code, 'payment_required');
   }
   // A valid body is challenged too; an invalid non-empty body is a 400, before anything about payment.
-  assert.equal((await post('/v1/invoice.pdf', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(EXAMPLE_INVOICE) })).status, 402);
+  assert.equal(
+    (
+      await post('/v1/invoice.pdf', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(EXAMPLE_INVOICE),
+      })
+    ).status,
+    402,
+  );
   const invalid = await post('/v1/invoice.pdf', { headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(invalid.status, 400);
   assert.equal(invalid.headers.get('PAYMENT-REQUIRED'), null);
@@ -87,7 +107,10 @@ test('the challenge fits in 4 KB, its bazaar extension is valid, typed for a PDF
     // The example body in the challenge (cut to the required fields) is itself a valid request.
     const example = (bazaar.info as { input: { body: unknown } }).input.body;
     const validatePath = path.includes('e-invoice') ? '/v1/e-invoice/validate' : '/v1/invoice/validate';
-    const checked = await post(validatePath, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(example) });
+    const checked = await post(validatePath, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(example),
+    });
     assert.equal(checked.status, 200, `${path}: ${await checked.clone().text()}`);
     const output = (bazaar.info as { output?: { type?: string; format?: string } }).output;
     assert.equal(output?.type, type);
@@ -101,7 +124,11 @@ test('/.well-known/x402 lists absolute URLs; free operations have security: []',
   for (const url of manifest.resources) assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/v1\//);
   const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
   assert.deepEqual(openapi.paths['/v1/invoice/validate'].post.security, []);
-  assert.deepEqual(openapi.paths['/v1/invoice.pdf'].post['x-payment-info'].price, { mode: 'fixed', currency: 'USD', amount: '0.02' });
+  assert.deepEqual(openapi.paths['/v1/invoice.pdf'].post['x-payment-info'].price, {
+    mode: 'fixed',
+    currency: 'USD',
+    amount: '0.02',
+  });
 });
 
 test('/.well-known/mcp/server.json describes the remote MCP server and its tools from the route table', async () => {
@@ -110,7 +137,10 @@ test('/.well-known/mcp/server.json describes the remote MCP server and its tools
   assert.match(doc.name, /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
   assert.ok(doc.description.length <= 100);
   assert.deepEqual(doc.remotes, [{ type: 'streamable-http', url: `${app.url}/mcp` }]);
-  const tools = doc._meta['io.modelcontextprotocol.registry/publisher-provided'].tools as { name: string; price?: { amount: string } }[];
+  const tools = doc._meta['io.modelcontextprotocol.registry/publisher-provided'].tools as {
+    name: string;
+    price?: { amount: string };
+  }[];
   assert.equal(tools.find((tool) => tool.name === 'v1_invoice_pdf')?.price?.amount, '0.02');
   assert.equal(tools.find((tool) => tool.name === 'v1_invoice_validate')?.price, undefined);
 });
@@ -122,10 +152,19 @@ test('/mcp answers POST only: GET (no sessions, no event stream) is 405', async 
 });
 
 test('/mcp takes one JSON-RPC message per POST: a batch is refused (it would run many tool calls for one rate-limit token)', async () => {
-  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'v1_invoice_validate', arguments: {} } });
+  const call = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'v1_invoice_validate', arguments: {} },
+  });
   const response = await fetch(`${app.url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify([call(1), call(2), call(3)]),
   });
   assert.equal(response.status, 400);

@@ -3,14 +3,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
-import { extractOffersFromPaymentRequired, verifyOfferSignatureEIP712, type EIP712SignedOffer } from '@x402/extensions/offer-receipt';
+import {
+  extractOffersFromPaymentRequired,
+  verifyOfferSignatureEIP712,
+  type EIP712SignedOffer,
+} from '@x402/extensions/offer-receipt';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { startChallengeApp } from '../support/challengeApp.js';
 import { postJson } from '../support/testApp.js';
 
 const key = generatePrivateKey();
-const batchOf = (n: number) => ({ invoices: Array.from({ length: n }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `C-${i}` })) });
+const batchOf = (n: number) => ({
+  invoices: Array.from({ length: n }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `C-${i}` })),
+});
 
 describe('with a receipt signing key', () => {
   let app: Awaited<ReturnType<typeof startChallengeApp>>;
@@ -20,7 +26,10 @@ describe('with a receipt signing key', () => {
   after(() => app.close());
 
   test('the 402 of a batch and of a single PDF carry signed offers for their amounts, in headers clients accept', async () => {
-    for (const [path, body, amount] of [['/v1/invoices.zip', batchOf(100), '2000000'], ['/v1/invoice.pdf', EXAMPLE_INVOICE, '20000']] as const) {
+    for (const [path, body, amount] of [
+      ['/v1/invoices.zip', batchOf(100), '2000000'],
+      ['/v1/invoice.pdf', EXAMPLE_INVOICE, '20000'],
+    ] as const) {
       const response = await postJson(`${app.url}${path}`, body);
       assert.equal(response.status, 402, path);
       const header = response.headers.get('PAYMENT-REQUIRED')!;
@@ -42,7 +51,11 @@ describe('with a receipt signing key', () => {
     assert.equal(manifest.extensions['offer-receipt'].format, 'eip712');
     const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
     for (const path of ['/v1/invoice.pdf', '/v1/invoices.zip']) {
-      assert.equal(openapi.paths[path].post['x-payment-info'].protocols[0].x402.extensions['offer-receipt'].signer, privateKeyToAddress(key), path);
+      assert.equal(
+        openapi.paths[path].post['x-payment-info'].protocols[0].x402.extensions['offer-receipt'].signer,
+        privateKeyToAddress(key),
+        path,
+      );
     }
     assert.match(openapi.paths['/v1/invoices.zip'].post.description, /per invoice in the call/);
   });

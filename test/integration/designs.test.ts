@@ -37,7 +37,11 @@ const render = async (input: InvoiceInput) => (await renderer.renderPdf(prepareI
 /** A theme sample: none; one that leaves every optional block out; one with the palest colours allowed, other labels and spacing. */
 const THEMES: Record<string, Theme | undefined> = {
   'no theme': undefined,
-  'bare serif': { font: 'Noto Serif', density: 'compact', show: { logo: false, line_numbers: false, item_codes: false, notes: false } },
+  'bare serif': {
+    font: 'Noto Serif',
+    density: 'compact',
+    show: { logo: false, line_numbers: false, item_codes: false, notes: false },
+  },
   'pale accent, comfortable': {
     colors: { accent: '#767676', ink: '#333333', muted: '#767676', rule: '#000000', tint: '#fafafa' },
     density: 'comfortable',
@@ -58,7 +62,10 @@ const LANGUAGES: Record<string, InvoiceInput> = {
  * folded (NFKC), and the lam and alef letters dropped, because Poppler writes a lam-alef ligature
  * as alef then lam.
  */
-const comparable = (text: string) => normalizeText(text).normalize('NFKC').replace(/[\u0622\u0623\u0625\u0627\u0644]/g, '');
+const comparable = (text: string) =>
+  normalizeText(text)
+    .normalize('NFKC')
+    .replace(/[\u0622\u0623\u0625\u0627\u0644]/g, '');
 
 /** What an invoice must show, as the view model prints it: number, dates, parties, VAT ids, every total, the amount due. */
 function mustShow(input: InvoiceInput): string[] {
@@ -82,29 +89,39 @@ function mustShow(input: InvoiceInput): string[] {
   ].filter((value): value is string => value !== null);
 }
 
-describe('every design × a sample of themes × four languages shows what an invoice must show', { timeout: 600_000 }, () => {
-  for (const design of DESIGNS) {
-    for (const [themeName, theme] of Object.entries(THEMES)) {
-      test(`${design}, ${themeName}`, async () => {
-        for (const [language, base] of Object.entries(LANGUAGES)) {
-          const input: InvoiceInput = { ...base, design, ...(theme ? { theme } : {}) };
-          const text = comparable(pdfPages(await render(input), 'raw').join('\n'));
-          for (const value of mustShow(input)) {
-            // Word by word: Poppler gives right-to-left lines back in visual order.
-            for (const word of comparable(value).split(' ').filter(Boolean)) {
-              assert.ok(text.includes(word), `${design}/${themeName}/${language}: "${word}" of "${value}" is missing from the PDF text`);
+describe(
+  'every design × a sample of themes × four languages shows what an invoice must show',
+  { timeout: 600_000 },
+  () => {
+    for (const design of DESIGNS) {
+      for (const [themeName, theme] of Object.entries(THEMES)) {
+        test(`${design}, ${themeName}`, async () => {
+          for (const [language, base] of Object.entries(LANGUAGES)) {
+            const input: InvoiceInput = { ...base, design, ...(theme ? { theme } : {}) };
+            const text = comparable(pdfPages(await render(input), 'raw').join('\n'));
+            for (const value of mustShow(input)) {
+              // Word by word: Poppler gives right-to-left lines back in visual order.
+              for (const word of comparable(value).split(' ').filter(Boolean)) {
+                assert.ok(
+                  text.includes(word),
+                  `${design}/${themeName}/${language}: "${word}" of "${value}" is missing from the PDF text`,
+                );
+              }
             }
           }
-        }
-      });
+        });
+      }
     }
-  }
-});
+  },
+);
 
 describe('layout in every design', { timeout: 600_000 }, () => {
   for (const design of DESIGNS) {
     test(`${design}: the real-world example of /v1/schema fits one A4 page, with a logo too`, async () => {
-      for (const [name, input] of Object.entries({ 'without a logo': EXAMPLE_REAL_WORLD_INVOICE, 'with a logo': GERMAN_MIXED_RATE })) {
+      for (const [name, input] of Object.entries({
+        'without a logo': EXAMPLE_REAL_WORLD_INVOICE,
+        'with a logo': GERMAN_MIXED_RATE,
+      })) {
         const info = pdfInfo(await render({ ...input, design }));
         assert.equal(info.Pages, '1', name);
         assert.match(info['Page size']!, /595\.\d+ x 841\.\d+ pts \(A4\)/);
@@ -119,19 +136,25 @@ describe('layout in every design', { timeout: 600_000 }, () => {
         ja: JAPANESE_INVOICE,
         'credit note': CREDIT_NOTE,
         'long (A4)': invoiceWithItems(45, { currency: 'EUR' }),
-        'long invoice number (Letter)': { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0042-REV-B-'.repeat(3).slice(0, 64) },
+        'long invoice number (Letter)': {
+          ...EXAMPLE_INVOICE,
+          invoice_number: 'INV-2026-0042-REV-B-'.repeat(3).slice(0, 64),
+        },
       };
       for (const [name, input] of Object.entries(cases)) {
         const scales = contentScales(await render({ ...input, design }));
         assert.ok(scales.length > 0, `${name}: page content found`);
-        for (const scale of scales) assert.ok(Math.abs(scale - 1) < 1e-6, `${name}: a page printed at ${(scale * 100).toFixed(2)} %, not 100 %`);
+        for (const scale of scales)
+          assert.ok(Math.abs(scale - 1) < 1e-6, `${name}: a page printed at ${(scale * 100).toFixed(2)} %, not 100 %`);
       }
     });
 
     test(`${design}: "Page X of Y" from the catalog in the invoice language`, async () => {
       const pages = pdfPages(await render({ ...invoiceWithItems(45, { currency: 'EUR' }), design, locale: 'de-DE' }));
       assert.ok(pages.length >= 2);
-      pages.forEach((page, index) => assert.match(normalizeText(page), new RegExp(`Seite ${index + 1} von ${pages.length}`)));
+      pages.forEach((page, index) =>
+        assert.match(normalizeText(page), new RegExp(`Seite ${index + 1} von ${pages.length}`)),
+      );
       const english = pdfPages(await render({ ...EXAMPLE_INVOICE, design }));
       assert.match(english[0]!, /Page 1 of 1/);
       const japanese = pdfPages(await render({ ...JAPANESE_INVOICE, design }));
@@ -139,14 +162,23 @@ describe('layout in every design', { timeout: 600_000 }, () => {
     });
 
     test(`${design}: a stamp in the invoice language on every page`, async () => {
-      const pages = pdfPages(await render({ ...invoiceWithItems(45, { currency: 'EUR' }), design, locale: 'de-DE', stamp: 'draft' }), 'raw');
+      const pages = pdfPages(
+        await render({ ...invoiceWithItems(45, { currency: 'EUR' }), design, locale: 'de-DE', stamp: 'draft' }),
+        'raw',
+      );
       assert.ok(pages.length >= 2);
       for (const page of pages) assert.match(page, /ENTWURF/);
       const arabic = pdfPages(await render({ ...ARABIC_INVOICE, design, stamp: 'void' }), 'raw');
       // The turned word comes back from Poppler letter by letter, in visual order.
       const letters = arabic.join('').replace(/[^\p{L}]/gu, '');
-      assert.ok(letters.includes('ملغاة') || letters.includes([...'ملغاة'].reverse().join('')), 'the Arabic stamp word');
-      const unstamped = pdfPages(await render({ ...invoiceWithItems(45, { currency: 'EUR' }), design, locale: 'de-DE' }), 'raw');
+      assert.ok(
+        letters.includes('ملغاة') || letters.includes([...'ملغاة'].reverse().join('')),
+        'the Arabic stamp word',
+      );
+      const unstamped = pdfPages(
+        await render({ ...invoiceWithItems(45, { currency: 'EUR' }), design, locale: 'de-DE' }),
+        'raw',
+      );
       for (const page of unstamped) assert.doesNotMatch(page, /ENTWURF/);
     });
 
@@ -158,13 +190,23 @@ describe('layout in every design', { timeout: 600_000 }, () => {
       const pages = pdfPages(swiss);
       assert.equal(pages.length, 2);
       assert.match(pages[1]!, /Zahlteil/);
-      for (const scale of contentScales(swiss)) assert.ok(Math.abs(scale - 1) < 1e-6, `the QR-bill page printed at ${scale * 100} %`);
+      for (const scale of contentScales(swiss))
+        assert.ok(Math.abs(scale - 1) < 1e-6, `the QR-bill page printed at ${scale * 100} %`);
     });
 
     test(`${design}: an e-mail address breaks only after the @ or a hyphen, or before a dot`, async () => {
       const email = 'accounts.payable.department@northwind-kaffeeroesterei-international.example';
-      const raw = pdfPages(await render({ ...GERMAN_MIXED_RATE, design, seller: { ...GERMAN_MIXED_RATE.seller, email } }), 'raw').join('\n');
-      assert.ok(raw.replace(/([@-])\n/g, '$1').replace(/\n\./g, '.').includes(email), `the address is split elsewhere:\n${raw}`);
+      const raw = pdfPages(
+        await render({ ...GERMAN_MIXED_RATE, design, seller: { ...GERMAN_MIXED_RATE.seller, email } }),
+        'raw',
+      ).join('\n');
+      assert.ok(
+        raw
+          .replace(/([@-])\n/g, '$1')
+          .replace(/\n\./g, '.')
+          .includes(email),
+        `the address is split elsewhere:\n${raw}`,
+      );
     });
   }
 });

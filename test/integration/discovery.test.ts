@@ -25,8 +25,24 @@ test('/openapi.json is a valid OpenAPI 3.1.0 document describing every operation
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.2.0');
   assert.deepEqual(doc.servers, [{ url: base }]);
-  const operations = Object.values(doc.paths).flatMap((item: JsonAnswer) => Object.values(item).map((op: JsonAnswer) => op.operationId));
-  for (const id of ['v1_invoice_pdf', 'v1_invoice_validate', 'v1_schema', 'v1_reminder_draft', 'v1_late_fee', 'v1_payment_terms', 'v1_invoice_from_timesheet', 'openapi', 'x402_manifest', 'llms_txt', 'api_catalog', 'sitemap', 'healthz']) {
+  const operations = Object.values(doc.paths).flatMap((item: JsonAnswer) =>
+    Object.values(item).map((op: JsonAnswer) => op.operationId),
+  );
+  for (const id of [
+    'v1_invoice_pdf',
+    'v1_invoice_validate',
+    'v1_schema',
+    'v1_reminder_draft',
+    'v1_late_fee',
+    'v1_payment_terms',
+    'v1_invoice_from_timesheet',
+    'openapi',
+    'x402_manifest',
+    'llms_txt',
+    'api_catalog',
+    'sitemap',
+    'healthz',
+  ]) {
     assert.ok(operations.includes(id), `operation ${id}`);
   }
   const pdf = doc.paths['/v1/invoice.pdf'].post;
@@ -49,7 +65,14 @@ test('/.well-known/x402 lists only priced routes, with the offer', async () => {
   assert.equal(doc.version, 1);
   assert.deepEqual(
     doc.resources,
-    ['/v1/invoice.pdf', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/cii.xml', '/v1/e-invoice/ubl.xml', '/v1/invoices.zip', '/v1/e-invoice/render.pdf'].map((path) => `${base}${path}`),
+    [
+      '/v1/invoice.pdf',
+      '/v1/e-invoice/factur-x.pdf',
+      '/v1/e-invoice/cii.xml',
+      '/v1/e-invoice/ubl.xml',
+      '/v1/invoices.zip',
+      '/v1/e-invoice/render.pdf',
+    ].map((path) => `${base}${path}`),
   );
   // The batch's price is per invoice (its 402 asks for it once per invoice).
   assert.deepEqual(doc.offers[4].price, { amount: '0.02', currency: 'USD', per: 'invoice' });
@@ -84,7 +107,10 @@ test('/sitemap.xml lists the public GET documents with absolute URLs', async () 
   const response = await get('/sitemap.xml');
   assert.match(response.headers.get('content-type') ?? '', /application\/xml/);
   const xml = await response.text();
-  assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+  assert.match(
+    xml,
+    /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+  );
   for (const path of ['/openapi.json', '/llms.txt', '/v1/schema', '/.well-known/x402', '/.well-known/api-catalog']) {
     assert.ok(xml.includes(`<loc>${base}${path}</loc>`), path);
   }
@@ -114,10 +140,15 @@ test('/docs serves Swagger UI from the npm package, linked from llms.txt and the
 // the probes, which they never refuse, declare none.
 const PROBES = ['/healthz', '/readyz', '/metrics'];
 const operationsOf = (doc: JsonAnswer): { path: string; op: JsonAnswer }[] =>
-  Object.entries(doc.paths).flatMap(([path, item]: [string, JsonAnswer]) => Object.values(item).map((op: JsonAnswer) => ({ path, op })));
+  Object.entries(doc.paths).flatMap(([path, item]: [string, JsonAnswer]) =>
+    Object.values(item).map((op: JsonAnswer) => ({ path, op })),
+  );
 
 async function openApiWith(env: Record<string, string>) {
-  const limited = await startTestApp({ PUBLIC_BASE_URL: base, ...env }, { readiness: async () => ({ ready: true, checks: {} }), metrics: createMetrics() });
+  const limited = await startTestApp(
+    { PUBLIC_BASE_URL: base, ...env },
+    { readiness: async () => ({ ready: true, checks: {} }), metrics: createMetrics() },
+  );
   try {
     const get = (path: string) => fetch(`${limited.url}${path}`, { signal: AbortSignal.timeout(10_000) });
     const doc = await (await get('/openapi.json')).json();
@@ -132,7 +163,13 @@ async function openApiWith(env: Record<string, string>) {
 test('/openapi.json: every operation but the probes declares 429 rate_limited (error body, Retry-After, RateLimit-Policy, RateLimit) and the RateLimit headers on its 200', async () => {
   const { doc, llms } = await openApiWith({});
   const operations = operationsOf(doc);
-  assert.deepEqual(operations.filter(({ path }) => PROBES.includes(path)).map(({ path }) => path).sort(), [...PROBES].sort());
+  assert.deepEqual(
+    operations
+      .filter(({ path }) => PROBES.includes(path))
+      .map(({ path }) => path)
+      .sort(),
+    [...PROBES].sort(),
+  );
   assert.ok(operations.length > 15, `${operations.length} operations`);
   const header = (ref: { $ref: string }) => doc.components.headers[ref.$ref.replace('#/components/headers/', '')];
   for (const { path, op } of operations) {
@@ -146,15 +183,27 @@ test('/openapi.json: every operation but the probes declares 429 rate_limited (e
     assert.equal(limited.content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', path);
     assert.match(limited.description, /rate_limited/);
     assert.match(limited.description, /per client address: a burst of 200 requests, then 50 a second/);
-    assert.equal(/per payer/.test(limited.description), op['x-payment-info'] !== undefined, `${path}: the payer limit only on paid routes`);
+    assert.equal(
+      /per payer/.test(limited.description),
+      op['x-payment-info'] !== undefined,
+      `${path}: the payer limit only on paid routes`,
+    );
     assert.deepEqual(Object.keys(limited.headers).sort(), ['RateLimit', 'RateLimit-Policy', 'Retry-After'], path);
-    for (const ref of Object.values(limited.headers) as { $ref: string }[]) assert.equal(header(ref).schema.type, ref.$ref.endsWith('Retry-After') ? 'integer' : 'string', ref.$ref);
+    for (const ref of Object.values(limited.headers) as { $ref: string }[])
+      assert.equal(header(ref).schema.type, ref.$ref.endsWith('Retry-After') ? 'integer' : 'string', ref.$ref);
     assert.deepEqual(op.responses['200'].headers.RateLimit, { $ref: '#/components/headers/RateLimit' }, path);
-    assert.deepEqual(op.responses['200'].headers['RateLimit-Policy'], { $ref: '#/components/headers/RateLimit-Policy' }, path);
+    assert.deepEqual(
+      op.responses['200'].headers['RateLimit-Policy'],
+      { $ref: '#/components/headers/RateLimit-Policy' },
+      path,
+    );
   }
   // The paid route keeps its receipt header beside them.
   assert.ok(doc.paths['/v1/invoice.pdf'].post.responses['200'].headers['PAYMENT-RESPONSE']);
-  assert.match(llms, /rate-limited per client address and per payer on paid routes and paid MCP tool calls \(not \/healthz, \/readyz, \/metrics\): over a limit the answer is 429 with the error code rate_limited/);
+  assert.match(
+    llms,
+    /rate-limited per client address and per payer on paid routes and paid MCP tool calls \(not \/healthz, \/readyz, \/metrics\): over a limit the answer is 429 with the error code rate_limited/,
+  );
 });
 
 test('/openapi.json declares only the limits in force: the payer limit alone → 429 on paid operations only; both off → no 429', async () => {

@@ -20,7 +20,13 @@ test('the committed generated pages are what npm run docs writes now', async () 
 test('the README API table lists every operation of /openapi.json once', async () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const api = readFileSync(join(root, 'docs', 'reference', 'api.md'), 'utf8');
-  for (const path of ['/v1/invoice.pdf', '/v1/invoice/validate', '/v1/e-invoice/ubl.xml', '/openapi.json', '/healthz']) {
+  for (const path of [
+    '/v1/invoice.pdf',
+    '/v1/invoice/validate',
+    '/v1/e-invoice/ubl.xml',
+    '/openapi.json',
+    '/healthz',
+  ]) {
     assert.match(readme, new RegExp(`\\| \`(GET|POST) ${path.replace(/[.]/g, '\\.')}\` \\|`), path);
     assert.match(api, new RegExp(`## \`(GET|POST) ${path.replace(/[.]/g, '\\.')}\``), path);
   }

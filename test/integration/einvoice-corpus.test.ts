@@ -20,8 +20,16 @@ import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
 const GENERATED = 220;
 const generated = fc.sample(eInvoiceArbitrary({ maxLines: 15 }), { numRuns: GENERATED, seed: 17 });
 const corpus: [string, PreparedInvoice][] = [
-  ...Object.entries(EINVOICE_EXAMPLES).map(([name, body]) => [name, prepareEInvoice(body)] as [string, PreparedInvoice]),
-  ...generated.map((body, at) => [`generated-${String(at).padStart(3, '0')}`, prepareEInvoice({ ...body, invoice_number: `GEN-${at}` })] as [string, PreparedInvoice]),
+  ...Object.entries(EINVOICE_EXAMPLES).map(
+    ([name, body]) => [name, prepareEInvoice(body)] as [string, PreparedInvoice],
+  ),
+  ...generated.map(
+    (body, at) =>
+      [`generated-${String(at).padStart(3, '0')}`, prepareEInvoice({ ...body, invoice_number: `GEN-${at}` })] as [
+        string,
+        PreparedInvoice,
+      ],
+  ),
 ];
 
 let dir: string;
@@ -29,7 +37,8 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'einvoice-corpus-'));
   for (const syntax of ['cii', 'ubl'] as const) {
     mkdirSync(join(dir, syntax));
-    for (const [name, prepared] of corpus) writeFileSync(join(dir, syntax, `${name}.xml`), eInvoiceXml(prepared, syntax));
+    for (const [name, prepared] of corpus)
+      writeFileSync(join(dir, syntax, `${name}.xml`), eInvoiceXml(prepared, syntax));
   }
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,25 +47,37 @@ test('the corpus covers every VAT situation of the issue', () => {
   assert.equal(corpus.length, Object.keys(EINVOICE_EXAMPLES).length + GENERATED);
   const categories = new Set(corpus.flatMap(([, prepared]) => prepared.totals.groups.map((group) => group.category)));
   assert.deepEqual([...categories].sort(), ['AE', 'E', 'G', 'K', 'S', 'Z']);
-  assert.ok(corpus.some(([, prepared]) => prepared.totals.currency === 'JPY' && prepared.totals.discount > 0n), 'JPY with a discount');
-  assert.ok(corpus.some(([, prepared]) => prepared.totals.groups.length >= 3 && prepared.totals.discount > 0n), 'a discount across three groups');
+  assert.ok(
+    corpus.some(([, prepared]) => prepared.totals.currency === 'JPY' && prepared.totals.discount > 0n),
+    'JPY with a discount',
+  );
+  assert.ok(
+    corpus.some(([, prepared]) => prepared.totals.groups.length >= 3 && prepared.totals.discount > 0n),
+    'a discount across three groups',
+  );
   assert.ok(corpus.some(([, prepared]) => prepared.invoice.document_type === 'credit_note'));
   assert.ok(corpus.some(([, prepared]) => prepared.invoice.line_items.length === 200));
 });
 
 describe('the official EN 16931 rules (check-xml)', { skip: oracleMissing }, () => {
   for (const syntax of ['cii', 'ubl'] as const) {
-    test(`${syntax.toUpperCase()}: 0 fatal over ${Object.keys(EINVOICE_EXAMPLES).length + GENERATED} files`, { timeout: 600_000 }, () => {
-      const result = runCheckXml(syntax, join(dir, syntax));
-      assert.equal(result.files, corpus.length, result.output.slice(-2000));
-      assert.equal(result.fatal, 0, result.output.slice(-4000));
-      assert.equal(result.status, 0, result.output.slice(-2000));
-    });
+    test(
+      `${syntax.toUpperCase()}: 0 fatal over ${Object.keys(EINVOICE_EXAMPLES).length + GENERATED} files`,
+      { timeout: 600_000 },
+      () => {
+        const result = runCheckXml(syntax, join(dir, syntax));
+        assert.equal(result.files, corpus.length, result.output.slice(-2000));
+        assert.equal(result.fatal, 0, result.output.slice(-4000));
+        assert.equal(result.status, 0, result.output.slice(-2000));
+      },
+    );
   }
 
   test('the oracle can fail: a tampered total is reported as BR-CO-15/16', { timeout: 120_000 }, () => {
     const [, prepared] = corpus[0]!;
-    const xml = eInvoiceXml(prepared, 'cii').toString('utf8').replace(/<ram:GrandTotalAmount>/, '<ram:GrandTotalAmount>1');
+    const xml = eInvoiceXml(prepared, 'cii')
+      .toString('utf8')
+      .replace(/<ram:GrandTotalAmount>/, '<ram:GrandTotalAmount>1');
     const file = join(dir, 'tampered.xml');
     writeFileSync(file, xml);
     const result = runCheckXml('cii', file);
@@ -66,7 +87,8 @@ describe('the official EN 16931 rules (check-xml)', { skip: oracleMissing }, () 
 });
 
 /** Every element `name` of the XML with its text, in document order. */
-const values = (xml: string, name: string) => [...xml.matchAll(new RegExp(`<${name}(?: [^>]*)?>([^<]*)</${name}>`, 'g'))].map((match) => match[1]!);
+const values = (xml: string, name: string) =>
+  [...xml.matchAll(new RegExp(`<${name}(?: [^>]*)?>([^<]*)</${name}>`, 'g'))].map((match) => match[1]!);
 
 describe('every XML amount is the one validate answers', () => {
   const expectations = (report: TotalsReport) => ({
@@ -89,12 +111,20 @@ describe('every XML amount is the one validate answers', () => {
         name,
       );
       assert.deepEqual(values(xml, 'ram:ActualAmount'), expected.shares, name);
-      assert.deepEqual(values(xml, 'ram:AllowanceTotalAmount'), report.discount.minor > 0 ? [report.discount.decimal] : [], name);
+      assert.deepEqual(
+        values(xml, 'ram:AllowanceTotalAmount'),
+        report.discount.minor > 0 ? [report.discount.decimal] : [],
+        name,
+      );
       assert.deepEqual(values(xml, 'ram:TaxBasisTotalAmount'), [report.taxable.decimal], name);
       assert.deepEqual(values(xml, 'ram:TaxTotalAmount'), [report.tax.decimal], name);
       assert.deepEqual(values(xml, 'ram:GrandTotalAmount'), [report.total.decimal], name);
       assert.deepEqual(values(xml, 'ram:DuePayableAmount'), [report.balance_due.decimal], name);
-      assert.deepEqual(values(xml, 'ram:TotalPrepaidAmount'), prepared.invoice.amount_paid !== undefined ? [report.amount_paid.decimal] : [], name);
+      assert.deepEqual(
+        values(xml, 'ram:TotalPrepaidAmount'),
+        prepared.invoice.amount_paid !== undefined ? [report.amount_paid.decimal] : [],
+        name,
+      );
     }
   });
 
@@ -116,7 +146,10 @@ describe('every XML amount is the one validate answers', () => {
       assert.deepEqual(values(xml, 'cbc:TaxExclusiveAmount'), [report.taxable.decimal], name);
       assert.deepEqual(values(xml, 'cbc:TaxInclusiveAmount'), [report.total.decimal], name);
       assert.deepEqual(values(xml, 'cbc:PayableAmount'), [report.balance_due.decimal], name);
-      assert.ok(values(xml, 'cbc:PayableAmount').length === 1 && new RegExp(`currencyID="${report.currency.code}"`).test(xml), name);
+      assert.ok(
+        values(xml, 'cbc:PayableAmount').length === 1 && new RegExp(`currencyID="${report.currency.code}"`).test(xml),
+        name,
+      );
     }
   });
 });

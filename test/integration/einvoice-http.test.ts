@@ -18,11 +18,14 @@ let free: TestApp;
 let priced: TestApp;
 const FREE = 'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0';
 
-before(async () => {
-  renderer = await createRenderer({ poolSize: 1 });
-  free = await startTestApp({ PRICES: FREE }, { renderer });
-  priced = await startTestApp({}, { renderer });
-}, { timeout: 60_000 });
+before(
+  async () => {
+    renderer = await createRenderer({ poolSize: 1 });
+    free = await startTestApp({ PRICES: FREE }, { renderer });
+    priced = await startTestApp({}, { renderer });
+  },
+  { timeout: 60_000 },
+);
 after(async () => {
   await free?.close();
   await priced?.close();
@@ -35,16 +38,25 @@ describe('what the routes produce', () => {
       const response = await postJson(`${free.url}/v1/e-invoice/${syntax}.xml`, EXAMPLE_EINVOICE);
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type')!, /^application\/xml/);
-      assert.equal(response.headers.get('content-disposition'), `attachment; filename="invoice-INV-2026-0042-${syntax}.xml"`);
+      assert.equal(
+        response.headers.get('content-disposition'),
+        `attachment; filename="invoice-INV-2026-0042-${syntax}.xml"`,
+      );
       const body = Buffer.from(await response.arrayBuffer());
       assert.ok(body.equals(eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), syntax)));
     }
   });
 
   test('a credit note is a UBL CreditNote', async () => {
-    const response = await postJson(`${free.url}/v1/e-invoice/ubl.xml`, { ...EXAMPLE_EINVOICE, document_type: 'credit_note' });
+    const response = await postJson(`${free.url}/v1/e-invoice/ubl.xml`, {
+      ...EXAMPLE_EINVOICE,
+      document_type: 'credit_note',
+    });
     assert.equal(response.status, 200);
-    assert.match(await response.text(), /<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/);
+    assert.match(
+      await response.text(),
+      /<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/,
+    );
   });
 
   test('factur-x.pdf answers a PDF/A-3 with the invoice pages', { timeout: 60_000 }, async () => {
@@ -75,7 +87,11 @@ const S_LINE = { description: 'Consulting', quantity: 1, unit_price: 100, tax_ra
 const BAD: { name: string; body: unknown; issues: [string, string][] }[] = [
   {
     name: 'missing countries',
-    body: { ...EXAMPLE_EINVOICE, seller: { ...EXAMPLE_EINVOICE.seller, country: undefined }, buyer: { name: 'Buyer', address: 'Somewhere' } },
+    body: {
+      ...EXAMPLE_EINVOICE,
+      seller: { ...EXAMPLE_EINVOICE.seller, country: undefined },
+      buyer: { name: 'Buyer', address: 'Somewhere' },
+    },
     issues: [
       ['BR-09', 'seller.country'],
       ['BR-11', 'buyer.country'],
@@ -113,32 +129,42 @@ const BAD: { name: string; body: unknown; issues: [string, string][] }[] = [
 
 describe('invoices EN 16931 forbids', () => {
   for (const { name, body, issues } of BAD) {
-    test(`${name}: 400 with the rule ids and paths on every e-invoice route; /v1/invoice.pdf still prints`, { timeout: 60_000 }, async () => {
-      for (const route of ['factur-x.pdf', 'cii.xml', 'ubl.xml']) {
-        const response = await postJson(`${free.url}/v1/e-invoice/${route}`, body);
-        assert.equal(response.status, 400, route);
-        const { error } = await response.json();
-        assert.equal(error.code, 'en16931_rules_failed');
+    test(
+      `${name}: 400 with the rule ids and paths on every e-invoice route; /v1/invoice.pdf still prints`,
+      { timeout: 60_000 },
+      async () => {
+        for (const route of ['factur-x.pdf', 'cii.xml', 'ubl.xml']) {
+          const response = await postJson(`${free.url}/v1/e-invoice/${route}`, body);
+          assert.equal(response.status, 400, route);
+          const { error } = await response.json();
+          assert.equal(error.code, 'en16931_rules_failed');
+          assert.deepEqual(
+            error.issues.map((issue: { code: string; path: string }) => [issue.code, issue.path]),
+            issues,
+            route,
+          );
+        }
+        const validate = await (await postJson(`${free.url}/v1/e-invoice/validate`, body)).json();
+        assert.equal(validate.valid, false);
         assert.deepEqual(
-          error.issues.map((issue: { code: string; path: string }) => [issue.code, issue.path]),
+          validate.issues.map((issue: { code: string; path: string }) => [issue.code, issue.path]),
           issues,
-          route,
         );
-      }
-      const validate = await (await postJson(`${free.url}/v1/e-invoice/validate`, body)).json();
-      assert.equal(validate.valid, false);
-      assert.deepEqual(
-        validate.issues.map((issue: { code: string; path: string }) => [issue.code, issue.path]),
-        issues,
-      );
-      const plain = await postJson(`${free.url}/v1/invoice.pdf`, body);
-      assert.equal(plain.status, 200);
-      assert.equal(plain.headers.get('content-type'), 'application/pdf');
-    });
+        const plain = await postJson(`${free.url}/v1/invoice.pdf`, body);
+        assert.equal(plain.status, 200);
+        assert.equal(plain.headers.get('content-type'), 'application/pdf');
+      },
+    );
   }
 
   test('a category/rate mismatch is named by its EN 16931 rule (the plain PDF refuses it too)', async () => {
-    const body = { ...EXAMPLE_EINVOICE, line_items: [{ ...S_LINE, tax_category: 'K' }, { ...S_LINE, tax_rate: 0, tax_category: 'S' }] };
+    const body = {
+      ...EXAMPLE_EINVOICE,
+      line_items: [
+        { ...S_LINE, tax_category: 'K' },
+        { ...S_LINE, tax_rate: 0, tax_category: 'S' },
+      ],
+    };
     const response = await postJson(`${free.url}/v1/e-invoice/ubl.xml`, body);
     assert.equal(response.status, 400);
     const { error } = await response.json();
@@ -169,12 +195,18 @@ describe('prices and discovery', () => {
       ['/v1/e-invoice/ubl.xml', '0.01'],
     ] as const) {
       assert.ok(openapi.paths[path]?.post, `${path} in openapi.json`);
-      const offer = manifest.offers.find((entry: { resource: string; method: string }) => new URL(entry.resource).pathname === path && entry.method === 'POST');
+      const offer = manifest.offers.find(
+        (entry: { resource: string; method: string }) =>
+          new URL(entry.resource).pathname === path && entry.method === 'POST',
+      );
       assert.equal(offer?.price.amount, price, `${path} in the x402 manifest`);
       assert.ok(llms.includes(`POST ${path}`) && llms.includes(`${price} USD per call`), `${path} in llms.txt`);
     }
     assert.ok(openapi.paths['/v1/e-invoice/validate']?.post);
-    assert.ok(!manifest.offers.some((entry: { resource: string }) => entry.resource.endsWith('/v1/e-invoice/validate')), 'validate is free');
+    assert.ok(
+      !manifest.offers.some((entry: { resource: string }) => entry.resource.endsWith('/v1/e-invoice/validate')),
+      'validate is free',
+    );
   });
 
   test('without a payment processor a paid route is 501 after validation, and an invalid body is 400 first', async () => {

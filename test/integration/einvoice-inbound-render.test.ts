@@ -21,17 +21,25 @@ import type { JsonAnswer } from '../support/json.js';
  */
 let renderer: Renderer;
 let app: TestApp;
-before(async () => {
-  renderer = await createRenderer({ poolSize: 2 });
-  app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
-}, { timeout: 60_000 });
+before(
+  async () => {
+    renderer = await createRenderer({ poolSize: 2 });
+    app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
+  },
+  { timeout: 60_000 },
+);
 after(async () => {
   await app?.close();
   await renderer?.close();
 });
 
 const render = async (body: Uint8Array, type: string, locale?: string) => {
-  const response = await fetch(`${app.url}/v1/e-invoice/render.pdf${locale ? `?locale=${locale}` : ''}`, { method: 'POST', headers: { 'content-type': type }, body: body as BodyInit, signal: AbortSignal.timeout(60_000) });
+  const response = await fetch(`${app.url}/v1/e-invoice/render.pdf${locale ? `?locale=${locale}` : ''}`, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: body as BodyInit,
+    signal: AbortSignal.timeout(60_000),
+  });
   return { response, pdf: Buffer.from(await response.arrayBuffer()) };
 };
 const squash = (text: string) => normalizeText(text).replace(/\s+/g, '');
@@ -46,10 +54,16 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
           const bytes = readFileSync(file.path);
           const type = file.format === 'pdf' ? 'application/pdf' : 'application/xml';
           const { response, pdf } = await render(bytes, type);
-          if (response.status !== 200) return failures.push(`${file.name}: ${response.status} ${pdf.toString('utf8').slice(0, 300)}`);
+          if (response.status !== 200)
+            return failures.push(`${file.name}: ${response.status} ${pdf.toString('utf8').slice(0, 300)}`);
           const { invoice } = readInbound(bytes, file.format);
           const text = squash(pdfPages(pdf, 'raw').join('\n'));
-          const wanted = [invoice.number, invoice.seller.name, invoice.buyer.name, formatAmount(file.duePayable, 'en-GB')];
+          const wanted = [
+            invoice.number,
+            invoice.seller.name,
+            invoice.buyer.name,
+            formatAmount(file.duePayable, 'en-GB'),
+          ];
           const missing = wanted.filter((value) => value !== '' && !text.includes(squash(value)));
           if (missing.length > 0) failures.push(`${file.name}: missing ${JSON.stringify(missing)}`);
           return undefined;
@@ -59,17 +73,24 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
     assert.deepEqual(failures, [], `${files.length - failures.length} of ${files.length} rendered with their values`);
   });
 
-  test('marked as a visualisation, in the language asked for, right to left included', { timeout: 120_000 }, async () => {
-    const bytes = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'));
-    const german = pdfPages((await render(bytes, 'application/xml', 'de-DE')).pdf).join('\n');
-    assert.match(normalizeText(german), /Die elektronische Rechnung ist das XML/);
-    const arabic = await render(bytes, 'application/xml', 'ar-EG');
-    assert.equal(arabic.response.status, 200);
-    assert.match(normalizeText(pdfPages(arabic.pdf).join('\n')), /XML/);
-  });
+  test(
+    'marked as a visualisation, in the language asked for, right to left included',
+    { timeout: 120_000 },
+    async () => {
+      const bytes = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'));
+      const german = pdfPages((await render(bytes, 'application/xml', 'de-DE')).pdf).join('\n');
+      assert.match(normalizeText(german), /Die elektronische Rechnung ist das XML/);
+      const arabic = await render(bytes, 'application/xml', 'ar-EG');
+      assert.equal(arabic.response.status, 200);
+      assert.match(normalizeText(pdfPages(arabic.pdf).join('\n')), /XML/);
+    },
+  );
 
   test('where the totals disagree with the lines, the PDF shows both', { timeout: 120_000 }, async () => {
-    const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'), 'utf8').replace(/<ram:GrandTotalAmount>([^<]+)</, '<ram:GrandTotalAmount>999.99<');
+    const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/xrechnung/cii/01.01a-INVOICE_uncefact.xml'), 'utf8').replace(
+      /<ram:GrandTotalAmount>([^<]+)</,
+      '<ram:GrandTotalAmount>999.99<',
+    );
     const { pdf } = await render(Buffer.from(xml), 'application/xml');
     const text = normalizeText(pdfPages(pdf).join('\n'));
     assert.match(text, /they differ from what its lines give/);
@@ -77,42 +98,61 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
     assert.match(text, /336\.90/);
   });
 
-  test('over MCP: the XML or a base64 PDF in, the PDF as an embedded resource out; inspect answers its JSON', { timeout: 120_000 }, async () => {
-    const client = new Client({ name: 'inbound-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
-    try {
-      const { tools } = await client.listTools();
-      const render = tools.find((tool) => tool.name === 'v1_e_invoice_render_pdf');
-      assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), ['locale', 'pdf_base64', 'xml']);
-      const pdfBytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf'));
-      const result = (await client.callTool({ name: 'v1_e_invoice_render_pdf', arguments: { pdf_base64: pdfBytes.toString('base64'), locale: 'fr-FR' } })) as { isError?: boolean; content: { type: string; resource?: { mimeType: string; blob?: string } }[] };
-      assert.notEqual(result.isError, true, JSON.stringify(result).slice(0, 500));
-      const resource = result.content.find((item) => item.type === 'resource')?.resource;
-      assert.equal(resource?.mimeType, 'application/pdf');
-      const text = normalizeText(pdfPages(Buffer.from(resource!.blob!, 'base64')).join('\n'));
-      assert.match(text, /la facture électronique est le XML/);
-      assert.match(text, /471102/);
-      const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/peppol/base-example.xml'), 'utf8');
-      const inspected = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml } })) as { isError?: boolean; structuredContent?: Record<string, JsonAnswer> };
-      assert.notEqual(inspected.isError, true);
-      assert.equal(inspected.structuredContent?.totals.document.due_payable, '1656.25');
-      const refused = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' } })) as { isError?: boolean; structuredContent?: Record<string, JsonAnswer> };
-      assert.equal(refused.isError, true);
-      assert.equal(refused.structuredContent?.error.code, 'xml_doctype_refused');
-    } finally {
-      await client.close();
-    }
-  });
+  test(
+    'over MCP: the XML or a base64 PDF in, the PDF as an embedded resource out; inspect answers its JSON',
+    { timeout: 120_000 },
+    async () => {
+      const client = new Client({ name: 'inbound-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+      try {
+        const { tools } = await client.listTools();
+        const render = tools.find((tool) => tool.name === 'v1_e_invoice_render_pdf');
+        assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), ['locale', 'pdf_base64', 'xml']);
+        const pdfBytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf'));
+        const result = (await client.callTool({
+          name: 'v1_e_invoice_render_pdf',
+          arguments: { pdf_base64: pdfBytes.toString('base64'), locale: 'fr-FR' },
+        })) as { isError?: boolean; content: { type: string; resource?: { mimeType: string; blob?: string } }[] };
+        assert.notEqual(result.isError, true, JSON.stringify(result).slice(0, 500));
+        const resource = result.content.find((item) => item.type === 'resource')?.resource;
+        assert.equal(resource?.mimeType, 'application/pdf');
+        const text = normalizeText(pdfPages(Buffer.from(resource!.blob!, 'base64')).join('\n'));
+        assert.match(text, /la facture électronique est le XML/);
+        assert.match(text, /471102/);
+        const xml = readFileSync(join(SHARED_EINVOICE, 'corpus/peppol/base-example.xml'), 'utf8');
+        const inspected = (await client.callTool({ name: 'v1_e_invoice_inspect', arguments: { xml } })) as {
+          isError?: boolean;
+          structuredContent?: Record<string, JsonAnswer>;
+        };
+        assert.notEqual(inspected.isError, true);
+        assert.equal(inspected.structuredContent?.totals.document.due_payable, '1656.25');
+        const refused = (await client.callTool({
+          name: 'v1_e_invoice_inspect',
+          arguments: { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' },
+        })) as { isError?: boolean; structuredContent?: Record<string, JsonAnswer> };
+        assert.equal(refused.isError, true);
+        assert.equal(refused.structuredContent?.error.code, 'xml_doctype_refused');
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
-  test('every value is shown: what the layout has no place for is listed under other values with its path', { timeout: 120_000 }, async () => {
-    const bytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-extended-cashdiscount.cii.xml'));
-    const { invoice } = readInbound(bytes, 'xml');
-    assert.ok(invoice.otherValues.length > 20);
-    const text = squash(pdfPages((await render(bytes, 'application/xml')).pdf, 'raw').join('\n'));
-    assert.ok(text.toLowerCase().includes(squash('other values')));
-    const missing = invoice.otherValues.filter((value) => !text.includes(squash(value.value)) || !text.includes(squash(value.path)));
-    assert.deepEqual(missing, []);
-  });
+  test(
+    'every value is shown: what the layout has no place for is listed under other values with its path',
+    { timeout: 120_000 },
+    async () => {
+      const bytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-extended-cashdiscount.cii.xml'));
+      const { invoice } = readInbound(bytes, 'xml');
+      assert.ok(invoice.otherValues.length > 20);
+      const text = squash(pdfPages((await render(bytes, 'application/xml')).pdf, 'raw').join('\n'));
+      assert.ok(text.toLowerCase().includes(squash('other values')));
+      const missing = invoice.otherValues.filter(
+        (value) => !text.includes(squash(value.value)) || !text.includes(squash(value.path)),
+      );
+      assert.deepEqual(missing, []);
+    },
+  );
 
   test('attachments are listed, never opened; embedded URLs cause no request', { timeout: 120_000 }, async () => {
     let requests = 0;

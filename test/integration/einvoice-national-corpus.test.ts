@@ -37,8 +37,12 @@ const corpus: Record<string, [string, ProfiledInvoice][]> = Object.fromEntries(
   NATIONAL.map((profile) => [
     profile,
     [
-      ...Object.entries(NATIONAL_EXAMPLES).filter(([, body]) => body.profile === profile).map(([name, body]) => accepted(name, body)),
-      ...fc.sample(nationalArbitrary(profile), { numRuns: GENERATED, seed: 27 }).map((body, at) => accepted(`generated-${at}`, { ...body, invoice_number: `GEN-${at}` })),
+      ...Object.entries(NATIONAL_EXAMPLES)
+        .filter(([, body]) => body.profile === profile)
+        .map(([name, body]) => accepted(name, body)),
+      ...fc
+        .sample(nationalArbitrary(profile), { numRuns: GENERATED, seed: 27 })
+        .map((body, at) => accepted(`generated-${at}`, { ...body, invoice_number: `GEN-${at}` })),
     ],
   ]),
 );
@@ -48,7 +52,8 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'einvoice-national-'));
   for (const [kind, profile, syntax] of KINDS) {
     mkdirSync(join(dir, kind));
-    for (const [name, { prepared }] of corpus[profile]!) writeFileSync(join(dir, kind, `${name}.xml`), eInvoiceXml(prepared, syntax, profile));
+    for (const [name, { prepared }] of corpus[profile]!)
+      writeFileSync(join(dir, kind, `${name}.xml`), eInvoiceXml(prepared, syntax, profile));
   }
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,16 +62,33 @@ test('the national corpus covers the cases of each profile', () => {
   for (const profile of NATIONAL) {
     const invoices = corpus[profile]!.map(([, { prepared }]) => prepared);
     assert.ok(invoices.length >= 200 + 4, profile);
-    assert.ok(invoices.some((prepared) => prepared.invoice.document_type === 'credit_note'), `${profile}: a credit note`);
-    assert.ok(invoices.some((prepared) => prepared.totals.groups.length >= 2), `${profile}: mixed rates`);
-    assert.ok(invoices.some((prepared) => prepared.totals.groups.some((group) => group.category === 'AE')), `${profile}: reverse charge`);
+    assert.ok(
+      invoices.some((prepared) => prepared.invoice.document_type === 'credit_note'),
+      `${profile}: a credit note`,
+    );
+    assert.ok(
+      invoices.some((prepared) => prepared.totals.groups.length >= 2),
+      `${profile}: mixed rates`,
+    );
+    assert.ok(
+      invoices.some((prepared) => prepared.totals.groups.some((group) => group.category === 'AE')),
+      `${profile}: reverse charge`,
+    );
   }
   const leitweg = corpus.xrechnung!.find(([name]) => name === 'xrechnung-public-leitweg')![1].prepared.invoice;
   assert.equal(leitweg.buyer.electronic_address?.scheme, '0204');
-  assert.equal(corpus.peppol!.find(([name]) => name === 'peppol-belgian-b2b')![1].prepared.invoice.seller.electronic_address?.scheme, '0208');
+  assert.equal(
+    corpus.peppol!.find(([name]) => name === 'peppol-belgian-b2b')![1].prepared.invoice.seller.electronic_address
+      ?.scheme,
+    '0208',
+  );
   const french = corpus.fr!.find(([name]) => name === 'fr-b2b-siren')![1].prepared.invoice;
   assert.equal(french.seller.legal_registration?.scheme, '0002');
-  assert.deepEqual(french.legal_notes && Object.keys(french.legal_notes), ['late_fee_annual_percent', 'discount_percent', 'discount_days']);
+  assert.deepEqual(french.legal_notes && Object.keys(french.legal_notes), [
+    'late_fee_annual_percent',
+    'discount_percent',
+    'discount_days',
+  ]);
   // Category O, which the seller's legal registration makes possible (BR-CO-26 without a VAT id).
   assert.ok(corpus.fr!.some(([, { prepared }]) => prepared.totals.groups.some((group) => group.category === 'O')));
 });
@@ -77,7 +99,10 @@ test('each profile writes its own specification and business-process identifiers
     const xml = eInvoiceXml(prepared, syntax, profile).toString('utf8');
     assert.ok(xml.includes(`>${PROFILES[profile].specification}<`), `${profile} ${syntax}: BT-24`);
     const process = prepared.invoice.business_process ?? PROFILES[profile].defaultBusinessProcess!;
-    assert.ok(xml.includes(syntax === 'ubl' ? `<cbc:ProfileID>${process}</cbc:ProfileID>` : `<ram:ID>${process}</ram:ID>`), `${profile} ${syntax}: BT-23`);
+    assert.ok(
+      xml.includes(syntax === 'ubl' ? `<cbc:ProfileID>${process}</cbc:ProfileID>` : `<ram:ID>${process}</ram:ID>`),
+      `${profile} ${syntax}: BT-23`,
+    );
   }
 });
 
@@ -93,7 +118,8 @@ describe('the official national rules (check-xml)', { skip: oracleMissing }, () 
 });
 
 /** Every element `name` of the XML with its text, in document order. */
-const values = (xml: string, name: string) => [...xml.matchAll(new RegExp(`<${name}(?: [^>]*)?>([^<]*)</${name}>`, 'g'))].map((match) => match[1]!);
+const values = (xml: string, name: string) =>
+  [...xml.matchAll(new RegExp(`<${name}(?: [^>]*)?>([^<]*)</${name}>`, 'g'))].map((match) => match[1]!);
 
 describe('every XML amount is the one validate answers', () => {
   for (const [kind, profile, syntax] of KINDS) {
@@ -105,14 +131,22 @@ describe('every XML amount is the one validate answers', () => {
         const groups = report.tax_groups.map((group) => [group.taxable.decimal, group.tax.decimal]);
         if (syntax === 'cii') {
           assert.deepEqual(values(xml, 'ram:LineTotalAmount'), [...lines, report.subtotal.decimal], name);
-          assert.deepEqual(values(xml, 'ram:BasisAmount').map((basis, at) => [basis, values(xml, 'ram:CalculatedAmount')[at]]), groups, name);
+          assert.deepEqual(
+            values(xml, 'ram:BasisAmount').map((basis, at) => [basis, values(xml, 'ram:CalculatedAmount')[at]]),
+            groups,
+            name,
+          );
           assert.deepEqual(values(xml, 'ram:TaxBasisTotalAmount'), [report.taxable.decimal], name);
           assert.deepEqual(values(xml, 'ram:TaxTotalAmount'), [report.tax.decimal], name);
           assert.deepEqual(values(xml, 'ram:GrandTotalAmount'), [report.total.decimal], name);
           assert.deepEqual(values(xml, 'ram:DuePayableAmount'), [report.balance_due.decimal], name);
         } else {
           assert.deepEqual(values(xml, 'cbc:LineExtensionAmount'), [report.subtotal.decimal, ...lines], name);
-          assert.deepEqual(values(xml, 'cbc:TaxableAmount').map((basis, at) => [basis, values(xml, 'cbc:TaxAmount').slice(1)[at]]), groups, name);
+          assert.deepEqual(
+            values(xml, 'cbc:TaxableAmount').map((basis, at) => [basis, values(xml, 'cbc:TaxAmount').slice(1)[at]]),
+            groups,
+            name,
+          );
           assert.equal(values(xml, 'cbc:TaxAmount')[0], report.tax.decimal, name);
           assert.deepEqual(values(xml, 'cbc:TaxExclusiveAmount'), [report.taxable.decimal], name);
           assert.deepEqual(values(xml, 'cbc:TaxInclusiveAmount'), [report.total.decimal], name);

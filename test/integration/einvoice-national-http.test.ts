@@ -17,10 +17,13 @@ let free: TestApp;
 let priced: TestApp;
 const FREE = 'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0';
 
-before(async () => {
-  free = await startTestApp({ PRICES: FREE });
-  priced = await startTestApp({});
-}, { timeout: 60_000 });
+before(
+  async () => {
+    free = await startTestApp({ PRICES: FREE });
+    priced = await startTestApp({});
+  },
+  { timeout: 60_000 },
+);
 after(async () => {
   await free?.close();
   await priced?.close();
@@ -29,70 +32,85 @@ after(async () => {
 const { xrechnung, peppol, fr } = EXAMPLE_PROFILE_REQUESTS;
 const pairs = (issues: { code: string; path: string }[]) => issues.map((issue) => [issue.code, issue.path]);
 
-const BAD: { name: string; route: string; body: Record<string, unknown>; code: string; issues: [string, string][] }[] = [
-  {
-    name: 'a Peppol invoice without electronic addresses',
-    route: 'ubl.xml',
-    body: { ...peppol, seller: { ...peppol.seller, electronic_address: undefined }, buyer: { ...peppol.buyer, electronic_address: undefined } },
-    code: 'einvoice_rules_failed',
-    issues: [
-      ['PEPPOL-EN16931-R020', 'seller.electronic_address'],
-      ['PEPPOL-EN16931-R010', 'buyer.electronic_address'],
-    ],
-  },
-  {
-    name: 'an XRechnung without Leitweg-ID (buyer reference) or seller contact',
-    route: 'cii.xml',
-    body: { ...xrechnung, buyer_reference: undefined, seller: { ...xrechnung.seller, contact_name: undefined, phone: undefined, email: undefined } },
-    code: 'einvoice_rules_failed',
-    issues: [
-      ['BR-DE-5', 'seller.contact_name'],
-      ['BR-DE-6', 'seller.phone'],
-      ['BR-DE-7', 'seller.email'],
-      ['BR-DE-15', 'buyer_reference'],
-    ],
-  },
-  {
-    name: 'a French invoice without SIREN, framework or legal notes, in USD',
-    route: 'ubl.xml',
-    body: { ...fr, seller: { ...fr.seller, legal_registration: undefined }, business_process: undefined, legal_notes: undefined, currency: 'USD' },
-    code: 'einvoice_rules_failed',
-    issues: [
-      ['BR-FR-05', 'legal_notes'],
-      ['BR-FR-08', 'business_process'],
-      ['BR-FR-10', 'seller.legal_registration'],
-      ['BR-FR-CO-12', 'currency'],
-    ],
-  },
-  {
-    name: 'a GLN with a wrong check digit',
-    route: 'ubl.xml',
-    body: { ...peppol, buyer: { ...peppol.buyer, electronic_address: { scheme: '0088', id: '5400000000004' } } },
-    code: 'validation_failed',
-    issues: [['PEPPOL-COMMON-R040', 'buyer.electronic_address.id']],
-  },
-  {
-    name: 'a SIREN of 8 digits',
-    route: 'cii.xml',
-    body: { ...fr, seller: { ...fr.seller, legal_registration: { scheme: '0002', id: '73282932' } } },
-    code: 'validation_failed',
-    issues: [['BR-FR-32', 'seller.legal_registration.id']],
-  },
-  {
-    name: 'a Peppol invoice asked for as CII',
-    route: 'cii.xml',
-    body: peppol,
-    code: 'einvoice_rules_failed',
-    issues: [['profile_format', 'profile']],
-  },
-  {
-    name: 'an unknown profile',
-    route: 'ubl.xml',
-    body: { ...EXAMPLE_EINVOICE, profile: 'zugferd-basic' },
-    code: 'validation_failed',
-    issues: [['invalid_value', 'profile']],
-  },
-];
+const BAD: { name: string; route: string; body: Record<string, unknown>; code: string; issues: [string, string][] }[] =
+  [
+    {
+      name: 'a Peppol invoice without electronic addresses',
+      route: 'ubl.xml',
+      body: {
+        ...peppol,
+        seller: { ...peppol.seller, electronic_address: undefined },
+        buyer: { ...peppol.buyer, electronic_address: undefined },
+      },
+      code: 'einvoice_rules_failed',
+      issues: [
+        ['PEPPOL-EN16931-R020', 'seller.electronic_address'],
+        ['PEPPOL-EN16931-R010', 'buyer.electronic_address'],
+      ],
+    },
+    {
+      name: 'an XRechnung without Leitweg-ID (buyer reference) or seller contact',
+      route: 'cii.xml',
+      body: {
+        ...xrechnung,
+        buyer_reference: undefined,
+        seller: { ...xrechnung.seller, contact_name: undefined, phone: undefined, email: undefined },
+      },
+      code: 'einvoice_rules_failed',
+      issues: [
+        ['BR-DE-5', 'seller.contact_name'],
+        ['BR-DE-6', 'seller.phone'],
+        ['BR-DE-7', 'seller.email'],
+        ['BR-DE-15', 'buyer_reference'],
+      ],
+    },
+    {
+      name: 'a French invoice without SIREN, framework or legal notes, in USD',
+      route: 'ubl.xml',
+      body: {
+        ...fr,
+        seller: { ...fr.seller, legal_registration: undefined },
+        business_process: undefined,
+        legal_notes: undefined,
+        currency: 'USD',
+      },
+      code: 'einvoice_rules_failed',
+      issues: [
+        ['BR-FR-05', 'legal_notes'],
+        ['BR-FR-08', 'business_process'],
+        ['BR-FR-10', 'seller.legal_registration'],
+        ['BR-FR-CO-12', 'currency'],
+      ],
+    },
+    {
+      name: 'a GLN with a wrong check digit',
+      route: 'ubl.xml',
+      body: { ...peppol, buyer: { ...peppol.buyer, electronic_address: { scheme: '0088', id: '5400000000004' } } },
+      code: 'validation_failed',
+      issues: [['PEPPOL-COMMON-R040', 'buyer.electronic_address.id']],
+    },
+    {
+      name: 'a SIREN of 8 digits',
+      route: 'cii.xml',
+      body: { ...fr, seller: { ...fr.seller, legal_registration: { scheme: '0002', id: '73282932' } } },
+      code: 'validation_failed',
+      issues: [['BR-FR-32', 'seller.legal_registration.id']],
+    },
+    {
+      name: 'a Peppol invoice asked for as CII',
+      route: 'cii.xml',
+      body: peppol,
+      code: 'einvoice_rules_failed',
+      issues: [['profile_format', 'profile']],
+    },
+    {
+      name: 'an unknown profile',
+      route: 'ubl.xml',
+      body: { ...EXAMPLE_EINVOICE, profile: 'zugferd-basic' },
+      code: 'validation_failed',
+      issues: [['invalid_value', 'profile']],
+    },
+  ];
 
 describe('requests a national profile refuses', () => {
   for (const { name, route, body, code, issues } of BAD) {
@@ -127,7 +145,9 @@ describe('requests a national profile refuses', () => {
   });
 
   test('the same bodies under en16931 behave as before: the national rules are not applied', async () => {
-    for (const { body, code } of BAD.filter((bad) => bad.code === 'einvoice_rules_failed' && bad.body.profile !== 'fr')) {
+    for (const { body, code } of BAD.filter(
+      (bad) => bad.code === 'einvoice_rules_failed' && bad.body.profile !== 'fr',
+    )) {
       const response = await postJson(`${free.url}/v1/e-invoice/ubl.xml`, { ...body, profile: 'en16931' });
       assert.equal(response.status, 200, code);
     }
@@ -141,9 +161,14 @@ describe('what the profiles produce', () => {
         if (profile === 'peppol' && syntax === 'cii') continue;
         const response = await postJson(`${free.url}/v1/e-invoice/${syntax}.xml`, body);
         assert.equal(response.status, 200, `${profile} ${syntax}`);
-        assert.equal(response.headers.get('content-disposition'), `attachment; filename="invoice-${body.invoice_number}-${profile}-${syntax}.xml"`);
+        assert.equal(
+          response.headers.get('content-disposition'),
+          `attachment; filename="invoice-${body.invoice_number}-${profile}-${syntax}.xml"`,
+        );
         const expected = prepareProfiledEInvoice(body, syntax);
-        assert.ok(Buffer.from(await response.arrayBuffer()).equals(eInvoiceXml(expected.prepared, syntax, expected.profile)));
+        assert.ok(
+          Buffer.from(await response.arrayBuffer()).equals(eInvoiceXml(expected.prepared, syntax, expected.profile)),
+        );
         assert.equal((await postJson(`${priced.url}/v1/e-invoice/${syntax}.xml`, body)).status, 501);
       }
       const validate = await (await postJson(`${free.url}/v1/e-invoice/validate`, body)).json();
@@ -163,10 +188,16 @@ describe('what the profiles produce', () => {
     const llms = await (await fetch(`${free.url}/llms.txt`)).text();
     assert.match(llms, /"profile": en16931 \(default\), xrechnung/);
     const fields = await (await fetch(`${free.url}/v1/schema`)).json();
-    assert.deepEqual(fields.e_invoice_profiles.profiles.map((entry: { profile: string }) => entry.profile), ['en16931', 'xrechnung', 'peppol', 'fr']);
+    assert.deepEqual(
+      fields.e_invoice_profiles.profiles.map((entry: { profile: string }) => entry.profile),
+      ['en16931', 'xrechnung', 'peppol', 'fr'],
+    );
     const note = fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address');
     assert.match(note.description, /BT-34/);
-    assert.equal(fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address.id').limits.maxLength, 125);
+    assert.equal(
+      fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address.id').limits.maxLength,
+      125,
+    );
   });
 });
 
@@ -175,11 +206,22 @@ test('the MCP tools take the same profile: validate over MCP answers the nationa
   await client.connect(new StreamableHTTPClientTransport(new URL(`${free.url}/mcp`)));
   try {
     const { tools } = await client.listTools();
-    for (const name of ['v1_e_invoice_cii_xml', 'v1_e_invoice_ubl_xml', 'v1_e_invoice_factur_x_pdf', 'v1_e_invoice_validate']) {
-      const profile = (tools.find((tool) => tool.name === name)?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined)?.profile;
+    for (const name of [
+      'v1_e_invoice_cii_xml',
+      'v1_e_invoice_ubl_xml',
+      'v1_e_invoice_factur_x_pdf',
+      'v1_e_invoice_validate',
+    ]) {
+      const profile = (
+        tools.find((tool) => tool.name === name)?.inputSchema.properties as
+          Record<string, { enum?: string[] }> | undefined
+      )?.profile;
       assert.deepEqual(profile?.enum, ['en16931', 'xrechnung', 'peppol', 'fr'], name);
     }
-    const result = await client.callTool({ name: 'v1_e_invoice_validate', arguments: { ...xrechnung, buyer_reference: undefined } as Record<string, unknown> });
+    const result = await client.callTool({
+      name: 'v1_e_invoice_validate',
+      arguments: { ...xrechnung, buyer_reference: undefined } as Record<string, unknown>,
+    });
     const report = result.structuredContent as { valid: boolean; issues: { code: string; path: string }[] };
     assert.equal(report.valid, false);
     assert.deepEqual(pairs(report.issues), [['BR-DE-15', 'buyer_reference']]);

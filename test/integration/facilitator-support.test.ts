@@ -23,7 +23,11 @@ before(async () => {
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const start = () => {
-  const config = loadConfig({ LOG_LEVEL: 'silent', FACILITATOR_URL: url, PAY_TO: '0x1111111111111111111111111111111111111111' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    FACILITATOR_URL: url,
+    PAY_TO: '0x1111111111111111111111111111111111111111',
+  });
   const lines: string[] = [];
   return startPayments(paymentSettings(config), { log: (line) => lines.push(line) }).then(async (payments) => {
     await payments.close();
@@ -32,14 +36,28 @@ const start = () => {
 };
 
 test('start-up refuses a facilitator whose /supported lacks exact on the configured network, saying what it lists', async () => {
-  answer = { status: 200, body: { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:84532' }, { x402Version: 1, scheme: 'exact', network: 'eip155:8453' }] } };
-  await assert.rejects(start(), /does not support x402 v2 scheme exact on eip155:8453 \(its \/supported lists: v2 exact eip155:84532, v1 exact eip155:8453\)/);
+  answer = {
+    status: 200,
+    body: {
+      kinds: [
+        { x402Version: 2, scheme: 'exact', network: 'eip155:84532' },
+        { x402Version: 1, scheme: 'exact', network: 'eip155:8453' },
+      ],
+    },
+  };
+  await assert.rejects(
+    start(),
+    /does not support x402 v2 scheme exact on eip155:8453 \(its \/supported lists: v2 exact eip155:84532, v1 exact eip155:8453\)/,
+  );
   answer = { status: 200, body: { kinds: [{ x402Version: 2, scheme: 'upto', network: 'eip155:8453' }] } };
   await assert.rejects(start(), /does not support/);
 });
 
 test('start-up goes on when it is listed, or when /supported cannot be asked (logged)', async () => {
-  answer = { status: 200, body: { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: [] } };
+  answer = {
+    status: 200,
+    body: { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: [] },
+  };
   assert.deepEqual(await start(), []);
   answer = { status: 503, body: {} };
   const lines = await start();
@@ -49,7 +67,10 @@ test('start-up goes on when it is listed, or when /supported cannot be asked (lo
 test('the local facilitator lists exact on eip155:8453', async () => {
   const net = await startLocalPaymentNetwork({});
   try {
-    assert.deepEqual(await checkFacilitatorSupport({ url: net.facilitatorUrl, network: 'eip155:8453', timeoutMs: 5000 }), { kind: 'supported' });
+    assert.deepEqual(
+      await checkFacilitatorSupport({ url: net.facilitatorUrl, network: 'eip155:8453', timeoutMs: 5000 }),
+      { kind: 'supported' },
+    );
   } finally {
     await net.close();
   }

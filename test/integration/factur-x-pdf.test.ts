@@ -36,21 +36,29 @@ const CASES = {
   'stamped-modern': { ...EXAMPLE_EINVOICE, design: 'modern', stamp: 'paid' },
 };
 
-before(async () => {
-  renderer = await createRenderer({ poolSize: 1 });
-  dir = mkdtempSync(join(tmpdir(), 'factur-x-'));
-  for (const [name, body] of Object.entries(CASES)) {
-    const { prepared, profile } = prepareProfiledEInvoice(body, 'factur-x');
-    files[name] = { pdf: (await produceFacturX(renderer, prepared, undefined, undefined, profile)).body, xml: eInvoiceXml(prepared, 'cii', profile), profile };
-    writeFileSync(join(dir, `${name}.pdf`), files[name].pdf);
-  }
-}, { timeout: 120_000 });
+before(
+  async () => {
+    renderer = await createRenderer({ poolSize: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'factur-x-'));
+    for (const [name, body] of Object.entries(CASES)) {
+      const { prepared, profile } = prepareProfiledEInvoice(body, 'factur-x');
+      files[name] = {
+        pdf: (await produceFacturX(renderer, prepared, undefined, undefined, profile)).body,
+        xml: eInvoiceXml(prepared, 'cii', profile),
+        profile,
+      };
+      writeFileSync(join(dir, `${name}.pdf`), files[name].pdf);
+    }
+  },
+  { timeout: 120_000 },
+);
 after(async () => {
   await renderer?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8', timeout: 60_000, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { encoding: 'utf8', timeout: 60_000, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } });
 
 /** The text of object `n` (dictionary, and the raw stream bytes when it has one), found by its header. */
 function pdfObject(pdf: Buffer, n: number): { dict: string; stream: Buffer | undefined } {
@@ -84,7 +92,10 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
 
       // Header, version, no encryption, a trailer ID of two equal 16-byte strings.
       assert.equal(pdf.toString('latin1', 0, 9), '%PDF-1.7\n');
-      assert.ok(pdf.subarray(10, 14).every((byte) => byte > 127), 'binary comment after the header');
+      assert.ok(
+        pdf.subarray(10, 14).every((byte) => byte > 127),
+        'binary comment after the header',
+      );
       const { trailer, catalog } = catalogOf(pdf);
       assert.match(trailer, /\/ID \[<([0-9A-F]{32})> <\1>\]/);
       assert.doesNotMatch(trailer, /\/Encrypt/);
@@ -105,9 +116,16 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
       const embedded = pdfObject(pdf, Number(/\/EF <<\/F (\d+) 0 R/.exec(fileSpec)?.[1]));
       assert.match(embedded.dict, /\/Type \/EmbeddedFile \/Subtype \/text#2Fxml/);
       assert.match(embedded.dict, new RegExp(`/Size ${xml.length}\\b`));
-      assert.match(embedded.dict, new RegExp(`/CheckSum <${createHash('md5').update(xml).digest('hex').toUpperCase()}>`), 'CheckSum = MD5 of the XML');
+      assert.match(
+        embedded.dict,
+        new RegExp(`/CheckSum <${createHash('md5').update(xml).digest('hex').toUpperCase()}>`),
+        'CheckSum = MD5 of the XML',
+      );
       const infoModDate = /\/ModDate (\(D:[^)]*\))/.exec(pdfObject(pdf, ref(trailer, 'Info')).dict)?.[1];
-      assert.ok(infoModDate && embedded.dict.includes(`/ModDate ${infoModDate}`), `the attachment's ModDate is the Info's: ${embedded.dict}`);
+      assert.ok(
+        infoModDate && embedded.dict.includes(`/ModDate ${infoModDate}`),
+        `the attachment's ModDate is the Info's: ${embedded.dict}`,
+      );
       assert.match(catalog, new RegExp(`/Names <</EmbeddedFiles <</Names \\[\\(${fileName}\\) \\d+ 0 R\\]>>>>`));
 
       // The sRGB output intent with a complete ICC profile.
@@ -141,29 +159,50 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
       assert.ok(xmp.includes(`<fx:DocumentFileName>${hybrid.fileName}</fx:DocumentFileName>`));
       assert.match(xmp, /<fx:Version>1.0<\/fx:Version>/);
       assert.ok(xmp.includes(`<fx:ConformanceLevel>${hybrid.conformanceLevel}</fx:ConformanceLevel>`));
-      assert.match(xmp, /<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#<\/pdfaSchema:namespaceURI>/);
+      assert.match(
+        xmp,
+        /<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#<\/pdfaSchema:namespaceURI>/,
+      );
       for (const property of ['DocumentFileName', 'DocumentType', 'Version', 'ConformanceLevel']) {
         assert.match(xmp, new RegExp(`<pdfaProperty:name>${property}</pdfaProperty:name>`));
       }
       const isoInfo = pdfInfo(pdf);
       assert.ok(xmp.includes(`<rdf:li xml:lang="x-default">${escapeXml(isoInfo.Title!)}</rdf:li>`), 'dc:title = Title');
-      assert.ok(xmp.includes(`<dc:creator><rdf:Seq><rdf:li>${escapeXml(isoInfo.Author!)}</rdf:li></rdf:Seq></dc:creator>`), 'dc:creator = Author');
-      assert.ok(xmp.includes(`<xmp:CreatorTool>${escapeXml(isoInfo.Creator!)}</xmp:CreatorTool>`), 'CreatorTool = Creator');
+      assert.ok(
+        xmp.includes(`<dc:creator><rdf:Seq><rdf:li>${escapeXml(isoInfo.Author!)}</rdf:li></rdf:Seq></dc:creator>`),
+        'dc:creator = Author',
+      );
+      assert.ok(
+        xmp.includes(`<xmp:CreatorTool>${escapeXml(isoInfo.Creator!)}</xmp:CreatorTool>`),
+        'CreatorTool = Creator',
+      );
       assert.ok(xmp.includes(`<pdf:Producer>${escapeXml(isoInfo.Producer!)}</pdf:Producer>`), 'Producer');
       const infoDict = pdfObject(pdf, ref(trailer, 'Info')).dict;
       const isoDate = (key: string) => {
-        const [, y, m, d, hh, mm, ss, zone] = new RegExp(`/${key} \\(D:(\\d{4})(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})\\+00'00'\\)`).exec(infoDict) ?? [];
+        const [, y, m, d, hh, mm, ss, zone] =
+          new RegExp(`/${key} \\(D:(\\d{4})(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})\\+00'00'\\)`).exec(infoDict) ?? [];
         assert.ok(y, `${key} in Info: ${infoDict}`);
         return `${y}-${m}-${d}T${hh}:${mm}:${ss}+00:00${zone ?? ''}`;
       };
-      assert.ok(xmp.includes(`<xmp:CreateDate>${isoDate('CreationDate')}</xmp:CreateDate>`), 'CreateDate = CreationDate');
+      assert.ok(
+        xmp.includes(`<xmp:CreateDate>${isoDate('CreationDate')}</xmp:CreateDate>`),
+        'CreateDate = CreationDate',
+      );
       assert.ok(xmp.includes(`<xmp:ModifyDate>${isoDate('ModDate')}</xmp:ModifyDate>`), 'ModifyDate = ModDate');
 
       // Every font embedded: TrueType subsets, and Type 3 fonts (Skia draws some glyphs, e.g. of CJK
       // fallback fonts, as Type 3: their glyph programs are in the file by nature).
-      const fonts = run('pdffonts', [file]).split('\n').slice(2).filter((line) => line.trim() !== '');
+      const fonts = run('pdffonts', [file])
+        .split('\n')
+        .slice(2)
+        .filter((line) => line.trim() !== '');
       assert.ok(fonts.length > 0);
-      for (const line of fonts) assert.match(line, /\s(?:CID TrueType|TrueType|Type 3)\s.*\syes\s+(?:yes|no)\s+(?:yes|no)\s+\d+\s+0$/, `embedded: ${line}`);
+      for (const line of fonts)
+        assert.match(
+          line,
+          /\s(?:CID TrueType|TrueType|Type 3)\s.*\syes\s+(?:yes|no)\s+(?:yes|no)\s+\d+\s+0$/,
+          `embedded: ${line}`,
+        );
     });
   }
 
@@ -171,19 +210,31 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
     const again = await produceFacturX(renderer, prepareEInvoice(EXAMPLE_EINVOICE));
     assert.ok(again.body.equals(files.example!.pdf));
     const { prepared, profile } = prepareProfiledEInvoice(EXAMPLE_PROFILE_REQUESTS.xrechnung);
-    assert.ok((await produceFacturX(renderer, prepared, undefined, undefined, profile)).body.equals(files.xrechnung!.pdf), 'XRECHNUNG too');
+    assert.ok(
+      (await produceFacturX(renderer, prepared, undefined, undefined, profile)).body.equals(files.xrechnung!.pdf),
+      'XRECHNUNG too',
+    );
   });
 
   test('a factur-x batch writes each item under its own profile: the same bytes as the single route', async () => {
-    const batch = prepareBatch({ format: 'factur-x', invoices: [EXAMPLE_PROFILE_REQUESTS.xrechnung, EXAMPLE_PROFILE_REQUESTS.fr] });
+    const batch = prepareBatch({
+      format: 'factur-x',
+      invoices: [EXAMPLE_PROFILE_REQUESTS.xrechnung, EXAMPLE_PROFILE_REQUESTS.fr],
+    });
     const zip = await produceBatch(renderer, batch);
     const stored = (name: string) => zip.body.includes(files[name]!.pdf);
-    assert.ok(stored('xrechnung') && stored('fr'), 'both hybrids stored in the ZIP byte for byte (PDFs are stored, not deflated)');
+    assert.ok(
+      stored('xrechnung') && stored('fr'),
+      'both hybrids stored in the ZIP byte for byte (PDFs are stored, not deflated)',
+    );
   });
 
   test('the national hybrids carry their profile: XRECHNUNG with xrechnung.xml, France as Factur-X EN 16931', () => {
     assert.match(files.xrechnung!.pdf.toString('latin1'), /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/);
-    assert.match(files.xrechnung!.xml.toString('utf8'), /urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0/);
+    assert.match(
+      files.xrechnung!.xml.toString('utf8'),
+      /urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0/,
+    );
     assert.match(files.fr!.pdf.toString('latin1'), /<fx:DocumentFileName>factur-x\.xml<\/fx:DocumentFileName>/);
     assert.match(files.fr!.xml.toString('utf8'), /<ram:SubjectCode>PMT<\/ram:SubjectCode>/);
     // The legal notes are printed on the French PDF as well, not only carried in its XML.
@@ -193,7 +244,8 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
   });
 });
 
-const escapeXml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * PDFBox Preflight checks PDF/A-1b only. Its findings that PDF/A-3 itself lifts are expected:
@@ -202,19 +254,47 @@ const escapeXml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, 
  * number (7.11.2: part must be 1). Anything else (trailer ID, XMP syntax or Info consistency, output
  * intent and ICC profile, font embedding, stream syntax) would be a real fault.
  */
-const PREFLIGHT_JARS = ['preflight', 'pdfbox2', 'fontbox2', 'xmpbox', 'commons-logging', 'javax.activation', 'jaxb-api'].map((name) => `/usr/share/java/${name}.jar`);
-const PDF_A1_ONLY = [/^1\.2\.9 : .*EmbeddedFile/, /^1\.4\.7 : .*EmbeddedFile/, /^3\.1\.11 : .*CIDSet entry is missing/, /^7\.11\.2 : .*part must be 1/];
+const PREFLIGHT_JARS = [
+  'preflight',
+  'pdfbox2',
+  'fontbox2',
+  'xmpbox',
+  'commons-logging',
+  'javax.activation',
+  'jaxb-api',
+].map((name) => `/usr/share/java/${name}.jar`);
+const PDF_A1_ONLY = [
+  /^1\.2\.9 : .*EmbeddedFile/,
+  /^1\.4\.7 : .*EmbeddedFile/,
+  /^3\.1\.11 : .*CIDSet entry is missing/,
+  /^7\.11\.2 : .*part must be 1/,
+];
 const preflightMissing = PREFLIGHT_JARS.find((jar) => !existsSync(jar));
 
-describe('PDFBox Preflight (PDF/A-1b) smoke test', { skip: preflightMissing ? `${preflightMissing} missing: node scripts/setup.mjs start test installs libpdfbox2-java` : false }, () => {
-  for (const name of Object.keys(CASES)) {
-    test(`${name}: only the findings PDF/A-3 lifts`, { timeout: 60_000 }, () => {
-      const result = spawnSync('java', ['-cp', PREFLIGHT_JARS.join(':'), 'org.apache.pdfbox.preflight.Validator_A1b', join(dir, `${name}.pdf`)], { encoding: 'utf8', timeout: 60_000 });
-      const findings = result.stdout.split('\n').filter((line) => /^\d+\.\d+(\.\d+)? : /.test(line));
-      assert.ok(findings.length > 0, `Preflight ran: ${result.stdout}${result.stderr}`);
-      const unexpected = findings.filter((line) => !PDF_A1_ONLY.some((pattern) => pattern.test(line)));
-      assert.deepEqual(unexpected, [], result.stdout);
-      assert.ok(findings.some((line) => line.startsWith('7.11.2')), 'it read our XMP (part 3)');
-    });
-  }
-});
+describe(
+  'PDFBox Preflight (PDF/A-1b) smoke test',
+  {
+    skip: preflightMissing
+      ? `${preflightMissing} missing: node scripts/setup.mjs start test installs libpdfbox2-java`
+      : false,
+  },
+  () => {
+    for (const name of Object.keys(CASES)) {
+      test(`${name}: only the findings PDF/A-3 lifts`, { timeout: 60_000 }, () => {
+        const result = spawnSync(
+          'java',
+          ['-cp', PREFLIGHT_JARS.join(':'), 'org.apache.pdfbox.preflight.Validator_A1b', join(dir, `${name}.pdf`)],
+          { encoding: 'utf8', timeout: 60_000 },
+        );
+        const findings = result.stdout.split('\n').filter((line) => /^\d+\.\d+(\.\d+)? : /.test(line));
+        assert.ok(findings.length > 0, `Preflight ran: ${result.stdout}${result.stderr}`);
+        const unexpected = findings.filter((line) => !PDF_A1_ONLY.some((pattern) => pattern.test(line)));
+        assert.deepEqual(unexpected, [], result.stdout);
+        assert.ok(
+          findings.some((line) => line.startsWith('7.11.2')),
+          'it read our XMP (part 3)',
+        );
+      });
+    }
+  },
+);

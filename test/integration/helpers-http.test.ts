@@ -12,7 +12,11 @@ after(async () => {
   await app.close();
 });
 
-const example = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, JsonAnswer>;
+const example = (path: string) =>
+  structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<
+    string,
+    JsonAnswer
+  >;
 
 test('every helper answers its documented example with 200 JSON', async () => {
   const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
@@ -30,19 +34,33 @@ test('every helper answers its documented example with 200 JSON', async () => {
 
 test('unknown fields and bad values are 400 with every issue and its path', async () => {
   const cases: [string, Record<string, JsonAnswer>, string[]][] = [
-    ['/v1/reminder-draft', { ...example('/v1/reminder-draft'), tone: 'rude', payment_link: 'http://pay.example/x', extra: 1 }, ['extra', 'payment_link', 'tone']],
+    [
+      '/v1/reminder-draft',
+      { ...example('/v1/reminder-draft'), tone: 'rude', payment_link: 'http://pay.example/x', extra: 1 },
+      ['extra', 'payment_link', 'tone'],
+    ],
     ['/v1/late-fee', { ...example('/v1/late-fee'), state: 'ZZ', grace_days: -1 }, ['grace_days', 'state']],
     ['/v1/payment-terms', { ...example('/v1/payment-terms'), terms: 'pay whenever' }, ['terms']],
-    ['/v1/invoice-from-timesheet', { ...example('/v1/invoice-from-timesheet'), entries: [{ date: '2026-02-30', description: 'x', hours: 0 }] }, ['entries[0].date', 'entries[0].hours']],
+    [
+      '/v1/invoice-from-timesheet',
+      { ...example('/v1/invoice-from-timesheet'), entries: [{ date: '2026-02-30', description: 'x', hours: 0 }] },
+      ['entries[0].date', 'entries[0].hours'],
+    ],
   ];
   for (const [path, body, paths] of cases) {
     const response = await postJson(`${app.url}${path}`, body);
     assert.equal(response.status, 400, path);
     const { error } = await response.json();
     assert.equal(error.code, 'validation_failed', path);
-    assert.deepEqual([...new Set(error.issues.map((issue: { path: string }) => issue.path))].sort(), paths, `${path}: ${JSON.stringify(error.issues)}`);
+    assert.deepEqual(
+      [...new Set(error.issues.map((issue: { path: string }) => issue.path))].sort(),
+      paths,
+      `${path}: ${JSON.stringify(error.issues)}`,
+    );
   }
-  const terms = await (await postJson(`${app.url}/v1/payment-terms`, { ...example('/v1/payment-terms'), terms: 'pay whenever' })).json();
+  const terms = await (
+    await postJson(`${app.url}/v1/payment-terms`, { ...example('/v1/payment-terms'), terms: 'pay whenever' })
+  ).json();
   assert.match(terms.error.issues[0].message, /Net N/);
   assert.match(terms.error.issues[0].message, /Due on receipt/);
 });

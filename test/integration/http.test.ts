@@ -12,12 +12,15 @@ after(async () => {
   await app.close();
 });
 
-const get = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
+const get = (path: string, init: RequestInit = {}) =>
+  fetch(`${app.url}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
 
 async function expectError(response: Response, status: number, code: string) {
   assert.equal(response.status, status);
   assert.match(response.headers.get('content-type') ?? '', /application\/json/);
-  const body = (await response.json()) as { error: { code: string; message: string; issues?: { path: string; code: string; message: string }[] } };
+  const body = (await response.json()) as {
+    error: { code: string; message: string; issues?: { path: string; code: string; message: string }[] };
+  };
   assert.equal(body.error.code, code);
   assert.ok(body.error.message.length > 0);
   return body.error;
@@ -45,7 +48,12 @@ describe('POST /v1/invoice/validate', () => {
   });
 
   test('lists every issue with its path', async () => {
-    const bad = { ...EXAMPLE_INVOICE, invoice_number: '', currency: 'XYZ', line_items: [{ description: '', quantity: 0, unit_price: -1, extra: true }] };
+    const bad = {
+      ...EXAMPLE_INVOICE,
+      invoice_number: '',
+      currency: 'XYZ',
+      line_items: [{ description: '', quantity: 0, unit_price: -1, extra: true }],
+    };
     const error = await expectError(await postJson(`${app.url}/v1/invoice/validate`, bad), 400, 'validation_failed');
     assert.deepEqual(error.issues?.map((issue) => issue.path).sort(), [
       'currency',
@@ -58,9 +66,17 @@ describe('POST /v1/invoice/validate', () => {
   });
 
   test('business rules that need the totals are 400s with their own codes', async () => {
-    const discount = await expectError(await postJson(`${app.url}/v1/invoice/validate`, { ...EXAMPLE_INVOICE, discount: 1_000_000 }), 400, 'discount_exceeds_subtotal');
+    const discount = await expectError(
+      await postJson(`${app.url}/v1/invoice/validate`, { ...EXAMPLE_INVOICE, discount: 1_000_000 }),
+      400,
+      'discount_exceeds_subtotal',
+    );
     assert.equal(discount.issues?.[0]?.path, 'discount');
-    const huge = { ...EXAMPLE_INVOICE, discount: 0, line_items: Array(200).fill({ description: 'max', quantity: 1_000_000, unit_price: 999_999_999.99 }) };
+    const huge = {
+      ...EXAMPLE_INVOICE,
+      discount: 0,
+      line_items: Array(200).fill({ description: 'max', quantity: 1_000_000, unit_price: 999_999_999.99 }),
+    };
     const range = await expectError(await postJson(`${app.url}/v1/invoice/validate`, huge), 400, 'amount_out_of_range');
     assert.equal(range.issues?.at(-1)?.path, 'total');
   });
@@ -71,17 +87,32 @@ describe('POST /v1/invoice/validate', () => {
     await expectError(await postJson(`${app.url}/v1/invoice/validate`, '"text"'), 400, 'invalid_json');
     const array = await expectError(await postJson(`${app.url}/v1/invoice/validate`, '[]'), 400, 'validation_failed');
     assert.equal(array.issues?.[0]?.code, 'invalid_type');
-    const proto = await expectError(await postJson(`${app.url}/v1/invoice/validate`, `{"__proto__":{"x":1},${JSON.stringify(EXAMPLE_INVOICE).slice(1)}`), 400, 'validation_failed');
+    const proto = await expectError(
+      await postJson(
+        `${app.url}/v1/invoice/validate`,
+        `{"__proto__":{"x":1},${JSON.stringify(EXAMPLE_INVOICE).slice(1)}`,
+      ),
+      400,
+      'validation_failed',
+    );
     assert.equal(proto.issues?.[0]?.code, 'forbidden_property');
     const infinite = JSON.stringify(EXAMPLE_INVOICE).replace('"tax_rate":7.5', '"tax_rate":1e400');
-    const issue = await expectError(await postJson(`${app.url}/v1/invoice/validate`, infinite), 400, 'validation_failed');
+    const issue = await expectError(
+      await postJson(`${app.url}/v1/invoice/validate`, infinite),
+      400,
+      'validation_failed',
+    );
     assert.equal(issue.issues?.[0]?.path, 'tax_rate');
     const empty = await expectError(await postJson(`${app.url}/v1/invoice/validate`, ''), 400, 'validation_failed');
     assert.ok((empty.issues?.length ?? 0) >= 5, 'every required field is listed');
   });
 
   test('wrong content type is 415; a body over the limit is 413', async () => {
-    const text = await fetch(`${app.url}/v1/invoice/validate`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const text = await fetch(`${app.url}/v1/invoice/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
     await expectError(text, 415, 'unsupported_media_type');
     const none = await fetch(`${app.url}/v1/invoice/validate`, { method: 'POST' });
     await expectError(none, 415, 'unsupported_media_type');
@@ -91,7 +122,13 @@ describe('POST /v1/invoice/validate', () => {
 
   test('the 1 MiB body limit fits 200 maximal line items with every character escaped', async () => {
     const escaped = (length: number) => '\\u20ac'.repeat(length); // € as a 6-byte JSON escape
-    const party = { name: escaped(120), address: escaped(400), phone: escaped(40), tax_id: escaped(60), email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.io` };
+    const party = {
+      name: escaped(120),
+      address: escaped(400),
+      phone: escaped(40),
+      tax_id: escaped(60),
+      email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.io`,
+    };
     const item = `{"description":"${escaped(300)}","quantity":999999.999999,"unit_price":0.000001}`;
     const body = `{"seller":${JSON.stringify(party).replace(/\\\\/g, '\\')},"buyer":${JSON.stringify(party).replace(/\\\\/g, '\\')},"invoice_number":"${escaped(64)}","issue_date":"2026-01-01","due_date":"2026-02-01","currency":"EUR","line_items":[${Array(200).fill(item).join(',')}],"tax_rate":99.99999,"discount":0,"notes":"${escaped(2000)}","payment_instructions":"${escaped(1000)}"}`;
     assert.ok(body.length > 350_000 && body.length < 1024 * 1024, `body is ${body.length} bytes`);
@@ -105,8 +142,15 @@ describe('POST /v1/invoice/validate', () => {
 
 describe('POST /v1/invoice.pdf without payments configured', () => {
   test('validates exactly like validate: 400 before anything else', async () => {
-    const error = await expectError(await postJson(`${app.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, issue_date: '2026-02-30' }), 400, 'validation_failed');
-    assert.deepEqual(error.issues?.map((issue) => issue.path), ['issue_date']);
+    const error = await expectError(
+      await postJson(`${app.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, issue_date: '2026-02-30' }),
+      400,
+      'validation_failed',
+    );
+    assert.deepEqual(
+      error.issues?.map((issue) => issue.path),
+      ['issue_date'],
+    );
   });
 
   test('a valid body is refused rather than rendered for free', async () => {
@@ -122,7 +166,23 @@ describe('GET /v1/schema', () => {
     const validated = await postJson(`${app.url}/v1/invoice/validate`, body.example);
     assert.equal(validated.status, 200);
     const fields = new Map<string, JsonAnswer>(body.fields.map((field: JsonAnswer) => [field.path, field]));
-    for (const path of ['seller.name', 'seller.email', 'buyer.tax_id', 'invoice_number', 'issue_date', 'due_date', 'currency', 'line_items', 'line_items[].description', 'line_items[].quantity', 'line_items[].unit_price', 'tax_rate', 'discount', 'notes', 'payment_instructions']) {
+    for (const path of [
+      'seller.name',
+      'seller.email',
+      'buyer.tax_id',
+      'invoice_number',
+      'issue_date',
+      'due_date',
+      'currency',
+      'line_items',
+      'line_items[].description',
+      'line_items[].quantity',
+      'line_items[].unit_price',
+      'tax_rate',
+      'discount',
+      'notes',
+      'payment_instructions',
+    ]) {
       assert.ok(fields.has(path), `notes for ${path}`);
     }
     assert.deepEqual(fields.get('line_items[].quantity').limits, { exclusiveMinimum: 0, maximum: 1000000 });
@@ -136,7 +196,19 @@ describe('GET /v1/schema', () => {
     const realWorld = await postJson(`${app.url}/v1/invoice/validate`, body.example_real_world);
     assert.equal(realWorld.status, 200);
     assert.equal((await realWorld.json()).tax_groups.length, 2);
-    for (const path of ['locale', 'labels.invoice', 'logo', 'accent_color', 'amount_paid', 'ship_to.country', 'seller.vat_id', 'line_items[].tax_category', 'line_items[].unit', 'payment.iban', 'custom_fields']) {
+    for (const path of [
+      'locale',
+      'labels.invoice',
+      'logo',
+      'accent_color',
+      'amount_paid',
+      'ship_to.country',
+      'seller.vat_id',
+      'line_items[].tax_category',
+      'line_items[].unit',
+      'payment.iban',
+      'custom_fields',
+    ]) {
       assert.ok(fields.has(path), `notes for ${path}`);
     }
     assert.equal(fields.get('custom_fields').limits.maxItems, 10);
@@ -158,7 +230,11 @@ describe('errors for unknown paths and methods', () => {
   test('CORS preflight allows the x402 headers; responses expose them', async () => {
     const preflight = await fetch(`${app.url}/v1/invoice.pdf`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'payment-signature,content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'payment-signature,content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /PAYMENT-SIGNATURE/);

@@ -38,13 +38,15 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 };
 
 const rendered = new Map(OVERLAYS.map((overlay) => [overlay, kustomize(join(DEPLOY_DIR, 'overlays', overlay))]));
-const find = (manifests: Manifest[], kind: string, name: string) => manifests.find((manifest) => manifest.kind === kind && manifest.metadata.name === name);
+const find = (manifests: Manifest[], kind: string, name: string) =>
+  manifests.find((manifest) => manifest.kind === kind && manifest.metadata.name === name);
 const must = (manifests: Manifest[], kind: string, name: string) => {
   const found = find(manifests, kind, name);
   assert.ok(found, `${kind}/${name} is rendered`);
   return found as Manifest & { spec: Record<string, JsonAnswer>; data?: Record<string, string> };
 };
-const podSpec = (manifest: Manifest) => (manifest as unknown as { spec: { template: { spec: IPodSpec } } }).spec.template.spec;
+const podSpec = (manifest: Manifest) =>
+  (manifest as unknown as { spec: { template: { spec: IPodSpec } } }).spec.template.spec;
 const appContainer = (manifests: Manifest[]) => podSpec(must(manifests, 'Deployment', APP)).containers[0] as IContainer;
 
 /** The Secret's keys, with values of the right shape (the Secret itself is the operator's). */
@@ -61,7 +63,8 @@ const SECRET_EXAMPLE: Record<string, string> = {
 function podEnvironment(manifests: Manifest[]): Record<string, string> {
   const container = appContainer(manifests);
   const env: Record<string, string> = {};
-  for (const source of container.envFrom ?? []) Object.assign(env, must(manifests, 'ConfigMap', source.configMapRef!.name!).data);
+  for (const source of container.envFrom ?? [])
+    Object.assign(env, must(manifests, 'ConfigMap', source.configMapRef!.name!).data);
   for (const entry of container.env ?? []) {
     const key = entry.valueFrom?.secretKeyRef?.key;
     env[entry.name] = entry.value ?? (key !== undefined ? SECRET_EXAMPLE[key]! : '');
@@ -74,7 +77,10 @@ let metricNames: Set<string>;
 let ready = true;
 before(async () => {
   const metrics = createMetrics();
-  app = await startTestApp({ COMPUTE_THREADS: '0' }, { metrics, readiness: async () => ({ ready, checks: { example: ready } }) });
+  app = await startTestApp(
+    { COMPUTE_THREADS: '0' },
+    { metrics, readiness: async () => ({ ready, checks: { example: ready } }) },
+  );
   const text = await (await fetch(`${app.url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
   metricNames = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]!));
 });
@@ -86,7 +92,10 @@ test('every overlay renders and every resource validates against the Kubernetes 
     for (const manifest of manifests) {
       const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
       assert.ok(Model, `${overlay}: ${manifest.apiVersion} ${manifest.kind} has a schema in this test`);
-      assert.doesNotThrow(() => new Model(manifest as never).validate(), `${overlay}: ${manifest.kind}/${manifest.metadata.name}`);
+      assert.doesNotThrow(
+        () => new Model(manifest as never).validate(),
+        `${overlay}: ${manifest.kind}/${manifest.metadata.name}`,
+      );
     }
   }
 });
@@ -101,16 +110,23 @@ test('the schemas reject a broken manifest (the validation is not a no-op)', () 
 });
 
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-test('the JavaScript rendering is what kubectl kustomize renders', { skip: kubectl ? false : 'kubectl is not installed: the renderer is compared with kustomize only where it is' }, () => {
-  const key = (manifest: Manifest) => `${manifest.apiVersion}/${manifest.kind}/${manifest.metadata.name}`;
-  const sorted = (manifests: Manifest[]) => [...manifests].sort((a, b) => key(a).localeCompare(key(b)));
-  for (const [overlay, manifests] of rendered) {
-    const out = spawnSync('kubectl', ['kustomize', join(DEPLOY_DIR, 'overlays', overlay)], { encoding: 'utf8', timeout: 60_000 });
-    assert.equal(out.status, 0, out.stderr);
-    const theirs = out.stdout.split(/^---$/m).map((document) => parse(document) as Manifest);
-    assert.deepEqual(sorted(manifests), sorted(theirs), overlay);
-  }
-});
+test(
+  'the JavaScript rendering is what kubectl kustomize renders',
+  { skip: kubectl ? false : 'kubectl is not installed: the renderer is compared with kustomize only where it is' },
+  () => {
+    const key = (manifest: Manifest) => `${manifest.apiVersion}/${manifest.kind}/${manifest.metadata.name}`;
+    const sorted = (manifests: Manifest[]) => [...manifests].sort((a, b) => key(a).localeCompare(key(b)));
+    for (const [overlay, manifests] of rendered) {
+      const out = spawnSync('kubectl', ['kustomize', join(DEPLOY_DIR, 'overlays', overlay)], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(out.status, 0, out.stderr);
+      const theirs = out.stdout.split(/^---$/m).map((document) => parse(document) as Manifest);
+      assert.deepEqual(sorted(manifests), sorted(theirs), overlay);
+    }
+  },
+);
 
 test('every variable the manifests set is one the service reads, and the result is a valid configuration', () => {
   for (const [overlay, manifests] of rendered) {
@@ -153,10 +169,19 @@ test('ports agree: the service listens where the container, the Service and Prom
 
 test('the probes ask paths the app answers, and readiness is the one that reports not ready', async () => {
   const container = appContainer(rendered.get('production')!);
-  const probes = { startup: container.startupProbe, readiness: container.readinessProbe, liveness: container.livenessProbe };
-  assert.deepEqual(Object.fromEntries(Object.entries(probes).map(([name, probe]) => [name, probe?.httpGet?.path])), { startup: '/healthz', readiness: '/readyz', liveness: '/healthz' });
+  const probes = {
+    startup: container.startupProbe,
+    readiness: container.readinessProbe,
+    liveness: container.livenessProbe,
+  };
+  assert.deepEqual(Object.fromEntries(Object.entries(probes).map(([name, probe]) => [name, probe?.httpGet?.path])), {
+    startup: '/healthz',
+    readiness: '/readyz',
+    liveness: '/healthz',
+  });
   for (const probe of Object.values(probes)) assert.equal(probe!.httpGet!.port, 'http');
-  const status = async (path: string) => (await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(10_000) })).status;
+  const status = async (path: string) =>
+    (await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(10_000) })).status;
   ready = true;
   assert.equal(await status('/healthz'), 200);
   assert.equal(await status('/readyz'), 200);
@@ -172,7 +197,9 @@ test('the autoscaler queries metrics the service exports', () => {
   const prometheus = scaledObject.spec.triggers.filter((trigger: { type: string }) => trigger.type === 'prometheus');
   assert.equal(prometheus.length, 1);
   const query: string = prometheus[0].metadata.query;
-  const names = [...query.matchAll(/([a-z_:][a-z0-9_:]*)\s*\{/g)].map((match) => match[1]!).filter((name) => name !== 'sum');
+  const names = [...query.matchAll(/([a-z_:][a-z0-9_:]*)\s*\{/g)]
+    .map((match) => match[1]!)
+    .filter((name) => name !== 'sum');
   assert.ok(names.includes('render_queue_depth'), query);
   for (const name of names) assert.ok(metricNames.has(name), `${name} is in /metrics`);
   // The target per pod is the pool size: every page busy and nothing waiting holds the count.
@@ -187,7 +214,10 @@ test('one autoscaler per overlay, and it keeps enough pods for the disruption bu
   const production = rendered.get('production')!;
   const keda = rendered.get('production-keda')!;
   assert.ok(find(production, 'HorizontalPodAutoscaler', APP) && !find(production, 'ScaledObject', APP));
-  assert.ok(find(keda, 'ScaledObject', APP) && !find(keda, 'HorizontalPodAutoscaler', APP), 'KEDA makes its own HPA; two would fight');
+  assert.ok(
+    find(keda, 'ScaledObject', APP) && !find(keda, 'HorizontalPodAutoscaler', APP),
+    'KEDA makes its own HPA; two would fight',
+  );
   const hpa = must(production, 'HorizontalPodAutoscaler', APP);
   assert.equal(hpa.spec.scaleTargetRef.name, APP);
   assert.equal(hpa.spec.metrics[0].resource.name, 'cpu');
@@ -200,26 +230,47 @@ test('selectors pick the pods they mean', () => {
   const manifests = rendered.get('production')!;
   const appLabels = must(manifests, 'Deployment', APP).spec.template.metadata.labels;
   const redisLabels = must(manifests, 'StatefulSet', REDIS).spec.template.metadata.labels;
-  const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+  const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+    Object.entries(selector).every(([key, value]) => labels[key] === value);
   assert.ok(matches(must(manifests, 'Service', APP).spec.selector, appLabels));
   assert.ok(matches(must(manifests, 'PodDisruptionBudget', APP).spec.selector.matchLabels, appLabels));
   assert.ok(matches(must(manifests, 'NetworkPolicy', APP).spec.podSelector.matchLabels, appLabels));
   assert.ok(matches(must(manifests, 'Service', REDIS).spec.selector, redisLabels));
-  assert.ok(!matches(must(manifests, 'Service', APP).spec.selector, redisLabels), 'the app Service does not send to Redis');
-  assert.ok(matches(must(manifests, 'NetworkPolicy', REDIS).spec.ingress[0].from[0].podSelector.matchLabels, appLabels));
+  assert.ok(
+    !matches(must(manifests, 'Service', APP).spec.selector, redisLabels),
+    'the app Service does not send to Redis',
+  );
+  assert.ok(
+    matches(must(manifests, 'NetworkPolicy', REDIS).spec.ingress[0].from[0].podSelector.matchLabels, appLabels),
+  );
 });
 
 test('egress: DNS, Redis and the facilitator only', () => {
   const manifests = rendered.get('production')!;
   const policy = must(manifests, 'NetworkPolicy', APP);
   assert.deepEqual(policy.spec.policyTypes, ['Ingress', 'Egress']);
-  const egress = policy.spec.egress as { to: Record<string, JsonAnswer>[]; ports: { port: number | string; protocol: string }[] }[];
+  const egress = policy.spec.egress as {
+    to: Record<string, JsonAnswer>[];
+    ports: { port: number | string; protocol: string }[];
+  }[];
   assert.equal(egress.length, 3);
-  assert.deepEqual(egress[0]!.ports.map((port) => port.port), [53, 53]);
+  assert.deepEqual(
+    egress[0]!.ports.map((port) => port.port),
+    [53, 53],
+  );
   assert.equal(egress[1]!.to[0]!.podSelector.matchLabels['app.kubernetes.io/name'], REDIS);
-  assert.deepEqual(egress[1]!.ports.map((port) => port.port), [6379]);
-  assert.ok(egress[2]!.to.every((peer) => peer.ipBlock?.cidr && peer.ipBlock.cidr !== '0.0.0.0/0'), 'the facilitator by its addresses, not the whole internet');
-  assert.deepEqual(egress[2]!.ports.map((port) => port.port), [443]);
+  assert.deepEqual(
+    egress[1]!.ports.map((port) => port.port),
+    [6379],
+  );
+  assert.ok(
+    egress[2]!.to.every((peer) => peer.ipBlock?.cidr && peer.ipBlock.cidr !== '0.0.0.0/0'),
+    'the facilitator by its addresses, not the whole internet',
+  );
+  assert.deepEqual(
+    egress[2]!.ports.map((port) => port.port),
+    [443],
+  );
   const redisPolicy = must(manifests, 'NetworkPolicy', REDIS);
   assert.deepEqual(redisPolicy.spec.policyTypes, ['Ingress', 'Egress']);
   assert.equal(redisPolicy.spec.egress, undefined, 'Redis reaches nothing');
@@ -227,7 +278,10 @@ test('egress: DNS, Redis and the facilitator only', () => {
 
 test('the pod runs unprivileged on a read-only root, writing only its scratch directory', () => {
   const manifests = rendered.get('production')!;
-  for (const [kind, name] of [['Deployment', APP], ['StatefulSet', REDIS]] as const) {
+  for (const [kind, name] of [
+    ['Deployment', APP],
+    ['StatefulSet', REDIS],
+  ] as const) {
     const pod = podSpec(must(manifests, kind, name));
     assert.equal(pod.securityContext?.runAsNonRoot, true, name);
     assert.equal(pod.securityContext?.seccompProfile?.type, 'RuntimeDefault', name);
@@ -236,7 +290,10 @@ test('the pod runs unprivileged on a read-only root, writing only its scratch di
       assert.equal(container.securityContext?.allowPrivilegeEscalation, false, name);
       assert.equal(container.securityContext?.readOnlyRootFilesystem, true, name);
       assert.deepEqual(container.securityContext?.capabilities?.drop, ['ALL'], name);
-      assert.ok(container.resources?.requests?.cpu && container.resources.requests.memory && container.resources.limits?.memory, `${name}: requests and a memory limit`);
+      assert.ok(
+        container.resources?.requests?.cpu && container.resources.requests.memory && container.resources.limits?.memory,
+        `${name}: requests and a memory limit`,
+      );
     }
   }
   // The scratch directory (src/render/scratchDir.ts: under TMPDIR, which the image sets) is the emptyDir.

@@ -15,13 +15,19 @@ const HTTP_TIMEOUT_MS = 10_000;
 describe('local payment network', { timeout: 120_000 }, () => {
   let net: LocalPaymentNetwork;
 
-  before(async () => {
-    net = await startLocalPaymentNetwork({});
-  }, { timeout: 30_000 });
+  before(
+    async () => {
+      net = await startLocalPaymentNetwork({});
+    },
+    { timeout: 30_000 },
+  );
 
-  after(async () => {
-    await net?.close();
-  }, { timeout: 15_000 });
+  after(
+    async () => {
+      await net?.close();
+    },
+    { timeout: 15_000 },
+  );
 
   function requirements(): PaymentRequirements {
     return {
@@ -44,7 +50,10 @@ describe('local payment network', { timeout: 120_000 }, () => {
     });
   }
 
-  async function post<T>(path: '/verify' | '/settle', paymentPayload: PaymentPayload): Promise<{ status: number; body: T; ms: number }> {
+  async function post<T>(
+    path: '/verify' | '/settle',
+    paymentPayload: PaymentPayload,
+  ): Promise<{ status: number; body: T; ms: number }> {
     const started = performance.now();
     const response = await fetch(net.facilitatorUrl + path, {
       method: 'POST',

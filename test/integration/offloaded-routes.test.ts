@@ -22,44 +22,120 @@ const now = () => new Date('2026-11-24T10:00:00Z');
 let inline: TestApp;
 let offloaded: TestApp;
 before(async () => {
-  inline = await startTestApp({ COMPUTE_THREADS: '0', RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000' }, { now });
-  offloaded = await startTestApp({ COMPUTE_THREADS: '2', RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000' }, { now });
+  inline = await startTestApp(
+    { COMPUTE_THREADS: '0', RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000' },
+    { now },
+  );
+  offloaded = await startTestApp(
+    { COMPUTE_THREADS: '2', RATE_LIMIT_CLIENT_BURST: '0', BODY_LIMIT_BYTES: '800000' },
+    { now },
+  );
 });
 after(async () => {
   await inline.close();
   await offloaded.close();
 });
 
-type Case = { name: string; path: string; method?: string; body: string | Buffer; headers?: Record<string, string | undefined> };
+type Case = {
+  name: string;
+  path: string;
+  method?: string;
+  body: string | Buffer;
+  headers?: Record<string, string | undefined>;
+};
 
 const json = (value: unknown) => JSON.stringify(value);
-const helperExample = (path: string) => structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, unknown>;
+const helperExample = (path: string) =>
+  structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, unknown>;
 
 const cases: Case[] = [
-  ...HELPER_OPERATIONS.map((operation) => ({ name: `${operation.operationId} example`, path: operation.path, body: json(operation.example) })),
+  ...HELPER_OPERATIONS.map((operation) => ({
+    name: `${operation.operationId} example`,
+    path: operation.path,
+    body: json(operation.example),
+  })),
   { name: 'validate, SPEC example', path: '/v1/invoice/validate', body: json(EXAMPLE_INVOICE) },
   { name: 'validate, real-world example', path: '/v1/invoice/validate', body: json(EXAMPLE_REAL_WORLD_INVOICE) },
   ...maximalFreeRequests().map((request) => ({ name: request.name, path: request.path, body: json(request.body) })),
-  { name: 'validate, every field wrong', path: '/v1/invoice/validate', body: json({ ...EXAMPLE_INVOICE, currency: 'XXX', line_items: [{ description: '', quantity: -1, unit_price: 'a' }], extra: 1 }) },
-  { name: 'validate, a business rule', path: '/v1/invoice/validate', body: json({ ...EXAMPLE_INVOICE, discount: 1_000_000 }) },
+  {
+    name: 'validate, every field wrong',
+    path: '/v1/invoice/validate',
+    body: json({
+      ...EXAMPLE_INVOICE,
+      currency: 'XXX',
+      line_items: [{ description: '', quantity: -1, unit_price: 'a' }],
+      extra: 1,
+    }),
+  },
+  {
+    name: 'validate, a business rule',
+    path: '/v1/invoice/validate',
+    body: json({ ...EXAMPLE_INVOICE, discount: 1_000_000 }),
+  },
   // The e-invoice validate with its national rules.
-  ...Object.entries(EXAMPLE_PROFILE_REQUESTS).map(([profile, body]) => ({ name: `e-invoice validate, ${profile} example`, path: '/v1/e-invoice/validate', body: json(body) })),
-  { name: 'e-invoice validate, national rules failing', path: '/v1/e-invoice/validate', body: json({ ...EXAMPLE_PROFILE_REQUESTS.fr, business_process: 'X', currency: 'USD' }) },
-  { name: 'e-invoice validate, unknown profile', path: '/v1/e-invoice/validate', body: json({ ...EXAMPLE_PROFILE_REQUESTS.fr, profile: 'x' }) },
-  { name: 'late fee, bad values', path: '/v1/late-fee', body: json({ ...helperExample('/v1/late-fee'), state: 'ZZ', grace_days: -1 }) },
-  { name: 'timesheet, impossible date', path: '/v1/invoice-from-timesheet', body: json({ ...helperExample('/v1/invoice-from-timesheet'), entries: [{ date: '2026-02-30', description: 'x', hours: 0 }] }) },
-  { name: 'payment terms, unknown terms', path: '/v1/payment-terms', body: json({ ...helperExample('/v1/payment-terms'), terms: 'pay whenever' }) },
+  ...Object.entries(EXAMPLE_PROFILE_REQUESTS).map(([profile, body]) => ({
+    name: `e-invoice validate, ${profile} example`,
+    path: '/v1/e-invoice/validate',
+    body: json(body),
+  })),
+  {
+    name: 'e-invoice validate, national rules failing',
+    path: '/v1/e-invoice/validate',
+    body: json({ ...EXAMPLE_PROFILE_REQUESTS.fr, business_process: 'X', currency: 'USD' }),
+  },
+  {
+    name: 'e-invoice validate, unknown profile',
+    path: '/v1/e-invoice/validate',
+    body: json({ ...EXAMPLE_PROFILE_REQUESTS.fr, profile: 'x' }),
+  },
+  {
+    name: 'late fee, bad values',
+    path: '/v1/late-fee',
+    body: json({ ...helperExample('/v1/late-fee'), state: 'ZZ', grace_days: -1 }),
+  },
+  {
+    name: 'timesheet, impossible date',
+    path: '/v1/invoice-from-timesheet',
+    body: json({
+      ...helperExample('/v1/invoice-from-timesheet'),
+      entries: [{ date: '2026-02-30', description: 'x', hours: 0 }],
+    }),
+  },
+  {
+    name: 'payment terms, unknown terms',
+    path: '/v1/payment-terms',
+    body: json({ ...helperExample('/v1/payment-terms'), terms: 'pay whenever' }),
+  },
   { name: 'an array', path: '/v1/late-fee', body: '[1, 2]' },
   { name: 'an empty body', path: '/v1/invoice/validate', body: '' },
   { name: 'whitespace only', path: '/v1/invoice/validate', body: ' \n ' },
   { name: 'a number', path: '/v1/reminder-draft', body: '5' },
   { name: 'truncated JSON', path: '/v1/invoice/validate', body: '{"seller": {' },
   { name: 'a __proto__ key', path: '/v1/payment-terms', body: '{"__proto__": {"polluted": true}, "terms": "Net 30"}' },
-  { name: 'gzip body', path: '/v1/invoice/validate', body: gzipSync(json(EXAMPLE_INVOICE)), headers: { 'content-encoding': 'gzip' } },
-  { name: 'corrupt gzip body', path: '/v1/late-fee', body: gzipSync(json(helperExample('/v1/late-fee'))).subarray(0, 20), headers: { 'content-encoding': 'gzip' } },
-  { name: 'text/plain', path: '/v1/late-fee', body: json(helperExample('/v1/late-fee')), headers: { 'content-type': 'text/plain' } },
+  {
+    name: 'gzip body',
+    path: '/v1/invoice/validate',
+    body: gzipSync(json(EXAMPLE_INVOICE)),
+    headers: { 'content-encoding': 'gzip' },
+  },
+  {
+    name: 'corrupt gzip body',
+    path: '/v1/late-fee',
+    body: gzipSync(json(helperExample('/v1/late-fee'))).subarray(0, 20),
+    headers: { 'content-encoding': 'gzip' },
+  },
+  {
+    name: 'text/plain',
+    path: '/v1/late-fee',
+    body: json(helperExample('/v1/late-fee')),
+    headers: { 'content-type': 'text/plain' },
+  },
   { name: 'over the body limit', path: '/v1/invoice/validate', body: `{"notes": "${'x'.repeat(800_001)}"}` },
-  { name: 'invalid UTF-8', path: '/v1/reminder-draft', body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
+  {
+    name: 'invalid UTF-8',
+    path: '/v1/reminder-draft',
+    body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+  },
   // A document row (inbound e-invoices): the document itself as the body, read on the pool or inline.
   ...documentCases('/v1/e-invoice/inspect'),
 ];
@@ -70,28 +146,63 @@ function documentCases(path: string): Case[] {
   const ownUbl = eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl');
   return [
     { name: `${path} CII document`, path, body: ownCii, headers: { 'content-type': 'application/xml' } },
-    { name: `${path} UBL document, text/xml, locale`, path: `${path}?locale=de-DE`, body: ownUbl, headers: { 'content-type': 'text/xml' } },
-    { name: `${path} gzip document`, path, body: gzipSync(ownCii), headers: { 'content-type': 'application/xml', 'content-encoding': 'gzip' } },
+    {
+      name: `${path} UBL document, text/xml, locale`,
+      path: `${path}?locale=de-DE`,
+      body: ownUbl,
+      headers: { 'content-type': 'text/xml' },
+    },
+    {
+      name: `${path} gzip document`,
+      path,
+      body: gzipSync(ownCii),
+      headers: { 'content-type': 'application/xml', 'content-encoding': 'gzip' },
+    },
     { name: `${path} JSON { xml }`, path, body: json({ xml: ownCii }) },
-    { name: `${path} JSON { xml }, locale parameter`, path: `${path}?locale=fr-FR`, body: json({ xml: ownCii, locale: 'de-DE' }) },
-    { name: `${path} DOCTYPE`, path, body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "x">]><x>&e;</x>', headers: { 'content-type': 'application/xml' } },
+    {
+      name: `${path} JSON { xml }, locale parameter`,
+      path: `${path}?locale=fr-FR`,
+      body: json({ xml: ownCii, locale: 'de-DE' }),
+    },
+    {
+      name: `${path} DOCTYPE`,
+      path,
+      body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "x">]><x>&e;</x>',
+      headers: { 'content-type': 'application/xml' },
+    },
     { name: `${path} not XML`, path, body: 'hello', headers: { 'content-type': 'application/xml' } },
     { name: `${path} unknown root`, path, body: '<Invoice/>', headers: { 'content-type': 'application/xml' } },
     { name: `${path} not a PDF`, path, body: 'not a pdf', headers: { 'content-type': 'application/pdf' } },
-    { name: `${path} unknown locale`, path: `${path}?locale=xx-XX`, body: ownCii, headers: { 'content-type': 'application/xml' } },
+    {
+      name: `${path} unknown locale`,
+      path: `${path}?locale=xx-XX`,
+      body: ownCii,
+      headers: { 'content-type': 'application/xml' },
+    },
     { name: `${path} a form`, path, body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
-    { name: `${path} document over the limit`, path, body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20), headers: { 'content-type': 'application/xml' } },
+    {
+      name: `${path} document over the limit`,
+      path,
+      body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20),
+      headers: { 'content-type': 'application/xml' },
+    },
   ];
 }
 
 async function answer(app: { url: string }, request: Case) {
   const response = await fetch(`${app.url}${request.path}`, {
     method: request.method ?? 'POST',
-    headers: Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...request.headers }).filter((entry): entry is [string, string] => Boolean(entry[1]))),
+    headers: Object.fromEntries(
+      Object.entries({ 'content-type': 'application/json', ...request.headers }).filter(
+        (entry): entry is [string, string] => Boolean(entry[1]),
+      ),
+    ),
     body: typeof request.body === 'string' ? request.body : new Uint8Array(request.body),
     signal: AbortSignal.timeout(30_000),
   });
-  const headers = ['content-type', 'content-length', 'payment-required', 'retry-after'].map((name) => response.headers.get(name));
+  const headers = ['content-type', 'content-length', 'payment-required', 'retry-after'].map((name) =>
+    response.headers.get(name),
+  );
   return { status: response.status, headers, body: await response.text() };
 }
 
@@ -119,7 +230,10 @@ test('over MCP, offloaded and inline tools give the same results', async () => {
       ['v1_invoice_validate', { ...EXAMPLE_INVOICE, discount: 1_000_000 }],
       ['v1_e_invoice_validate', EXAMPLE_PROFILE_REQUESTS.xrechnung as unknown as Record<string, unknown>],
       ['v1_e_invoice_validate', { ...EXAMPLE_PROFILE_REQUESTS.peppol, buyer: { name: 'B', country: 'BE' } }],
-      ...HELPER_OPERATIONS.map((operation): [string, Record<string, unknown>] => [operation.operationId, operation.example as Record<string, unknown>]),
+      ...HELPER_OPERATIONS.map((operation): [string, Record<string, unknown>] => [
+        operation.operationId,
+        operation.example as Record<string, unknown>,
+      ]),
       ['v1_late_fee', { ...helperExample('/v1/late-fee'), state: 'ZZ' }],
       ['v1_e_invoice_inspect', { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl') }],
       ['v1_e_invoice_inspect', { xml: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' }],
@@ -158,17 +272,46 @@ describe('every operation, with payments', () => {
     const { path, method } = operation;
     return [
       { name: `${operation.operationId} example`, path, method, body: json(example) },
-      { name: `${operation.operationId} every field wrong`, path, method, body: json({ ...example, currency: 'XXX', line_items: 'none', amount: 'a', extra: 1 }) },
+      {
+        name: `${operation.operationId} every field wrong`,
+        path,
+        method,
+        body: json({ ...example, currency: 'XXX', line_items: 'none', amount: 'a', extra: 1 }),
+      },
       { name: `${operation.operationId} an array`, path, method, body: '[1]' },
       { name: `${operation.operationId} empty`, path, method, body: '' },
       { name: `${operation.operationId} truncated`, path, method, body: '{"seller": {' },
       { name: `${operation.operationId} __proto__`, path, method, body: '{"a": {"__proto__": {"polluted": true}}}' },
-      { name: `${operation.operationId} text/plain`, path, method, body: json(example), headers: { 'content-type': 'text/plain' } },
+      {
+        name: `${operation.operationId} text/plain`,
+        path,
+        method,
+        body: json(example),
+        headers: { 'content-type': 'text/plain' },
+      },
       { name: `${operation.operationId} over the limit`, path, method, body: `{"notes": "${'x'.repeat(800_001)}"}` },
-      { name: `${operation.operationId} corrupt gzip`, path, method, body: gzipSync(json(example)).subarray(0, 20), headers: { 'content-encoding': 'gzip' } },
+      {
+        name: `${operation.operationId} corrupt gzip`,
+        path,
+        method,
+        body: gzipSync(json(example)).subarray(0, 20),
+        headers: { 'content-encoding': 'gzip' },
+      },
       { name: `${operation.operationId} bare POST`, path, method, body: '', headers: { 'content-type': '' } },
-      { name: `${operation.operationId} malformed payment`, path, method, body: json(example), headers: { 'PAYMENT-SIGNATURE': 'not base64!' } },
-      { name: `${operation.operationId} payment of another shape`, path, method, body: json(example), headers: { 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
+      {
+        name: `${operation.operationId} malformed payment`,
+        path,
+        method,
+        body: json(example),
+        headers: { 'PAYMENT-SIGNATURE': 'not base64!' },
+      },
+      {
+        name: `${operation.operationId} payment of another shape`,
+        path,
+        method,
+        body: json(example),
+        headers: { 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') },
+      },
     ];
   });
   // The document rows also take the document itself: a valid one is challenged (or answered, free), a hostile one refused before any payment.
@@ -177,18 +320,39 @@ describe('every operation, with payments', () => {
       .filter((operation) => operation.request!.document)
       .flatMap((operation) => [
         ...documentCases(operation.path),
-        { name: `${operation.operationId} document, malformed payment`, path: operation.path, body: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii'), headers: { 'content-type': 'application/xml', 'PAYMENT-SIGNATURE': 'not base64!' } },
-        { name: `${operation.operationId} hostile document with a payment`, path: operation.path, body: '<!DOCTYPE x><x/>', headers: { 'content-type': 'application/xml', 'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64') } },
+        {
+          name: `${operation.operationId} document, malformed payment`,
+          path: operation.path,
+          body: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii'),
+          headers: { 'content-type': 'application/xml', 'PAYMENT-SIGNATURE': 'not base64!' },
+        },
+        {
+          name: `${operation.operationId} hostile document with a payment`,
+          path: operation.path,
+          body: '<!DOCTYPE x><x/>',
+          headers: {
+            'content-type': 'application/xml',
+            'PAYMENT-SIGNATURE': Buffer.from('{"x402Version":2}').toString('base64'),
+          },
+        },
       ]),
   );
-  const eInvoiceRuleBroken = { ...(EXAMPLE_EINVOICE as Record<string, unknown>), seller: { ...(EXAMPLE_EINVOICE as { seller: object }).seller, country: undefined } };
+  const eInvoiceRuleBroken = {
+    ...(EXAMPLE_EINVOICE as Record<string, unknown>),
+    seller: { ...(EXAMPLE_EINVOICE as { seller: object }).seller, country: undefined },
+  };
   everyOperationCases.push(
-    ...['/v1/e-invoice/ubl.xml', '/v1/e-invoice/cii.xml', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/validate'].map((path) => ({ name: `${path} EN 16931 rule broken`, path, body: json(eInvoiceRuleBroken) })),
+    ...['/v1/e-invoice/ubl.xml', '/v1/e-invoice/cii.xml', '/v1/e-invoice/factur-x.pdf', '/v1/e-invoice/validate'].map(
+      (path) => ({ name: `${path} EN 16931 rule broken`, path, body: json(eInvoiceRuleBroken) }),
+    ),
   );
 
   test('over HTTP, inline and pooled answers are the same bytes for every operation', async () => {
     assert.ok(jsonOperations.length >= 10, `${jsonOperations.length} operations with a body`);
-    assert.ok(jsonOperations.filter((operation) => operation.request!.document).length >= 2, 'the document rows are covered');
+    assert.ok(
+      jsonOperations.filter((operation) => operation.request!.document).length >= 2,
+      'the document rows are covered',
+    );
     const statuses = new Set<number>();
     for (const request of everyOperationCases) {
       const expected = await answer(inlinePaid, request);
@@ -211,7 +375,8 @@ describe('every operation, with payments', () => {
       console.log(`# tools/list in ${Date.now() - started} ms`);
       assert.ok(tools.length >= 11, `${tools.length} tools`);
       for (const tool of tools) {
-        const example = (operations.find((operation) => operation.operationId === tool.name)?.request?.example ?? {}) as Record<string, unknown>;
+        const example = (operations.find((operation) => operation.operationId === tool.name)?.request?.example ??
+          {}) as Record<string, unknown>;
         const calls: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }[] = [
           { name: tool.name, arguments: example },
           { name: tool.name, arguments: { ...example, currency: 'XXX', amount: 'a', extra: 1 } },
@@ -220,8 +385,14 @@ describe('every operation, with payments', () => {
           { name: tool.name, arguments: example, _meta: { 'x402/payment': 'x'.repeat(20_000) } },
         ];
         // A refused JSON-RPC body (the __proto__ key) is an HTTP error the client throws: compared as thrown.
-        const resultOf = (client: Client, call: (typeof calls)[number]) => client.callTool(call).catch((error: unknown) => ({ thrown: String(error) }));
-        for (const call of calls) assert.deepEqual(await resultOf(pooledClient, call), await resultOf(inlineClient, call), `${tool.name} ${JSON.stringify(call).slice(0, 120)}`);
+        const resultOf = (client: Client, call: (typeof calls)[number]) =>
+          client.callTool(call).catch((error: unknown) => ({ thrown: String(error) }));
+        for (const call of calls)
+          assert.deepEqual(
+            await resultOf(pooledClient, call),
+            await resultOf(inlineClient, call),
+            `${tool.name} ${JSON.stringify(call).slice(0, 120)}`,
+          );
       }
     } finally {
       await inlineClient.close();

@@ -4,7 +4,16 @@ import { choosePaymentQr, type PaymentQr, type SwissQr } from '../../src/invoice
 import { paymentQrSvg } from '../../src/render/paymentQrSvg.js';
 import { buildSwissQrBillView } from '../../src/render/swissQrBillView.js';
 import { SCHEME_INPUTS } from '../fixtures/paymentQrInputs.js';
-import { blackenSquare, greyAt, openPagePrinter, pdfToPngs, qrCodePages, swissQrBillPage, zbarRead, type PagePrinter } from '../fixtures/qrPages.js';
+import {
+  blackenSquare,
+  greyAt,
+  openPagePrinter,
+  pdfToPngs,
+  qrCodePages,
+  swissQrBillPage,
+  zbarRead,
+  type PagePrinter,
+} from '../fixtures/qrPages.js';
 
 /**
  * Each scheme's code read back from a real PDF: Chromium prints the page, pdftoppm draws it at

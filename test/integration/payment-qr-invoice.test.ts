@@ -64,7 +64,10 @@ describe('invoices print the payment QR code validate describes', { timeout: 180
     assert.equal(report.payment_qr?.scheme, 'swiss');
     const { pdf, pages } = await renderer.renderPdf(prepared);
     assert.equal(pages, 2);
-    const text = execFileSync('pdftotext', ['-f', '2', '-l', '2', '-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
+    const text = execFileSync('pdftotext', ['-f', '2', '-l', '2', '-layout', '-', '-'], {
+      input: pdf,
+      encoding: 'utf8',
+    });
     assert.match(text, /Zahlteil/);
     assert.match(text, /Empfangsschein/);
     assert.doesNotMatch(text, /Seite 2/, 'no page number on the slip');
@@ -75,7 +78,8 @@ describe('invoices print the payment QR code validate describes', { timeout: 180
     assert.ok(Math.abs(perforation - 192) < 0.3, `perforation at ${perforation.toFixed(2)} mm, not 192 mm`);
     // The running footer (position: fixed repeats it on every page) sits under the slip's white
     // page: where its text would print (16 mm in, 10 mm margin + its line up), the paper is blank.
-    for (const xMm of [17, 20, 24, 28, 32]) assert.ok(greyAt(page, xMm, 297 - 12.5, DPI) > 245, `blank at x=${xMm} mm where the footer would be`);
+    for (const xMm of [17, 20, 24, 28, 32])
+      assert.ok(greyAt(page, xMm, 297 - 12.5, DPI) > 245, `blank at x=${xMm} mm where the footer would be`);
     const [x, y] = [62 + 5 + 23, 297 - 105 + 17 + 23];
     assert.ok(greyAt(page, x, y, DPI) > 200, 'white cross at the centre of the code');
     assert.equal(zbarRead(blackenSquare(page, x, y, 7, DPI)), report.payment_qr!.payload);
@@ -85,8 +89,17 @@ describe('invoices print the payment QR code validate describes', { timeout: 180
     const cases: [unknown, string][] = [
       [{ ...QR_INVOICES.epc, payment: { iban: 'DE89 3704 0044 0532 0130 01' } }, 'payment.iban'],
       [{ ...QR_INVOICES.pix, currency: 'EUR' }, 'payment.pix_key'],
-      [{ ...QR_INVOICES.eip681, payment: { evm_address: '0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } }, 'payment.evm_address'],
-      [{ ...QR_INVOICES.swiss, payment: { qr_iban: 'CH44 3199 9123 0008 8901 2', qr_reference: 'RF18 5390 0754 7034' } }, 'payment.qr_reference'],
+      [
+        { ...QR_INVOICES.eip681, payment: { evm_address: '0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } },
+        'payment.evm_address',
+      ],
+      [
+        {
+          ...QR_INVOICES.swiss,
+          payment: { qr_iban: 'CH44 3199 9123 0008 8901 2', qr_reference: 'RF18 5390 0754 7034' },
+        },
+        'payment.qr_reference',
+      ],
     ];
     for (const [body, path] of cases) {
       assert.throws(

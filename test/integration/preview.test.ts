@@ -20,7 +20,11 @@ describe('PREVIEW configuration', () => {
     assert.equal(loadConfig({ NODE_ENV: 'production' }).PREVIEW, 'off');
     assert.equal(loadConfig({ NODE_ENV: 'test' }).PREVIEW, 'off');
     for (const NODE_ENV of ['production', 'test']) {
-      assert.throws(() => loadConfig({ NODE_ENV, PREVIEW: 'on' }), (error: unknown) => error instanceof ConfigError && /PREVIEW: on is allowed only with NODE_ENV=development/.test(error.message));
+      assert.throws(
+        () => loadConfig({ NODE_ENV, PREVIEW: 'on' }),
+        (error: unknown) =>
+          error instanceof ConfigError && /PREVIEW: on is allowed only with NODE_ENV=development/.test(error.message),
+      );
     }
     assert.throws(() => loadConfig({ PREVIEW: 'yes' }), /PREVIEW: must be on or off/);
   });
@@ -41,7 +45,12 @@ describe('preview off', () => {
       ['POST', '/preview/html'],
       ['POST', '/preview/invoice.pdf'],
     ] as const) {
-      const response = await fetch(`${app.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: JSON.stringify(EXAMPLE_INVOICE) } : {}), signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify(EXAMPLE_INVOICE) } : {}),
+        signal: AbortSignal.timeout(10_000),
+      });
       assert.equal(response.status, 404, `${method} ${path}`);
       assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'not_found');
     }
@@ -54,7 +63,8 @@ describe('preview on', () => {
   let templatesRoot: string;
   before(async () => {
     templatesRoot = mkdtempSync(join(tmpdir(), 'preview-test-templates-'));
-    for (const dir of ['templates', 'styles']) cpSync(join(PROJECT_ROOT, dir), join(templatesRoot, dir), { recursive: true });
+    for (const dir of ['templates', 'styles'])
+      cpSync(join(PROJECT_ROOT, dir), join(templatesRoot, dir), { recursive: true });
     renderer = await createRenderer({ poolSize: 1, templatesRoot, watchTemplates: true });
     app = await startTestApp({ NODE_ENV: 'development', PREVIEW: 'on' }, { renderer, preview: { renderer } });
   });
@@ -72,7 +82,10 @@ describe('preview on', () => {
     assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self'/);
     const html = await response.text();
     assert.match(html, /Download PDF \(free in development only\)/);
-    assert.deepEqual([...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]), ['/preview/preview.css', '/preview/preview.js']);
+    assert.deepEqual(
+      [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]),
+      ['/preview/preview.css', '/preview/preview.js'],
+    );
     for (const file of ['preview.js', 'preview.css']) {
       const asset = await fetch(`${app.url}/preview/${file}`, { signal: AbortSignal.timeout(10_000) });
       assert.equal(asset.status, 200);
@@ -95,12 +108,18 @@ describe('preview on', () => {
     assert.equal(body.paper, 'Letter');
 
     const example = (await (await post('/preview/html', EXAMPLE_INVOICE)).json()) as { total: string };
-    const validated = (await (await post('/v1/invoice/validate', EXAMPLE_INVOICE)).json()) as { total: { formatted: string } };
+    const validated = (await (await post('/v1/invoice/validate', EXAMPLE_INVOICE)).json()) as {
+      total: { formatted: string };
+    };
     assert.equal(example.total, validated.total.formatted);
   });
 
   test('an invalid invoice gets exactly the error body of POST /v1/invoice/validate', async () => {
-    for (const invalid of [{ ...EXAMPLE_INVOICE, line_items: [{ description: '', quantity: 0, unit_price: -1 }] }, { ...EXAMPLE_INVOICE, discount: 1e9 }, []]) {
+    for (const invalid of [
+      { ...EXAMPLE_INVOICE, line_items: [{ description: '', quantity: 0, unit_price: -1 }] },
+      { ...EXAMPLE_INVOICE, discount: 1e9 },
+      [],
+    ]) {
       const preview = await post('/preview/html', invalid);
       const validate = await post('/v1/invoice/validate', invalid);
       assert.equal(preview.status, 400);
@@ -132,7 +151,9 @@ describe('preview on', () => {
   });
 
   test('a request another site makes from the browser is refused', async () => {
-    const response = await postJson(`${app.url}/preview/invoice.pdf`, EXAMPLE_INVOICE, { 'Sec-Fetch-Site': 'cross-site' });
+    const response = await postJson(`${app.url}/preview/invoice.pdf`, EXAMPLE_INVOICE, {
+      'Sec-Fetch-Site': 'cross-site',
+    });
     assert.equal(response.status, 403);
     assert.equal(response.headers.get('access-control-allow-origin'), null);
   });

@@ -25,10 +25,17 @@ let required: PaymentRequired;
 before(async () => {
   // The bucket clock stands still: no token comes back while the test runs, however slow the machine.
   app = await startChallengeApp(
-    { RATE_LIMIT_CLIENT_BURST: '1000', RATE_LIMIT_PAYER_BURST: '3', RATE_LIMIT_PAYER_PER_SECOND: '1', TRUST_PROXY_HOPS: '1' },
+    {
+      RATE_LIMIT_CLIENT_BURST: '1000',
+      RATE_LIMIT_PAYER_BURST: '3',
+      RATE_LIMIT_PAYER_PER_SECOND: '1',
+      TRUST_PROXY_HOPS: '1',
+    },
     { buckets: createMemoryBucketStore(() => 1_000_000) },
   );
-  required = decodePaymentRequiredHeader((await postJson(`${app.url}${PATH}`, EXAMPLE_EINVOICE)).headers.get('PAYMENT-REQUIRED')!);
+  required = decodePaymentRequiredHeader(
+    (await postJson(`${app.url}${PATH}`, EXAMPLE_EINVOICE)).headers.get('PAYMENT-REQUIRED')!,
+  );
 });
 after(() => app?.close());
 
@@ -40,32 +47,49 @@ const signedBy = (index: number) => signerFor(devKey(index), required);
 /** A payload naming `from` with a fresh nonce and the given signature (nobody's, or someone else's). */
 async function forged(from: string, signature: string): Promise<PaymentPayload> {
   const template = decodePaymentSignatureHeader((await signedBy(2)()).header);
-  const authorization = { ...(template.payload as { authorization: Record<string, string> }).authorization, from, nonce: `0x${randomBytes(32).toString('hex')}` };
+  const authorization = {
+    ...(template.payload as { authorization: Record<string, string> }).authorization,
+    from,
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
   return { ...template, payload: { signature, authorization } };
 }
 const garbage65 = () => `0x${randomBytes(65).toString('hex')}`;
 /** What an attacker who knows only the victim's address can send: its own valid signature over an authorization naming the victim. */
-const othersSignature = async () => decodePaymentSignatureHeader((await signedBy(2)()).header).payload.signature as string;
+const othersSignature = async () =>
+  decodePaymentSignatureHeader((await signedBy(2)()).header).payload.signature as string;
 const smartAccountLike = () => `0x${randomBytes(200).toString('hex')}`;
 
-const pay = (header: string, client: string) => postJson(`${app.url}${PATH}`, EXAMPLE_EINVOICE, { 'PAYMENT-SIGNATURE': header, 'x-forwarded-for': client });
+const pay = (header: string, client: string) =>
+  postJson(`${app.url}${PATH}`, EXAMPLE_EINVOICE, { 'PAYMENT-SIGNATURE': header, 'x-forwarded-for': client });
 const codeOf = async (response: Response) => ((await response.json()) as { error?: { code: string } }).error?.code;
 
 async function mcpClient(client: string) {
   const mcp = new Client({ name: 'payer-drain-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { 'x-forwarded-for': client } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: { headers: { 'x-forwarded-for': client } },
+    }),
+  );
   return mcp;
 }
 type ToolResult = { isError?: boolean; structuredContent?: { error?: { code: string } | string } };
 const callPaid = async (mcp: Client, payment: PaymentPayload) =>
-  (await mcp.callTool({ name: 'v1_e_invoice_ubl_xml', arguments: EXAMPLE_EINVOICE as unknown as Record<string, unknown>, _meta: { 'x402/payment': payment } })) as ToolResult;
+  (await mcp.callTool({
+    name: 'v1_e_invoice_ubl_xml',
+    arguments: EXAMPLE_EINVOICE as unknown as Record<string, unknown>,
+    _meta: { 'x402/payment': payment },
+  })) as ToolResult;
 
 describe('forged payments naming a victim never spend its budget', () => {
   test('HTTP and MCP forgeries from six addresses, then the victim buys: not rate_limited', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 24; i++) {
       const signature = i % 2 ? garbage65() : await othersSignature();
-      const response = await pay(encodePaymentSignatureHeader(await forged(victim.address, signature)), `198.51.100.${i % 6}`);
+      const response = await pay(
+        encodePaymentSignatureHeader(await forged(victim.address, signature)),
+        `198.51.100.${i % 6}`,
+      );
       statuses.push(response.status);
       await response.arrayBuffer();
     }
@@ -76,7 +100,11 @@ describe('forged payments naming a victim never spend its budget', () => {
       for (let i = 0; i < 8; i++) {
         const result = await callPaid(mcp, await forged(victim.address, i % 2 ? garbage65() : await othersSignature()));
         assert.equal(result.isError, true);
-        assert.equal((result.structuredContent as { error?: unknown }).error, 'invalid_signature', JSON.stringify(result.structuredContent).slice(0, 300));
+        assert.equal(
+          (result.structuredContent as { error?: unknown }).error,
+          'invalid_signature',
+          JSON.stringify(result.structuredContent).slice(0, 300),
+        );
       }
     } finally {
       await mcp.close();
@@ -93,7 +121,10 @@ describe('forged payments naming a victim never spend its budget', () => {
     // One attacker address: its own bucket for this claimed payer runs dry after the burst.
     const attacker: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const response = await pay(encodePaymentSignatureHeader(await forged(payer.address, smartAccountLike())), '203.0.113.1');
+      const response = await pay(
+        encodePaymentSignatureHeader(await forged(payer.address, smartAccountLike())),
+        '203.0.113.1',
+      );
       attacker.push(response.status);
       await response.arrayBuffer();
     }
@@ -107,8 +138,14 @@ describe('forged payments naming a victim never spend its budget', () => {
       await mcp.close();
     }
     // Another address naming the same payer has its own; the payer's proven purchases are untouched.
-    assert.equal((await pay(encodePaymentSignatureHeader(await forged(payer.address, smartAccountLike())), '203.0.113.2')).status, 502);
-    assert.equal(await codeOf(await pay((await signerFor(payer, required)()).header, '192.0.2.11')), 'facilitator_unavailable');
+    assert.equal(
+      (await pay(encodePaymentSignatureHeader(await forged(payer.address, smartAccountLike())), '203.0.113.2')).status,
+      502,
+    );
+    assert.equal(
+      await codeOf(await pay((await signerFor(payer, required)()).header, '192.0.2.11')),
+      'facilitator_unavailable',
+    );
   });
 
   test('a proven payer is limited as one across addresses and transports', async () => {

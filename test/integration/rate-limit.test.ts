@@ -9,8 +9,15 @@ import { takeToken } from '../../src/http/rateLimit/tokenBucket.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 
-const PAYMENT_TERMS_EXAMPLE = { invoice_date: '2026-11-02', terms: '2/10 Net 30', amount: 10803.74, currency: 'USD', as_of: '2026-11-09' };
-const free = (app: TestApp, headers: Record<string, string> = {}) => postJson(`${app.url}/v1/payment-terms`, PAYMENT_TERMS_EXAMPLE, headers);
+const PAYMENT_TERMS_EXAMPLE = {
+  invoice_date: '2026-11-02',
+  terms: '2/10 Net 30',
+  amount: 10803.74,
+  currency: 'USD',
+  as_of: '2026-11-09',
+};
+const free = (app: TestApp, headers: Record<string, string> = {}) =>
+  postJson(`${app.url}/v1/payment-terms`, PAYMENT_TERMS_EXAMPLE, headers);
 
 test('token bucket: a burst, then one token per 1/perSecond', () => {
   const policy = { name: 'client', burst: 3, perSecond: 2 };
@@ -45,7 +52,12 @@ describe('per client address', () => {
   before(async () => {
     // COMPUTE_THREADS=0: the body is parsed inline, so no worker's start-up (a second under tsx)
     // lets a token refill mid-burst; the limiter is under test here, not the pool.
-    app = await startTestApp({ RATE_LIMIT_CLIENT_BURST: '5', RATE_LIMIT_CLIENT_PER_SECOND: '1', TRUST_PROXY_HOPS: '1', COMPUTE_THREADS: '0' });
+    app = await startTestApp({
+      RATE_LIMIT_CLIENT_BURST: '5',
+      RATE_LIMIT_CLIENT_PER_SECOND: '1',
+      TRUST_PROXY_HOPS: '1',
+      COMPUTE_THREADS: '0',
+    });
   });
   after(() => app.close());
 
@@ -86,7 +98,17 @@ describe('two instances on one Redis enforce one limit', () => {
     for (let i = 0; i < 2; i++) {
       const store = createRedisBucketStore({ url: redis.url });
       stores.push(store);
-      apps.push(await startTestApp({ RATE_LIMIT_CLIENT_BURST: '6', RATE_LIMIT_CLIENT_PER_SECOND: '1', TRUST_PROXY_HOPS: '1', COMPUTE_THREADS: '0' }, { buckets: store }));
+      apps.push(
+        await startTestApp(
+          {
+            RATE_LIMIT_CLIENT_BURST: '6',
+            RATE_LIMIT_CLIENT_PER_SECOND: '1',
+            TRUST_PROXY_HOPS: '1',
+            COMPUTE_THREADS: '0',
+          },
+          { buckets: store },
+        ),
+      );
     }
   });
   after(async () => {

@@ -6,7 +6,13 @@ import { Redis } from 'ioredis';
 import { AppError } from '../../src/errors.js';
 import { httpAnswerOf } from '../../src/http/errorAnswers.js';
 import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
-import { authorizationKey, type ClaimOutcome, type PaidResult, type PaymentStore, type PendingResult } from '../../src/payment/paymentStore.js';
+import {
+  authorizationKey,
+  type ClaimOutcome,
+  type PaidResult,
+  type PaymentStore,
+  type PendingResult,
+} from '../../src/payment/paymentStore.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { USDC_ON_BASE } from '../../src/payment/usdc.js';
@@ -53,7 +59,13 @@ const implementations: { name: string; open(options?: StoreOptions): Instances }
   },
 ];
 
-const newKey = () => authorizationKey('eip155:8453', USDC_ON_BASE, '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
+const newKey = () =>
+  authorizationKey(
+    'eip155:8453',
+    USDC_ON_BASE,
+    '0x1111111111111111111111111111111111111111',
+    `0x${randomBytes(32).toString('hex')}`,
+  );
 const inAMinute = () => Date.now() + 60_000;
 
 const paidResult = (): PaidResult => ({
@@ -62,7 +74,9 @@ const paidResult = (): PaidResult => ({
   contentType: 'application/pdf',
   headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': '3' },
   body: randomBytes(200 * 1024),
-  receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString('base64'),
+  receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString(
+    'base64',
+  ),
   signatureHash: randomBytes(32).toString('hex'),
 });
 
@@ -82,7 +96,11 @@ function assertParked(outcome: ClaimOutcome, expected: PendingResult) {
   const { pending } = outcome;
   assert.equal(pending.fingerprint, expected.fingerprint);
   assert.equal(pending.contentType, expected.contentType);
-  assert.deepEqual([pending.status, pending.headers], [expected.status, expected.headers], 'the answer head comes back');
+  assert.deepEqual(
+    [pending.status, pending.headers],
+    [expected.status, expected.headers],
+    'the answer head comes back',
+  );
   assert.equal(pending.transaction, expected.transaction);
   assert.equal(pending.signatureHash, expected.signatureHash, 'the parked work stays bound to its signature');
   assert.ok(Buffer.isBuffer(pending.body));
@@ -104,7 +122,12 @@ function assertDone(outcome: ClaimOutcome, expected: PaidResult) {
 }
 
 /** Claims every 50 ms until claimed; bounded, so a key that never expires fails the test. */
-async function claimWhenFree(store: PaymentStore, key: string, expiresAtMs: number, boundMs: number): Promise<ClaimOutcome[]> {
+async function claimWhenFree(
+  store: PaymentStore,
+  key: string,
+  expiresAtMs: number,
+  boundMs: number,
+): Promise<ClaimOutcome[]> {
   const seen: ClaimOutcome[] = [];
   const deadline = Date.now() + boundMs;
   for (;;) {
@@ -420,7 +443,10 @@ describe('redis payment store: Redis itself', () => {
       const key = newKey();
       process.kill(pid, 'SIGSTOP'); // the claim reaches Redis, its reply doesn't come back in time
       try {
-        await assert.rejects(store.claim(key, inAMinute()), (error) => error instanceof AppError && error.code === 'payment_store_unavailable');
+        await assert.rejects(
+          store.claim(key, inAMinute()),
+          (error) => error instanceof AppError && error.code === 'payment_store_unavailable',
+        );
       } finally {
         process.kill(pid, 'SIGCONT');
       }
@@ -474,8 +500,14 @@ describe('redis payment store: Redis itself', () => {
       };
       assert.deepEqual(await recoveredWithin(store, key), { kind: 'claimed' });
       assert.deepEqual(await recoveredWithin(lateStore, key), { kind: 'busy' });
-      assert.ok(lines.some((line) => /lost the connection|unavailable/.test(line)), lines.join('\n'));
-      assert.ok(lines.some((line) => /is back/.test(line)), lines.join('\n'));
+      assert.ok(
+        lines.some((line) => /lost the connection|unavailable/.test(line)),
+        lines.join('\n'),
+      );
+      assert.ok(
+        lines.some((line) => /is back/.test(line)),
+        lines.join('\n'),
+      );
     } finally {
       await Promise.all([store.close(), lateStore?.close()]);
       await outageServer.stop();

@@ -67,6 +67,8 @@ test('with user markup live in the page, nothing is fetched and no file is read'
 
   const text = normalizeText(pdfPages(pdf, 'raw').join('\n'));
   assert.ok(!text.includes('<img src=http'), `the markup was interpreted, not printed: ${text.slice(0, 600)}`);
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').filter((line) => line.length > 8);
+  const passwd = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 8);
   for (const line of passwd) assert.ok(!text.includes(line), `no /etc/passwd line: ${line}`);
 });

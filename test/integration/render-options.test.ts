@@ -15,16 +15,20 @@ after(async () => {
   await renderer.close();
 });
 
-test('a forced paper size wins over the currency, and tagging keeps text, pages and metadata', { timeout: 60_000 }, async () => {
-  const example = await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // USD: Letter by default
-  const info = pdfInfo(example.pdf);
-  assert.match(info['Page size']!, /\(A4\)/);
-  assert.equal(info.Tagged, 'yes');
-  assert.equal(info.Title, 'Invoice INV-2026-0042');
-  assert.equal(info.Author, 'Northwind Studio GmbH');
-  assert.match(info.CreationDate!, /^2026-11-02T00:00:00/);
+test(
+  'a forced paper size wins over the currency, and tagging keeps text, pages and metadata',
+  { timeout: 60_000 },
+  async () => {
+    const example = await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // USD: Letter by default
+    const info = pdfInfo(example.pdf);
+    assert.match(info['Page size']!, /\(A4\)/);
+    assert.equal(info.Tagged, 'yes');
+    assert.equal(info.Title, 'Invoice INV-2026-0042');
+    assert.equal(info.Author, 'Northwind Studio GmbH');
+    assert.match(info.CreationDate!, /^2026-11-02T00:00:00/);
 
-  const long = await renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
-  assert.equal(Number(pdfInfo(long.pdf).Pages), long.pages);
-  assert.match(pdfPages(long.pdf).at(-1)!, new RegExp(`Page ${long.pages} of ${long.pages}`));
-});
+    const long = await renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
+    assert.equal(Number(pdfInfo(long.pdf).Pages), long.pages);
+    assert.match(pdfPages(long.pdf).at(-1)!, new RegExp(`Page ${long.pages} of ${long.pages}`));
+  },
+);

@@ -16,41 +16,54 @@ after(async () => {
   await renderer.close();
 });
 
-test('one page and a queue of one: of four renders at once, two run and two are told to come back', { timeout: 60_000 }, async () => {
-  await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // the page is warm
-  // async: a render that is not admitted throws at once; allSettled collects it as rejected.
-  const results = await Promise.allSettled(Array.from({ length: 4 }, async () => renderer.renderPdf(prepareInvoice(invoiceWithItems(200)))));
+test(
+  'one page and a queue of one: of four renders at once, two run and two are told to come back',
+  { timeout: 60_000 },
+  async () => {
+    await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // the page is warm
+    // async: a render that is not admitted throws at once; allSettled collects it as rejected.
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, async () => renderer.renderPdf(prepareInvoice(invoiceWithItems(200)))),
+    );
 
-  const busy = results.filter((result) => result.status === 'rejected');
-  for (const result of busy) {
-    const error = (result as PromiseRejectedResult).reason;
-    assert.ok(error instanceof AppError, String(error));
-    assert.equal(error.code, 'renderer_busy');
-    const answer = httpAnswerOf(error);
-    assert.equal(answer.status, 503);
-    assert.match(answer.headers['Retry-After'] ?? '', /^[1-9]\d*$/);
-  }
-  assert.equal(busy.length, 2, 'poolSize + queueLimit = 2 are admitted');
-  for (const result of results.filter((result) => result.status === 'fulfilled')) {
-    assert.ok((result as PromiseFulfilledResult<{ pages: number }>).value.pages > 1);
-  }
+    const busy = results.filter((result) => result.status === 'rejected');
+    for (const result of busy) {
+      const error = (result as PromiseRejectedResult).reason;
+      assert.ok(error instanceof AppError, String(error));
+      assert.equal(error.code, 'renderer_busy');
+      const answer = httpAnswerOf(error);
+      assert.equal(answer.status, 503);
+      assert.match(answer.headers['Retry-After'] ?? '', /^[1-9]\d*$/);
+    }
+    assert.equal(busy.length, 2, 'poolSize + queueLimit = 2 are admitted');
+    for (const result of results.filter((result) => result.status === 'fulfilled')) {
+      assert.ok((result as PromiseFulfilledResult<{ pages: number }>).value.pages > 1);
+    }
 
-  // Turned-away renders cost nothing: the next one goes straight through.
-  assert.equal((await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE))).pages, 1);
-  assert.equal(renderer.stats().queued, 0);
-});
+    // Turned-away renders cost nothing: the next one goes straight through.
+    assert.equal((await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE))).pages, 1);
+    assert.equal(renderer.stats().queued, 0);
+  },
+);
 
-test('a render withdrawn while it waits for a page frees its queue place at once; the one printing is unaffected', { timeout: 60_000 }, async () => {
-  const printing = renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
-  const withdraw = new AbortController();
-  const waiting = renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE), { signal: withdraw.signal });
-  assert.equal(renderer.hasRoom(), false, 'the page and the one queue place are taken');
-  assert.throws(() => renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)), (error: unknown) => error instanceof AppError && error.code === 'renderer_busy');
+test(
+  'a render withdrawn while it waits for a page frees its queue place at once; the one printing is unaffected',
+  { timeout: 60_000 },
+  async () => {
+    const printing = renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
+    const withdraw = new AbortController();
+    const waiting = renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE), { signal: withdraw.signal });
+    assert.equal(renderer.hasRoom(), false, 'the page and the one queue place are taken');
+    assert.throws(
+      () => renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)),
+      (error: unknown) => error instanceof AppError && error.code === 'renderer_busy',
+    );
 
-  withdraw.abort(new Error('verify refused'));
-  await assert.rejects(waiting, /verify refused/);
-  assert.equal(renderer.hasRoom(), true, 'the queue place is free before the print ends');
-  assert.equal(renderer.stats().queued, 0);
-  assert.ok((await printing).pages > 1);
-  assert.equal(renderer.stats().failures, 0, 'a withdrawn render is not a failure');
-});
+    withdraw.abort(new Error('verify refused'));
+    await assert.rejects(waiting, /verify refused/);
+    assert.equal(renderer.hasRoom(), true, 'the queue place is free before the print ends');
+    assert.equal(renderer.stats().queued, 0);
+    assert.ok((await printing).pages > 1);
+    assert.equal(renderer.stats().failures, 0, 'a withdrawn render is not a failure');
+  },
+);

@@ -36,11 +36,16 @@ test('markup in every text field is printed as text and fetches nothing', { time
     assert.ok(text.includes(compact(vector)), `printed literally: ${vector}`);
   }
   pages.forEach((page, index) => {
-    assert.ok(page.includes(compact('Invoice <img src=x>')), `the footer of page ${index + 1} prints the invoice number as text`);
+    assert.ok(
+      page.includes(compact('Invoice <img src=x>')),
+      `the footer of page ${index + 1} prints the invoice number as text`,
+    );
     assert.ok(page.includes(compact(`Page ${index + 1} of ${pages.length}`)), `page ${index + 1} is numbered`);
   });
 
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').filter((line) => line.length > 8);
+  const passwd = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 8);
   assert.ok(passwd.length > 0);
   for (const line of passwd) assert.ok(!text.includes(compact(line)), `no /etc/passwd line: ${line}`);
 });

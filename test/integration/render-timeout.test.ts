@@ -16,16 +16,23 @@ after(async () => {
   await renderer.close();
 });
 
-test('a render past its deadline fails with 502 render_timeout, and the next render succeeds', { timeout: 60_000 }, async () => {
-  await assert.rejects(renderer.renderPdf(prepareInvoice(invoiceWithItems(200)), { timeoutMs: 1 }), (error: unknown) => {
-    assert.ok(error instanceof AppError);
-    assert.equal(error.code, 'render_timeout');
-    return true;
-  });
-  const { pages } = await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
-  assert.equal(pages, 1);
-  const stats = renderer.stats();
-  assert.equal(stats.failures, 1);
-  assert.equal(stats.renders, 1);
-  assert.equal(stats.restarts, 0, 'a timeout costs a page, not the browser');
-});
+test(
+  'a render past its deadline fails with 502 render_timeout, and the next render succeeds',
+  { timeout: 60_000 },
+  async () => {
+    await assert.rejects(
+      renderer.renderPdf(prepareInvoice(invoiceWithItems(200)), { timeoutMs: 1 }),
+      (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.code, 'render_timeout');
+        return true;
+      },
+    );
+    const { pages } = await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
+    assert.equal(pages, 1);
+    const stats = renderer.stats();
+    assert.equal(stats.failures, 1);
+    assert.equal(stats.renders, 1);
+    assert.equal(stats.restarts, 0, 'a timeout costs a page, not the browser');
+  },
+);

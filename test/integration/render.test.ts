@@ -5,7 +5,13 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../src/invoice/totalsReport.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
-import { CURRENCY_SIGNS, EXTREME_INVOICE, invoiceInCurrency, invoiceWithItems, UNICODE_INVOICE } from '../fixtures/invoices.js';
+import {
+  CURRENCY_SIGNS,
+  EXTREME_INVOICE,
+  invoiceInCurrency,
+  invoiceWithItems,
+  UNICODE_INVOICE,
+} from '../fixtures/invoices.js';
 import { familiesCovering, normalizeText, pdfFonts, pdfInfo, pdfPages } from '../fixtures/pdfTools.js';
 
 /** What the invoice renders like, read back with Poppler: pages, text, fonts, metadata. */
@@ -38,7 +44,11 @@ describe('multi-page invoices', { timeout: 120_000 }, () => {
 
       texts.forEach((text, index) => {
         assert.match(text, TABLE_HEADINGS, `table header on page ${index + 1}`);
-        assert.match(text, new RegExp(`Invoice ${report.invoice_number}\\s+Page ${index + 1} of ${pages}\\b`), `footer on page ${index + 1}`);
+        assert.match(
+          text,
+          new RegExp(`Invoice ${report.invoice_number}\\s+Page ${index + 1} of ${pages}\\b`),
+          `footer on page ${index + 1}`,
+        );
       });
 
       // Each line exactly once, on one text line with its amount: no row lost or cut in two.
@@ -46,7 +56,10 @@ describe('multi-page invoices', { timeout: 120_000 }, () => {
       report.lines.forEach((line, index) => {
         const rows = textLines.filter((text) => text.includes(`Line ${index + 1}: `));
         assert.equal(rows.length, 1, `line ${index + 1} appears once`);
-        assert.ok(rows[0]!.includes(line.amount.formatted), `line ${index + 1} is on one row with ${line.amount.formatted}`);
+        assert.ok(
+          rows[0]!.includes(line.amount.formatted),
+          `line ${index + 1} is on one row with ${line.amount.formatted}`,
+        );
       });
 
       // The totals: the report's strings, all on the last page, with the last line.
@@ -67,7 +80,9 @@ describe('multi-page invoices', { timeout: 120_000 }, () => {
     const pageCounts = new Set<number>();
     for (let start = 0; start < counts.length; start += 2) {
       const batch = counts.slice(start, start + 2);
-      const results = await Promise.all(batch.map((count) => renderer.renderPdf(prepareInvoice(invoiceWithItems(count)))));
+      const results = await Promise.all(
+        batch.map((count) => renderer.renderPdf(prepareInvoice(invoiceWithItems(count)))),
+      );
       results.forEach(({ pdf, pages }, index) => {
         const count = batch[index]!;
         pageCounts.add(pages);
@@ -75,7 +90,8 @@ describe('multi-page invoices', { timeout: 120_000 }, () => {
         const totalsPage = texts.findIndex((text) => text.includes('Total due'));
         const pageOf = (line: number) => texts.findIndex((text) => text.includes(`Line ${line}: `));
         const together = [count, count - 1, count - 2].every((line) => pageOf(line) === totalsPage);
-        if (!together || !texts[totalsPage]!.includes('Subtotal')) stranded.push(`${count} lines (${texts.length} pages)`);
+        if (!together || !texts[totalsPage]!.includes('Subtotal'))
+          stranded.push(`${count} lines (${texts.length} pages)`);
       });
     }
     assert.deepEqual(stranded, []);
@@ -92,7 +108,12 @@ describe('currencies', { timeout: 120_000 }, () => {
       const report = buildTotalsReport(prepared);
       const { pdf } = await renderer.renderPdf(prepared);
       const text = normalizeText(pdfPages(pdf).join('\n'));
-      for (const amount of [report.lines[0]!.unit_price.formatted, report.lines[0]!.amount.formatted, report.tax.formatted, report.total.formatted]) {
+      for (const amount of [
+        report.lines[0]!.unit_price.formatted,
+        report.lines[0]!.amount.formatted,
+        report.tax.formatted,
+        report.total.formatted,
+      ]) {
         assert.ok(text.includes(normalizeText(amount)), `${amount} in the text`);
       }
       const sign = CURRENCY_SIGNS[currency];
@@ -101,9 +122,15 @@ describe('currencies', { timeout: 120_000 }, () => {
       // Unicode, and a font of our CSS stack has each character of the sign.
       const fonts = pdfFonts(pdf);
       assert.ok(fonts.length > 0);
-      assert.deepEqual(fonts.filter((font) => !font.embedded || !font.unicode), []);
+      assert.deepEqual(
+        fonts.filter((font) => !font.embedded || !font.unicode),
+        [],
+      );
       for (const char of sign) {
-        assert.ok(familiesCovering(char).some((family) => stack.includes(family)), `a stack font has ${char}`);
+        assert.ok(
+          familiesCovering(char).some((family) => stack.includes(family)),
+          `a stack font has ${char}`,
+        );
       }
       assert.match(pdfInfo(pdf)['Page size']!, ['USD', 'CAD', 'MXN'].includes(currency) ? /\(letter\)/ : /\(A4\)/);
     });
@@ -120,17 +147,36 @@ describe('Unicode text', { timeout: 60_000 }, () => {
     const { pdf, pages } = await renderer.renderPdf(prepareInvoice(UNICODE_INVOICE));
     assert.equal(pages, 1);
     const text = normalizeText(pdfPages(pdf).join('\n'));
-    for (const expected of ['株式会社サンプル商事', '東京都千代田区丸の内1-1-1', 'Crème brûlée', 'Łódź', '中文说明：软件开发服务', '한국어 번역 서비스', 'شركة المثال للتجارة', '￥225,501']) {
+    for (const expected of [
+      '株式会社サンプル商事',
+      '東京都千代田区丸の内1-1-1',
+      'Crème brûlée',
+      'Łódź',
+      '中文说明：软件开发服务',
+      '한국어 번역 서비스',
+      'شركة المثال للتجارة',
+      '￥225,501',
+    ]) {
       assert.ok(text.includes(expected), expected);
     }
     assert.ok(/ייעוץ משפטי/.test(text) || /יטפשמ ץועיי/.test(text), 'Hebrew, in either order');
     // Layout mode keeps the description column's continuation lines apart from the other cells.
-    const wrapped = pdfPages(pdf)[0]!.split('\n').map((line) => line.trim()).filter((line) => /^[A-J]+$/.test(line));
+    const wrapped = pdfPages(pdf)[0]!
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^[A-J]+$/.test(line));
     assert.ok(wrapped.length > 1, 'the long word is wrapped');
     assert.equal(wrapped.join(''), 'ABCDEFGHIJ'.repeat(20), 'and nothing of it is lost');
     const raw = pdfPages(pdf, 'raw').join('\n').replace(/\s+/g, '');
-    assert.ok(raw.includes('https://pay.example/very/long/path/that/does/not/contain/any/spaces/at/all/and/keeps/going/on/and/on'));
-    assert.deepEqual(pdfFonts(pdf).filter((font) => !font.embedded), []);
+    assert.ok(
+      raw.includes(
+        'https://pay.example/very/long/path/that/does/not/contain/any/spaces/at/all/and/keeps/going/on/and/on',
+      ),
+    );
+    assert.deepEqual(
+      pdfFonts(pdf).filter((font) => !font.embedded),
+      [],
+    );
   });
 });
 
@@ -142,12 +188,22 @@ describe('extremes', { timeout: 60_000 }, () => {
     const texts = pdfPages(pdf).map(normalizeText);
     assert.equal(texts.length, pages);
     const all = texts.join('\n');
-    for (const money of [report.subtotal, report.discount, report.taxable, report.tax, report.total, ...report.lines.map((line) => line.amount)]) {
+    for (const money of [
+      report.subtotal,
+      report.discount,
+      report.taxable,
+      report.tax,
+      report.total,
+      ...report.lines.map((line) => line.amount),
+    ]) {
       assert.ok(all.includes(normalizeText(money.formatted)), `${money.formatted} whole`);
     }
     texts.forEach((text, index) => assert.match(text, new RegExp(`Invoice N{64}\\s+Page ${index + 1} of ${pages}`)));
     const compact = pdfPages(pdf, 'raw').join('').replace(/\s+/g, '');
-    assert.ok(compact.includes('W'.repeat(300)) && compact.includes('P'.repeat(1000)), 'unbroken text is wrapped, not cut');
+    assert.ok(
+      compact.includes('W'.repeat(300)) && compact.includes('P'.repeat(1000)),
+      'unbroken text is wrapped, not cut',
+    );
   });
 });
 
@@ -173,7 +229,10 @@ describe('determinism', { timeout: 60_000 }, () => {
   test('the same request renders the same bytes', async () => {
     for (const input of [EXAMPLE_INVOICE, invoiceWithItems(200), UNICODE_INVOICE]) {
       // Concurrently, so the two renders run on different pages of the pool.
-      const [first, second] = await Promise.all([renderer.renderPdf(prepareInvoice(input)), renderer.renderPdf(prepareInvoice(input))]);
+      const [first, second] = await Promise.all([
+        renderer.renderPdf(prepareInvoice(input)),
+        renderer.renderPdf(prepareInvoice(input)),
+      ]);
       assert.equal(first.pages, second.pages);
       assert.deepEqual(pdfPages(first.pdf), pdfPages(second.pdf));
       assert.ok(first.pdf.equals(second.pdf), 'byte-identical');

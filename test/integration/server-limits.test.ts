@@ -17,7 +17,8 @@ before(async () => {
 });
 after(() => app.close());
 
-const get = (url: string, headers: Record<string, string>) => fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+const get = (url: string, headers: Record<string, string>) =>
+  fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
 
 test('a header block of 24 KiB (a large payment header and more) goes through', async () => {
   const response = await get(`${app.url}/healthz`, { 'x-filler': 'a'.repeat(24 * 1024) });
@@ -53,27 +54,41 @@ function stall(url: string, text: string, boundMs: number): Promise<{ closedAfte
   });
 }
 
-test('header and request timeouts are enforced within about a second of their setting', { timeout: 30_000 }, async () => {
-  // The production limits with short timeouts, so the test waits seconds, not minutes. Before
-  // connectionsCheckingInterval was set, Node swept every 30 s and both stalls lasted ~30 s.
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example' });
-  const { app: koa } = createApp({ config, logger: createLogger('silent') });
-  const server = createHttpServer(koa.callback(), { ...SERVER_LIMITS, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    const [headers, body] = await Promise.all([
-      stall(url, 'POST /v1/invoice/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', 10_000),
-      stall(url, 'POST /v1/invoice/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":', 10_000),
-    ]);
-    console.log(`# headers timeout 1 s: closed after ${headers.closedAfterMs.toFixed(0)} ms; request timeout 2 s: closed after ${body.closedAfterMs.toFixed(0)} ms`);
-    assert.match(headers.reply, /^HTTP\/1\.1 408/);
-    assert.match(body.reply, /^HTTP\/1\.1 408/);
-    // Each closed well before Node's default 30 s sweep (10 s bound above); at or after its setting.
-    assert.ok(headers.closedAfterMs >= 900, `headers: ${headers.closedAfterMs} ms`);
-    assert.ok(body.closedAfterMs >= 1_900, `request: ${body.closedAfterMs} ms`);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+test(
+  'header and request timeouts are enforced within about a second of their setting',
+  { timeout: 30_000 },
+  async () => {
+    // The production limits with short timeouts, so the test waits seconds, not minutes. Before
+    // connectionsCheckingInterval was set, Node swept every 30 s and both stalls lasted ~30 s.
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example' });
+    const { app: koa } = createApp({ config, logger: createLogger('silent') });
+    const server = createHttpServer(koa.callback(), {
+      ...SERVER_LIMITS,
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 2_000,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const [headers, body] = await Promise.all([
+        stall(url, 'POST /v1/invoice/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', 10_000),
+        stall(
+          url,
+          'POST /v1/invoice/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+          10_000,
+        ),
+      ]);
+      console.log(
+        `# headers timeout 1 s: closed after ${headers.closedAfterMs.toFixed(0)} ms; request timeout 2 s: closed after ${body.closedAfterMs.toFixed(0)} ms`,
+      );
+      assert.match(headers.reply, /^HTTP\/1\.1 408/);
+      assert.match(body.reply, /^HTTP\/1\.1 408/);
+      // Each closed well before Node's default 30 s sweep (10 s bound above); at or after its setting.
+      assert.ok(headers.closedAfterMs >= 900, `headers: ${headers.closedAfterMs} ms`);
+      assert.ok(body.closedAfterMs >= 1_900, `request: ${body.closedAfterMs} ms`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  },
+);

@@ -26,17 +26,39 @@ let shared: [TestApp, TestApp];
 let gateCalls = 0;
 const spyPaidCall: PaidCall = async () => {
   gateCalls++;
-  return { kind: 'answered', answer: { status: 402, body: { error: { code: 'spy_reached_payment', message: 'The spy in place of the paid call was reached.' } } } };
+  return {
+    kind: 'answered',
+    answer: {
+      status: 402,
+      body: { error: { code: 'spy_reached_payment', message: 'The spy in place of the paid call was reached.' } },
+    },
+  };
 };
 
-before(async () => {
-  renderer = await createRenderer({ poolSize: 1 });
-  redis = await startRedisServer();
-  stores = [createRedisThemeStore({ url: redis.url }), createRedisThemeStore({ url: redis.url })];
-  free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
-  priced = await startTestApp({}, { renderer, payment: { terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' }, call: spyPaidCall, offers: () => [] } });
-  shared = [await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[0]! }), await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[1]! })];
-}, { timeout: 60_000 });
+before(
+  async () => {
+    renderer = await createRenderer({ poolSize: 1 });
+    redis = await startRedisServer();
+    stores = [createRedisThemeStore({ url: redis.url }), createRedisThemeStore({ url: redis.url })];
+    free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
+    priced = await startTestApp(
+      {},
+      {
+        renderer,
+        payment: {
+          terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' },
+          call: spyPaidCall,
+          offers: () => [],
+        },
+      },
+    );
+    shared = [
+      await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[0]! }),
+      await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[1]! }),
+    ];
+  },
+  { timeout: 60_000 },
+);
 after(async () => {
   for (const app of [free, priced, ...(shared ?? [])]) await app?.close();
   for (const store of stores) await store.close();
@@ -45,23 +67,34 @@ after(async () => {
 });
 
 const putTheme = (app: TestApp, body: unknown) =>
-  fetch(`${app.url}/v1/themes`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  fetch(`${app.url}/v1/themes`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
 
 const THEME = { labels: { invoice: 'Tax invoice' }, colors: { accent: '#7a2e8f' } };
 
 describe('PUT /v1/themes', () => {
-  test('answers the id; the same theme in another key order has the same id; an invoice naming it prints with it', { timeout: 60_000 }, async () => {
-    const response = await putTheme(free, THEME);
-    assert.equal(response.status, 200);
-    const { id, expires_in_seconds } = (await response.json()) as { id: string; expires_in_seconds: number };
-    assert.match(id, /^sha256:[0-9a-f]{64}$/);
-    assert.equal(expires_in_seconds, 30 * 24 * 3600);
-    const again = (await (await putTheme(free, { colors: { accent: '#7a2e8f' }, labels: { invoice: 'Tax invoice' } })).json()) as { id: string };
-    assert.equal(again.id, id);
-    const pdf = await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
-    assert.equal(pdf.status, 200);
-    assert.match(pdfPages(Buffer.from(await pdf.arrayBuffer()), 'raw')[0]!.replace(/ /g, ''), /TAXINVOICE/);
-  });
+  test(
+    'answers the id; the same theme in another key order has the same id; an invoice naming it prints with it',
+    { timeout: 60_000 },
+    async () => {
+      const response = await putTheme(free, THEME);
+      assert.equal(response.status, 200);
+      const { id, expires_in_seconds } = (await response.json()) as { id: string; expires_in_seconds: number };
+      assert.match(id, /^sha256:[0-9a-f]{64}$/);
+      assert.equal(expires_in_seconds, 30 * 24 * 3600);
+      const again = (await (
+        await putTheme(free, { colors: { accent: '#7a2e8f' }, labels: { invoice: 'Tax invoice' } })
+      ).json()) as { id: string };
+      assert.equal(again.id, id);
+      const pdf = await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
+      assert.equal(pdf.status, 200);
+      assert.match(pdfPages(Buffer.from(await pdf.arrayBuffer()), 'raw')[0]!.replace(/ /g, ''), /TAXINVOICE/);
+    },
+  );
 
   test('a bad theme is a 400 with every path', async () => {
     const response = await putTheme(free, { colors: { accent: 'purple' }, font: 'Papyrus', extra: 1 });
@@ -71,9 +104,14 @@ describe('PUT /v1/themes', () => {
   });
 
   test('an unknown theme id is a 400 on "theme" before any payment; a known one goes on to payment', async () => {
-    const unknown = await postJson(`${priced.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` });
+    const unknown = await postJson(`${priced.url}/v1/invoice.pdf`, {
+      ...EXAMPLE_INVOICE,
+      theme: `sha256:${'0'.repeat(64)}`,
+    });
     assert.equal(unknown.status, 400);
-    const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string; message: string }[] } };
+    const { error } = (await unknown.json()) as {
+      error: { issues: { path: string; code: string; message: string }[] };
+    };
     assert.deepEqual(error.issues, [{ path: 'theme', code: 'unknown_theme', message: error.issues[0]!.message }]);
     assert.equal(gateCalls, 0, 'the payment gate never saw it');
     const { id } = (await (await putTheme(priced, THEME)).json()) as { id: string };
@@ -82,19 +120,31 @@ describe('PUT /v1/themes', () => {
     assert.equal(gateCalls, 1);
   });
 
-  test('a batch looks up every item\'s theme id before payment: each unknown one is an issue at invoices[i].theme', async () => {
+  test("a batch looks up every item's theme id before payment: each unknown one is an issue at invoices[i].theme", async () => {
     const before = gateCalls;
     const { id } = (await (await putTheme(priced, THEME)).json()) as { id: string };
-    const item = (number: string, theme?: string) => ({ ...EXAMPLE_INVOICE, invoice_number: number, ...(theme ? { theme } : {}) });
+    const item = (number: string, theme?: string) => ({
+      ...EXAMPLE_INVOICE,
+      invoice_number: number,
+      ...(theme ? { theme } : {}),
+    });
     const unknown = await postJson(`${priced.url}/v1/invoices.zip`, {
-      invoices: [item('B-1', id), item('B-2', `sha256:${'2'.repeat(64)}`), item('B-3'), item('B-4', `sha256:${'3'.repeat(64)}`)],
+      invoices: [
+        item('B-1', id),
+        item('B-2', `sha256:${'2'.repeat(64)}`),
+        item('B-3'),
+        item('B-4', `sha256:${'3'.repeat(64)}`),
+      ],
     });
     assert.equal(unknown.status, 400);
     const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string }[] } };
-    assert.deepEqual(error.issues.map(({ path, code }) => ({ path, code })), [
-      { path: 'invoices[1].theme', code: 'unknown_theme' },
-      { path: 'invoices[3].theme', code: 'unknown_theme' },
-    ]);
+    assert.deepEqual(
+      error.issues.map(({ path, code }) => ({ path, code })),
+      [
+        { path: 'invoices[1].theme', code: 'unknown_theme' },
+        { path: 'invoices[3].theme', code: 'unknown_theme' },
+      ],
+    );
     assert.equal(gateCalls, before, 'the paid call never saw it');
     const known = await postJson(`${priced.url}/v1/invoices.zip`, { invoices: [item('B-1', id), item('B-3')] });
     assert.equal(known.status, 402);
@@ -104,11 +154,18 @@ describe('PUT /v1/themes', () => {
   test('the validate operations look a theme id up too: an unknown one is the same 400, a known one answers as without it', async () => {
     const { id } = (await (await putTheme(free, { ...THEME, density: 'comfortable' })).json()) as { id: string };
     const unknownId = `sha256:${'1'.repeat(64)}`;
-    for (const [path, invoice] of [['/v1/invoice/validate', EXAMPLE_INVOICE], ['/v1/e-invoice/validate', EXAMPLE_EINVOICE]] as const) {
+    for (const [path, invoice] of [
+      ['/v1/invoice/validate', EXAMPLE_INVOICE],
+      ['/v1/e-invoice/validate', EXAMPLE_EINVOICE],
+    ] as const) {
       const unknown = await postJson(`${free.url}${path}`, { ...invoice, theme: unknownId });
       assert.equal(unknown.status, 400, path);
       const { error } = (await unknown.json()) as { error: { issues: { path: string; code: string }[] } };
-      assert.deepEqual(error.issues.map(({ path, code }) => ({ path, code })), [{ path: 'theme', code: 'unknown_theme' }], path);
+      assert.deepEqual(
+        error.issues.map(({ path, code }) => ({ path, code })),
+        [{ path: 'theme', code: 'unknown_theme' }],
+        path,
+      );
       const known = await postJson(`${free.url}${path}`, { ...invoice, theme: id });
       assert.equal(known.status, 200, path);
       const plain = await postJson(`${free.url}${path}`, invoice);
@@ -120,24 +177,50 @@ describe('PUT /v1/themes', () => {
     const { id } = (await (await putTheme(shared[0], { ...THEME, density: 'compact' })).json()) as { id: string };
     const pdf = await postJson(`${shared[1].url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
     assert.equal(pdf.status, 200);
-    assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id })).status, 400, 'an instance with its own memory store does not know it');
+    assert.equal(
+      (await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id })).status,
+      400,
+      'an instance with its own memory store does not know it',
+    );
   });
 
   test('a theme store that fails is a 503 theme_store_unavailable, before the paid call', async () => {
     // A fake, named as one: a store whose Redis is unreachable (the real Redis store is used above).
-    const unreachable: ThemeStore = { put: () => Promise.reject(new Error('ECONNREFUSED')), get: () => Promise.reject(new Error('ECONNREFUSED')), close: async () => undefined };
-    const app = await startTestApp({}, { renderer, themes: unreachable, payment: { terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' }, call: spyPaidCall, offers: () => [] } });
+    const unreachable: ThemeStore = {
+      put: () => Promise.reject(new Error('ECONNREFUSED')),
+      get: () => Promise.reject(new Error('ECONNREFUSED')),
+      close: async () => undefined,
+    };
+    const app = await startTestApp(
+      {},
+      {
+        renderer,
+        themes: unreachable,
+        payment: {
+          terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' },
+          call: spyPaidCall,
+          offers: () => [],
+        },
+      },
+    );
     try {
       const put = await putTheme(app, THEME);
       assert.equal(put.status, 503);
       assert.equal(put.headers.get('retry-after'), '2');
       assert.equal(((await put.json()) as { error: { code: string } }).error.code, 'theme_store_unavailable');
       const before = gateCalls;
-      const pdf = await postJson(`${app.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: `sha256:${'3'.repeat(64)}` });
+      const pdf = await postJson(`${app.url}/v1/invoice.pdf`, {
+        ...EXAMPLE_INVOICE,
+        theme: `sha256:${'3'.repeat(64)}`,
+      });
       assert.equal(pdf.status, 503);
       assert.equal(((await pdf.json()) as { error: { code: string } }).error.code, 'theme_store_unavailable');
       assert.equal(gateCalls, before, 'the paid call never saw it');
-      assert.equal((await postJson(`${app.url}/v1/invoice.pdf`, EXAMPLE_INVOICE)).status, 402, 'an invoice without a theme id does not need the store');
+      assert.equal(
+        (await postJson(`${app.url}/v1/invoice.pdf`, EXAMPLE_INVOICE)).status,
+        402,
+        'an invoice without a theme id does not need the store',
+      );
       assert.equal(gateCalls, before + 1);
     } finally {
       await app.close();
@@ -149,16 +232,28 @@ describe('PUT /v1/themes', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${priced.url}/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.find((tool) => tool.name === 'v1_themes_put')?.annotations, { readOnlyHint: false, idempotentHint: true, openWorldHint: false }, 'it stores, idempotently');
+      assert.deepEqual(
+        tools.find((tool) => tool.name === 'v1_themes_put')?.annotations,
+        { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+        'it stores, idempotently',
+      );
       const stored = await client.callTool({ name: 'v1_themes_put', arguments: { ...THEME, font: 'DejaVu Serif' } });
       assert.equal(stored.isError, undefined);
       const { id } = stored.structuredContent as { id: string };
       assert.match(id, /^sha256:[0-9a-f]{64}$/);
       const before = gateCalls;
-      const unknown = await client.callTool({ name: 'v1_invoice_pdf', arguments: { ...EXAMPLE_INVOICE, theme: `sha256:${'2'.repeat(64)}` } });
+      const unknown = await client.callTool({
+        name: 'v1_invoice_pdf',
+        arguments: { ...EXAMPLE_INVOICE, theme: `sha256:${'2'.repeat(64)}` },
+      });
       assert.equal(unknown.isError, true);
-      const { error } = unknown.structuredContent as { error: { code: string; issues: { path: string; code: string }[] } };
-      assert.deepEqual(error.issues.map(({ path, code }) => ({ path, code })), [{ path: 'theme', code: 'unknown_theme' }]);
+      const { error } = unknown.structuredContent as {
+        error: { code: string; issues: { path: string; code: string }[] };
+      };
+      assert.deepEqual(
+        error.issues.map(({ path, code }) => ({ path, code })),
+        [{ path: 'theme', code: 'unknown_theme' }],
+      );
       assert.equal(gateCalls, before, 'the paid call never saw it');
       await client.callTool({ name: 'v1_invoice_pdf', arguments: { ...EXAMPLE_INVOICE, theme: id } });
       assert.equal(gateCalls, before + 1, 'a known id goes on to payment');

@@ -23,17 +23,23 @@ let flooder: ChildProcess | undefined;
 let url = '';
 let buyerKeys: `0x${string}`[] = [];
 
-before(async () => {
-  target = fork(new URL('./support/floodTarget.ts', import.meta.url), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  ({ url, buyerKeys } = await new Promise<{ url: string; buyerKeys: `0x${string}`[] }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the flood target did not start within 60 s')), 60_000);
-    target.once('message', (message: { url: string; buyerKeys: `0x${string}`[] }) => {
-      clearTimeout(timer);
-      resolve(message);
+before(
+  async () => {
+    target = fork(new URL('./support/floodTarget.ts', import.meta.url), {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    target.once('exit', (code) => reject(new Error(`the flood target exited (${code})`)));
-  }));
-}, { timeout: 70_000 });
+    ({ url, buyerKeys } = await new Promise<{ url: string; buyerKeys: `0x${string}`[] }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the flood target did not start within 60 s')), 60_000);
+      target.once('message', (message: { url: string; buyerKeys: `0x${string}`[] }) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      target.once('exit', (code) => reject(new Error(`the flood target exited (${code})`)));
+    }));
+  },
+  { timeout: 70_000 },
+);
 after(async () => {
   if (flooder && flooder.exitCode === null) flooder.kill('SIGKILL');
   if (!target || target.exitCode !== null) return;
@@ -56,60 +62,99 @@ async function sample(run: () => Promise<void>, until: () => boolean, pauseMs: n
   return times;
 }
 
-test('11 flood: /healthz and paid requests stay fast under a flood of maximal free requests', { timeout: variant(120_000, 240_000) }, async () => {
-  const healthz = async () => {
-    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
-    assert.equal(response.status, 200);
-    await response.arrayBuffer();
-  };
-  const payer = wrapFetchWithPayment(fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyerKeys[0]!))));
-  let paidNumber = 0;
-  const paid = async () => {
-    const response = await payer(`${url}/v1/invoice.pdf`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...EXAMPLE_INVOICE, invoice_number: `FLOOD-${paidNumber++}` }),
-      signal: AbortSignal.timeout(60_000),
+test(
+  '11 flood: /healthz and paid requests stay fast under a flood of maximal free requests',
+  { timeout: variant(120_000, 240_000) },
+  async () => {
+    const healthz = async () => {
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
+      assert.equal(response.status, 200);
+      await response.arrayBuffer();
+    };
+    const payer = wrapFetchWithPayment(
+      fetch,
+      new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyerKeys[0]!))),
+    );
+    let paidNumber = 0;
+    const paid = async () => {
+      const response = await payer(`${url}/v1/invoice.pdf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...EXAMPLE_INVOICE, invoice_number: `FLOOD-${paidNumber++}` }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      await response.arrayBuffer();
+    };
+
+    // Quiet baselines.
+    await paid(); // warm-up
+    const quietPaid = await sample(
+      paid,
+      (
+        (n) => () =>
+          n-- <= 0
+      )(20),
+      0,
+    );
+    const quietHealthz = await sample(
+      healthz,
+      (
+        (n) => () =>
+          n-- <= 0
+      )(50),
+      10,
+    );
+
+    // The flood (another process: support/flooder.ts), with a /healthz probe every 20 ms and one
+    // paid client alongside, both from this process.
+    const child = fork(new URL('./support/flooder.ts', import.meta.url), {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    assert.equal(response.status, 200, await response.clone().text());
-    await response.arrayBuffer();
-  };
+    flooder = child;
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`the flooder exited (${code}) before reporting`))),
+    );
+    const message = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
+    await message<'ready'>();
+    const flooded = message<{ sent: number; reports: Record<string, KindReport> }>();
+    child.send({ url, concurrency: CONCURRENCY, durationMs: FLOOD_MS });
+    const end = performance.now() + FLOOD_MS;
+    const over = () => performance.now() >= end;
+    const [floodHealthz, floodPaid, { sent, reports }] = await Promise.all([
+      sample(healthz, over, 20),
+      sample(paid, over, 0),
+      flooded,
+    ]);
 
-  // Quiet baselines.
-  await paid(); // warm-up
-  const quietPaid = await sample(paid, ((n) => () => n-- <= 0)(20), 0);
-  const quietHealthz = await sample(healthz, ((n) => () => n-- <= 0)(50), 10);
-
-  // The flood (another process: support/flooder.ts), with a /healthz probe every 20 ms and one
-  // paid client alongside, both from this process.
-  const child = fork(new URL('./support/flooder.ts', import.meta.url), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  flooder = child;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the flooder exited (${code}) before reporting`))));
-  const message = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
-  await message<'ready'>();
-  const flooded = message<{ sent: number; reports: Record<string, KindReport> }>();
-  child.send({ url, concurrency: CONCURRENCY, durationMs: FLOOD_MS });
-  const end = performance.now() + FLOOD_MS;
-  const over = () => performance.now() >= end;
-  const [floodHealthz, floodPaid, { sent, reports }] = await Promise.all([sample(healthz, over, 20), sample(paid, over, 0), flooded]);
-
-  const healthzP50 = percentile(floodHealthz, 50);
-  const healthzP99 = percentile(floodHealthz, 99);
-  const paidRatio = percentile(floodPaid, 50) / percentile(quietPaid, 50);
-  figure(
-    '11 flood',
-    `${sent} maximal requests in ${(FLOOD_MS / 1000).toFixed(0)} s at concurrency ${CONCURRENCY} from ${CLIENT_ADDRESSES} addresses; ` +
-      `/healthz p50 ${ms(healthzP50)} / p99 ${ms(healthzP99)} (quiet ${ms(percentile(quietHealthz, 50))} / ${ms(percentile(quietHealthz, 99))}, ${floodHealthz.length} probes); ` +
-      `paid p50 ${ms(percentile(floodPaid, 50))} vs quiet ${ms(percentile(quietPaid, 50))} (${paidRatio.toFixed(2)}×, ${floodPaid.length} paid during the flood)`,
-  );
-  for (const request of maximalFloodRequests()) {
-    const { statuses, latenciesMs } = reports[request.name]!;
-    figure('11 flood, per kind', `${request.name}: ${Object.entries(statuses).map(([status, n]) => `${n}× ${status}`).join(', ')}; p50 ${ms(percentile(latenciesMs, 50))} / p99 ${ms(percentile(latenciesMs, 99))}`);
-    // Its own answer, or a 429 when one address outran its bucket: never a 5xx, never another refusal.
-    assert.deepEqual(Object.keys(statuses).filter((status) => Number(status) !== request.expect && status !== '429'), [], `${request.name}: ${JSON.stringify(statuses)}`);
-    assert.ok(statuses[request.expect], `${request.name} answered ${request.expect} at least once`);
-  }
-  assert.ok(sent > 0 && floodPaid.length > 0);
-  timingTarget(healthzP99 <= 50, `/healthz p99 ${ms(healthzP99)} > 50 ms during the flood`);
-  timingTarget(paidRatio <= 1.5, `paid p50 ${paidRatio.toFixed(2)}× its quiet baseline (> 1.5×)`);
-});
+    const healthzP50 = percentile(floodHealthz, 50);
+    const healthzP99 = percentile(floodHealthz, 99);
+    const paidRatio = percentile(floodPaid, 50) / percentile(quietPaid, 50);
+    figure(
+      '11 flood',
+      `${sent} maximal requests in ${(FLOOD_MS / 1000).toFixed(0)} s at concurrency ${CONCURRENCY} from ${CLIENT_ADDRESSES} addresses; ` +
+        `/healthz p50 ${ms(healthzP50)} / p99 ${ms(healthzP99)} (quiet ${ms(percentile(quietHealthz, 50))} / ${ms(percentile(quietHealthz, 99))}, ${floodHealthz.length} probes); ` +
+        `paid p50 ${ms(percentile(floodPaid, 50))} vs quiet ${ms(percentile(quietPaid, 50))} (${paidRatio.toFixed(2)}×, ${floodPaid.length} paid during the flood)`,
+    );
+    for (const request of maximalFloodRequests()) {
+      const { statuses, latenciesMs } = reports[request.name]!;
+      figure(
+        '11 flood, per kind',
+        `${request.name}: ${Object.entries(statuses)
+          .map(([status, n]) => `${n}× ${status}`)
+          .join(', ')}; p50 ${ms(percentile(latenciesMs, 50))} / p99 ${ms(percentile(latenciesMs, 99))}`,
+      );
+      // Its own answer, or a 429 when one address outran its bucket: never a 5xx, never another refusal.
+      assert.deepEqual(
+        Object.keys(statuses).filter((status) => Number(status) !== request.expect && status !== '429'),
+        [],
+        `${request.name}: ${JSON.stringify(statuses)}`,
+      );
+      assert.ok(statuses[request.expect], `${request.name} answered ${request.expect} at least once`);
+    }
+    assert.ok(sent > 0 && floodPaid.length > 0);
+    timingTarget(healthzP99 <= 50, `/healthz p99 ${ms(healthzP99)} > 50 ms during the flood`);
+    timingTarget(paidRatio <= 1.5, `paid p50 ${paidRatio.toFixed(2)}× its quiet baseline (> 1.5×)`);
+  },
+);

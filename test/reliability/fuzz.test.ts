@@ -39,20 +39,30 @@ function report(): Promise<FuzzReport> {
   });
 }
 
-before(async () => {
-  target = fork(new URL('./support/fuzzTarget.ts', import.meta.url), { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the fuzz target did not start within 30 s')), 30_000);
-    target.once('message', (message: { url?: string }) => {
-      clearTimeout(timer);
-      if (message.url) resolve(message.url);
-      else reject(new Error('unexpected first message'));
+before(
+  async () => {
+    target = fork(new URL('./support/fuzzTarget.ts', import.meta.url), {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    target.once('exit', (code) => reject(new Error(`the fuzz target exited (${code})`)));
-  });
-  const challenge = await fetch(`${url}/v1/invoice.pdf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(EXAMPLE_INVOICE) });
-  required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
-}, { timeout: 40_000 });
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the fuzz target did not start within 30 s')), 30_000);
+      target.once('message', (message: { url?: string }) => {
+        clearTimeout(timer);
+        if (message.url) resolve(message.url);
+        else reject(new Error('unexpected first message'));
+      });
+      target.once('exit', (code) => reject(new Error(`the fuzz target exited (${code})`)));
+    });
+    const challenge = await fetch(`${url}/v1/invoice.pdf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(EXAMPLE_INVOICE),
+    });
+    required = decodePaymentRequiredHeader(challenge.headers.get('PAYMENT-REQUIRED')!);
+  },
+  { timeout: 40_000 },
+);
 after(async () => {
   if (target?.connected) target.disconnect();
   if (target && target.exitCode === null) {
@@ -75,7 +85,14 @@ function paymentHeader(): { header: string; nonce: string } {
       // Smart-account length: a plain 65-byte one by nobody would be refused before verify
       // (signerCheck.ts), and this test is about reaching verify only with valid bodies.
       signature: `0x${'ab'.repeat(97)}`,
-      authorization: { from: `0x${randomBytes(20).toString('hex')}`, to: offer.payTo, value: offer.amount, validAfter: '0', validBefore: String(Math.floor(Date.now() / 1000) + 300), nonce },
+      authorization: {
+        from: `0x${randomBytes(20).toString('hex')}`,
+        to: offer.payTo,
+        value: offer.amount,
+        validAfter: '0',
+        validBefore: String(Math.floor(Date.now() / 1000) + 300),
+        nonce,
+      },
     },
   };
   return { header: encodePaymentSignatureHeader(payload as never), nonce };
@@ -85,9 +102,41 @@ function paymentHeader(): { header: string; nonce: string } {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'polluted', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', ''];
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'polluted',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  '',
+];
 const hostileValue: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom<Json>(null, true, false, 0, -0, -1, 1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2, '', ' ', '\u0000', '\u202e', 'NaN', 'Infinity', '1e999', '9'.repeat(400), [], {}),
+  fc.constantFrom<Json>(
+    null,
+    true,
+    false,
+    0,
+    -0,
+    -1,
+    1e308,
+    -1e308,
+    5e-324,
+    Number.MAX_SAFE_INTEGER + 2,
+    0.1 + 0.2,
+    '',
+    ' ',
+    '\u0000',
+    '\u202e',
+    'NaN',
+    'Infinity',
+    '1e999',
+    '9'.repeat(400),
+    [],
+    {},
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }) as fc.Arbitrary<Json>,
   fc.integer() as fc.Arbitrary<Json>,
   fc.string({ unit: 'grapheme', maxLength: 40 }) as fc.Arbitrary<Json>,
@@ -102,7 +151,8 @@ const hostileValue: fc.Arbitrary<Json> = fc.oneof(
 function paths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
   const here = [prefix];
   if (Array.isArray(value)) return [...here, ...value.flatMap((item, i) => paths(item, [...prefix, i]))];
-  if (value && typeof value === 'object') return [...here, ...Object.entries(value).flatMap(([key, item]) => paths(item, [...prefix, key]))];
+  if (value && typeof value === 'object')
+    return [...here, ...Object.entries(value).flatMap(([key, item]) => paths(item, [...prefix, key]))];
   return here;
 }
 
@@ -130,7 +180,10 @@ function mutate(base: Json, mutations: Mutation[]): Json {
       else if (root && typeof root === 'object' && !Array.isArray(root)) define(root, key, value);
       continue;
     }
-    const parent = path.slice(0, -1).reduce<Json>((node, step) => (node as Record<string, Json>)[step as string] as Json, root) as Record<string, Json> | Json[];
+    const parent = path
+      .slice(0, -1)
+      .reduce<Json>((node, step) => (node as Record<string, Json>)[step as string] as Json, root) as
+      Record<string, Json> | Json[];
     const last = path.at(-1)!;
     if (action === 'delete') {
       if (Array.isArray(parent)) parent.splice(Number(last), 1);
@@ -158,17 +211,46 @@ interface Body {
 const asJson = (value: Json): Body => ({ text: JSON.stringify(value) ?? 'null', contentType: 'application/json' });
 
 const rawText: fc.Arbitrary<Body> = fc.oneof(
-  fc.constantFrom(
-    '', '{', '{"a":', '[', 'null', 'true', '1e999', '"text"', '{"__proto__":{"polluted":"yes"}}', '{"constructor":{"prototype":{"polluted":"yes"}}}',
-    '{"a":1,"a":2}', '\uFEFF{}', '{}garbage', `${'['.repeat(3000)}${']'.repeat(3000)}`, `{"x":${'{"x":'.repeat(2000)}1${'}'.repeat(2001)}`,
-  ).map((text) => ({ text, contentType: 'application/json' })),
+  fc
+    .constantFrom(
+      '',
+      '{',
+      '{"a":',
+      '[',
+      'null',
+      'true',
+      '1e999',
+      '"text"',
+      '{"__proto__":{"polluted":"yes"}}',
+      '{"constructor":{"prototype":{"polluted":"yes"}}}',
+      '{"a":1,"a":2}',
+      '\uFEFF{}',
+      '{}garbage',
+      `${'['.repeat(3000)}${']'.repeat(3000)}`,
+      `{"x":${'{"x":'.repeat(2000)}1${'}'.repeat(2001)}`,
+    )
+    .map((text) => ({ text, contentType: 'application/json' })),
   fc.string({ maxLength: 200 }).map((text) => ({ text, contentType: 'application/json' })),
   fc
-    .tuple(fc.jsonValue(), fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/json; charset=utf-8'))
+    .tuple(
+      fc.jsonValue(),
+      fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-8',
+      ),
+    )
     .map(([value, contentType]) => ({ text: JSON.stringify(value) ?? 'null', contentType })),
 );
 
-const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, rawDeflate: deflateRawSync, none: (bytes: Buffer) => bytes };
+const COMPRESSORS = {
+  gzip: gzipSync,
+  deflate: deflateSync,
+  br: brotliCompressSync,
+  rawDeflate: deflateRawSync,
+  none: (bytes: Buffer) => bytes,
+};
 
 /**
  * Compressed bodies, well-formed or not: compressed one way and labelled another (gzip
@@ -193,8 +275,18 @@ function compressedBodies(json: fc.Arbitrary<Body>): fc.Arbitrary<Body> {
 
 function bodiesFor(example: Json): fc.Arbitrary<Body> {
   return fc.oneof(
-    { weight: 1, arbitrary: compressedBodies(fc.array(mutation, { maxLength: 2 }).map((mutations) => asJson(mutate(example, mutations)))) },
-    { weight: 6, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 4 }).map((mutations) => asJson(mutate(example, mutations))) },
+    {
+      weight: 1,
+      arbitrary: compressedBodies(
+        fc.array(mutation, { maxLength: 2 }).map((mutations) => asJson(mutate(example, mutations))),
+      ),
+    },
+    {
+      weight: 6,
+      arbitrary: fc
+        .array(mutation, { minLength: 1, maxLength: 4 })
+        .map((mutations) => asJson(mutate(example, mutations))),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => asJson(value as Json)) },
     { weight: 1, arbitrary: rawText },
     { weight: 1, arbitrary: fc.constant(asJson(example)) },
@@ -206,86 +298,114 @@ function bodiesFor(example: Json): fc.Arbitrary<Body> {
 /** Runs the tasks with at most `limit` at a time. */
 async function pool<T>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await run(items[index]!, index);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await run(items[index]!, index);
+      }
+    }),
+  );
 }
 
-test('6 fuzz: no 5xx, no facilitator call for an invalid body, no prototype pollution, bounded memory', { timeout: variant(120_000, 900_000) }, async () => {
-  const routes = [
-    { name: 'validate', path: '/v1/invoice/validate', example: EXAMPLE_INVOICE as unknown as Json, paid: false },
-    { name: 'paid', path: '/v1/invoice.pdf', example: EXAMPLE_INVOICE as unknown as Json, paid: true },
-    ...HELPER_OPERATIONS.map((operation) => ({ name: operation.operationId, path: operation.path as string, example: operation.example as Json, paid: false })),
-  ];
-  // One sample per route, each from the fixed seed (a different path of the same seed per route).
-  const samples = routes.map((route, i) => fc.sample(bodiesFor(route.example), { seed: SEED + i, numRuns: BODIES }));
+test(
+  '6 fuzz: no 5xx, no facilitator call for an invalid body, no prototype pollution, bounded memory',
+  { timeout: variant(120_000, 900_000) },
+  async () => {
+    const routes = [
+      { name: 'validate', path: '/v1/invoice/validate', example: EXAMPLE_INVOICE as unknown as Json, paid: false },
+      { name: 'paid', path: '/v1/invoice.pdf', example: EXAMPLE_INVOICE as unknown as Json, paid: true },
+      ...HELPER_OPERATIONS.map((operation) => ({
+        name: operation.operationId,
+        path: operation.path as string,
+        example: operation.example as Json,
+        paid: false,
+      })),
+    ];
+    // One sample per route, each from the fixed seed (a different path of the same seed per route).
+    const samples = routes.map((route, i) => fc.sample(bodiesFor(route.example), { seed: SEED + i, numRuns: BODIES }));
 
-  const statusCounts = new Map<string, Map<number, number>>(routes.map((route) => [route.name, new Map()]));
-  const serverErrors: string[] = [];
-  const invalidVerified: string[] = [];
-  const sentNonces = new Map<string, number>(); // nonce → status, for paid requests
-  const send = async (route: (typeof routes)[number], body: Body) => {
-    const payment = route.paid ? paymentHeader() : undefined;
-    const response = await fetch(`${url}${route.path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': body.contentType,
-        ...(body.encoded ? { 'content-encoding': body.encoded.label } : {}),
-        ...(payment ? { 'PAYMENT-SIGNATURE': payment.header } : {}),
-      },
-      body: body.encoded ? new Uint8Array(body.encoded.bytes) : body.text,
-      signal: AbortSignal.timeout(30_000),
+    const statusCounts = new Map<string, Map<number, number>>(routes.map((route) => [route.name, new Map()]));
+    const serverErrors: string[] = [];
+    const invalidVerified: string[] = [];
+    const sentNonces = new Map<string, number>(); // nonce → status, for paid requests
+    const send = async (route: (typeof routes)[number], body: Body) => {
+      const payment = route.paid ? paymentHeader() : undefined;
+      const response = await fetch(`${url}${route.path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': body.contentType,
+          ...(body.encoded ? { 'content-encoding': body.encoded.label } : {}),
+          ...(payment ? { 'PAYMENT-SIGNATURE': payment.header } : {}),
+        },
+        body: body.encoded ? new Uint8Array(body.encoded.bytes) : body.text,
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await response.text();
+      const counts = statusCounts.get(route.name)!;
+      counts.set(response.status, (counts.get(response.status) ?? 0) + 1);
+      if (response.status >= 500)
+        serverErrors.push(`${route.name} ${response.status} ${text.slice(0, 120)} ← ${body.text.slice(0, 120)}`);
+      if (response.status >= 500 && process.env.FUZZ_DUMP)
+        (await import('node:fs')).appendFileSync(
+          process.env.FUZZ_DUMP,
+          JSON.stringify({ route: route.path, body: body.text, contentType: body.contentType }) + '\n',
+        );
+      if (payment) sentNonces.set(payment.nonce, response.status);
+    };
+
+    const started = performance.now();
+    const jobs = samples.flatMap((bodies, r) => bodies.map((body, i) => ({ route: routes[r]!, body, i })));
+    jobs.sort((a, b) => a.i - b.i); // interleave the routes
+    const warmup = jobs.slice(0, 300);
+    await pool(warmup, CONCURRENCY, ({ route, body }) => send(route, body));
+    // The free routes compute on a worker thread (src/compute): a second V8 heap that grows to its
+    // working set (about 50 MB above an idle worker, measured 2026-11-24) and that the GC before each
+    // report doesn't reach. Maximal bodies bring it there before the baseline, so that what the
+    // bound measures is growth (a leak), not the worker settling in.
+    await pool(Array.from({ length: 10 }, () => maximalFreeRequests()).flat(), CONCURRENCY, async ({ path, body }) => {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(60_000),
+      });
+      assert.equal(response.status, 200, `warm-up ${path}: ${await response.text()}`);
     });
-    const text = await response.text();
-    const counts = statusCounts.get(route.name)!;
-    counts.set(response.status, (counts.get(response.status) ?? 0) + 1);
-    if (response.status >= 500) serverErrors.push(`${route.name} ${response.status} ${text.slice(0, 120)} ← ${body.text.slice(0, 120)}`);
-    if (response.status >= 500 && process.env.FUZZ_DUMP) (await import('node:fs')).appendFileSync(process.env.FUZZ_DUMP, JSON.stringify({ route: route.path, body: body.text, contentType: body.contentType }) + '\n');
-    if (payment) sentNonces.set(payment.nonce, response.status);
-  };
+    const baseline = await report();
+    await pool(jobs.slice(warmup.length), CONCURRENCY, ({ route, body }) => send(route, body));
+    const end = await report();
+    const seconds = (performance.now() - started) / 1000;
+    const rssGrowth = end.rssMb - baseline.rssMb;
 
-  const started = performance.now();
-  const jobs = samples.flatMap((bodies, r) => bodies.map((body, i) => ({ route: routes[r]!, body, i })));
-  jobs.sort((a, b) => a.i - b.i); // interleave the routes
-  const warmup = jobs.slice(0, 300);
-  await pool(warmup, CONCURRENCY, ({ route, body }) => send(route, body));
-  // The free routes compute on a worker thread (src/compute): a second V8 heap that grows to its
-  // working set (about 50 MB above an idle worker, measured 2026-11-24) and that the GC before each
-  // report doesn't reach. Maximal bodies bring it there before the baseline, so that what the
-  // bound measures is growth (a leak), not the worker settling in.
-  await pool(Array.from({ length: 10 }, () => maximalFreeRequests()).flat(), CONCURRENCY, async ({ path, body }) => {
-    const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
-    assert.equal(response.status, 200, `warm-up ${path}: ${await response.text()}`);
-  });
-  const baseline = await report();
-  await pool(jobs.slice(warmup.length), CONCURRENCY, ({ route, body }) => send(route, body));
-  const end = await report();
-  const seconds = (performance.now() - started) / 1000;
-  const rssGrowth = end.rssMb - baseline.rssMb;
-
-  // 402 means the body validated and the payment went on to verify; no other answer may have.
-  const verified = new Set(end.verified);
-  for (const [nonce, status] of sentNonces) if (status !== 402 && verified.has(nonce)) invalidVerified.push(`${status} for nonce ${nonce}`);
-  const polluted = end.polluted || ({} as Record<string, unknown>).polluted !== undefined;
-  const summary = [...statusCounts]
-    .map(([name, counts]) => `${name} ${[...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${n}×${status}`).join(' ')}`)
-    .join('; ');
-  figure(
-    '6 fuzz',
-    `${BODIES} bodies per route × ${routes.length} routes (seed ${SEED}) = ${jobs.length} requests in ${seconds.toFixed(1)} s: ${serverErrors.length} answers ≥ 500, ` +
-      `${invalidVerified.length} facilitator calls for invalid bodies (${verified.size} verify calls, each for a valid body), ${end.settles} settles, ${end.renders} renders, ` +
-      `prototype pollution: ${polluted || end.prototypesChanged ? 'YES' : 'none'}, service RSS ${baseline.rssMb.toFixed(0)} → ${end.rssMb.toFixed(0)} MB (growth ${rssGrowth.toFixed(1)} MB, heap ${baseline.heapUsedMb.toFixed(0)} → ${end.heapUsedMb.toFixed(0)} MB); ${summary}`,
-  );
-  assert.deepEqual(serverErrors.slice(0, 5), []);
-  assert.deepEqual(invalidVerified.slice(0, 5), []);
-  assert.equal(end.settles, 0);
-  // A render starts alongside verify, so only for bodies that went on to verify (and was thrown away).
-  assert.ok(end.renders <= verified.size, `${end.renders} renders for ${verified.size} verify calls`);
-  assert.equal(polluted, false);
-  assert.equal(end.prototypesChanged, false);
-  assert.ok(rssGrowth < 50, `RSS grew by ${rssGrowth.toFixed(1)} MB`);
-  assert.ok((statusCounts.get('paid')!.get(402) ?? 0) > 0, 'some fuzzed bodies are valid and reach verify');
-});
+    // 402 means the body validated and the payment went on to verify; no other answer may have.
+    const verified = new Set(end.verified);
+    for (const [nonce, status] of sentNonces)
+      if (status !== 402 && verified.has(nonce)) invalidVerified.push(`${status} for nonce ${nonce}`);
+    const polluted = end.polluted || ({} as Record<string, unknown>).polluted !== undefined;
+    const summary = [...statusCounts]
+      .map(
+        ([name, counts]) =>
+          `${name} ${[...counts]
+            .sort(([a], [b]) => a - b)
+            .map(([status, n]) => `${n}×${status}`)
+            .join(' ')}`,
+      )
+      .join('; ');
+    figure(
+      '6 fuzz',
+      `${BODIES} bodies per route × ${routes.length} routes (seed ${SEED}) = ${jobs.length} requests in ${seconds.toFixed(1)} s: ${serverErrors.length} answers ≥ 500, ` +
+        `${invalidVerified.length} facilitator calls for invalid bodies (${verified.size} verify calls, each for a valid body), ${end.settles} settles, ${end.renders} renders, ` +
+        `prototype pollution: ${polluted || end.prototypesChanged ? 'YES' : 'none'}, service RSS ${baseline.rssMb.toFixed(0)} → ${end.rssMb.toFixed(0)} MB (growth ${rssGrowth.toFixed(1)} MB, heap ${baseline.heapUsedMb.toFixed(0)} → ${end.heapUsedMb.toFixed(0)} MB); ${summary}`,
+    );
+    assert.deepEqual(serverErrors.slice(0, 5), []);
+    assert.deepEqual(invalidVerified.slice(0, 5), []);
+    assert.equal(end.settles, 0);
+    // A render starts alongside verify, so only for bodies that went on to verify (and was thrown away).
+    assert.ok(end.renders <= verified.size, `${end.renders} renders for ${verified.size} verify calls`);
+    assert.equal(polluted, false);
+    assert.equal(end.prototypesChanged, false);
+    assert.ok(rssGrowth < 50, `RSS grew by ${rssGrowth.toFixed(1)} MB`);
+    assert.ok((statusCounts.get('paid')!.get(402) ?? 0) > 0, 'some fuzzed bodies are valid and reach verify');
+  },
+);

@@ -49,7 +49,13 @@ export function chainAudit(net: LocalPaymentNetwork) {
   return {
     blockNumber: () => client.getBlockNumber(),
     async transfersToPayTo(fromBlock: bigint): Promise<{ count: number; value: bigint }> {
-      const logs = await client.getLogs({ address: net.usdc, event: TRANSFER, args: { to: net.payTo }, fromBlock, toBlock: 'latest' });
+      const logs = await client.getLogs({
+        address: net.usdc,
+        event: TRANSFER,
+        args: { to: net.payTo },
+        fromBlock,
+        toBlock: 'latest',
+      });
       return { count: logs.length, value: logs.reduce((sum, log) => sum + (log.args.value ?? 0n), 0n) };
     },
     /** How many times each (authorizer, nonce) was used on chain since `fromBlock`. */
@@ -68,7 +74,12 @@ export function chainAudit(net: LocalPaymentNetwork) {
 export const nonceKey = (from: string, nonce: string) => `${from.toLowerCase()}:${nonce.toLowerCase()}`;
 
 /** Runs `task` repeatedly on `workers` concurrent workers until `durationMs` passes or `maxRuns` ran. */
-export async function runFor(workers: number, durationMs: number, maxRuns: number, task: (worker: number) => Promise<void>): Promise<void> {
+export async function runFor(
+  workers: number,
+  durationMs: number,
+  maxRuns: number,
+  task: (worker: number) => Promise<void>,
+): Promise<void> {
   const end = Date.now() + durationMs;
   let started = 0;
   await Promise.all(

@@ -13,13 +13,22 @@ import { USDC_ON_BASE } from '../../src/payment/usdc.js';
  * fails with payment_store_unavailable within 2 s, for a store that was connected and for one that
  * starts during the outage.
  */
-const newKey = () => authorizationKey('eip155:8453', USDC_ON_BASE, '0x1111111111111111111111111111111111111111', `0x${randomBytes(32).toString('hex')}`);
+const newKey = () =>
+  authorizationKey(
+    'eip155:8453',
+    USDC_ON_BASE,
+    '0x1111111111111111111111111111111111111111',
+    `0x${randomBytes(32).toString('hex')}`,
+  );
 const inAMinute = () => Date.now() + 60_000;
 const unavailable = (error: unknown) => error instanceof AppError && error.code === 'payment_store_unavailable';
 
 test('Redis outage: store calls fail within 2 s', { timeout: 120_000 }, async () => {
   const server = await startRedisServer();
-  const store = createRedisPaymentStore({ url: server.url, keyPrefix: `reliability:${randomBytes(4).toString('hex')}:` });
+  const store = createRedisPaymentStore({
+    url: server.url,
+    keyPrefix: `reliability:${randomBytes(4).toString('hex')}:`,
+  });
   const failMs: number[] = [];
   try {
     assert.deepEqual(await store.claim(newKey(), inAMinute()), { kind: 'claimed' });
@@ -42,6 +51,9 @@ test('Redis outage: store calls fail within 2 s', { timeout: 120_000 }, async ()
     await server.stop();
   }
   const worst = Math.max(...failMs);
-  figure('10 Redis outage', `${failMs.length} store calls during the outage, each failed with payment_store_unavailable, the slowest after ${ms(worst)}`);
+  figure(
+    '10 Redis outage',
+    `${failMs.length} store calls during the outage, each failed with payment_store_unavailable, the slowest after ${ms(worst)}`,
+  );
   timingTarget(worst < 2_000, `a store call failed after ${ms(worst)}`);
 });

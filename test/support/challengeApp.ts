@@ -11,7 +11,10 @@ import { paymentSettings } from '../../src/settings.js';
  * discovery documents. Its facilitator address is a closed loopback port: an unpaid request never
  * reaches a facilitator, and a test that pays uses paidService.ts instead.
  */
-export async function startChallengeApp(env: Record<string, string> = {}, deps: Pick<Partial<AppDependencies>, 'buckets'> = {}) {
+export async function startChallengeApp(
+  env: Record<string, string> = {},
+  deps: Pick<Partial<AppDependencies>, 'buckets'> = {},
+) {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     PORT: '0',
@@ -21,7 +24,12 @@ export async function startChallengeApp(env: Record<string, string> = {}, deps: 
     ...env,
   });
   const payments = await startPayments(paymentSettings(config), { log: () => undefined });
-  const { app } = createApp({ config, logger: createLogger('silent'), payment: paymentDependencies(payments), ...deps });
+  const { app } = createApp({
+    config,
+    logger: createLogger('silent'),
+    payment: paymentDependencies(payments),
+    ...deps,
+  });
   // PORT: a test that needs the documents to name the origin it listens on picks the port.
   const server = app.listen(config.PORT, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -34,5 +34,11 @@ export function runCheckXml(syntax: OracleKind, path: string): OracleResult {
   const run = spawnSync(checkXml, [syntax, path], { encoding: 'utf8', timeout: 600_000 });
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
   const summary = /einvoice: (\d+) files, (\d+) fatal[^\n]*/.exec(output);
-  return { status: run.status, output, summary: summary?.[0] ?? '', files: Number(summary?.[1] ?? -1), fatal: Number(summary?.[2] ?? -1) };
+  return {
+    status: run.status,
+    output,
+    summary: summary?.[0] ?? '',
+    files: Number(summary?.[1] ?? -1),
+    fatal: Number(summary?.[2] ?? -1),
+  };
 }

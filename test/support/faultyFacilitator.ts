@@ -116,7 +116,16 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
       case 'forward-as-pending': {
         const settled = JSON.parse(answer.text) as { success?: boolean; transaction?: string };
         if (!settled.success) return send(res, answer.status, answer.text);
-        return send(res, 200, JSON.stringify({ ...settled, success: false, errorReason: 'settlement_pending', errorMessage: 'injected: receipt not confirmed yet' }));
+        return send(
+          res,
+          200,
+          JSON.stringify({
+            ...settled,
+            success: false,
+            errorReason: 'settlement_pending',
+            errorMessage: 'injected: receipt not confirmed yet',
+          }),
+        );
       }
     }
   }

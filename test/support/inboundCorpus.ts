@@ -20,29 +20,51 @@ export interface CorpusFile {
 }
 
 function manifest(folder: string): CorpusFile[] {
-  const [header, ...rows] = readFileSync(join(folder, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((line) => line.split('\t'));
+  const [header, ...rows] = readFileSync(join(folder, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'));
   const column = (name: string) => header!.indexOf(name);
   return rows.map((row) => {
     const name = row[column('file')]!;
-    return { path: join(folder, name), name, format: name.endsWith('.pdf') ? 'pdf' : 'xml', grandTotal: row[column('BT112_grand_total')]!, duePayable: row[column('BT115_due')]! };
+    return {
+      path: join(folder, name),
+      name,
+      format: name.endsWith('.pdf') ? 'pdf' : 'xml',
+      grandTotal: row[column('BT112_grand_total')]!,
+      duePayable: row[column('BT115_due')]!,
+    };
   });
 }
 
 function examples(): CorpusFile[] {
   return ['cii', 'ubl'].flatMap((syntax) => {
     const folder = join(SHARED_EINVOICE, 'en16931', syntax, 'examples');
-    return readdirSync(folder).sort().map((name) => {
-      const xml = readFileSync(join(folder, name), 'utf8');
-      const grand = /<(?:ram:GrandTotalAmount|cbc:TaxInclusiveAmount)[^>]*>([^<]+)</.exec(xml)?.[1] ?? '';
-      const due = /<(?:ram:DuePayableAmount|cbc:PayableAmount)[^>]*>([^<]+)</.exec(xml)?.[1] ?? '';
-      return { path: join(folder, name), name: `en16931/${syntax}/${name}`, format: 'xml' as const, grandTotal: grand.trim(), duePayable: due.trim() };
-    });
+    return readdirSync(folder)
+      .sort()
+      .map((name) => {
+        const xml = readFileSync(join(folder, name), 'utf8');
+        const grand = /<(?:ram:GrandTotalAmount|cbc:TaxInclusiveAmount)[^>]*>([^<]+)</.exec(xml)?.[1] ?? '';
+        const due = /<(?:ram:DuePayableAmount|cbc:PayableAmount)[^>]*>([^<]+)</.exec(xml)?.[1] ?? '';
+        return {
+          path: join(folder, name),
+          name: `en16931/${syntax}/${name}`,
+          format: 'xml' as const,
+          grandTotal: grand.trim(),
+          duePayable: due.trim(),
+        };
+      });
   });
 }
 
 export function inboundCorpus(): CorpusFile[] {
   if (!CORPUS_PRESENT) return [];
-  return [...manifest(join(SHARED_EINVOICE, 'corpus')), ...manifest(join(SHARED_EINVOICE, 'corpus', 'mixed')), ...examples()];
+  return [
+    ...manifest(join(SHARED_EINVOICE, 'corpus')),
+    ...manifest(join(SHARED_EINVOICE, 'corpus', 'mixed')),
+    ...examples(),
+  ];
 }
 
-export const sameAmount = (a: string | null | undefined, b: string) => a !== null && a !== undefined && Number(a) === Number(b);
+export const sameAmount = (a: string | null | undefined, b: string) =>
+  a !== null && a !== undefined && Number(a) === Number(b);

@@ -36,7 +36,8 @@ export function kustomize(dir: string): Manifest[] {
     const path = resolve(dir, entry);
     const found = statSync(path).isDirectory() ? kustomize(path) : (readYaml(path) as Manifest[]);
     for (const manifest of found) {
-      if (manifests.some((other) => sameResource(other, manifest))) throw new Error(`${path}: ${manifest.kind}/${manifest.metadata.name} is declared twice`);
+      if (manifests.some((other) => sameResource(other, manifest)))
+        throw new Error(`${path}: ${manifest.kind}/${manifest.metadata.name} is declared twice`);
       manifests.push(manifest);
     }
   }
@@ -54,62 +55,85 @@ function readYaml(path: string): unknown[] {
     .filter((value) => value !== null && value !== undefined);
 }
 
-const sameResource = (a: Manifest, b: Manifest) => a.kind === b.kind && a.metadata.name === b.metadata.name && a.apiVersion.split('/')[0] === b.apiVersion.split('/')[0];
+const sameResource = (a: Manifest, b: Manifest) =>
+  a.kind === b.kind && a.metadata.name === b.metadata.name && a.apiVersion.split('/')[0] === b.apiVersion.split('/')[0];
 
 type Operation = { op: 'add' | 'replace' | 'remove'; path: string; value?: unknown };
 
-function applyPatch(manifests: Manifest[], patch: NonNullable<Kustomization['patches']>[number], dir: string): Manifest[] {
-  const documents = patch.path ? readYaml(join(dir, patch.path)) : parseAllDocuments(patch.patch ?? '').map((document) => document.toJS() as unknown);
+function applyPatch(
+  manifests: Manifest[],
+  patch: NonNullable<Kustomization['patches']>[number],
+  dir: string,
+): Manifest[] {
+  const documents = patch.path
+    ? readYaml(join(dir, patch.path))
+    : parseAllDocuments(patch.patch ?? '').map((document) => document.toJS() as unknown);
   const [content] = documents;
   if (Array.isArray(content)) {
     const { kind, name } = patch.target ?? {};
-    const targets = manifests.filter((manifest) => (kind === undefined || manifest.kind === kind) && (name === undefined || manifest.metadata.name === name));
+    const targets = manifests.filter(
+      (manifest) =>
+        (kind === undefined || manifest.kind === kind) && (name === undefined || manifest.metadata.name === name),
+    );
     if (targets.length === 0) throw new Error(`${dir}: patch ${patch.path ?? ''} matches no resource`);
     for (const target of targets) for (const operation of content as Operation[]) applyOperation(target, operation);
     return manifests;
   }
   const deletion = content as Partial<Manifest> & { $patch?: string };
-  if (deletion?.$patch !== 'delete') throw new Error(`${dir}: only JSON 6902 patches and "$patch: delete" are supported by test/support/kustomize.ts`);
+  if (deletion?.$patch !== 'delete')
+    throw new Error(`${dir}: only JSON 6902 patches and "$patch: delete" are supported by test/support/kustomize.ts`);
   const kept = manifests.filter((manifest) => !sameResource(manifest, deletion as Manifest));
-  if (kept.length === manifests.length) throw new Error(`${dir}: "$patch: delete" of ${deletion.kind}/${deletion.metadata?.name} matches no resource`);
+  if (kept.length === manifests.length)
+    throw new Error(`${dir}: "$patch: delete" of ${deletion.kind}/${deletion.metadata?.name} matches no resource`);
   return kept;
 }
 
 function applyOperation(target: Manifest, operation: Operation): void {
-  const keys = operation.path.split('/').slice(1).map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = operation.path
+    .split('/')
+    .slice(1)
+    .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop()!;
   let parent: unknown = target;
   for (const key of keys) {
     parent = (parent as Record<string, unknown>)?.[key];
-    if (parent === undefined) throw new Error(`${target.kind}/${target.metadata.name}: ${operation.path} does not exist`);
+    if (parent === undefined)
+      throw new Error(`${target.kind}/${target.metadata.name}: ${operation.path} does not exist`);
   }
   if (Array.isArray(parent)) {
     const list = parent as unknown[];
     const index = last === '-' ? list.length : Number(last);
     if (operation.op === 'add') list.splice(index, 0, operation.value);
-    else if (index >= list.length) throw new Error(`${target.kind}/${target.metadata.name}: ${operation.path} does not exist`);
+    else if (index >= list.length)
+      throw new Error(`${target.kind}/${target.metadata.name}: ${operation.path} does not exist`);
     else if (operation.op === 'replace') list[index] = operation.value;
     else list.splice(index, 1);
     return;
   }
   const container = parent as Record<string, unknown>;
-  if (operation.op !== 'add' && !(last in container)) throw new Error(`${target.kind}/${target.metadata.name}: ${operation.path} does not exist`);
+  if (operation.op !== 'add' && !(last in container))
+    throw new Error(`${target.kind}/${target.metadata.name}: ${operation.path} does not exist`);
   if (operation.op === 'remove') delete container[last];
   else container[last] = operation.value;
 }
 
 function setImage(manifest: Manifest, image: NonNullable<Kustomization['images']>[number]): void {
-  const pod = (manifest.spec as { template?: { spec?: { containers?: { image: string }[]; initContainers?: { image: string }[] } } } | undefined)?.template?.spec;
+  const pod = (
+    manifest.spec as
+      { template?: { spec?: { containers?: { image: string }[]; initContainers?: { image: string }[] } } } | undefined
+  )?.template?.spec;
   for (const container of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
     const [name, tag] = splitImage(container.image);
     if (name !== image.name) continue;
-    container.image = `${image.newName ?? name}${image.newTag ?? tag ? `:${image.newTag ?? tag}` : ''}`;
+    container.image = `${image.newName ?? name}${(image.newTag ?? tag) ? `:${image.newTag ?? tag}` : ''}`;
   }
 }
 
 function splitImage(reference: string): [string, string | undefined] {
   const colon = reference.lastIndexOf(':');
-  return colon > reference.lastIndexOf('/') ? [reference.slice(0, colon), reference.slice(colon + 1)] : [reference, undefined];
+  return colon > reference.lastIndexOf('/')
+    ? [reference.slice(0, colon), reference.slice(colon + 1)]
+    : [reference, undefined];
 }
 
 /** The repository's deploy/ folder. */

@@ -50,7 +50,9 @@ http {
 }
 `;
   await writeFile(join(dir, 'nginx.conf'), config);
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
   const url = `http://127.0.0.1:${port}`;

@@ -93,7 +93,14 @@ export async function startPaidService(options: PaidServiceOptions) {
     },
   };
   const lifecycle = options.lifecycle ?? createLifecycle();
-  const service = createService({ config, logger: createLogger('silent'), lifecycle, payments, renderer, ...(options.buckets ? { buckets: options.buckets } : {}) });
+  const service = createService({
+    config,
+    logger: createLogger('silent'),
+    lifecycle,
+    payments,
+    renderer,
+    ...(options.buckets ? { buckets: options.buckets } : {}),
+  });
   const { app } = service;
   // The production server (its header size and time limits), not app.listen's defaults.
   const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');

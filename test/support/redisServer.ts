@@ -56,7 +56,20 @@ interface Running {
 }
 
 async function launch(port: number, dir: string): Promise<Running> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+  ];
   // detached: a process group of its own, so a last-resort SIGKILL reaches the shell and redis.
   const child = spawn('/bin/sh', ['-c', WATCHDOG, REDIS_SERVER, ...args], { stdio: 'pipe', detached: true });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -84,7 +97,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -12,7 +12,10 @@ export interface TestApp {
 }
 
 /** Starts the real app on 127.0.0.1 with a free port; env overrides go through the real config loader. */
-export async function startTestApp(env: Record<string, string> = {}, deps: Partial<AppDependencies> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<AppDependencies> = {},
+): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example', ...env });
   const { app } = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
   // The production server (its header size and time limits), not app.listen's defaults.

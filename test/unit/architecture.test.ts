@@ -65,7 +65,10 @@ interface Edge {
 }
 
 function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
-  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => ({ specifier: (match[2] ?? match[3])!, typeOnly: Boolean(match[1]) }));
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => ({
+    specifier: (match[2] ?? match[3])!,
+    typeOnly: Boolean(match[1]),
+  }));
 }
 
 const partOf = (file: string) => relative(SRC, file).split('/')[0]!;
@@ -95,7 +98,8 @@ test('imports go down a layer or stay inside their part', () => {
     for (const { target } of edges) {
       const [from, to] = [partOf(file), partOf(target)];
       if (from === to) continue;
-      if (!(layerOf(to)! < layerOf(from)!)) wrong.push(`${relative(SRC, file)} → ${relative(SRC, target)} (layer ${layerOf(from)} → ${layerOf(to)})`);
+      if (!(layerOf(to)! < layerOf(from)!))
+        wrong.push(`${relative(SRC, file)} → ${relative(SRC, target)} (layer ${layerOf(from)} → ${layerOf(to)})`);
     }
   }
   assert.deepEqual(wrong, []);
@@ -134,5 +138,8 @@ test('the checker sees real imports (it would catch a climb)', () => {
   const targets = (file: string) => (graph.get(join(SRC, file)) ?? []).map((edge) => edge.target);
   assert.ok(targets('http/writeOutcome.ts').includes(join(SRC, 'payment', 'paymentProcessor.ts')));
   assert.ok(targets('main.ts').includes(join(SRC, 'service.ts')));
-  assert.ok(graph.get(join(SRC, 'http', 'writeOutcome.ts'))?.some((edge) => edge.typeOnly), 'type-only imports are told apart');
+  assert.ok(
+    graph.get(join(SRC, 'http', 'writeOutcome.ts'))?.some((edge) => edge.typeOnly),
+    'type-only imports are told apart',
+  );
 });

@@ -40,49 +40,73 @@ after(async () => {
   await renderer?.close();
 });
 
-describe(`inbound PDF pages match test/golden/png (≤ ${MAX_DIFF_RATIO * 100}% of pixels differ)`, { timeout: 120_000, skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE }, () => {
-  for (const [name, { file, locale }] of Object.entries(FIXTURES)) {
-    test(name, async () => {
-      const { invoice } = readInbound(readFileSync(join(SHARED_EINVOICE, file)), file.endsWith('.pdf') ? 'pdf' : 'xml');
-      const { pdf } = await renderer.renderInboundPdf({ invoice, totals: compareTotals(invoice), locale, notes: [] });
-      const pages = pdfPagesAsPng(pdf);
-      const golden = (index: number) => join(GOLDEN_DIR, `${name}-${index + 1}.png`);
-      if (UPDATE) {
-        mkdirSync(GOLDEN_DIR, { recursive: true });
-        for (const stale of readdirSync(GOLDEN_DIR).filter((entry) => new RegExp(`^${name}-\\d+\\.png$`).test(entry))) unlinkSync(join(GOLDEN_DIR, stale));
-        pages.forEach((png, index) => writeFileSync(golden(index), png));
-      }
-      const goldenCount = readdirSync(GOLDEN_DIR).filter((entry) => new RegExp(`^${name}-\\d+\\.png$`).test(entry)).length;
-      assert.equal(pages.length, goldenCount, `${name}: ${pages.length} pages printed, ${goldenCount} golden pages; if intended, run npm run golden:update`);
-      const failures: string[] = [];
-      const diffDir = mkdtempSync(join(tmpdir(), `inbound-pixels-${name}-`));
-      pages.forEach((png, index) => {
-        const actual = PNG.sync.read(png);
-        const expected = PNG.sync.read(readFileSync(golden(index)));
-        if (actual.width !== expected.width || actual.height !== expected.height) {
-          failures.push(`page ${index + 1}: ${actual.width}×${actual.height} px, golden ${expected.width}×${expected.height} px`);
-          return;
+describe(
+  `inbound PDF pages match test/golden/png (≤ ${MAX_DIFF_RATIO * 100}% of pixels differ)`,
+  { timeout: 120_000, skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
+  () => {
+    for (const [name, { file, locale }] of Object.entries(FIXTURES)) {
+      test(name, async () => {
+        const { invoice } = readInbound(
+          readFileSync(join(SHARED_EINVOICE, file)),
+          file.endsWith('.pdf') ? 'pdf' : 'xml',
+        );
+        const { pdf } = await renderer.renderInboundPdf({ invoice, totals: compareTotals(invoice), locale, notes: [] });
+        const pages = pdfPagesAsPng(pdf);
+        const golden = (index: number) => join(GOLDEN_DIR, `${name}-${index + 1}.png`);
+        if (UPDATE) {
+          mkdirSync(GOLDEN_DIR, { recursive: true });
+          for (const stale of readdirSync(GOLDEN_DIR).filter((entry) => new RegExp(`^${name}-\\d+\\.png$`).test(entry)))
+            unlinkSync(join(GOLDEN_DIR, stale));
+          pages.forEach((png, index) => writeFileSync(golden(index), png));
         }
-        const diff = new PNG({ width: actual.width, height: actual.height });
-        const ratio = pixelmatch(actual.data, expected.data, diff.data, actual.width, actual.height, { threshold: THRESHOLD }) / (actual.width * actual.height);
-        if (ratio > MAX_DIFF_RATIO) {
-          writeFileSync(join(diffDir, `${name}-${index + 1}-diff.png`), PNG.sync.write(diff));
-          writeFileSync(join(diffDir, `${name}-${index + 1}-actual.png`), png);
-          failures.push(`page ${index + 1}: ${(ratio * 100).toFixed(3)}% of pixels differ; diff in ${diffDir}`);
-        }
+        const goldenCount = readdirSync(GOLDEN_DIR).filter((entry) =>
+          new RegExp(`^${name}-\\d+\\.png$`).test(entry),
+        ).length;
+        assert.equal(
+          pages.length,
+          goldenCount,
+          `${name}: ${pages.length} pages printed, ${goldenCount} golden pages; if intended, run npm run golden:update`,
+        );
+        const failures: string[] = [];
+        const diffDir = mkdtempSync(join(tmpdir(), `inbound-pixels-${name}-`));
+        pages.forEach((png, index) => {
+          const actual = PNG.sync.read(png);
+          const expected = PNG.sync.read(readFileSync(golden(index)));
+          if (actual.width !== expected.width || actual.height !== expected.height) {
+            failures.push(
+              `page ${index + 1}: ${actual.width}×${actual.height} px, golden ${expected.width}×${expected.height} px`,
+            );
+            return;
+          }
+          const diff = new PNG({ width: actual.width, height: actual.height });
+          const ratio =
+            pixelmatch(actual.data, expected.data, diff.data, actual.width, actual.height, { threshold: THRESHOLD }) /
+            (actual.width * actual.height);
+          if (ratio > MAX_DIFF_RATIO) {
+            writeFileSync(join(diffDir, `${name}-${index + 1}-diff.png`), PNG.sync.write(diff));
+            writeFileSync(join(diffDir, `${name}-${index + 1}-actual.png`), png);
+            failures.push(`page ${index + 1}: ${(ratio * 100).toFixed(3)}% of pixels differ; diff in ${diffDir}`);
+          }
+        });
+        if (failures.length === 0) rmSync(diffDir, { recursive: true, force: true });
+        assert.deepEqual(
+          failures,
+          [],
+          `${name} looks different from test/golden/png. If intended, run npm run golden:update.`,
+        );
       });
-      if (failures.length === 0) rmSync(diffDir, { recursive: true, force: true });
-      assert.deepEqual(failures, [], `${name} looks different from test/golden/png. If intended, run npm run golden:update.`);
-    });
-  }
-});
+    }
+  },
+);
 
 function pdfPagesAsPng(pdf: Buffer): Buffer[] {
   const dir = mkdtempSync(join(tmpdir(), 'inbound-pixels-'));
   try {
     writeFileSync(join(dir, 'invoice.pdf'), pdf);
     execFileSync('pdftoppm', ['-r', String(DPI), '-png', 'invoice.pdf', 'page'], { cwd: dir, timeout: 30_000 });
-    const files = readdirSync(dir).filter((file) => file.startsWith('page-') && file.endsWith('.png')).sort();
+    const files = readdirSync(dir)
+      .filter((file) => file.startsWith('page-') && file.endsWith('.png'))
+      .sort();
     assert.ok(files.length > 0, 'pdftoppm drew no page');
     return files.map((file) => readFileSync(join(dir, file)));
   } finally {

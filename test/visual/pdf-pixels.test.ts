@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -63,49 +72,68 @@ after(async () => {
   await renderer.close();
 });
 
-describe(`PDF pages match test/golden/png (≤ ${MAX_DIFF_RATIO * 100}% of pixels differ, threshold ${THRESHOLD})`, { timeout: 120_000 }, () => {
-  for (const [name, input] of Object.entries(FIXTURES)) {
-    test(name, async () => {
-      const { pdf } = await renderer.renderPdf(prepareInvoice(input));
-      const pages = pdfPagesAsPng(pdf);
-      const goldenFiles = (index: number) => join(GOLDEN_DIR, `${name}-${index + 1}.png`);
+describe(
+  `PDF pages match test/golden/png (≤ ${MAX_DIFF_RATIO * 100}% of pixels differ, threshold ${THRESHOLD})`,
+  { timeout: 120_000 },
+  () => {
+    for (const [name, input] of Object.entries(FIXTURES)) {
+      test(name, async () => {
+        const { pdf } = await renderer.renderPdf(prepareInvoice(input));
+        const pages = pdfPagesAsPng(pdf);
+        const goldenFiles = (index: number) => join(GOLDEN_DIR, `${name}-${index + 1}.png`);
 
-      if (UPDATE) {
-        mkdirSync(GOLDEN_DIR, { recursive: true });
-        for (const stale of readdirSync(GOLDEN_DIR).filter((file) => file.startsWith(`${name}-`))) unlinkSync(join(GOLDEN_DIR, stale));
-        pages.forEach((png, index) => writeFileSync(goldenFiles(index), png));
-      }
-
-      const goldenCount = readdirSync(GOLDEN_DIR).filter((file) => new RegExp(`^${name}-\\d+\\.png$`).test(file)).length;
-      assert.equal(pages.length, goldenCount, `${name}: ${pages.length} pages printed, ${goldenCount} golden pages; if the change is intended, run npm run golden:update`);
-
-      const diffDir = mkdtempSync(join(tmpdir(), `pdf-pixels-${name}-`));
-      const failures: string[] = [];
-      const report: string[] = [];
-      pages.forEach((png, index) => {
-        const actual = PNG.sync.read(png);
-        const golden = PNG.sync.read(readFileSync(goldenFiles(index)));
-        const page = `page ${index + 1}`;
-        if (actual.width !== golden.width || actual.height !== golden.height) {
-          failures.push(`${page}: ${actual.width}×${actual.height} px, golden ${golden.width}×${golden.height} px (paper size changed?)`);
-          return;
+        if (UPDATE) {
+          mkdirSync(GOLDEN_DIR, { recursive: true });
+          for (const stale of readdirSync(GOLDEN_DIR).filter((file) => file.startsWith(`${name}-`)))
+            unlinkSync(join(GOLDEN_DIR, stale));
+          pages.forEach((png, index) => writeFileSync(goldenFiles(index), png));
         }
-        const diff = new PNG({ width: actual.width, height: actual.height });
-        const differing = pixelmatch(actual.data, golden.data, diff.data, actual.width, actual.height, { threshold: THRESHOLD });
-        const ratio = differing / (actual.width * actual.height);
-        report.push(`${page}: ${(ratio * 100).toFixed(3)}%`);
-        if (ratio > MAX_DIFF_RATIO) {
-          const diffFile = join(diffDir, `${name}-${index + 1}-diff.png`);
-          writeFileSync(diffFile, PNG.sync.write(diff));
-          writeFileSync(join(diffDir, `${name}-${index + 1}-actual.png`), png);
-          failures.push(`${page}: ${(ratio * 100).toFixed(3)}% of pixels differ (${differing}); diff in ${diffFile}`);
-        }
+
+        const goldenCount = readdirSync(GOLDEN_DIR).filter((file) =>
+          new RegExp(`^${name}-\\d+\\.png$`).test(file),
+        ).length;
+        assert.equal(
+          pages.length,
+          goldenCount,
+          `${name}: ${pages.length} pages printed, ${goldenCount} golden pages; if the change is intended, run npm run golden:update`,
+        );
+
+        const diffDir = mkdtempSync(join(tmpdir(), `pdf-pixels-${name}-`));
+        const failures: string[] = [];
+        const report: string[] = [];
+        pages.forEach((png, index) => {
+          const actual = PNG.sync.read(png);
+          const golden = PNG.sync.read(readFileSync(goldenFiles(index)));
+          const page = `page ${index + 1}`;
+          if (actual.width !== golden.width || actual.height !== golden.height) {
+            failures.push(
+              `${page}: ${actual.width}×${actual.height} px, golden ${golden.width}×${golden.height} px (paper size changed?)`,
+            );
+            return;
+          }
+          const diff = new PNG({ width: actual.width, height: actual.height });
+          const differing = pixelmatch(actual.data, golden.data, diff.data, actual.width, actual.height, {
+            threshold: THRESHOLD,
+          });
+          const ratio = differing / (actual.width * actual.height);
+          report.push(`${page}: ${(ratio * 100).toFixed(3)}%`);
+          if (ratio > MAX_DIFF_RATIO) {
+            const diffFile = join(diffDir, `${name}-${index + 1}-diff.png`);
+            writeFileSync(diffFile, PNG.sync.write(diff));
+            writeFileSync(join(diffDir, `${name}-${index + 1}-actual.png`), png);
+            failures.push(`${page}: ${(ratio * 100).toFixed(3)}% of pixels differ (${differing}); diff in ${diffFile}`);
+          }
+        });
+        if (failures.length === 0) rmSync(diffDir, { recursive: true, force: true });
+        assert.deepEqual(
+          failures,
+          [],
+          `${name} looks different from test/golden/png (${report.join(', ')}). If the change is intended, run npm run golden:update.`,
+        );
       });
-      if (failures.length === 0) rmSync(diffDir, { recursive: true, force: true });
-      assert.deepEqual(failures, [], `${name} looks different from test/golden/png (${report.join(', ')}). If the change is intended, run npm run golden:update.`);
-    });
-  }
-});
+    }
+  },
+);
 
 /** Each page of the PDF as a PNG, drawn by pdftoppm. */
 function pdfPagesAsPng(pdf: Buffer): Buffer[] {
@@ -114,7 +142,9 @@ function pdfPagesAsPng(pdf: Buffer): Buffer[] {
     writeFileSync(join(dir, 'invoice.pdf'), pdf);
     execFileSync('pdftoppm', ['-r', String(DPI), '-png', 'invoice.pdf', 'page'], { cwd: dir, timeout: 30_000 });
     // pdftoppm pads page numbers to one width, so the names sort in page order.
-    const files = readdirSync(dir).filter((file) => file.startsWith('page-') && file.endsWith('.png')).sort();
+    const files = readdirSync(dir)
+      .filter((file) => file.startsWith('page-') && file.endsWith('.png'))
+      .sort();
     assert.ok(files.length > 0 && existsSync(join(dir, files[0]!)), 'pdftoppm drew no page');
     return files.map((file) => readFileSync(join(dir, file)));
   } finally {

@@ -30,27 +30,35 @@ after(async () => {
   await printer.close();
 });
 
-test(`the Swiss QR-bill page matches test/golden/png/swiss-qr-bill-1.png (≤ ${MAX_DIFF_RATIO * 100}% of pixels differ)`, { timeout: 120_000 }, async () => {
-  const choice = choosePaymentQr(SCHEME_INPUTS.swiss);
-  assert.ok(choice.kind === 'qr');
-  const pdf = await printer.print(swissQrBillPage(buildSwissQrBillView(choice.qr as SwissQr, 'de')));
-  const pages = pdfToPngs(pdf, DPI);
-  assert.equal(pages.length, 1);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    mkdirSync(join(PROJECT_ROOT, 'test', 'golden', 'png'), { recursive: true });
-    writeFileSync(GOLDEN, pages[0]!);
-  }
-  assert.ok(existsSync(GOLDEN), 'no golden yet: run npm run golden:update');
-  const actual = PNG.sync.read(pages[0]!);
-  const golden = PNG.sync.read(readFileSync(GOLDEN));
-  assert.deepEqual([actual.width, actual.height], [golden.width, golden.height], 'page size changed');
-  const diff = new PNG({ width: actual.width, height: actual.height });
-  const differing = pixelmatch(actual.data, golden.data, diff.data, actual.width, actual.height, { threshold: THRESHOLD });
-  const ratio = differing / (actual.width * actual.height);
-  if (ratio > MAX_DIFF_RATIO) {
-    const dir = mkdtempSync(join(tmpdir(), 'swiss-qr-bill-pixels-'));
-    writeFileSync(join(dir, 'actual.png'), pages[0]!);
-    writeFileSync(join(dir, 'diff.png'), PNG.sync.write(diff));
-    assert.fail(`${(ratio * 100).toFixed(3)}% of pixels differ (${differing}); actual and diff in ${dir}. If intended, run npm run golden:update.`);
-  }
-});
+test(
+  `the Swiss QR-bill page matches test/golden/png/swiss-qr-bill-1.png (≤ ${MAX_DIFF_RATIO * 100}% of pixels differ)`,
+  { timeout: 120_000 },
+  async () => {
+    const choice = choosePaymentQr(SCHEME_INPUTS.swiss);
+    assert.ok(choice.kind === 'qr');
+    const pdf = await printer.print(swissQrBillPage(buildSwissQrBillView(choice.qr as SwissQr, 'de')));
+    const pages = pdfToPngs(pdf, DPI);
+    assert.equal(pages.length, 1);
+    if (process.env.UPDATE_GOLDEN === '1') {
+      mkdirSync(join(PROJECT_ROOT, 'test', 'golden', 'png'), { recursive: true });
+      writeFileSync(GOLDEN, pages[0]!);
+    }
+    assert.ok(existsSync(GOLDEN), 'no golden yet: run npm run golden:update');
+    const actual = PNG.sync.read(pages[0]!);
+    const golden = PNG.sync.read(readFileSync(GOLDEN));
+    assert.deepEqual([actual.width, actual.height], [golden.width, golden.height], 'page size changed');
+    const diff = new PNG({ width: actual.width, height: actual.height });
+    const differing = pixelmatch(actual.data, golden.data, diff.data, actual.width, actual.height, {
+      threshold: THRESHOLD,
+    });
+    const ratio = differing / (actual.width * actual.height);
+    if (ratio > MAX_DIFF_RATIO) {
+      const dir = mkdtempSync(join(tmpdir(), 'swiss-qr-bill-pixels-'));
+      writeFileSync(join(dir, 'actual.png'), pages[0]!);
+      writeFileSync(join(dir, 'diff.png'), PNG.sync.write(diff));
+      assert.fail(
+        `${(ratio * 100).toFixed(3)}% of pixels differ (${differing}); actual and diff in ${dir}. If intended, run npm run golden:update.`,
+      );
+    }
+  },
+);

@@ -8,8 +8,14 @@ const KNOWN: readonly (readonly [RegExp, string])[] = [
   [/^urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_\d/, 'XRechnung'],
   [/^urn:cen\.eu:en16931:2017#conformant#urn:xeinkauf\.de:kosit:extension:xrechnung_\d/, 'XRechnung extension'],
   [/^urn:cen\.eu:en16931:2017#compliant#urn:fdc:peppol\.eu:2017:poacc:billing:3\.0/, 'Peppol BIS Billing 3.0'],
-  [/^urn:cen\.eu:en16931:2017#(compliant|conformant)#urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basic/, 'Factur-X / ZUGFeRD BASIC'],
-  [/^urn:cen\.eu:en16931:2017#conformant#urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):extended/, 'Factur-X / ZUGFeRD EXTENDED'],
+  [
+    /^urn:cen\.eu:en16931:2017#(compliant|conformant)#urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basic/,
+    'Factur-X / ZUGFeRD BASIC',
+  ],
+  [
+    /^urn:cen\.eu:en16931:2017#conformant#urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):extended/,
+    'Factur-X / ZUGFeRD EXTENDED',
+  ],
   [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):minimum/, 'Factur-X / ZUGFeRD MINIMUM'],
   [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basicwl/, 'Factur-X / ZUGFeRD BASIC WL'],
   [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],

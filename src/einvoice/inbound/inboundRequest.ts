@@ -25,11 +25,22 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 export const InboundArgumentsSchema = v.pipe(
   v.strictObject(
     {
-      xml: v.optional(v.pipe(v.string('must be a string'), v.maxLength(INBOUND_LIMITS.xmlChars, `must be at most ${INBOUND_LIMITS.xmlChars} characters`), v.description('The e-invoice XML (CII, UBL Invoice or CreditNote, optionally in a Peppol SBDH envelope) as text.'))),
+      xml: v.optional(
+        v.pipe(
+          v.string('must be a string'),
+          v.maxLength(INBOUND_LIMITS.xmlChars, `must be at most ${INBOUND_LIMITS.xmlChars} characters`),
+          v.description(
+            'The e-invoice XML (CII, UBL Invoice or CreditNote, optionally in a Peppol SBDH envelope) as text.',
+          ),
+        ),
+      ),
       pdf_base64: v.optional(
         v.pipe(
           v.string('must be a string'),
-          v.maxLength(Math.ceil(INBOUND_LIMITS.bodyBytes / 3) * 4 + 1024, `must be at most ${INBOUND_LIMITS.bodyBytes} bytes of PDF`),
+          v.maxLength(
+            Math.ceil(INBOUND_LIMITS.bodyBytes / 3) * 4 + 1024,
+            `must be at most ${INBOUND_LIMITS.bodyBytes} bytes of PDF`,
+          ),
           v.regex(BASE64, 'must be base64'),
           v.description('A Factur-X / ZUGFeRD / XRechnung hybrid PDF, base64-encoded; its embedded XML is read.'),
         ),
@@ -41,7 +52,10 @@ export const InboundArgumentsSchema = v.pipe(
   v.description('Exactly one of xml or pdf_base64.'),
 );
 
-const exactlyOne = () => rejected('validation_failed', 'Give exactly one of xml or pdf_base64.', [{ path: '', code: 'validation_failed', message: 'give exactly one of xml or pdf_base64' }]);
+const exactlyOne = () =>
+  rejected('validation_failed', 'Give exactly one of xml or pdf_base64.', [
+    { path: '', code: 'validation_failed', message: 'give exactly one of xml or pdf_base64' },
+  ]);
 
 export function parseInboundArguments(body: unknown): InboundRequest {
   const input = parseOrReject(InboundArgumentsSchema, body);
@@ -56,12 +70,20 @@ export function parseInboundArguments(body: unknown): InboundRequest {
  * is the JSON form's body, already parsed strictly by the caller (the `locale` parameter, when
  * given, wins over the body's).
  */
-export function parseInboundDocument(document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> }, json?: { value: unknown }): InboundRequest {
+export function parseInboundDocument(
+  document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> },
+  json?: { value: unknown },
+): InboundRequest {
   const { locale } = document.params;
   if (json) {
     const { value } = json;
-    return parseInboundArguments(typeof value === 'object' && value !== null && locale !== undefined ? { ...(value as Record<string, unknown>), locale } : value);
+    return parseInboundArguments(
+      typeof value === 'object' && value !== null && locale !== undefined
+        ? { ...(value as Record<string, unknown>), locale }
+        : value,
+    );
   }
-  const checked = locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale }).locale;
+  const checked =
+    locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale }).locale;
   return { bytes: document.bytes, format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml', locale: checked };
 }

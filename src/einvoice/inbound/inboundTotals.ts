@@ -1,5 +1,12 @@
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
-import { TOTAL_KEYS, type InAllowanceCharge, type InboundInvoice, type TotalDifference, type TotalKey, type TotalsComparison } from '../../invoice/inboundInvoice.js';
+import {
+  TOTAL_KEYS,
+  type InAllowanceCharge,
+  type InboundInvoice,
+  type TotalDifference,
+  type TotalKey,
+  type TotalsComparison,
+} from '../../invoice/inboundInvoice.js';
 
 export type { TotalsComparison } from '../../invoice/inboundInvoice.js';
 
@@ -28,11 +35,24 @@ const signed = (item: InAllowanceCharge) => (item.charge ? 1n : -1n) * (parseDec
 export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   const { totals } = invoice;
   const differences: TotalDifference[] = [];
-  const differ = (field: string, bt: string, rule: string, documentValue: bigint | undefined, recomputed: bigint | undefined) => {
+  const differ = (
+    field: string,
+    bt: string,
+    rule: string,
+    documentValue: bigint | undefined,
+    recomputed: bigint | undefined,
+  ) => {
     if (documentValue === undefined || recomputed === undefined) return;
     const rounded = roundTo(recomputed, 2);
     if (rounded !== documentValue) {
-      differences.push({ field, bt, rule, document: formatDecimal(documentValue), recomputed: formatDecimal(rounded), difference: formatDecimal(documentValue - rounded) });
+      differences.push({
+        field,
+        bt,
+        rule,
+        document: formatDecimal(documentValue),
+        recomputed: formatDecimal(rounded),
+        difference: formatDecimal(documentValue - rounded),
+      });
     }
   };
 
@@ -41,7 +61,13 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
     const price = parseDecimal(line.price) ?? 0n;
     const base = parseDecimal(line.baseQuantity) ?? 0n;
     const gross = divide(multiply(quantity, price), base === 0n ? HUNDRED / 100n : base);
-    differ(`lines[${at}].net`, 'BT-131', 'line_net', parseDecimal(line.net), roundTo(gross, 2) + sum(line.allowances.map(signed)));
+    differ(
+      `lines[${at}].net`,
+      'BT-131',
+      'line_net',
+      parseDecimal(line.net),
+      roundTo(gross, 2) + sum(line.allowances.map(signed)),
+    );
   });
 
   const hasLines = invoice.lines.length > 0;
@@ -55,19 +81,28 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   const taxBasis = lineBase === undefined ? undefined : lineBase - allowanceTotal + chargeTotal;
 
   // Each VAT group: the lines, allowances and charges of its category and rate.
-  const key = (category: string | undefined, rate: string | undefined) => `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
+  const key = (category: string | undefined, rate: string | undefined) =>
+    `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
   let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
   invoice.breakdown.forEach((group, at) => {
     const groupKey = key(group.category, group.rate);
     const basis = hasLines
-      ? sum(invoice.lines.filter((line) => key(line.category, line.rate) === groupKey).map((line) => parseDecimal(line.net))) +
-        sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
+      ? sum(
+          invoice.lines
+            .filter((line) => key(line.category, line.rate) === groupKey)
+            .map((line) => parseDecimal(line.net)),
+        ) + sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
       : parseDecimal(group.basis);
     differ(`vat_breakdown[${at}].basis`, 'BT-116', 'BR-S-08', parseDecimal(group.basis), basis);
-    const tax = basis === undefined ? undefined : roundTo(divide(multiply(basis, parseDecimal(group.rate) ?? 0n), HUNDRED), 2);
+    const tax =
+      basis === undefined ? undefined : roundTo(divide(multiply(basis, parseDecimal(group.rate) ?? 0n), HUNDRED), 2);
     // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
     const documentTax = parseDecimal(group.tax);
-    if (tax !== undefined && documentTax !== undefined && (documentTax - tax > 10_000n || tax - documentTax > 10_000n)) {
+    if (
+      tax !== undefined &&
+      documentTax !== undefined &&
+      (documentTax - tax > 10_000n || tax - documentTax > 10_000n)
+    ) {
       differ(`vat_breakdown[${at}].tax`, 'BT-117', 'BR-CO-17', documentTax, tax);
     }
     if (taxTotal !== undefined && documentTax !== undefined) taxTotal += documentTax;
@@ -102,12 +137,22 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   };
   for (const total of TOTAL_KEYS) {
     // An absent allowance, charge, prepaid or rounding total is zero (BT-107/108/113/114 are optional).
-    const stated = parseDecimal(documentValues[total]) ?? (['allowance_total', 'charge_total', 'prepaid', 'rounding'].includes(total) ? 0n : undefined);
+    const stated =
+      parseDecimal(documentValues[total]) ??
+      (['allowance_total', 'charge_total', 'prepaid', 'rounding'].includes(total) ? 0n : undefined);
     differ(total, TOTAL_TERMS[total].bt, TOTAL_TERMS[total].rule, stated, recomputedValues[total]);
   }
   return {
-    document: Object.fromEntries(TOTAL_KEYS.map((total) => [total, documentValues[total] ?? null])) as Record<TotalKey, string | null>,
-    recomputed: Object.fromEntries(TOTAL_KEYS.map((total) => [total, recomputedValues[total] === undefined ? null : formatDecimal(recomputedValues[total]!)])) as Record<TotalKey, string | null>,
+    document: Object.fromEntries(TOTAL_KEYS.map((total) => [total, documentValues[total] ?? null])) as Record<
+      TotalKey,
+      string | null
+    >,
+    recomputed: Object.fromEntries(
+      TOTAL_KEYS.map((total) => [
+        total,
+        recomputedValues[total] === undefined ? null : formatDecimal(recomputedValues[total]!),
+      ]),
+    ) as Record<TotalKey, string | null>,
     differences,
   };
 }

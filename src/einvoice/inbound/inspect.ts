@@ -45,7 +45,9 @@ function amountsKept(source: InboundInvoice, totals: Totals): Issue[] {
     ['BT-115', 'due_payable', source.totals.duePayable, totals.balanceDue],
   ];
   return pairs
-    .filter(([, , stated, minor]) => stated !== undefined && Number(stated) !== Number(minorToDecimal(minor, totals.digits)))
+    .filter(
+      ([, , stated, minor]) => stated !== undefined && Number(stated) !== Number(minorToDecimal(minor, totals.digits)),
+    )
     .map(([bt, field, stated, minor]) => ({
       path: `totals.${field}`,
       code: 'reissue_amounts_differ',
@@ -73,11 +75,13 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   }
   const national = NATIONAL_RULE_CHECKS.filter((check) => check.applies(source));
   const issues = [
-    ...totals.differences.filter((difference) => difference.rule !== 'line_net').map((difference) => ({
-      path: difference.field,
-      code: difference.rule,
-      message: `${difference.bt} is ${difference.document}, the lines give ${difference.recomputed} (difference ${difference.difference})`,
-    })),
+    ...totals.differences
+      .filter((difference) => difference.rule !== 'line_net')
+      .map((difference) => ({
+        path: difference.field,
+        code: difference.rule,
+        message: `${difference.bt} is ${difference.document}, the lines give ${difference.recomputed} (difference ${difference.difference})`,
+      })),
     ...ruleIssues,
     ...national.flatMap((check) => check.check(source, invoice)),
   ];
@@ -93,10 +97,21 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     invoice_number: source.number,
     currency: source.currency,
     invoice,
-    reissue: { valid: reissueIssues.length === 0 && ruleIssues.length === 0, folded, issues: [...reissueIssues, ...ruleIssues] },
+    reissue: {
+      valid: reissueIssues.length === 0 && ruleIssues.length === 0,
+      folded,
+      issues: [...reissueIssues, ...ruleIssues],
+    },
     totals,
-    rules: { valid: issues.length === 0, checked: ['EN 16931 (this service’s checks)', ...national.map((check) => check.name)], issues },
+    rules: {
+      valid: issues.length === 0,
+      checked: ['EN 16931 (this service’s checks)', ...national.map((check) => check.name)],
+      issues,
+    },
     other_values: source.otherValues,
-    notes: name === null ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`] : [],
+    notes:
+      name === null
+        ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`]
+        : [],
   };
 }

@@ -77,7 +77,9 @@ function streamLength(text: string, dict: string, dataStart: number): number {
 }
 
 function decode(dict: string, data: Buffer): Buffer | undefined {
-  const filters = [...(/\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dict)?.[1] ?? '').matchAll(/\/([A-Za-z0-9]+)/g)].map((filter) => filter[1]);
+  const filters = [
+    ...(/\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dict)?.[1] ?? '').matchAll(/\/([A-Za-z0-9]+)/g),
+  ].map((filter) => filter[1]);
   if (filters.length === 0) return data.length <= INBOUND_LIMITS.pdfStreamBytes ? data : undefined;
   if (filters.length !== 1 || filters[0] !== 'FlateDecode' || /\/DecodeParms/.test(dict)) return undefined;
   try {

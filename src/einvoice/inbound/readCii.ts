@@ -1,5 +1,13 @@
 import { INBOUND_LIMITS } from './limits.js';
-import type { InAddress, InAllowanceCharge, InAttachment, InboundInvoice, InLine, InParty, InPaymentMeans } from './model.js';
+import type {
+  InAddress,
+  InAllowanceCharge,
+  InAttachment,
+  InboundInvoice,
+  InLine,
+  InParty,
+  InPaymentMeans,
+} from './model.js';
 import { otherValueBt } from './otherValueBt.js';
 import { isoDate, Reader, withScheme } from './reader.js';
 import { tooManyLines } from './refusals.js';
@@ -34,14 +42,23 @@ export function readCii(root: XNode): InboundInvoice {
     if (!node) return undefined;
     const legal = r.node(node, 'SpecifiedLegalOrganization');
     const contact = r.node(node, 'DefinedTradeContact');
-    const registrations = r.all(node, 'SpecifiedTaxRegistration').map((registration) => ({ scheme: r.attr(r.node(registration, 'ID'), 'schemeID'), id: r.text(registration, 'ID') }));
+    const registrations = r.all(node, 'SpecifiedTaxRegistration').map((registration) => ({
+      scheme: r.attr(r.node(registration, 'ID'), 'schemeID'),
+      id: r.text(registration, 'ID'),
+    }));
     const uri = r.node(node, 'URIUniversalCommunication', 'URIID');
     return {
       name: r.text(node, 'Name') ?? '',
       tradingName: r.text(legal, 'TradingBusinessName'),
       ids: [
-        ...r.all(node, 'ID').map((id) => { r.consume(id); return id.text; }),
-        ...r.all(node, 'GlobalID').map((id) => { r.consume(id); return withScheme(id.text, id.attrs.schemeID) ?? ''; }),
+        ...r.all(node, 'ID').map((id) => {
+          r.consume(id);
+          return id.text;
+        }),
+        ...r.all(node, 'GlobalID').map((id) => {
+          r.consume(id);
+          return withScheme(id.text, id.attrs.schemeID) ?? '';
+        }),
       ].filter((id) => id !== ''),
       legalId: withScheme(r.text(legal, 'ID'), r.attr(r.node(legal, 'ID'), 'schemeID')),
       vatId: registrations.find((registration) => registration.scheme === 'VA')?.id,
@@ -49,7 +66,10 @@ export function readCii(root: XNode): InboundInvoice {
       legalInfo: r.text(node, 'Description'),
       endpoint: withScheme(r.text(uri), r.attr(uri, 'schemeID')),
       address: address(r.node(node, 'PostalTradeAddress')),
-      contactName: [r.text(contact, 'PersonName'), r.text(contact, 'DepartmentName')].filter((part) => part !== undefined).join(', ') || undefined,
+      contactName:
+        [r.text(contact, 'PersonName'), r.text(contact, 'DepartmentName')]
+          .filter((part) => part !== undefined)
+          .join(', ') || undefined,
       phone: r.text(contact, 'TelephoneUniversalCommunication', 'CompleteNumber'),
       email: r.text(contact, 'EmailURIUniversalCommunication', 'URIID'),
     };
@@ -57,7 +77,9 @@ export function readCii(root: XNode): InboundInvoice {
 
   const address = (node: XNode | undefined): InAddress | undefined =>
     node && {
-      lines: [r.text(node, 'LineOne'), r.text(node, 'LineTwo'), r.text(node, 'LineThree')].filter((line): line is string => line !== undefined),
+      lines: [r.text(node, 'LineOne'), r.text(node, 'LineTwo'), r.text(node, 'LineThree')].filter(
+        (line): line is string => line !== undefined,
+      ),
       city: r.text(node, 'CityName'),
       postalCode: r.text(node, 'PostcodeCode'),
       subdivision: r.text(node, 'CountrySubDivisionName'),
@@ -87,7 +109,10 @@ export function readCii(root: XNode): InboundInvoice {
     const globalId = r.node(product, 'GlobalID');
     const priceDiscounts = r.all(gross, 'AppliedTradeAllowanceCharge').map((charge) => allowanceCharge(charge));
     const facts = [
-      ...r.all(product, 'ApplicableProductCharacteristic').map((characteristic) => ({ label: r.text(characteristic, 'Description') ?? '', value: r.text(characteristic, 'Value') ?? '' })),
+      ...r.all(product, 'ApplicableProductCharacteristic').map((characteristic) => ({
+        label: r.text(characteristic, 'Description') ?? '',
+        value: r.text(characteristic, 'Value') ?? '',
+      })),
       ...r.all(product, 'DesignatedProductClassification').map((classification) => {
         const code = r.node(classification, 'ClassCode');
         return { label: 'BT-158', value: withScheme(r.text(code), r.attr(code, 'listID')) ?? '' };
@@ -144,7 +169,8 @@ export function readCii(root: XNode): InboundInvoice {
     const code = r.text(document, 'TypeCode');
     const id = r.text(document, 'IssuerAssignedID') ?? '';
     if (code === '50') references.push({ bt: 'BT-17', value: id });
-    else if (code === '130') references.push({ bt: 'BT-18', value: withScheme(id, r.attr(r.node(document, 'IssuerAssignedID'), 'schemeID')) });
+    else if (code === '130')
+      references.push({ bt: 'BT-18', value: withScheme(id, r.attr(r.node(document, 'IssuerAssignedID'), 'schemeID')) });
     else if (attachments.length < INBOUND_LIMITS.attachments) {
       const binary = r.node(document, 'AttachmentBinaryObject');
       r.consume(binary);
@@ -161,7 +187,9 @@ export function readCii(root: XNode): InboundInvoice {
 
   const taxTotals = r.all(r.node(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation'), 'TaxTotalAmount');
   taxTotals.forEach((node) => r.consume(node));
-  const inCurrency = taxTotals.find((node) => node.attrs.currencyID === undefined || node.attrs.currencyID === currency);
+  const inCurrency = taxTotals.find(
+    (node) => node.attrs.currencyID === undefined || node.attrs.currencyID === currency,
+  );
   const accounting = taxTotals.find((node) => node !== inCurrency);
   const sums = r.node(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
   const terms = r.all(settlement, 'SpecifiedTradePaymentTerms');
@@ -189,13 +217,21 @@ export function readCii(root: XNode): InboundInvoice {
       account: r.text(account, 'IBANID') ?? r.text(account, 'ProprietaryID'),
       accountName: r.text(account, 'AccountName'),
       bic: r.text(means, 'PayeeSpecifiedCreditorFinancialInstitution', 'BICID'),
-      card: [r.text(means, 'ApplicableTradeSettlementFinancialCard', 'ID'), r.text(means, 'ApplicableTradeSettlementFinancialCard', 'CardholderName')].filter(Boolean).join(', ') || undefined,
+      card:
+        [
+          r.text(means, 'ApplicableTradeSettlementFinancialCard', 'ID'),
+          r.text(means, 'ApplicableTradeSettlementFinancialCard', 'CardholderName'),
+        ]
+          .filter(Boolean)
+          .join(', ') || undefined,
       mandate: terms.map((term) => r.text(term, 'DirectDebitMandateID')).find((id) => id !== undefined),
       debitedAccount: r.text(means, 'PayerPartyDebtorFinancialAccount', 'IBANID'),
     };
   });
 
-  const notes = r.all(header, 'IncludedNote').map((note) => ({ subject: r.text(note, 'SubjectCode'), text: r.text(note, 'Content') ?? '' }));
+  const notes = r
+    .all(header, 'IncludedNote')
+    .map((note) => ({ subject: r.text(note, 'SubjectCode'), text: r.text(note, 'Content') ?? '' }));
 
   const invoice: InboundInvoice = {
     syntax: 'cii',
@@ -211,7 +247,10 @@ export function readCii(root: XNode): InboundInvoice {
     currency,
     taxCurrency: r.text(settlement, 'TaxCurrencyCode'),
     notes: notes.filter((note) => note.text !== ''),
-    references: references.filter((reference): reference is { bt: string; value: string } => reference.value !== undefined && reference.value !== ''),
+    references: references.filter(
+      (reference): reference is { bt: string; value: string } =>
+        reference.value !== undefined && reference.value !== '',
+    ),
     seller: party(r.node(agreement, 'SellerTradeParty')) ?? emptyParty(),
     buyer: party(r.node(agreement, 'BuyerTradeParty')) ?? emptyParty(),
     payee: party(r.node(settlement, 'PayeeTradeParty')),
@@ -220,7 +259,10 @@ export function readCii(root: XNode): InboundInvoice {
       deliveryParty || deliveryDate
         ? {
             name: r.text(deliveryParty, 'Name'),
-            locationId: [...r.all(deliveryParty, 'ID'), ...r.all(deliveryParty, 'GlobalID')].map((id) => { r.consume(id); return withScheme(id.text, id.attrs.schemeID); })[0],
+            locationId: [...r.all(deliveryParty, 'ID'), ...r.all(deliveryParty, 'GlobalID')].map((id) => {
+              r.consume(id);
+              return withScheme(id.text, id.attrs.schemeID);
+            })[0],
             address: address(r.node(deliveryParty, 'PostalTradeAddress')),
             date: deliveryDate,
           }
@@ -229,7 +271,11 @@ export function readCii(root: XNode): InboundInvoice {
     periodEnd: date(settlement, 'BillingSpecifiedPeriod', 'EndDateTime'),
     paymentMeans,
     paymentReference: r.text(settlement, 'PaymentReference'),
-    paymentTerms: terms.map((term) => r.text(term, 'Description')).filter((text) => text !== undefined).join('\n') || undefined,
+    paymentTerms:
+      terms
+        .map((term) => r.text(term, 'Description'))
+        .filter((text) => text !== undefined)
+        .join('\n') || undefined,
     allowances: [
       ...r.all(settlement, 'SpecifiedTradeAllowanceCharge').map((charge) => allowanceCharge(charge)),
       // EXTENDED's logistics service charges count in the charge total (BT-108) like BG-21 charges.
@@ -266,7 +312,20 @@ export function readCii(root: XNode): InboundInvoice {
 }
 
 export function emptyParty(): InParty {
-  return { name: '', tradingName: undefined, ids: [], legalId: undefined, vatId: undefined, taxRegistration: undefined, legalInfo: undefined, endpoint: undefined, address: undefined, contactName: undefined, phone: undefined, email: undefined };
+  return {
+    name: '',
+    tradingName: undefined,
+    ids: [],
+    legalId: undefined,
+    vatId: undefined,
+    taxRegistration: undefined,
+    legalInfo: undefined,
+    endpoint: undefined,
+    address: undefined,
+    contactName: undefined,
+    phone: undefined,
+    email: undefined,
+  };
 }
 
 /** The decoded size of base64 text, without decoding it. */

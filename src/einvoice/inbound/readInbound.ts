@@ -28,9 +28,14 @@ export interface InboundSource {
   embeddedFiles: number | null;
 }
 
-export function readInbound(bytes: Uint8Array, format: InboundFormat): { invoice: InboundInvoice; source: InboundSource } {
+export function readInbound(
+  bytes: Uint8Array,
+  format: InboundFormat,
+): { invoice: InboundInvoice; source: InboundSource } {
   if (bytes.byteLength > INBOUND_LIMITS.bodyBytes) {
-    throw rejected('einvoice_too_large', `The document is larger than ${INBOUND_LIMITS.bodyBytes} bytes.`, [{ path: '', code: 'einvoice_too_large', message: 'too large' }]);
+    throw rejected('einvoice_too_large', `The document is larger than ${INBOUND_LIMITS.bodyBytes} bytes.`, [
+      { path: '', code: 'einvoice_too_large', message: 'too large' },
+    ]);
   }
   if (format === 'xml') return { invoice: readXml(bytes), source: { format, embeddedFiles: null } };
   const files = pdfEmbeddedFiles(bytes);
@@ -50,7 +55,8 @@ function readXml(bytes: Uint8Array): InboundInvoice {
  * names an invoice namespace but is refused (a DOCTYPE, too deep) is refused as such.
  */
 function tryRoot(file: Buffer): XNode | undefined {
-  if (!/CrossIndustryInvoice|:Invoice-2|:CreditNote-2|StandardBusinessDocument/.test(file.toString('latin1'))) return undefined;
+  if (!/CrossIndustryInvoice|:Invoice-2|:CreditNote-2|StandardBusinessDocument/.test(file.toString('latin1')))
+    return undefined;
   const root = unwrap(parseXmlTree(xmlText(file)));
   return isInvoiceRoot(root) ? root : undefined;
 }

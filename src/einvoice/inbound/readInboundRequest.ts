@@ -16,7 +16,12 @@ export function readForInspect(request: InboundRequest): { invoice: InboundInvoi
 }
 
 /** What render.pdf prints (render/inboundView.ts InboundRender): the document, its totals comparison, notes and the language. */
-export function readForRender(request: InboundRequest): { invoice: InboundInvoice; totals: TotalsComparison; notes: string[]; locale: string | undefined } {
+export function readForRender(request: InboundRequest): {
+  invoice: InboundInvoice;
+  totals: TotalsComparison;
+  notes: string[];
+  locale: string | undefined;
+} {
   const { invoice } = readInbound(request.bytes, request.format);
   const name = customizationName(invoice.customization);
   return {

@@ -1,5 +1,13 @@
 import { INBOUND_LIMITS } from './limits.js';
-import type { InAddress, InAllowanceCharge, InAttachment, InboundInvoice, InLine, InParty, InPaymentMeans } from './model.js';
+import type {
+  InAddress,
+  InAllowanceCharge,
+  InAttachment,
+  InboundInvoice,
+  InLine,
+  InParty,
+  InPaymentMeans,
+} from './model.js';
 import { otherValueBt } from './otherValueBt.js';
 import { base64Bytes, emptyParty } from './readCii.js';
 import { Reader, withScheme } from './reader.js';
@@ -26,7 +34,11 @@ export function readUbl(root: XNode): InboundInvoice {
 
   const address = (node: XNode | undefined): InAddress | undefined =>
     node && {
-      lines: [r.text(node, 'StreetName'), r.text(node, 'AdditionalStreetName'), r.text(node, 'AddressLine', 'Line')].filter((line): line is string => line !== undefined),
+      lines: [
+        r.text(node, 'StreetName'),
+        r.text(node, 'AdditionalStreetName'),
+        r.text(node, 'AddressLine', 'Line'),
+      ].filter((line): line is string => line !== undefined),
       city: r.text(node, 'CityName'),
       postalCode: r.text(node, 'PostalZone'),
       subdivision: r.text(node, 'CountrySubentity'),
@@ -39,13 +51,18 @@ export function readUbl(root: XNode): InboundInvoice {
     if (!node) return undefined;
     const legal = r.node(node, 'PartyLegalEntity');
     const contact = r.node(node, 'Contact');
-    const schemes = r.all(node, 'PartyTaxScheme').map((scheme) => ({ kind: r.text(scheme, 'TaxScheme', 'ID'), id: r.text(scheme, 'CompanyID') }));
+    const schemes = r
+      .all(node, 'PartyTaxScheme')
+      .map((scheme) => ({ kind: r.text(scheme, 'TaxScheme', 'ID'), id: r.text(scheme, 'CompanyID') }));
     const registrationName = r.text(legal, 'RegistrationName');
     const partyName = r.text(node, 'PartyName', 'Name');
     return {
       name: registrationName ?? partyName ?? '',
       tradingName: registrationName !== undefined ? partyName : undefined,
-      ids: r.all(node, 'PartyIdentification').map((identification) => schemed(r.node(identification, 'ID')) ?? '').filter((id) => id !== ''),
+      ids: r
+        .all(node, 'PartyIdentification')
+        .map((identification) => schemed(r.node(identification, 'ID')) ?? '')
+        .filter((id) => id !== ''),
       legalId: schemed(r.node(legal, 'CompanyID')),
       vatId: schemes.find((scheme) => scheme.kind === 'VAT')?.id,
       taxRegistration: schemes.find((scheme) => scheme.kind !== 'VAT')?.id,
@@ -77,8 +94,13 @@ export function readUbl(root: XNode): InboundInvoice {
     const priceCharge = r.node(price, 'AllowanceCharge');
     r.expect(priceCharge, 'false', 'ChargeIndicator');
     const facts = [
-      ...r.all(item, 'AdditionalItemProperty').map((property) => ({ label: r.text(property, 'Name') ?? '', value: r.text(property, 'Value') ?? '' })),
-      ...r.all(item, 'CommodityClassification').map((classification) => ({ label: 'BT-158', value: schemed(r.node(classification, 'ItemClassificationCode')) ?? '' })),
+      ...r
+        .all(item, 'AdditionalItemProperty')
+        .map((property) => ({ label: r.text(property, 'Name') ?? '', value: r.text(property, 'Value') ?? '' })),
+      ...r.all(item, 'CommodityClassification').map((classification) => ({
+        label: 'BT-158',
+        value: schemed(r.node(classification, 'ItemClassificationCode')) ?? '',
+      })),
       { label: 'BT-159', value: r.text(item, 'OriginCountry', 'IdentificationCode') ?? '' },
       { label: 'BT-132', value: r.text(node, 'OrderLineReference', 'LineID') ?? '' },
       { label: 'BT-133', value: r.text(node, 'AccountingCost') ?? '' },
@@ -149,7 +171,10 @@ export function readUbl(root: XNode): InboundInvoice {
   }
 
   const taxTotals = r.all(root, 'TaxTotal');
-  const main = taxTotals.find((total) => r.all(total, 'TaxSubtotal').length > 0) ?? taxTotals.find((total) => r.attr(r.node(total, 'TaxAmount'), 'currencyID') === currency) ?? taxTotals[0];
+  const main =
+    taxTotals.find((total) => r.all(total, 'TaxSubtotal').length > 0) ??
+    taxTotals.find((total) => r.attr(r.node(total, 'TaxAmount'), 'currencyID') === currency) ??
+    taxTotals[0];
   const accounting = taxTotals.find((total) => total !== main);
   const accountingAmount = r.node(accounting, 'TaxAmount');
   const sums = r.node(root, 'LegalMonetaryTotal');
@@ -167,13 +192,24 @@ export function readUbl(root: XNode): InboundInvoice {
       account: r.text(account, 'ID'),
       accountName: r.text(account, 'Name'),
       bic: r.text(account, 'FinancialInstitutionBranch', 'ID'),
-      card: [r.text(card, 'PrimaryAccountNumberID'), r.text(card, 'NetworkID'), r.text(card, 'HolderName')].filter(Boolean).join(', ') || undefined,
+      card:
+        [r.text(card, 'PrimaryAccountNumberID'), r.text(card, 'NetworkID'), r.text(card, 'HolderName')]
+          .filter(Boolean)
+          .join(', ') || undefined,
       mandate: r.text(mandate(means), 'ID'),
       debitedAccount: r.text(mandate(means), 'PayerFinancialAccount', 'ID'),
     };
   });
-  const paymentIds = r.all(root, 'PaymentMeans').map((means) => r.text(means, 'PaymentID')).filter((id) => id !== undefined);
-  const dueDate = r.text(root, 'DueDate') ?? r.all(root, 'PaymentMeans').map((means) => r.text(means, 'PaymentDueDate')).find((due) => due !== undefined);
+  const paymentIds = r
+    .all(root, 'PaymentMeans')
+    .map((means) => r.text(means, 'PaymentID'))
+    .filter((id) => id !== undefined);
+  const dueDate =
+    r.text(root, 'DueDate') ??
+    r
+      .all(root, 'PaymentMeans')
+      .map((means) => r.text(means, 'PaymentDueDate'))
+      .find((due) => due !== undefined);
   const payee = r.node(root, 'PayeeParty');
 
   const invoice: InboundInvoice = {
@@ -189,8 +225,17 @@ export function readUbl(root: XNode): InboundInvoice {
     taxPointDate: r.text(root, 'TaxPointDate'),
     currency,
     taxCurrency: r.text(root, 'TaxCurrencyCode'),
-    notes: r.all(root, 'Note').map((note) => { r.consume(note); return parseUblNote(note.text); }).filter((note) => note.text !== ''),
-    references: references.filter((reference): reference is { bt: string; value: string } => reference.value !== undefined && reference.value !== ''),
+    notes: r
+      .all(root, 'Note')
+      .map((note) => {
+        r.consume(note);
+        return parseUblNote(note.text);
+      })
+      .filter((note) => note.text !== ''),
+    references: references.filter(
+      (reference): reference is { bt: string; value: string } =>
+        reference.value !== undefined && reference.value !== '',
+    ),
     seller: party(r.node(root, 'AccountingSupplierParty', 'Party')) ?? emptyParty(),
     buyer: party(r.node(root, 'AccountingCustomerParty', 'Party')) ?? emptyParty(),
     payee: party(payee),
@@ -207,7 +252,12 @@ export function readUbl(root: XNode): InboundInvoice {
     periodEnd: r.text(root, 'InvoicePeriod', 'EndDate'),
     paymentMeans,
     paymentReference: paymentIds[0],
-    paymentTerms: r.all(root, 'PaymentTerms').map((terms) => r.text(terms, 'Note')).filter((note) => note !== undefined).join('\n') || undefined,
+    paymentTerms:
+      r
+        .all(root, 'PaymentTerms')
+        .map((terms) => r.text(terms, 'Note'))
+        .filter((note) => note !== undefined)
+        .join('\n') || undefined,
     allowances: r.all(root, 'AllowanceCharge').map((charge) => allowanceCharge(charge)),
     breakdown: r.all(main, 'TaxSubtotal').map((subtotal) => {
       const category = r.node(subtotal, 'TaxCategory');
@@ -226,7 +276,9 @@ export function readUbl(root: XNode): InboundInvoice {
       chargeTotal: r.text(sums, 'ChargeTotalAmount'),
       taxBasis: r.text(sums, 'TaxExclusiveAmount'),
       taxTotal: r.text(main, 'TaxAmount'),
-      taxTotalAccounting: accountingAmount ? (r.consume(accountingAmount), `${accountingAmount.text} ${accountingAmount.attrs.currencyID ?? ''}`.trim()) : undefined,
+      taxTotalAccounting: accountingAmount
+        ? (r.consume(accountingAmount), `${accountingAmount.text} ${accountingAmount.attrs.currencyID ?? ''}`.trim())
+        : undefined,
       grandTotal: r.text(sums, 'TaxInclusiveAmount'),
       prepaid: r.text(sums, 'PrepaidAmount'),
       rounding: r.text(sums, 'PayableRoundingAmount'),

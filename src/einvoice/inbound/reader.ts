@@ -55,7 +55,9 @@ export class Reader {
       if (node.children.length === 0) {
         if (this.used.has(node)) return;
         const attributes = Object.entries(node.attrs).map(([key, value]) => `${key}=${value}`);
-        const value = [node.text, attributes.length > 0 ? `(${attributes.join(', ')})` : ''].filter((part) => part !== '').join(' ');
+        const value = [node.text, attributes.length > 0 ? `(${attributes.join(', ')})` : '']
+          .filter((part) => part !== '')
+          .join(' ');
         if (value !== '') out.push({ bt: btOf(path.replace(/\[\d+\]/g, '')), path, value });
         return;
       }

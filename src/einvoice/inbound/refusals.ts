@@ -13,11 +13,17 @@ export const unknownRoot = (root: string) =>
     `The XML root element ${root} is not an e-invoice: expected a UN/CEFACT CrossIndustryInvoice, a UBL 2.1 Invoice or CreditNote, or a Peppol StandardBusinessDocument around one of them.`,
   );
 
-export const tooManyLines = (count: number) => refuse('einvoice_too_large', `The e-invoice has ${count} lines; at most ${INBOUND_LIMITS.lines} are read.`);
+export const tooManyLines = (count: number) =>
+  refuse('einvoice_too_large', `The e-invoice has ${count} lines; at most ${INBOUND_LIMITS.lines} are read.`);
 
-export const notAPdf = () => refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
+export const notAPdf = () =>
+  refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
 
-export const encryptedPdf = () => refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
+export const encryptedPdf = () =>
+  refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
 
 export const noEInvoiceInPdf = () =>
-  refuse('pdf_no_einvoice', 'The PDF carries no embedded CII or UBL invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml or xrechnung.xml).');
+  refuse(
+    'pdf_no_einvoice',
+    'The PDF carries no embedded CII or UBL invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml or xrechnung.xml).',
+  );

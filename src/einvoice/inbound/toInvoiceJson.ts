@@ -21,13 +21,16 @@ export interface InvoiceJson {
 }
 
 const VAT_IDENTIFIER = /^[A-Z]{2}[0-9A-Za-z+*.-]{2,28}$/;
-const isVatCategory = (code: string | undefined): code is VatCategory => (VAT_CATEGORIES as readonly string[]).includes(code ?? '');
+const isVatCategory = (code: string | undefined): code is VatCategory =>
+  (VAT_CATEGORIES as readonly string[]).includes(code ?? '');
 const number = (text: string | undefined) => toNumber(parseDecimal(text) ?? 0n);
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== '')) as T;
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== '')) as T;
 
 export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
   const folded: string[] = [];
-  const lines = source.lines.length > 0 ? source.lines.map((line) => lineItem(line, folded)) : breakdownLines(source, folded);
+  const lines =
+    source.lines.length > 0 ? source.lines.map((line) => lineItem(line, folded)) : breakdownLines(source, folded);
   const charges = source.allowances.filter((item) => item.charge);
   for (const charge of charges) {
     lines.push(
@@ -40,13 +43,18 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
     );
   }
   if (charges.length > 0) folded.push('document-level charges (BG-21) became lines');
-  const discount = source.allowances.filter((item) => !item.charge).reduce((total, item) => total + (parseDecimal(item.amount) ?? 0n), 0n);
+  const discount = source.allowances
+    .filter((item) => !item.charge)
+    .reduce((total, item) => total + (parseDecimal(item.amount) ?? 0n), 0n);
   const preceding = source.references.find((reference) => reference.bt === 'BT-25')?.value;
   // Only a valid IBAN and BIC go to `payment` (which checks them); any other account is printed in the payment instructions.
   const iban = source.paymentMeans.find((means) => means.account !== undefined && checkIban(means.account).ok);
-  const otherAccounts = source.paymentMeans.filter((means) => means.account !== undefined && means !== iban).map((means) => `${means.account}${means.bic ? ` (${means.bic})` : ''}`);
+  const otherAccounts = source.paymentMeans
+    .filter((means) => means.account !== undefined && means !== iban)
+    .map((means) => `${means.account}${means.bic ? ` (${means.bic})` : ''}`);
   if (otherAccounts.length > 0) folded.push('accounts that are not a valid IBAN went to payment_instructions');
-  const instructions = [source.paymentTerms, ...otherAccounts].filter((text) => text !== undefined).join('\n') || undefined;
+  const instructions =
+    [source.paymentTerms, ...otherAccounts].filter((text) => text !== undefined).join('\n') || undefined;
   const exemption = source.breakdown.find((group) => group.exemptionReason !== undefined)?.exemptionReason;
   const creditNote = source.document === 'CreditNote' || source.typeCode === '381';
   const invoice: InvoiceInput = defined({
@@ -61,14 +69,26 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
     notes: source.notes.map((note) => note.text).join('\n\n') || undefined,
     payment_instructions: instructions,
     document_type: creditNote ? 'credit_note' : undefined,
-    preceding_invoice: preceding ? { number: preceding.replace(/ \(\d{4}-\d{2}-\d{2}\)$/, ''), ...issueDateOf(preceding) } : undefined,
+    preceding_invoice: preceding
+      ? { number: preceding.replace(/ \(\d{4}-\d{2}-\d{2}\)$/, ''), ...issueDateOf(preceding) }
+      : undefined,
     tax_exemption_reason: exemption,
-    amount_paid: source.totals.prepaid !== undefined && number(source.totals.prepaid) > 0 ? number(source.totals.prepaid) : undefined,
+    amount_paid:
+      source.totals.prepaid !== undefined && number(source.totals.prepaid) > 0
+        ? number(source.totals.prepaid)
+        : undefined,
     purchase_order: source.references.find((reference) => reference.bt === 'BT-13')?.value,
     buyer_reference: source.references.find((reference) => reference.bt === 'BT-10')?.value,
-    ship_to: source.delivery?.address ? defined({ name: source.delivery.name ?? source.buyer.name, ...address(source.delivery.address) }) : undefined,
+    ship_to: source.delivery?.address
+      ? defined({ name: source.delivery.name ?? source.buyer.name, ...address(source.delivery.address) })
+      : undefined,
     payment: iban?.account
-      ? defined({ iban: iban.account.replace(/\s+/g, ''), bic: iban.bic && checkBic(iban.bic).ok ? iban.bic : undefined, account_name: iban.accountName, reference: source.paymentReference })
+      ? defined({
+          iban: iban.account.replace(/\s+/g, ''),
+          bic: iban.bic && checkBic(iban.bic).ok ? iban.bic : undefined,
+          account_name: iban.accountName,
+          reference: source.paymentReference,
+        })
       : undefined,
   });
   return { invoice, folded };
@@ -81,10 +101,15 @@ function lineItem(line: InLine, folded: string[]): NonNullable<InvoiceInput['lin
   const base = parseDecimal(line.baseQuantity);
   const unitPrice = base === undefined || base === 0n ? price : divide(price, base);
   const exact = quantity > 0n && roundTo(multiply(quantity, unitPrice), 2) === net && line.allowances.length === 0;
-  const description = [line.name, line.description === line.name ? undefined : line.description].filter((part) => part !== undefined && part !== '').join(' — ');
-  if (!exact) folded.push(`line ${line.id}: quantity 1 at its net amount (BT-131), as quantity × price does not give it`);
+  const description = [line.name, line.description === line.name ? undefined : line.description]
+    .filter((part) => part !== undefined && part !== '')
+    .join(' — ');
+  if (!exact)
+    folded.push(`line ${line.id}: quantity 1 at its net amount (BT-131), as quantity × price does not give it`);
   return defined({
-    description: exact ? description : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''} × ${line.price})`,
+    description: exact
+      ? description
+      : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''} × ${line.price})`,
     quantity: exact ? toNumber(quantity) : 1,
     unit_price: exact ? toNumber(unitPrice) : toNumber(net),
     unit: exact && line.unitCode && /^[A-Z0-9]{2,3}$/.test(line.unitCode) ? line.unitCode : undefined,
@@ -95,18 +120,28 @@ function lineItem(line: InLine, folded: string[]): NonNullable<InvoiceInput['lin
 
 function breakdownLines(source: InboundInvoice, folded: string[]): NonNullable<InvoiceInput['line_items']> {
   folded.push('the document has no lines: one line per VAT group at its taxable amount (BT-116)');
-  return source.breakdown.map((group) =>
-    defined({
-      description: `${group.category}${group.rate !== undefined ? ` ${group.rate} %` : ''} (BT-116)`,
-      quantity: 1,
-      // The allowances and charges are in the group's basis already; the lines carry them.
-      unit_price: number(group.basis) + toNumber(source.allowances.filter((item) => item.category === group.category && item.rate === group.rate).reduce((total, item) => total + (item.charge ? -1n : 1n) * (parseDecimal(item.amount) ?? 0n), 0n)),
-      ...taxOf(group.category, group.rate),
-    }) as NonNullable<InvoiceInput['line_items']>[number],
+  return source.breakdown.map(
+    (group) =>
+      defined({
+        description: `${group.category}${group.rate !== undefined ? ` ${group.rate} %` : ''} (BT-116)`,
+        quantity: 1,
+        // The allowances and charges are in the group's basis already; the lines carry them.
+        unit_price:
+          number(group.basis) +
+          toNumber(
+            source.allowances
+              .filter((item) => item.category === group.category && item.rate === group.rate)
+              .reduce((total, item) => total + (item.charge ? -1n : 1n) * (parseDecimal(item.amount) ?? 0n), 0n),
+          ),
+        ...taxOf(group.category, group.rate),
+      }) as NonNullable<InvoiceInput['line_items']>[number],
   );
 }
 
-function taxOf(category: string | undefined, rate: string | undefined): { tax_category?: VatCategory; tax_rate: number } {
+function taxOf(
+  category: string | undefined,
+  rate: string | undefined,
+): { tax_category?: VatCategory; tax_rate: number } {
   return { ...(isVatCategory(category) ? { tax_category: category } : {}), tax_rate: number(rate) };
 }
 

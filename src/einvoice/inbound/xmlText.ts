@@ -6,14 +6,24 @@ import { rejected } from '../../errors.js';
  * rather than replaced, so that no value changes silently.
  */
 const DECLARED = /^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/;
-const READABLE: Record<string, string> = { 'utf-8': 'utf-8', utf8: 'utf-8', 'iso-8859-1': 'latin1', 'latin1': 'latin1', 'windows-1252': 'windows-1252', 'us-ascii': 'utf-8', 'iso-8859-15': 'iso-8859-15' };
+const READABLE: Record<string, string> = {
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'iso-8859-1': 'latin1',
+  latin1: 'latin1',
+  'windows-1252': 'windows-1252',
+  'us-ascii': 'utf-8',
+  'iso-8859-15': 'iso-8859-15',
+};
 
 export function xmlText(bytes: Uint8Array): string {
   const decode = (label: string, from: number) => {
     try {
       return new TextDecoder(label, { fatal: true }).decode(bytes.subarray(from));
     } catch {
-      throw rejected('xml_malformed', `The body is not valid ${label} text, so it cannot be XML.`, [{ path: '', code: 'xml_malformed', message: `invalid ${label} bytes` }]);
+      throw rejected('xml_malformed', `The body is not valid ${label} text, so it cannot be XML.`, [
+        { path: '', code: 'xml_malformed', message: `invalid ${label} bytes` },
+      ]);
     }
   };
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode('utf-8', 3);
@@ -23,7 +33,11 @@ export function xmlText(bytes: Uint8Array): string {
   const declared = DECLARED.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
   const label = READABLE[declared];
   if (!label) {
-    throw rejected('xml_encoding_unsupported', `The XML declares encoding ${declared}; send UTF-8 (or UTF-16, ISO-8859-1).`, [{ path: '', code: 'xml_encoding_unsupported', message: `encoding ${declared} is not read` }]);
+    throw rejected(
+      'xml_encoding_unsupported',
+      `The XML declares encoding ${declared}; send UTF-8 (or UTF-16, ISO-8859-1).`,
+      [{ path: '', code: 'xml_encoding_unsupported', message: `encoding ${declared} is not read` }],
+    );
   }
   return decode(label, 0);
 }

@@ -33,7 +33,10 @@ export function parseXmlTree(text: string): XNode {
     throw refuse('einvoice_too_large', `The XML is longer than ${INBOUND_LIMITS.xmlChars} characters.`);
   }
   if (DOCTYPE.test(text)) {
-    throw refuse('xml_doctype_refused', 'The XML has a DOCTYPE or entity declaration; e-invoices never need one, so it is refused unread (no DTD or entity is ever expanded).');
+    throw refuse(
+      'xml_doctype_refused',
+      'The XML has a DOCTYPE or entity declaration; e-invoices never need one, so it is refused unread (no DTD or entity is ever expanded).',
+    );
   }
   const parser = new SaxesParser({ xmlns: true, position: false });
   let root: XNode | undefined;
@@ -48,8 +51,10 @@ export function parseXmlTree(text: string): XNode {
   parser.on('opentag', (tag) => {
     depth++;
     elements++;
-    if (depth > INBOUND_LIMITS.xmlDepth) throw refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
-    if (elements > INBOUND_LIMITS.xmlElements) throw refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
+    if (depth > INBOUND_LIMITS.xmlDepth)
+      throw refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
+    if (elements > INBOUND_LIMITS.xmlElements)
+      throw refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
     const attrs: Record<string, string> = {};
     for (const attribute of Object.values(tag.attributes)) {
       if (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') continue;

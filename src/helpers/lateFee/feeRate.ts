@@ -21,19 +21,37 @@ export interface FeeRate {
 export function feeFieldIssues(input: LateFeeRequest, state: StateRules | undefined): Issue[] {
   const issues: Issue[] = [];
   if (input.fee_type === 'flat') {
-    if (input.flat_amount === undefined) issues.push({ path: 'flat_amount', code: 'required', message: 'is required when fee_type is flat' });
+    if (input.flat_amount === undefined)
+      issues.push({ path: 'flat_amount', code: 'required', message: 'is required when fee_type is flat' });
     if (input.rate_percent !== undefined) {
-      issues.push({ path: 'rate_percent', code: 'not_allowed', message: 'does not apply to fee_type flat; give flat_amount instead' });
+      issues.push({
+        path: 'rate_percent',
+        code: 'not_allowed',
+        message: 'does not apply to fee_type flat; give flat_amount instead',
+      });
     }
-    if (input.compounding) issues.push({ path: 'compounding', code: 'not_allowed', message: 'applies only to percentage fees, not to fee_type flat' });
+    if (input.compounding)
+      issues.push({
+        path: 'compounding',
+        code: 'not_allowed',
+        message: 'applies only to percentage fees, not to fee_type flat',
+      });
     return issues;
   }
   if (input.flat_amount !== undefined) {
-    issues.push({ path: 'flat_amount', code: 'not_allowed', message: `applies only to fee_type flat, not to ${input.fee_type}` });
+    issues.push({
+      path: 'flat_amount',
+      code: 'not_allowed',
+      message: `applies only to fee_type flat, not to ${input.fee_type}`,
+    });
   }
   if (input.rate_percent === undefined) {
     if (!state) {
-      issues.push({ path: 'rate_percent', code: 'required', message: `is required for fee_type ${input.fee_type} unless a state is given whose legal rate is known` });
+      issues.push({
+        path: 'rate_percent',
+        code: 'required',
+        message: `is required for fee_type ${input.fee_type} unless a state is given whose legal rate is known`,
+      });
     } else if (state.legal_rate_annual_percent === null) {
       issues.push({
         path: 'rate_percent',
@@ -52,8 +70,14 @@ export function feeRateOf(input: LateFeeRequest, state: StateRules | undefined):
   const fromRequest = input.rate_percent !== undefined;
   let perFeeType: Ratio;
   if (input.rate_percent !== undefined) perFeeType = ratioFromNumber(input.rate_percent);
-  else if (legalRate !== null) perFeeType = monthlyType ? divideRatio(ratioFromNumber(legalRate), 12n) : ratioFromNumber(legalRate);
+  else if (legalRate !== null)
+    perFeeType = monthlyType ? divideRatio(ratioFromNumber(legalRate), 12n) : ratioFromNumber(legalRate);
   else throw new Error('feeRateOf called without a rate; check feeFieldIssues first');
   const monthly = monthlyType ? perFeeType : divideRatio(perFeeType, 12n);
-  return { perFeeType, monthly, annual: multiplyRatio(monthly, 12n), source: fromRequest ? 'request' : 'state_legal_rate' };
+  return {
+    perFeeType,
+    monthly,
+    annual: multiplyRatio(monthly, 12n),
+    source: fromRequest ? 'request' : 'state_legal_rate',
+  };
 }

@@ -14,7 +14,12 @@ export interface ScheduleRow extends LatePeriod {
   balance: bigint;
 }
 
-export function percentSchedule(amount: bigint, monthlyPercent: Ratio, periods: readonly LatePeriod[], compounding: boolean): ScheduleRow[] {
+export function percentSchedule(
+  amount: bigint,
+  monthlyPercent: Ratio,
+  periods: readonly LatePeriod[],
+  compounding: boolean,
+): ScheduleRow[] {
   const rows: ScheduleRow[] = [];
   let balance = amount;
   for (const period of periods) {

@@ -23,7 +23,11 @@ export function latePeriods(graceEnds: string, asOf: string): LatePeriod[] {
   while (to < asOf) {
     if (periods.length === MAX_PERIODS) {
       throw validationFailed([
-        { path: 'as_of', code: 'too_many_periods', message: `is more than ${MAX_PERIODS} monthly periods (100 years) after the grace period ends` },
+        {
+          path: 'as_of',
+          code: 'too_many_periods',
+          message: `is more than ${MAX_PERIODS} monthly periods (100 years) after the grace period ends`,
+        },
       ]);
     }
     const from = addDays(to, 1);

@@ -60,7 +60,13 @@ export function computeLateFee(input: LateFeeRequest, context: OperationContext)
 }
 
 /** A flat fee is charged once, as soon as the grace period is over; its one row runs to as_of. */
-function flatRows(amount: bigint, input: LateFeeRequest, graceEnds: string, asOf: string, currency: CurrencyCode): ScheduleRow[] {
+function flatRows(
+  amount: bigint,
+  input: LateFeeRequest,
+  graceEnds: string,
+  asOf: string,
+  currency: CurrencyCode,
+): ScheduleRow[] {
   if (asOf <= graceEnds) return [];
   const fee = minorFromAmount(input.flat_amount ?? 0, currency);
   return [{ period: 1, from: addDays(graceEnds, 1), to: asOf, fee, balance: amount + fee }];
@@ -74,7 +80,7 @@ export const lateFeeOperation = {
     'Computes a late fee in exact minor units: monthly_percent (default) or annual_percent (charged as 1/12 a month) per monthly period, simple or compounding monthly, ' +
     'or a flat fee charged once. No fee up to grace_days after the due date; after that every begun month is one period, rounded once per period (half away from zero). ' +
     'With a state, answers what the US state table says (legal rate when the contract is silent, written-contract cap, citation, source), warns when the rate is above those figures, ' +
-    "and uses the legal rate when rate_percent is omitted. Unknown figures stay null. Not legal advice.",
+    'and uses the legal rate when rate_percent is omitted. Unknown figures stay null. Not legal advice.',
   request: LateFeeRequestSchema,
   response: LateFeeResultSchema,
   example: {

@@ -20,7 +20,9 @@ export const LateFeeRequestSchema = v.strictObject(
     fee_type: v.optional(
       v.pipe(
         v.picklist(FEE_TYPES, `must be one of ${FEE_TYPES.join(', ')}`),
-        v.description('monthly_percent (default): rate_percent per month; annual_percent: rate_percent per year, charged as 1/12 a month; flat: flat_amount once.'),
+        v.description(
+          'monthly_percent (default): rate_percent per month; annual_percent: rate_percent per year, charged as 1/12 a month; flat: flat_amount once.',
+        ),
       ),
       'monthly_percent',
     ),
@@ -28,12 +30,16 @@ export const LateFeeRequestSchema = v.strictObject(
       amount({
         min: 0,
         max: 100,
-        description: 'Rate in percent per month or per year (see fee_type), 0 to 100. When omitted with a state, the state\'s legal annual rate is used.',
+        description:
+          "Rate in percent per month or per year (see fee_type), 0 to 100. When omitted with a state, the state's legal annual rate is used.",
       }),
     ),
     flat_amount: v.optional(moneyAmount('Flat late fee, charged once, for fee_type flat.')),
     compounding: v.optional(
-      v.pipe(v.boolean('must be true or false'), v.description('false (default): simple interest on the amount; true: monthly compounding.')),
+      v.pipe(
+        v.boolean('must be true or false'),
+        v.description('false (default): simple interest on the amount; true: monthly compounding.'),
+      ),
       false,
     ),
     state: v.optional(
@@ -51,8 +57,14 @@ export type LateFeeRequest = v.InferOutput<typeof LateFeeRequestSchema>;
 const ScheduleRowSchema = v.object({
   period: v.number(),
   from: DateSchema,
-  to: v.pipe(v.string(), v.description('Last day of the period (YYYY-MM-DD); a period that has begun is charged in full.')),
-  rate_percent: v.pipe(v.nullable(v.number()), v.description('Monthly rate applied in the period, 6 decimals; null for a flat fee.')),
+  to: v.pipe(
+    v.string(),
+    v.description('Last day of the period (YYYY-MM-DD); a period that has begun is charged in full.'),
+  ),
+  rate_percent: v.pipe(
+    v.nullable(v.number()),
+    v.description('Monthly rate applied in the period, 6 decimals; null for a flat fee.'),
+  ),
   fee: MoneySchema,
   balance: v.pipe(MoneySchema, v.description('Amount plus the fees so far.')),
 });
@@ -66,20 +78,40 @@ export const LateFeeResultSchema = v.object({
   grace_ends: v.pipe(v.string(), v.description('Last day without a fee: due_date + grace_days.')),
   days_late: v.pipe(v.number(), v.description('Days from the due date to as_of; 0 when not yet due.')),
   fee_type: v.picklist(FEE_TYPES),
-  rate_percent: v.pipe(v.nullable(v.number()), v.description('The rate charged in the unit of fee_type, 6 decimals; null for flat.')),
-  annual_rate_percent: v.pipe(v.nullable(v.number()), v.description('Nominal annual rate (monthly × 12), 6 decimals; null for flat.')),
-  rate_source: v.pipe(v.nullable(v.picklist(['request', 'state_legal_rate'])), v.description('Where the rate came from; null for flat.')),
+  rate_percent: v.pipe(
+    v.nullable(v.number()),
+    v.description('The rate charged in the unit of fee_type, 6 decimals; null for flat.'),
+  ),
+  annual_rate_percent: v.pipe(
+    v.nullable(v.number()),
+    v.description('Nominal annual rate (monthly × 12), 6 decimals; null for flat.'),
+  ),
+  rate_source: v.pipe(
+    v.nullable(v.picklist(['request', 'state_legal_rate'])),
+    v.description('Where the rate came from; null for flat.'),
+  ),
   compounding: v.boolean(),
-  periods: v.pipe(v.number(), v.description('Monthly periods charged (a begun period counts); 1 for a flat fee that applies.')),
+  periods: v.pipe(
+    v.number(),
+    v.description('Monthly periods charged (a begun period counts); 1 for a flat fee that applies.'),
+  ),
   fee: MoneySchema,
   balance: v.pipe(MoneySchema, v.description('amount + fee.')),
   schedule: v.array(ScheduleRowSchema),
   state_rules: v.pipe(
-    v.nullable(v.object({ ...StateRulesSchema.entries, data_as_of: v.pipe(v.string(), v.description('When the state table was compiled.')) })),
+    v.nullable(
+      v.object({
+        ...StateRulesSchema.entries,
+        data_as_of: v.pipe(v.string(), v.description('When the state table was compiled.')),
+      }),
+    ),
     v.description('What the state table says, unknown figures as null; null without a state.'),
   ),
   warnings: v.array(WarningSchema),
-  disclaimer: v.pipe(v.nullable(v.string()), v.description("The state table's disclaimer (not legal advice); null without a state.")),
+  disclaimer: v.pipe(
+    v.nullable(v.string()),
+    v.description("The state table's disclaimer (not legal advice); null without a state."),
+  ),
 });
 
 export type LateFeeResult = v.InferOutput<typeof LateFeeResultSchema>;

@@ -12,11 +12,16 @@ const nullableRate = (description: string) => v.pipe(v.nullable(v.number()), v.d
 export const StateRulesSchema = v.object({
   code: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/)),
   name: v.string(),
-  legal_rate_annual_percent: nullableRate('Annual rate that applies when the contract is silent; null when variable or not confirmed.'),
+  legal_rate_annual_percent: nullableRate(
+    'Annual rate that applies when the contract is silent; null when variable or not confirmed.',
+  ),
   max_contract_rate_annual_percent: nullableRate(
     'General written-contract ceiling as read (the floor of a "greater of X or index + Y" ceiling); null when none is recorded.',
   ),
-  no_general_cap: v.pipe(v.nullable(v.boolean()), v.description('True where business credit may carry any rate; null when not established.')),
+  no_general_cap: v.pipe(
+    v.nullable(v.boolean()),
+    v.description('True where business credit may carry any rate; null when not established.'),
+  ),
   conditions: v.string(),
   citation: v.string(),
   source_url: v.string(),

@@ -9,7 +9,12 @@ import type { StateRules } from './stateRules.js';
  * than guessing. The comparison uses the nominal annual rate (monthly rate × 12).
  */
 export const WarningSchema = v.object({
-  code: v.picklist(['rate_above_legal_rate', 'rate_above_contract_cap', 'contract_cap_unknown', 'flat_fee_not_compared']),
+  code: v.picklist([
+    'rate_above_legal_rate',
+    'rate_above_contract_cap',
+    'contract_cap_unknown',
+    'flat_fee_not_compared',
+  ]),
   message: v.string(),
 });
 

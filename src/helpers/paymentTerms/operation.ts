@@ -6,7 +6,12 @@ import type { JsonOperation, OperationContext } from '../operation.js';
 import { ratioFromNumber } from '../ratio.js';
 import { dueDateUnder, parseTerms } from '../termsExpression.js';
 import { annualisedDiscountCost } from './discountCost.js';
-import { PaymentTermsRequestSchema, PaymentTermsResultSchema, type PaymentTermsRequest, type PaymentTermsResult } from './schema.js';
+import {
+  PaymentTermsRequestSchema,
+  PaymentTermsResultSchema,
+  type PaymentTermsRequest,
+  type PaymentTermsResult,
+} from './schema.js';
 
 export function computePaymentTerms(input: PaymentTermsRequest, context: OperationContext): PaymentTermsResult {
   const reading = parseTerms(input.terms);
@@ -50,7 +55,11 @@ export function computePaymentTerms(input: PaymentTermsRequest, context: Operati
     discount_amount: moneyInRange(discount, currency, 'discount_amount'),
     amount_if_paid_early: early,
     amount_payable_on_as_of: available ? early : base.amount,
-    annualised_cost_of_forgoing_discount: annualisedDiscountCost(terms.discount_percent, terms.discount_days, terms.net_days),
+    annualised_cost_of_forgoing_discount: annualisedDiscountCost(
+      terms.discount_percent,
+      terms.discount_days,
+      terms.net_days,
+    ),
   };
 }
 

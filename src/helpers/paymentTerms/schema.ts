@@ -23,18 +23,38 @@ export const PaymentTermsResultSchema = v.object({
   invoice_date: DateSchema,
   as_of: DateSchema,
   due_date: v.pipe(v.string(), v.description('When the full amount is due, YYYY-MM-DD.')),
-  days_until_due: v.pipe(v.number(), v.description('Days from as_of to the due date; negative when overdue, 0 on the due date.')),
+  days_until_due: v.pipe(
+    v.number(),
+    v.description('Days from as_of to the due date; negative when overdue, 0 on the due date.'),
+  ),
   amount: MoneySchema,
-  discount_deadline: v.pipe(v.nullable(v.string()), v.description('Last day the discount applies (invoice date + X days); null without a discount.')),
+  discount_deadline: v.pipe(
+    v.nullable(v.string()),
+    v.description('Last day the discount applies (invoice date + X days); null without a discount.'),
+  ),
   discount_available: v.pipe(v.boolean(), v.description('True when as_of is on or before the discount deadline.')),
-  discount_amount: v.pipe(v.nullable(MoneySchema), v.description('round(amount × D / 100), half away from zero; null without a discount.')),
-  amount_if_paid_early: v.pipe(v.nullable(MoneySchema), v.description('amount − discount_amount; null without a discount.')),
-  amount_payable_on_as_of: v.pipe(MoneySchema, v.description('What settles the invoice on as_of: the discounted amount while the discount is available, else the amount.')),
+  discount_amount: v.pipe(
+    v.nullable(MoneySchema),
+    v.description('round(amount × D / 100), half away from zero; null without a discount.'),
+  ),
+  amount_if_paid_early: v.pipe(
+    v.nullable(MoneySchema),
+    v.description('amount − discount_amount; null without a discount.'),
+  ),
+  amount_payable_on_as_of: v.pipe(
+    MoneySchema,
+    v.description(
+      'What settles the invoice on as_of: the discounted amount while the discount is available, else the amount.',
+    ),
+  ),
   annualised_cost_of_forgoing_discount: v.pipe(
     v.nullable(
       v.object({
         simple_percent: v.pipe(v.number(), v.description('d/(1−d) × 365/(N−X) in percent, 2 decimals.')),
-        compounded_percent: v.pipe(v.nullable(v.number()), v.description('(1 + d/(1−d))^(365/(N−X)) − 1 in percent, 2 decimals; null if too large for a JSON number.')),
+        compounded_percent: v.pipe(
+          v.nullable(v.number()),
+          v.description('(1 + d/(1−d))^(365/(N−X)) − 1 in percent, 2 decimals; null if too large for a JSON number.'),
+        ),
       }),
     ),
     v.description('The yearly cost of paying on the due date instead of taking the discount; null without a discount.'),

@@ -4,7 +4,12 @@ import { minorFromAmount, moneyInRange } from '../minorUnits.js';
 import type { JsonOperation, OperationContext } from '../operation.js';
 import { reminderStatus } from './reminderStatus.js';
 import { renderReminder } from './reminderTemplates.js';
-import { ReminderDraftRequestSchema, ReminderDraftSchema, type ReminderDraft, type ReminderDraftRequest } from './schema.js';
+import {
+  ReminderDraftRequestSchema,
+  ReminderDraftSchema,
+  type ReminderDraft,
+  type ReminderDraftRequest,
+} from './schema.js';
 
 /**
  * The texts are English, so dates are written the English way of the currency's country

@@ -27,16 +27,32 @@ export const ReminderDraftRequestSchema = v.strictObject(
       ),
       'friendly',
     ),
-    from_name: singleLine({ min: 1, max: LIMITS.partyName, description: 'Who signs the reminder (person or business), one line of 1 to 120 characters.' }),
-    client_name: singleLine({ min: 1, max: LIMITS.partyName, description: 'Who the reminder is addressed to, one line of 1 to 120 characters.' }),
-    invoice_number: singleLine({ min: 1, max: LIMITS.invoiceNumber, description: 'Invoice number, one line of 1 to 64 characters.' }),
+    from_name: singleLine({
+      min: 1,
+      max: LIMITS.partyName,
+      description: 'Who signs the reminder (person or business), one line of 1 to 120 characters.',
+    }),
+    client_name: singleLine({
+      min: 1,
+      max: LIMITS.partyName,
+      description: 'Who the reminder is addressed to, one line of 1 to 120 characters.',
+    }),
+    invoice_number: singleLine({
+      min: 1,
+      max: LIMITS.invoiceNumber,
+      description: 'Invoice number, one line of 1 to 64 characters.',
+    }),
     amount: moneyAmount('Amount due.'),
     currency: currencyField,
     due_date: helperDate('Due date of the invoice, YYYY-MM-DD.'),
     as_of: asOfField,
     payment_link: v.optional(
       v.pipe(
-        text({ min: 1, max: MAX_LINK_LENGTH, description: `Where to pay online: an https: URL, at most ${MAX_LINK_LENGTH} characters.` }),
+        text({
+          min: 1,
+          max: MAX_LINK_LENGTH,
+          description: `Where to pay online: an https: URL, at most ${MAX_LINK_LENGTH} characters.`,
+        }),
         v.check(isHttpsUrl, 'must be an https: URL, e.g. https://pay.example.com/inv/42'),
       ),
     ),
@@ -50,7 +66,10 @@ export const ReminderDraftSchema = v.object({
   subject: v.pipe(v.string(), v.description('Subject line, plain text.')),
   body: v.pipe(v.string(), v.description('Body, plain text with \\n line breaks, ending with the signature.')),
   tone: v.picklist(TONES),
-  status: v.pipe(v.picklist(REMINDER_STATUSES), v.description('upcoming before the due date, due_today on it, overdue after it (as of as_of).')),
+  status: v.pipe(
+    v.picklist(REMINDER_STATUSES),
+    v.description('upcoming before the due date, due_today on it, overdue after it (as of as_of).'),
+  ),
   days_overdue: v.pipe(v.number(), v.description('Days past the due date; 0 unless overdue.')),
   days_until_due: v.pipe(v.number(), v.description('Days left until the due date; 0 unless upcoming.')),
   amount: MoneySchema,

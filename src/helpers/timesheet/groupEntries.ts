@@ -43,12 +43,23 @@ export function groupEntries(entries: readonly BilledEntry[], groupBy: GroupBy):
   for (const entry of entries) {
     const rateKey = decimalToString(decimalFromNumber(entry.rate));
     const key = JSON.stringify(
-      groupBy === 'description' ? [entry.description, rateKey] : groupBy === 'date' ? [entry.date, rateKey] : [entry.index],
+      groupBy === 'description'
+        ? [entry.description, rateKey]
+        : groupBy === 'date'
+          ? [entry.date, rateKey]
+          : [entry.index],
     );
     let collecting = groups.get(key);
     if (!collecting) {
       collecting = {
-        group: { description: '', date: groupBy === 'description' ? null : entry.date, rate: entry.rate, entries: [], hoursSent: ZERO_HOURS, hoursBilled: ZERO_HOURS },
+        group: {
+          description: '',
+          date: groupBy === 'description' ? null : entry.date,
+          rate: entry.rate,
+          entries: [],
+          hoursSent: ZERO_HOURS,
+          hoursBilled: ZERO_HOURS,
+        },
         firstDate: entry.date,
         firstIndex: entry.index,
         descriptions: [],
@@ -65,11 +76,16 @@ export function groupEntries(entries: readonly BilledEntry[], groupBy: GroupBy):
 
   const ordered = [...groups.values()];
   if (groupBy !== 'none') {
-    ordered.sort((a, b) => (a.firstDate < b.firstDate ? -1 : a.firstDate > b.firstDate ? 1 : a.firstIndex - b.firstIndex));
+    ordered.sort((a, b) =>
+      a.firstDate < b.firstDate ? -1 : a.firstDate > b.firstDate ? 1 : a.firstIndex - b.firstIndex,
+    );
   }
   return ordered.map(({ group, descriptions }) => ({
     ...group,
-    description: group.date === null ? descriptions.join('; ') : truncate(`${group.date}: ${descriptions.join('; ')}`, LIMITS.description),
+    description:
+      group.date === null
+        ? descriptions.join('; ')
+        : truncate(`${group.date}: ${descriptions.join('; ')}`, LIMITS.description),
   }));
 }
 

@@ -22,7 +22,11 @@ export function roundedMinutes(hours: number, incrementMinutes: number, mode: Ro
   const denominator = 10n ** BigInt(scale) * BigInt(incrementMinutes);
   const floor = numerator / denominator; // hours are never negative, so truncation is the floor
   const increments =
-    mode === 'down' ? floor : mode === 'up' ? floor + (numerator % denominator === 0n ? 0n : 1n) : divideRounded(numerator, denominator);
+    mode === 'down'
+      ? floor
+      : mode === 'up'
+        ? floor + (numerator % denominator === 0n ? 0n : 1n)
+        : divideRounded(numerator, denominator);
   return increments * BigInt(incrementMinutes);
 }
 

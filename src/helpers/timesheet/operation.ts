@@ -7,7 +7,12 @@ import type { JsonOperation } from '../operation.js';
 import { dueDateUnder, parseTerms, type ParsedTerms } from '../termsExpression.js';
 import { groupEntries, type BilledEntry, type EntryGroup } from './groupEntries.js';
 import { addHours, hoursFromMinutes, hoursToNumber, isPositive, roundedMinutes, ZERO_HOURS } from './hours.js';
-import { TimesheetRequestSchema, TimesheetResultSchema, type TimesheetRequest, type TimesheetResult } from './schema.js';
+import {
+  TimesheetRequestSchema,
+  TimesheetResultSchema,
+  type TimesheetRequest,
+  type TimesheetResult,
+} from './schema.js';
 
 /**
  * Builds an invoice from time entries: each entry is rounded on its own (rounding.mode to
@@ -26,7 +31,12 @@ export function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
   const expenses = input.expenses ?? [];
   const lineItems: LineItem[] = [
     // Hours are printed as such ("12.5 h", "12,5 Std."): UN/ECE Rec 20 HUR.
-    ...billed.map((group) => ({ description: group.description, quantity: hoursToNumber(group.hoursBilled), unit: 'HUR', unit_price: group.rate })),
+    ...billed.map((group) => ({
+      description: group.description,
+      quantity: hoursToNumber(group.hoursBilled),
+      unit: 'HUR',
+      unit_price: group.rate,
+    })),
     ...expenses.map((expense) => ({ description: expense.description, quantity: 1, unit_price: expense.amount })),
   ];
   checkLineCount(lineItems.length, billed.length, expenses.length, input.group_by);
@@ -90,7 +100,9 @@ function checkFields(input: TimesheetRequest): ParsedTerms | undefined {
 function missingRates(input: TimesheetRequest): Issue[] {
   if (input.default_rate !== undefined) return [];
   return input.entries.flatMap((entry, index) =>
-    entry.rate === undefined ? [{ path: `entries[${index}].rate`, code: 'required', message: 'is required because default_rate is not set' }] : [],
+    entry.rate === undefined
+      ? [{ path: `entries[${index}].rate`, code: 'required', message: 'is required because default_rate is not set' }]
+      : [],
   );
 }
 
@@ -105,7 +117,9 @@ function billedEntries(input: TimesheetRequest): BilledEntry[] {
       // checkFields has made sure that every entry without a rate has default_rate to fall back on.
       rate: entry.rate ?? input.default_rate ?? 0,
       hoursSent,
-      hoursBilled: rounding ? hoursFromMinutes(roundedMinutes(entry.hours, rounding.increment_minutes, rounding.mode)) : hoursSent,
+      hoursBilled: rounding
+        ? hoursFromMinutes(roundedMinutes(entry.hours, rounding.increment_minutes, rounding.mode))
+        : hoursSent,
     };
   });
 }
@@ -122,20 +136,39 @@ function checkLineQuantities(groups: readonly EntryGroup[]): void {
   if (issues.length > 0) throw validationFailed(issues);
 }
 
-function checkLineCount(lines: number, timeLines: number, expenseLines: number, groupBy: TimesheetRequest['group_by']): void {
+function checkLineCount(
+  lines: number,
+  timeLines: number,
+  expenseLines: number,
+  groupBy: TimesheetRequest['group_by'],
+): void {
   const max = LIMITS.lineItems.max;
   if (lines > max) {
     const advice = groupBy === 'none' ? 'Group by description or date' : 'Send fewer entries or expenses per invoice';
     throw rejected(
       'too_many_lines',
       `The timesheet makes ${lines} invoice lines (${timeLines} from entries grouped by ${groupBy}, ${expenseLines} from expenses); an invoice holds at most ${max}. ${advice}.`,
-      [{ path: 'entries', code: 'too_many_lines', message: `make ${lines} invoice lines, more than the ${max} an invoice holds` }],
+      [
+        {
+          path: 'entries',
+          code: 'too_many_lines',
+          message: `make ${lines} invoice lines, more than the ${max} an invoice holds`,
+        },
+      ],
     );
   }
   if (lines === 0) {
-    throw rejected('nothing_to_invoice', 'Every entry rounds to 0 hours and there are no expenses, so the invoice would have no lines.', [
-      { path: 'entries', code: 'nothing_to_invoice', message: 'every entry rounds to 0 hours; use a smaller increment or another rounding mode' },
-    ]);
+    throw rejected(
+      'nothing_to_invoice',
+      'Every entry rounds to 0 hours and there are no expenses, so the invoice would have no lines.',
+      [
+        {
+          path: 'entries',
+          code: 'nothing_to_invoice',
+          message: 'every entry rounds to 0 hours; use a smaller increment or another rounding mode',
+        },
+      ],
+    );
   }
 }
 
@@ -151,8 +184,17 @@ export const timesheetOperation = {
   request: TimesheetRequestSchema,
   response: TimesheetResultSchema,
   example: {
-    seller: { name: 'Northwind Studio GmbH', address: 'Torstraße 12\n10119 Berlin\nGermany', email: 'billing@northwind.example', tax_id: 'DE123456789' },
-    buyer: { name: 'Acme Robotics Inc.', address: '500 Market Street, Suite 400\nSan Francisco, CA 94105\nUSA', email: 'ap@acme.example' },
+    seller: {
+      name: 'Northwind Studio GmbH',
+      address: 'Torstraße 12\n10119 Berlin\nGermany',
+      email: 'billing@northwind.example',
+      tax_id: 'DE123456789',
+    },
+    buyer: {
+      name: 'Acme Robotics Inc.',
+      address: '500 Market Street, Suite 400\nSan Francisco, CA 94105\nUSA',
+      email: 'ap@acme.example',
+    },
     invoice_number: 'INV-2026-0043',
     issue_date: '2026-11-30',
     terms: 'Net 30',
@@ -168,7 +210,8 @@ export const timesheetOperation = {
     rounding: { increment_minutes: 15, mode: 'up' },
     expenses: [{ description: 'Prototype hosting, November', amount: 49.99 }],
     tax_rate: 7.5,
-    payment_instructions: 'Bank transfer to IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX), reference INV-2026-0043.',
+    payment_instructions:
+      'Bank transfer to IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX), reference INV-2026-0043.',
   },
   run: invoiceFromTimesheet,
 } satisfies JsonOperation<typeof TimesheetRequestSchema, TimesheetResult>;

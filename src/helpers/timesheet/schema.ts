@@ -21,12 +21,20 @@ export const TIMESHEET_LIMITS = {
 export const GROUP_BY = ['description', 'date', 'none'] as const;
 
 const hourlyRate = (description: string) =>
-  amount({ min: 0, max: LIMITS.unitPrice, description: `${description} Major units per hour, 0 to ${LIMITS.unitPrice}.` });
+  amount({
+    min: 0,
+    max: LIMITS.unitPrice,
+    description: `${description} Major units per hour, 0 to ${LIMITS.unitPrice}.`,
+  });
 
 const EntrySchema = v.strictObject(
   {
     date: helperDate('Day the work was done, YYYY-MM-DD.'),
-    description: text({ min: 1, max: TIMESHEET_LIMITS.entryDescription, description: `What was done, 1 to ${TIMESHEET_LIMITS.entryDescription} characters.` }),
+    description: text({
+      min: 1,
+      max: TIMESHEET_LIMITS.entryDescription,
+      description: `What was done, 1 to ${TIMESHEET_LIMITS.entryDescription} characters.`,
+    }),
     hours: v.pipe(
       amount({
         min: 0,
@@ -58,13 +66,19 @@ const RoundingSchema = v.strictObject(
       wholeNumber({
         min: 3,
         max: TIMESHEET_LIMITS.incrementMinutes,
-        description: 'Billing increment in minutes, a multiple of 3 from 3 to 240 (6 = 0.1 h, 15 = 0.25 h), so rounded hours are exact decimals.',
+        description:
+          'Billing increment in minutes, a multiple of 3 from 3 to 240 (6 = 0.1 h, 15 = 0.25 h), so rounded hours are exact decimals.',
       }),
-      v.check((minutes: number) => minutes % 3 === 0, 'must be a multiple of 3 minutes (e.g. 6, 15, 30 or 60) so that rounded hours are exact decimals'),
+      v.check(
+        (minutes: number) => minutes % 3 === 0,
+        'must be a multiple of 3 minutes (e.g. 6, 15, 30 or 60) so that rounded hours are exact decimals',
+      ),
     ),
     mode: v.pipe(
       v.picklist(ROUNDING_MODES, `must be one of ${ROUNDING_MODES.join(', ')}`),
-      v.description('up: every started increment is billed; nearest: half an increment or more rounds up; down: only whole increments.'),
+      v.description(
+        'up: every started increment is billed; nearest: half an increment or more rounds up; down: only whole increments.',
+      ),
     ),
   },
   'unknown property',
@@ -94,12 +108,19 @@ export const TimesheetRequestSchema = v.strictObject(
     group_by: v.optional(
       v.pipe(
         v.picklist(GROUP_BY, `must be one of ${GROUP_BY.join(', ')}`),
-        v.description('description (default): one line per description and rate; date: one line per day and rate; none: one line per entry.'),
+        v.description(
+          'description (default): one line per description and rate; date: one line per day and rate; none: one line per entry.',
+        ),
       ),
       'description',
     ),
     rounding: v.optional(
-      v.pipe(RoundingSchema, v.description('Rounds each entry to the increment before grouping. Without it, hours are billed exactly as sent.')),
+      v.pipe(
+        RoundingSchema,
+        v.description(
+          'Rounds each entry to the increment before grouping. Without it, hours are billed exactly as sent.',
+        ),
+      ),
     ),
     expenses: v.optional(
       v.pipe(
@@ -108,14 +129,28 @@ export const TimesheetRequestSchema = v.strictObject(
         v.description('Expenses, each added after the time lines as a line of quantity 1.'),
       ),
     ),
-    tax_rate: v.optional(amount({ min: 0, max: LIMITS.taxRate, description: 'Tax rate in percent, 0 to 100, passed to the invoice.' })),
-    notes: v.optional(text({ max: LIMITS.notes, description: 'Passed to the invoice: free text under the totals, at most 2000 characters.' })),
+    tax_rate: v.optional(
+      amount({ min: 0, max: LIMITS.taxRate, description: 'Tax rate in percent, 0 to 100, passed to the invoice.' }),
+    ),
+    notes: v.optional(
+      text({
+        max: LIMITS.notes,
+        description: 'Passed to the invoice: free text under the totals, at most 2000 characters.',
+      }),
+    ),
     payment_instructions: v.optional(
-      text({ max: LIMITS.paymentInstructions, description: 'Passed to the invoice: how to pay, at most 1000 characters.' }),
+      text({
+        max: LIMITS.paymentInstructions,
+        description: 'Passed to the invoice: how to pay, at most 1000 characters.',
+      }),
     ),
     locale: LocaleField,
-    purchase_order: v.optional(text({ min: 1, max: LIMITS.reference, description: "Passed to the invoice: the buyer's purchase order number." })),
-    buyer_reference: v.optional(text({ min: 1, max: LIMITS.reference, description: "Passed to the invoice: the buyer's reference." })),
+    purchase_order: v.optional(
+      text({ min: 1, max: LIMITS.reference, description: "Passed to the invoice: the buyer's purchase order number." }),
+    ),
+    buyer_reference: v.optional(
+      text({ min: 1, max: LIMITS.reference, description: "Passed to the invoice: the buyer's reference." }),
+    ),
     payment: v.optional(PaymentSchema),
   },
   'unknown property',
@@ -126,9 +161,15 @@ export type TimesheetRequest = v.InferOutput<typeof TimesheetRequestSchema>;
 const numberWith = (description: string) => v.pipe(v.number(), v.description(description));
 
 export const TimesheetGroupSchema = v.object({
-  line_index: v.pipe(v.nullable(v.number()), v.description('Index of the invoice line; null when the group rounds to 0 hours and is left off the invoice.')),
+  line_index: v.pipe(
+    v.nullable(v.number()),
+    v.description('Index of the invoice line; null when the group rounds to 0 hours and is left off the invoice.'),
+  ),
   description: v.pipe(v.string(), v.description('The line description.')),
-  date: v.pipe(v.nullable(v.string()), v.description('The day, for group_by date or none; null for group_by description.')),
+  date: v.pipe(
+    v.nullable(v.string()),
+    v.description('The day, for group_by date or none; null for group_by description.'),
+  ),
   rate: numberWith('Hourly rate of the line.'),
   entries: v.pipe(v.array(v.number()), v.description('Indexes of the entries in this group.')),
   hours_before_rounding: numberWith('Sum of the hours as sent.'),
@@ -136,7 +177,10 @@ export const TimesheetGroupSchema = v.object({
 });
 
 export const TimesheetResultSchema = v.object({
-  invoice: v.pipe(InvoiceSchema, v.description('A body POST /v1/invoice.pdf and /v1/invoice/validate accept unchanged.')),
+  invoice: v.pipe(
+    InvoiceSchema,
+    v.description('A body POST /v1/invoice.pdf and /v1/invoice/validate accept unchanged.'),
+  ),
   totals: v.pipe(TotalsReportSchema, v.description('What POST /v1/invoice/validate answers for the invoice.')),
   summary: v.object({
     group_by: v.picklist(GROUP_BY),
@@ -145,7 +189,10 @@ export const TimesheetResultSchema = v.object({
     hours_before_rounding: numberWith('Total hours as sent.'),
     hours_after_rounding: numberWith('Total hours billed.'),
     groups: v.array(TimesheetGroupSchema),
-    omitted_entries: v.pipe(v.array(v.number()), v.description('Indexes of entries in groups that round to 0 hours, which are not on the invoice.')),
+    omitted_entries: v.pipe(
+      v.array(v.number()),
+      v.description('Indexes of entries in groups that round to 0 hours, which are not on the invoice.'),
+    ),
     expense_lines: numberWith('Number of expense lines.'),
   }),
 });

@@ -5,14 +5,24 @@ import { offerReceiptDeclaration, type OfferReceiptTerms, type RateLimitTerms } 
 /** The small discovery documents: x402 manifest, llms.txt, RFC 9727 api-catalog, sitemap. */
 
 /** Paid resources as absolute URLs (the shape x402scan reads), each offer with its method. */
-export function buildX402Manifest(routes: readonly PricedOperation[], baseUrl: string, offers: (route: PricedOperation) => unknown, offerReceipt?: OfferReceiptTerms) {
+export function buildX402Manifest(
+  routes: readonly PricedOperation[],
+  baseUrl: string,
+  offers: (route: PricedOperation) => unknown,
+  offerReceipt?: OfferReceiptTerms,
+) {
   const paid = routes.filter(isPaid);
   return {
     version: 1,
     resources: paid.map((route) => `${baseUrl}${route.path}`),
     instructions:
       'Call a resource without payment to receive HTTP 402 with a PAYMENT-REQUIRED header (x402 v2, base64 JSON). Sign an EIP-3009 USDC authorization for one of its accepts entries and repeat the request with a PAYMENT-SIGNATURE header. Validate the body first for free at POST /v1/invoice/validate: invalid bodies are answered 400 and never charged.',
-    offers: paid.map((route) => ({ resource: `${baseUrl}${route.path}`, method: route.method, price: { amount: route.priceUsd, currency: 'USD', ...(route.priceOf ? { per: 'invoice' } : {}) }, accepts: offers(route) })),
+    offers: paid.map((route) => ({
+      resource: `${baseUrl}${route.path}`,
+      method: route.method,
+      price: { amount: route.priceUsd, currency: 'USD', ...(route.priceOf ? { per: 'invoice' } : {}) },
+      accepts: offers(route),
+    })),
     ...(offerReceipt ? { extensions: offerReceiptDeclaration(offerReceipt) } : {}),
   };
 }
@@ -20,7 +30,12 @@ export function buildX402Manifest(routes: readonly PricedOperation[], baseUrl: s
 /** One sentence on the limits that are on (the 429 each limited operation declares in /openapi.json). */
 function rateLimitNote(limits: RateLimitTerms | undefined): string[] {
   if (!limits || (!limits.client && !limits.payer)) return [];
-  const scope = [limits.client ? 'per client address' : '', limits.payer ? 'per payer on paid routes and paid MCP tool calls' : ''].filter(Boolean).join(' and ');
+  const scope = [
+    limits.client ? 'per client address' : '',
+    limits.payer ? 'per payer on paid routes and paid MCP tool calls' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return [
     `Requests are rate-limited ${scope} (not ${[...limits.exemptPaths].join(', ')}): over a limit the answer is 429 with the error code rate_limited and a Retry-After header (over MCP: retry_after_seconds in the error body); the RateLimit-Policy and RateLimit headers say where a client stands.`,
     '',
@@ -83,7 +98,9 @@ export function buildApiCatalog(baseUrl: string, docsPath: string | undefined) {
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function buildSitemap(routes: readonly PricedOperation[], baseUrl: string): string {
-  const urls = routes.filter((route) => route.method === 'GET' && route.document).map((route) => `${baseUrl}${route.path}`);
+  const urls = routes
+    .filter((route) => route.method === 'GET' && route.document)
+    .map((route) => `${baseUrl}${route.path}`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

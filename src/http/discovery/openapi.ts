@@ -40,7 +40,9 @@ export interface RateLimitTerms {
 /** The limits that can answer a route with 429 (none on the probes, or with the limits off). */
 export function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
   if (!limits || limits.exemptPaths.has(route.path)) return [];
-  return [limits.client, isPaid(route) ? limits.payer : undefined].filter((policy): policy is BucketPolicy => policy !== undefined);
+  return [limits.client, isPaid(route) ? limits.payer : undefined].filter(
+    (policy): policy is BucketPolicy => policy !== undefined,
+  );
 }
 
 const RATE_LIMIT_HEADERS = {
@@ -111,7 +113,12 @@ const GUIDANCE = [
   'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
 ].join(' ');
 
-export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string, payment: PaymentTerms, rateLimits?: RateLimitTerms) {
+export function buildOpenApi(
+  routes: readonly PricedOperation[],
+  baseUrl: string,
+  payment: PaymentTerms,
+  rateLimits?: RateLimitTerms,
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const paid = isPaid(route);
@@ -144,11 +151,14 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
       );
       responses[413] = errorResponse('The body is larger than the limit.');
       const mediaTypes = route.request.document?.mediaTypes ?? ['application/json'];
-      responses[415] = errorResponse(`The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`);
+      responses[415] = errorResponse(
+        `The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`,
+      );
     }
     if (paid) {
       responses[402] = {
-        description: 'Payment required (x402 v2). The PAYMENT-REQUIRED header carries the base64 JSON challenge; retry with PAYMENT-SIGNATURE.',
+        description:
+          'Payment required (x402 v2). The PAYMENT-REQUIRED header carries the base64 JSON challenge; retry with PAYMENT-SIGNATURE.',
         headers: { 'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' } },
         content: { 'application/json': { schema: { type: 'object' } } },
       };
@@ -156,7 +166,9 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
       responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
     } else if (route.request) {
       // Parsed (and computed) on the worker threads (operations/callOperation.ts), whose queue is bounded.
-      responses[503] = errorResponse('Too many free computations are waiting (server_busy); retry after the Retry-After header.');
+      responses[503] = errorResponse(
+        'Too many free computations are waiting (server_busy); retry after the Retry-After header.',
+      );
     }
     if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);
     paths[route.path] = {
@@ -174,11 +186,22 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
                 required: true,
                 content: {
                   // A document row (operations/operation.ts `document`) also takes the document itself.
-                  ...Object.fromEntries((route.request.document?.mediaTypes ?? []).filter((type) => type !== 'application/json').map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+                  ...Object.fromEntries(
+                    (route.request.document?.mediaTypes ?? [])
+                      .filter((type) => type !== 'application/json')
+                      .map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+                  ),
                   'application/json': {
                     schema: jsonSchemaOf(route.request.schema),
                     ...(route.request.moreExamples
-                      ? { examples: { minimal: { value: route.request.example }, ...Object.fromEntries(Object.entries(route.request.moreExamples).map(([name, value]) => [name, { value }])) } }
+                      ? {
+                          examples: {
+                            minimal: { value: route.request.example },
+                            ...Object.fromEntries(
+                              Object.entries(route.request.moreExamples).map(([name, value]) => [name, { value }]),
+                            ),
+                          },
+                        }
                       : { example: route.request.example }),
                   },
                 },
@@ -215,18 +238,29 @@ export function buildOpenApi(routes: readonly PricedOperation[], baseUrl: string
       schemas: { ErrorBody: jsonSchemaOf(ErrorBodySchema) },
       headers: {
         'PAYMENT-REQUIRED': { description: 'base64(JSON PaymentRequired), x402 v2.', schema: { type: 'string' } },
-        'PAYMENT-RESPONSE': { description: 'base64(JSON SettleResponse): the settlement receipt, x402 v2 (with the signed offer-receipt receipt when the service signs receipts).', schema: { type: 'string' } },
-        'Content-Digest': { description: 'sha-256=:<base64>: (RFC 9530), the SHA-256 of the delivered bytes of a paid answer.', schema: { type: 'string' } },
+        'PAYMENT-RESPONSE': {
+          description:
+            'base64(JSON SettleResponse): the settlement receipt, x402 v2 (with the signed offer-receipt receipt when the service signs receipts).',
+          schema: { type: 'string' },
+        },
+        'Content-Digest': {
+          description: 'sha-256=:<base64>: (RFC 9530), the SHA-256 of the delivered bytes of a paid answer.',
+          schema: { type: 'string' },
+        },
         ...(routes.some((route) => limitsOn(route, rateLimits).length)
           ? {
-              'Retry-After': { description: 'Seconds until a request is allowed again.', schema: { type: 'integer', minimum: 1 } },
+              'Retry-After': {
+                description: 'Seconds until a request is allowed again.',
+                schema: { type: 'integer', minimum: 1 },
+              },
               'RateLimit-Policy': {
                 description:
                   'The limits applied to this request (IETF RateLimit headers): "client" per client address and, on paid routes with a payment, "payer"; q is the burst (requests), w the seconds to refill it. Example: "client";q=200;w=4, "payer";q=50;w=5',
                 schema: { type: 'string' },
               },
               RateLimit: {
-                description: 'Where this client stands per limit: r requests left, t seconds until the bucket is full again. Example: "client";r=199;t=1',
+                description:
+                  'Where this client stands per limit: r requests left, t seconds until the bucket is full again. Example: "client";r=199;t=1',
                 schema: { type: 'string' },
               },
             }

@@ -41,7 +41,9 @@ export function docsRoute(table: () => readonly PricedOperation[]): Operation {
   let html: string | undefined;
   const build = () => {
     const paid = table().filter(isPaid);
-    const prices = paid.map((route) => `<code>${route.method} ${route.path}</code> costs ${route.priceUsd} USD per call, `).join('');
+    const prices = paid
+      .map((route) => `<code>${route.method} ${route.path}</code> costs ${route.priceUsd} USD per call, `)
+      .join('');
     return page(prices);
   };
   return {

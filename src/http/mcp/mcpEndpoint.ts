@@ -20,7 +20,11 @@ export function mcpEndpoint(buildServer: (admitPayer?: PayerAdmission) => Server
     if (ctx.method !== 'POST') {
       ctx.status = 405;
       ctx.set('Allow', 'POST');
-      ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP server answers POST only.' }, id: null };
+      ctx.body = {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this stateless MCP server answers POST only.' },
+        id: null,
+      };
       return;
     }
     await parse(ctx, async () => {
@@ -28,7 +32,14 @@ export function mcpEndpoint(buildServer: (admitPayer?: PayerAdmission) => Server
       // (MCP 2025-06-18 dropped JSON-RPC batching; the SDK's client never sends one).
       if (Array.isArray(ctx.request.body)) {
         ctx.status = 400;
-        ctx.body = { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: send one JSON-RPC message per POST; batches are not accepted.' }, id: null };
+        ctx.body = {
+          jsonrpc: '2.0',
+          error: {
+            code: -32600,
+            message: 'Invalid Request: send one JSON-RPC message per POST; batches are not accepted.',
+          },
+          id: null,
+        };
         return;
       }
       // The payer limit of this client address (rateLimit.ts): paid tool calls take from it.

@@ -27,8 +27,15 @@ export function mcpServerFactory(options: McpServerOptions): (admitPayer?: Payer
 }
 
 /** `admitPayer`: the payer rate limit of the calling client address (rateLimit.ts), the same buckets as HTTP's. */
-function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, McpTool>, admitPayer?: PayerAdmission): Server {
-  const server = new Server({ name: 'invoice-pdf-x402', title: 'Invoice PDF API', version: options.version }, { capabilities: { tools: {} } });
+function createMcpServer(
+  options: McpServerOptions,
+  byName: ReadonlyMap<string, McpTool>,
+  admitPayer?: PayerAdmission,
+): Server {
+  const server = new Server(
+    { name: 'invoice-pdf-x402', title: 'Invoice PDF API', version: options.version },
+    { capabilities: { tools: {} } },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: options.tools.map(({ route: _route, ...tool }) => tool),
@@ -36,7 +43,8 @@ function createMcpServer(options: McpServerOptions, byName: ReadonlyMap<string, 
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool) return resultOfError(new AppError('not_found', `No tool named ${request.params.name}; tools/list names them.`));
+    if (!tool)
+      return resultOfError(new AppError('not_found', `No tool named ${request.params.name}; tools/list names them.`));
     const payment: unknown = request.params._meta?.['x402/payment'];
     try {
       const outcome = await options.caller.call(tool.route, {

@@ -43,7 +43,12 @@ const ERROR_SCHEMA = {
   properties: {
     error: {
       type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' }, issues: { type: 'array' }, retry_after_seconds: { type: 'integer', minimum: 1 } },
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        issues: { type: 'array' },
+        retry_after_seconds: { type: 'integer', minimum: 1 },
+      },
       required: ['code', 'message'],
     },
   },
@@ -53,7 +58,13 @@ const ERROR_SCHEMA = {
 /** structuredContent of a paid tool's challenge (the x402 PaymentRequired) or failed settlement. */
 const PAYMENT_SCHEMA = {
   type: 'object',
-  properties: { x402Version: { type: 'integer' }, error: { type: 'string' }, accepts: { type: 'array' }, resource: { type: 'object' }, 'x402/payment-response': { type: 'object' } },
+  properties: {
+    x402Version: { type: 'integer' },
+    error: { type: 'string' },
+    accepts: { type: 'array' },
+    resource: { type: 'object' },
+    'x402/payment-response': { type: 'object' },
+  },
   required: ['x402Version'],
 };
 
@@ -61,14 +72,24 @@ const PAYMENT_SCHEMA = {
  * Every structuredContent a tool can answer: its result, or (isError) an error body or, when paid,
  * the payment's. MCP wants an object schema at the top, and clients validate errors too.
  */
-const outputOf = (result: Record<string, unknown>, paid: boolean) => ({ type: 'object' as const, anyOf: [result, ERROR_SCHEMA, ...(paid ? [PAYMENT_SCHEMA] : [])] });
+const outputOf = (result: Record<string, unknown>, paid: boolean) => ({
+  type: 'object' as const,
+  anyOf: [result, ERROR_SCHEMA, ...(paid ? [PAYMENT_SCHEMA] : [])],
+});
 
 export function mcpTools(routes: readonly PricedOperation[]): McpTool[] {
   return routes.filter(isToolRoute).map((route) => {
     const paid = isPaid(route);
-    const input = route.request ? plain(jsonSchemaOf(route.request.schema)) : { type: 'object', properties: {}, additionalProperties: false };
+    const input = route.request
+      ? plain(jsonSchemaOf(route.request.schema))
+      : { type: 'object', properties: {}, additionalProperties: false };
     const json = route.response.contentType.startsWith('application/json');
-    const output: Record<string, unknown> | undefined = json && route.response.schema ? plain(jsonSchemaOf(route.response.schema)) : json ? undefined : FILE_OUTPUT_SCHEMA;
+    const output: Record<string, unknown> | undefined =
+      json && route.response.schema
+        ? plain(jsonSchemaOf(route.response.schema))
+        : json
+          ? undefined
+          : FILE_OUTPUT_SCHEMA;
     return {
       name: route.operationId,
       title: route.summary,

@@ -20,8 +20,13 @@ export function buildServerJson(tools: readonly McpTool[], baseUrl: string, vers
     remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}` }],
     _meta: {
       'io.modelcontextprotocol.registry/publisher-provided': {
-        payment: 'x402 v2 MCP transport: _meta["x402/payment"] on tools/call, receipt in _meta["x402/payment-response"]',
-        tools: tools.map((tool) => ({ name: tool.name, title: tool.title, ...(isPaid(tool.route) ? { price: { amount: tool.route.priceUsd, currency: 'USD' } } : {}) })),
+        payment:
+          'x402 v2 MCP transport: _meta["x402/payment"] on tools/call, receipt in _meta["x402/payment-response"]',
+        tools: tools.map((tool) => ({
+          name: tool.name,
+          title: tool.title,
+          ...(isPaid(tool.route) ? { price: { amount: tool.route.priceUsd, currency: 'USD' } } : {}),
+        })),
       },
     },
   };

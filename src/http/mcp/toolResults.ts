@@ -6,19 +6,26 @@ import type { Answer } from '../../operations/operation.js';
 
 /** The tool results of the MCP server (MCP CallToolResult, with the x402 MCP transport's shapes). */
 export type ToolResult = {
-  content: ({ type: 'text'; text: string } | { type: 'resource'; resource: { uri: string; mimeType: string; blob?: string; text?: string } })[];
+  content: (
+    | { type: 'text'; text: string }
+    | { type: 'resource'; resource: { uri: string; mimeType: string; blob?: string; text?: string } }
+  )[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 };
 
-const decodeBase64Json = (header: string): Record<string, unknown> => JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+const decodeBase64Json = (header: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
 
 /**
  * An answer as a tool result: JSON as structuredContent (and its text), a file as an embedded
  * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count (X-Page-Count).
  */
-export function resultOfAnswer(toolName: string, answer: Pick<Answer, 'contentType' | 'body' | 'headers' | 'status'>): ToolResult {
+export function resultOfAnswer(
+  toolName: string,
+  answer: Pick<Answer, 'contentType' | 'body' | 'headers' | 'status'>,
+): ToolResult {
   const result = fileOrJson(toolName, answer);
   return (answer.status ?? 200) >= 400 ? { ...result, isError: true } : result;
 }
@@ -28,20 +35,43 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   const { body } = answer;
   if (contentType.startsWith('application/json') || (!Buffer.isBuffer(body) && typeof body === 'object')) {
     const value = Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body;
-    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(value) }],
+      structuredContent: value as Record<string, unknown>,
+    };
   }
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
   const mimeType = contentType.split(';')[0]!.trim();
-  const extension = mimeType === 'application/pdf' ? 'pdf' : mimeType.includes('xml') ? 'xml' : mimeType === 'application/zip' ? 'zip' : 'bin';
+  const extension =
+    mimeType === 'application/pdf'
+      ? 'pdf'
+      : mimeType.includes('xml')
+        ? 'xml'
+        : mimeType === 'application/zip'
+          ? 'zip'
+          : 'bin';
   const uri = `invoice://${toolName}/result.${extension}`;
   const textual = /xml|^text\//.test(mimeType);
   // A stored result keeps its headers, so a replay names the pages the first answer named.
   const pageCount = answer.headers?.['X-Page-Count'];
   const pages = pageCount === undefined ? undefined : Number(pageCount);
   return {
-    content: [{ type: 'resource', resource: textual ? { uri, mimeType, text: bytes.toString('utf8') } : { uri, mimeType, blob: bytes.toString('base64') } }],
+    content: [
+      {
+        type: 'resource',
+        resource: textual
+          ? { uri, mimeType, text: bytes.toString('utf8') }
+          : { uri, mimeType, blob: bytes.toString('base64') },
+      },
+    ],
     // sha256: what a paid call's offer-receipt receipt paid for (HTTP sends it as Content-Digest).
-    structuredContent: { contentType: mimeType, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), uri, ...(pages !== undefined ? { pages } : {}) },
+    structuredContent: {
+      contentType: mimeType,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      uri,
+      ...(pages !== undefined ? { pages } : {}),
+    },
   };
 }
 
@@ -69,24 +99,46 @@ export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolRes
       return {
         isError: true,
         structuredContent: paymentRequired,
-        content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: outcome.message, data: paymentRequired } }) }],
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({ 'x402/error': { code: 402, message: outcome.message, data: paymentRequired } }),
+          },
+        ],
       };
     }
     case 'settle-failed': {
       const receipt = decodeBase64Json(outcome.header);
-      const data = { x402Version: 2, error: receipt.errorReason ?? 'settlement_failed', 'x402/payment-response': receipt };
+      const data = {
+        x402Version: 2,
+        error: receipt.errorReason ?? 'settlement_failed',
+        'x402/payment-response': receipt,
+      };
       return {
         isError: true,
         structuredContent: data,
-        content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message: 'Payment settlement failed; nothing was delivered.', data } }) }],
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({
+              'x402/error': { code: 402, message: 'Payment settlement failed; nothing was delivered.', data },
+            }),
+          },
+        ],
       };
     }
     case 'answered':
       return resultOfAnswer(toolName, outcome.answer);
     case 'paid':
-      return { ...resultOfAnswer(toolName, outcome.answer), _meta: { 'x402/payment-response': decodeBase64Json(outcome.receipt) } };
+      return {
+        ...resultOfAnswer(toolName, outcome.answer),
+        _meta: { 'x402/payment-response': decodeBase64Json(outcome.receipt) },
+      };
     case 'replayed':
     case 'collected':
-      return { ...resultOfAnswer(toolName, outcome.result), _meta: { 'x402/payment-response': decodeBase64Json(outcome.result.receipt) } };
+      return {
+        ...resultOfAnswer(toolName, outcome.result),
+        _meta: { 'x402/payment-response': decodeBase64Json(outcome.result.receipt) },
+      };
   }
 }

@@ -15,7 +15,10 @@ export async function pdfPageImages(pdf: Buffer, options: { dpi: number; timeout
   const dir = await mkdtemp(join(tmpdir(), 'invoice-preview-'));
   try {
     await writeFile(join(dir, 'invoice.pdf'), pdf);
-    await run('pdftoppm', ['-r', String(options.dpi), '-png', 'invoice.pdf', 'page'], { cwd: dir, timeout: options.timeoutMs });
+    await run('pdftoppm', ['-r', String(options.dpi), '-png', 'invoice.pdf', 'page'], {
+      cwd: dir,
+      timeout: options.timeoutMs,
+    });
     // pdftoppm pads the page numbers to one width (page-01 … page-12), so names sort in page order.
     const files = (await readdir(dir)).filter((file) => file.startsWith('page-') && file.endsWith('.png')).sort();
     return await Promise.all(files.map((file) => readFile(join(dir, file))));

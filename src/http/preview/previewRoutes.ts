@@ -18,9 +18,23 @@ import { pdfPageImages } from './pageImages.js';
 import type { TemplateReload } from '../../render/templates.js';
 import { templateEvents as createTemplateEvents, type TemplateEvents } from './templateEvents.js';
 
-
 /** One locale per invoice language for the preview's switch (any BCP 47 tag works in the JSON). */
-const PREVIEW_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-PT', 'pl-PL', 'sv-SE', 'ja-JP', 'zh-CN', 'ar-EG', 'he-IL', 'hi-IN'];
+const PREVIEW_LOCALES = [
+  'en-US',
+  'de-DE',
+  'fr-FR',
+  'es-ES',
+  'it-IT',
+  'nl-NL',
+  'pt-PT',
+  'pl-PL',
+  'sv-SE',
+  'ja-JP',
+  'zh-CN',
+  'ar-EG',
+  'he-IL',
+  'hi-IN',
+];
 
 /**
  * The development preview (PREVIEW=on, development only): GET /preview is a static page
@@ -53,8 +67,16 @@ export interface PreviewOptions {
 /** The theme switch's samples (inline themes, as an API client may send them). */
 const PREVIEW_THEMES: Record<string, Theme> = {
   'serif, comfortable': { font: 'Noto Serif', density: 'comfortable', colors: { accent: '#7a2e8f' } },
-  'dense, no line numbers': { density: 'compact', show: { line_numbers: false, item_codes: false }, colors: { accent: '#1f2937', tint: '#f3f4f6' } },
-  'logo centred, green': { logo_placement: 'center', colors: { accent: '#1d6b4f', ink: '#0f172a' }, labels: { invoice: 'Tax invoice' } },
+  'dense, no line numbers': {
+    density: 'compact',
+    show: { line_numbers: false, item_codes: false },
+    colors: { accent: '#1f2937', tint: '#f3f4f6' },
+  },
+  'logo centred, green': {
+    logo_placement: 'center',
+    colors: { accent: '#1d6b4f', ink: '#0f172a' },
+    labels: { invoice: 'Tax invoice' },
+  },
 };
 
 export interface Preview {
@@ -120,7 +142,10 @@ export function createPreview(options: PreviewOptions): Preview {
       example: EXAMPLE_INVOICE,
       examples: { spec: EXAMPLE_INVOICE, real_world: EXAMPLE_REAL_WORLD_INVOICE },
       currencies: CURRENCY_CODES,
-      locales: PREVIEW_LOCALES.map((tag) => ({ tag, name: new Intl.DisplayNames([tag], { type: 'language' }).of(tag.slice(0, 2)) ?? tag })),
+      locales: PREVIEW_LOCALES.map((tag) => ({
+        tag,
+        name: new Intl.DisplayNames([tag], { type: 'language' }).of(tag.slice(0, 2)) ?? tag,
+      })),
       paperSize: options.paperSize,
       margins: PAGE_MARGINS,
       designs: DESIGNS,
@@ -151,7 +176,9 @@ export function createPreview(options: PreviewOptions): Preview {
     let images: string[] = [];
     let imagesError: string | undefined;
     try {
-      images = (await pdfPageImages(pdf, { dpi: PAGE_IMAGE_DPI, timeoutMs: PAGE_IMAGE_TIMEOUT_MS })).map((png) => `data:image/png;base64,${png.toString('base64')}`);
+      images = (await pdfPageImages(pdf, { dpi: PAGE_IMAGE_DPI, timeoutMs: PAGE_IMAGE_TIMEOUT_MS })).map(
+        (png) => `data:image/png;base64,${png.toString('base64')}`,
+      );
     } catch (error) {
       imagesError = `No page images: pdftoppm (Debian package poppler-utils) failed or is missing: ${String(error)}`;
     }
@@ -198,12 +225,17 @@ function parseInvoice(paperSize: PaperSetting, themes: ThemeStore | undefined): 
   return async (ctx, next) => {
     const requested = ctx.query.paper ?? paperSize;
     if (typeof requested !== 'string' || !(PAPER_SETTINGS as readonly string[]).includes(requested)) {
-      throw validationFailed([{ path: 'paper', code: 'invalid_value', message: 'the paper query parameter must be auto, A4 or Letter' }]);
+      throw validationFailed([
+        { path: 'paper', code: 'invalid_value', message: 'the paper query parameter must be auto, A4 or Letter' },
+      ]);
     }
     const body: unknown = ctx.request.body;
     // As the router does for every JSON route (router.ts): koa-body accepts arrays too.
     if (Array.isArray(body)) throw bodyIsAnArray();
-    ctx.state.preview = { prepared: await resolveThemeReference(themes, prepareInvoice(body)), paper: requested as PaperSetting };
+    ctx.state.preview = {
+      prepared: await resolveThemeReference(themes, prepareInvoice(body)),
+      paper: requested as PaperSetting,
+    };
     await next();
   };
 }

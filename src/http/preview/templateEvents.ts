@@ -33,7 +33,11 @@ export function templateEvents(onReload: (listener: (outcome: TemplateReload) =>
       const response = ctx.res;
       ctx.req.socket.setTimeout(0);
       ctx.req.socket.setNoDelay(true);
-      response.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      response.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
       // EventSource reconnects this soon after the server restarts.
       response.write('retry: 1000\n\n');
       streams.add(response);

@@ -7,10 +7,17 @@ import { isIPv6 } from 'node:net';
  * clients count per /64, the block one subscriber usually gets (else each address would be a new
  * client).
  */
-export function clientAddressOf(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxyHops: number): string {
+export function clientAddressOf(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trustedProxyHops: number,
+): string {
   let address = socketAddress ?? 'unknown';
   if (trustedProxyHops > 0 && forwardedFor) {
-    const hops = forwardedFor.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const hops = forwardedFor
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     address = hops[Math.max(0, hops.length - trustedProxyHops)] ?? address;
   }
   if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7);

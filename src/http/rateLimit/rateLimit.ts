@@ -28,7 +28,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const { store, client, payer } = options;
   return async (ctx, next) => {
     if ((!client && !payer) || options.exemptPaths.has(ctx.path)) return next();
-    const address = clientAddressOf(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, options.trustedProxyHops);
+    const address = clientAddressOf(
+      ctx.req.socket.remoteAddress,
+      ctx.get('X-Forwarded-For') || undefined,
+      options.trustedProxyHops,
+    );
     const takes: [BucketPolicy, Take][] = [];
     if (client) takes.push([client, await store.take(`client:${address}`, client)]);
     setRateLimitHeaders(ctx, takes);
@@ -58,11 +62,23 @@ export const payerBucketKey = (payer: Payer, clientAddress: string): string =>
 
 function setRateLimitHeaders(ctx: Context, takes: [BucketPolicy, Take][]): void {
   if (!takes.length) return;
-  ctx.set('RateLimit-Policy', takes.map(([policy]) => `"${policy.name}";q=${policy.burst};w=${Math.ceil(policy.burst / policy.perSecond)}`).join(', '));
-  ctx.set('RateLimit', takes.map(([policy, take]) => `"${policy.name}";r=${take.remaining};t=${Math.ceil(take.resetMs / 1000)}`).join(', '));
+  ctx.set(
+    'RateLimit-Policy',
+    takes
+      .map(([policy]) => `"${policy.name}";q=${policy.burst};w=${Math.ceil(policy.burst / policy.perSecond)}`)
+      .join(', '),
+  );
+  ctx.set(
+    'RateLimit',
+    takes
+      .map(([policy, take]) => `"${policy.name}";r=${take.remaining};t=${Math.ceil(take.resetMs / 1000)}`)
+      .join(', '),
+  );
 }
 
 function rateLimited(who: string, take: Take): AppError {
   const seconds = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
-  return new AppError('rate_limited', `Too many requests from ${who}; retry after ${seconds} s.`, { retryAfterSeconds: seconds });
+  return new AppError('rate_limited', `Too many requests from ${who}; retry after ${seconds} s.`, {
+    retryAfterSeconds: seconds,
+  });
 }

@@ -48,7 +48,9 @@ export function createRedisBucketStore(options: RedisBucketStoreOptions): Bucket
   });
   redis.on('error', () => undefined); // reported below, once per outage
   redis.defineCommand('rateLimitTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
-  const scripts = redis as Redis & { rateLimitTake(key: string, burst: number, perSecond: number): Promise<[number, string]> };
+  const scripts = redis as Redis & {
+    rateLimitTake(key: string, burst: number, perSecond: number): Promise<[number, string]>;
+  };
   let failing = false;
   const commandTimeoutMs = options.commandTimeoutMs ?? 250;
 
@@ -75,7 +77,8 @@ export function createRedisBucketStore(options: RedisBucketStoreOptions): Bucket
         failing = false;
         return takeOf(allowed === 1, Number(tokens), policy);
       } catch (error) {
-        if (!failing) log(`rate limit store: Redis unavailable, limits not enforced until it is back (${String(error)})`);
+        if (!failing)
+          log(`rate limit store: Redis unavailable, limits not enforced until it is back (${String(error)})`);
         failing = true;
         return { allowed: true, remaining: policy.burst, retryAfterMs: 0, resetMs: 0 };
       }

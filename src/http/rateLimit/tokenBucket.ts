@@ -25,7 +25,11 @@ export interface Take {
   resetMs: number;
 }
 
-export function takeToken(state: BucketState | undefined, policy: BucketPolicy, nowMs: number): { state: BucketState; take: Take } {
+export function takeToken(
+  state: BucketState | undefined,
+  policy: BucketPolicy,
+  nowMs: number,
+): { state: BucketState; take: Take } {
   const perMs = policy.perSecond / 1000;
   const previous = state ?? { tokens: policy.burst, atMs: nowMs };
   let tokens = Math.min(policy.burst, previous.tokens + Math.max(0, nowMs - previous.atMs) * perMs);

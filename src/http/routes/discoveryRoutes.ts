@@ -24,13 +24,21 @@ export function discoveryRoutes(table: () => readonly PricedOperation[], options
     return () => (value ??= build());
   };
   const openapi = once(() => buildOpenApi(table(), options.baseUrl, options.payment, options.rateLimits));
-  const manifest = once(() => buildX402Manifest(table(), options.baseUrl, options.offers, options.payment.offerReceipt));
+  const manifest = once(() =>
+    buildX402Manifest(table(), options.baseUrl, options.offers, options.payment.offerReceipt),
+  );
   const llms = once(() => buildLlmsTxt(table(), options.baseUrl, options.rateLimits));
   const catalog = once(() => buildApiCatalog(options.baseUrl, options.docsPath));
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));
   const serverJson = once(() => buildServerJson(mcpTools(table()), options.baseUrl, API_VERSION));
 
-  const document = (path: string, operationId: string, summary: string, contentType: string, body: () => unknown): Operation => ({
+  const document = (
+    path: string,
+    operationId: string,
+    summary: string,
+    contentType: string,
+    body: () => unknown,
+  ): Operation => ({
     method: 'GET',
     path,
     operationId,
@@ -44,10 +52,34 @@ export function discoveryRoutes(table: () => readonly PricedOperation[], options
 
   return [
     document('/openapi.json', 'openapi', 'OpenAPI 3.1.0 description of the service', 'application/json', openapi),
-    document('/.well-known/x402', 'x402_manifest', 'x402 payment manifest: paid resources and the current offer', 'application/json', manifest),
-    document('/llms.txt', 'llms_txt', 'Plain-text summary of the service for language models (llmstxt.org)', 'text/plain; charset=utf-8', llms),
-    document('/.well-known/api-catalog', 'api_catalog', 'API catalog (RFC 9727 linkset)', 'application/linkset+json', catalog),
+    document(
+      '/.well-known/x402',
+      'x402_manifest',
+      'x402 payment manifest: paid resources and the current offer',
+      'application/json',
+      manifest,
+    ),
+    document(
+      '/llms.txt',
+      'llms_txt',
+      'Plain-text summary of the service for language models (llmstxt.org)',
+      'text/plain; charset=utf-8',
+      llms,
+    ),
+    document(
+      '/.well-known/api-catalog',
+      'api_catalog',
+      'API catalog (RFC 9727 linkset)',
+      'application/linkset+json',
+      catalog,
+    ),
     document('/sitemap.xml', 'sitemap', 'Sitemap of the public documents', 'application/xml', sitemap),
-    document('/.well-known/mcp/server.json', 'mcp_server_json', 'MCP registry server.json: the MCP server at /mcp and its tools', 'application/json', serverJson),
+    document(
+      '/.well-known/mcp/server.json',
+      'mcp_server_json',
+      'MCP registry server.json: the MCP server at /mcp and its tools',
+      'application/json',
+      serverJson,
+    ),
   ];
 }

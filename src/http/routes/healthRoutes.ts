@@ -33,7 +33,11 @@ export function healthRoutes(options: { readiness?: () => Promise<Readiness>; re
       response: { contentType: 'application/json', description: 'Ready, with the result of each check.' },
       async handle() {
         const result = await readiness();
-        return { status: result.ready ? 200 : 503, headers: { 'Cache-Control': 'no-store' }, body: { status: result.ready ? 'ready' : 'not_ready', checks: result.checks } };
+        return {
+          status: result.ready ? 200 : 503,
+          headers: { 'Cache-Control': 'no-store' },
+          body: { status: result.ready ? 'ready' : 'not_ready', checks: result.checks },
+        };
       },
     });
   }
@@ -43,7 +47,8 @@ export function healthRoutes(options: { readiness?: () => Promise<Readiness>; re
       path: '/metrics',
       operationId: 'metrics',
       summary: 'Prometheus metrics',
-      description: 'Requests, latency, renders, pool and queue, browser restarts, payments by outcome and facilitator latency, in the Prometheus text format.',
+      description:
+        'Requests, latency, renders, pool and queue, browser restarts, payments by outcome and facilitator latency, in the Prometheus text format.',
       tag: 'Operations',
       response: { contentType: 'text/plain; version=0.0.4', description: 'Prometheus text exposition.' },
       handle: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),

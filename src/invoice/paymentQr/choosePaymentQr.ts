@@ -43,7 +43,8 @@ export function choosePaymentQr(input: PaymentQrInput): PaymentQrChoice {
       if (payment.qr_iban !== undefined) return chosen(buildSwissQr(input));
       if (payment.iban !== undefined && /^(CH|LI)/i.test(payment.iban)) {
         // A Swiss reference asks for the QR-bill: its missing address is then an issue, not a silent "no code".
-        if (hasStructuredAddress(input.seller) || payment.qr_reference !== undefined) return chosen(buildSwissQr(input));
+        if (hasStructuredAddress(input.seller) || payment.qr_reference !== undefined)
+          return chosen(buildSwissQr(input));
       }
       break;
     case 'BRL':
@@ -59,7 +60,14 @@ export function choosePaymentQr(input: PaymentQrInput): PaymentQrChoice {
 
   const issues: PaymentQrIssue[] = [];
   const needs = (field: keyof typeof payment, currencies: string, scheme: string) =>
-    payment[field] !== undefined && issues.push(issue(`payment.${field}`, 'qr_currency_unsupported', `is for ${scheme}, which needs an invoice in ${currencies}; this one is in ${input.currency} (or set payment.qr to none)`));
+    payment[field] !== undefined &&
+    issues.push(
+      issue(
+        `payment.${field}`,
+        'qr_currency_unsupported',
+        `is for ${scheme}, which needs an invoice in ${currencies}; this one is in ${input.currency} (or set payment.qr to none)`,
+      ),
+    );
   needs('qr_iban', 'CHF or EUR', 'the Swiss QR-bill');
   needs('qr_reference', 'CHF or EUR', 'the Swiss QR-bill');
   needs('pix_key', 'BRL', 'a PIX code');

@@ -16,7 +16,10 @@ export function looksLikeRfReference(input: string): boolean {
 export function checkRfReference(input: string): Checked {
   const reference = compact(input);
   if (!RF_SHAPE.test(reference)) {
-    return { ok: false, reason: 'must be an ISO 11649 creditor reference: RF, 2 check digits, then 1 to 21 letters or digits' };
+    return {
+      ok: false,
+      reason: 'must be an ISO 11649 creditor reference: RF, 2 check digits, then 1 to 21 letters or digits',
+    };
   }
   if (mod97(reference.slice(4) + reference.slice(0, 4)) !== 1) {
     return { ok: false, reason: 'has wrong check digits (ISO 11649 mod 97): check for a typo' };

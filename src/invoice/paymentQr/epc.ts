@@ -33,7 +33,8 @@ export const EPC_LIMITS = {
 } as const;
 
 export function epcPayload(fields: EpcFields): string {
-  if (fields.creditorReference && fields.text) throw new Error('epcPayload: a structured and an unstructured remittance exclude each other');
+  if (fields.creditorReference && fields.text)
+    throw new Error('epcPayload: a structured and an unstructured remittance exclude each other');
   const lines = [
     'BCD',
     '002',

@@ -10,7 +10,8 @@ export function toChecksumAddress(address: string): string {
   const lower = address.slice(2).toLowerCase();
   const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
   let out = '0x';
-  for (let i = 0; i < lower.length; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!;
+  for (let i = 0; i < lower.length; i++)
+    out += Number.parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!;
   return out;
 }
 
@@ -26,12 +27,14 @@ export function checkEvmAddress(input: string): Checked {
   if (/^0x0{40}$/.test(input)) return { ok: false, reason: 'must not be the zero address' };
   if (toChecksumAddress(input) !== input) {
     const hasLetters = /[a-fA-F]/.test(input.slice(2));
-    const uniformCase = input.slice(2) === input.slice(2).toLowerCase() || input.slice(2) === input.slice(2).toUpperCase();
+    const uniformCase =
+      input.slice(2) === input.slice(2).toLowerCase() || input.slice(2) === input.slice(2).toUpperCase();
     return {
       ok: false,
-      reason: hasLetters && uniformCase
-        ? 'must be EIP-55 checksummed (mixed case); an all lower- or upper-case address carries no checksum, so a typo in it cannot be caught'
-        : 'fails its EIP-55 checksum (the upper/lower case of its letters): check for a typo',
+      reason:
+        hasLetters && uniformCase
+          ? 'must be EIP-55 checksummed (mixed case); an all lower- or upper-case address carries no checksum, so a typo in it cannot be caught'
+          : 'fails its EIP-55 checksum (the upper/lower case of its letters): check for a typo',
     };
   }
   return { ok: true, value: input };

@@ -12,7 +12,8 @@ export interface PixKey {
   value: string;
 }
 
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
 const PHONE = /^\+55[1-9]{2}(?:9\d{8}|[2-8]\d{7})$/;
 const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CPF_FORMATTED = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
@@ -21,26 +22,50 @@ const EMAIL_MAX = 77;
 
 export function checkPixKey(input: string): Checked<PixKey> {
   if (input.includes('@')) {
-    if (input.length > EMAIL_MAX || !EMAIL.test(input)) return { ok: false, reason: `must be a PIX key; as an e-mail key: name@example.com, at most ${EMAIL_MAX} characters` };
+    if (input.length > EMAIL_MAX || !EMAIL.test(input))
+      return {
+        ok: false,
+        reason: `must be a PIX key; as an e-mail key: name@example.com, at most ${EMAIL_MAX} characters`,
+      };
     return { ok: true, value: { type: 'email', value: input } };
   }
   if (input.startsWith('+')) {
-    if (!PHONE.test(input)) return { ok: false, reason: 'must be a PIX key; as a phone key: +55, 2-digit area code, then 8 or 9 digits, no spaces (+5561988887777)' };
+    if (!PHONE.test(input))
+      return {
+        ok: false,
+        reason:
+          'must be a PIX key; as a phone key: +55, 2-digit area code, then 8 or 9 digits, no spaces (+5561988887777)',
+      };
     return { ok: true, value: { type: 'phone', value: input } };
   }
   if (input.includes('-') && input.length === 36) {
     const evp = input.toLowerCase();
-    if (!EVP.test(evp)) return { ok: false, reason: 'must be a PIX key; as a random key (EVP): a UUID v4 such as 0b9f2f1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b' };
+    if (!EVP.test(evp))
+      return {
+        ok: false,
+        reason: 'must be a PIX key; as a random key (EVP): a UUID v4 such as 0b9f2f1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b',
+      };
     return { ok: true, value: { type: 'evp', value: evp } };
   }
-  const bare = CPF_FORMATTED.test(input) || CNPJ_FORMATTED.test(input.toUpperCase()) ? input.replace(/[./-]/g, '').toUpperCase() : input.toUpperCase();
+  const bare =
+    CPF_FORMATTED.test(input) || CNPJ_FORMATTED.test(input.toUpperCase())
+      ? input.replace(/[./-]/g, '').toUpperCase()
+      : input.toUpperCase();
   if (/^\d{11}$/.test(bare)) {
-    return isCpf(bare) ? { ok: true, value: { type: 'cpf', value: bare } } : { ok: false, reason: 'is not a valid CPF (wrong check digits): check for a typo' };
+    return isCpf(bare)
+      ? { ok: true, value: { type: 'cpf', value: bare } }
+      : { ok: false, reason: 'is not a valid CPF (wrong check digits): check for a typo' };
   }
   if (/^[0-9A-Z]{12}\d{2}$/.test(bare)) {
-    return isCnpj(bare) ? { ok: true, value: { type: 'cnpj', value: bare } } : { ok: false, reason: 'is not a valid CNPJ (wrong check digits): check for a typo' };
+    return isCnpj(bare)
+      ? { ok: true, value: { type: 'cnpj', value: bare } }
+      : { ok: false, reason: 'is not a valid CNPJ (wrong check digits): check for a typo' };
   }
-  return { ok: false, reason: 'must be a PIX key: an e-mail, a +55 phone number, a CPF (11 digits), a CNPJ (14 characters) or a random key (UUID)' };
+  return {
+    ok: false,
+    reason:
+      'must be a PIX key: an e-mail, a +55 phone number, a CPF (11 digits), a CNPJ (14 characters) or a random key (UUID)',
+  };
 }
 
 /** CPF: two mod-11 check digits over weights 10…2 and 11…2; eleven equal digits are refused. */

@@ -50,12 +50,17 @@ function standard(check: (input: string) => Checked, max: number, description: s
 
 /** `reference`: free text, or an ISO 11649 RF reference when it starts with RF and two digits (then checked). */
 const ReferenceField = v.pipe(
-  singleLine(PAYMENT_LIMITS.reference, 'Payment reference, at most 140 characters on one line: an ISO 11649 creditor reference (RF…, checked, sent as structured remittance) or free text. Default in the QR code: the invoice number.'),
+  singleLine(
+    PAYMENT_LIMITS.reference,
+    'Payment reference, at most 140 characters on one line: an ISO 11649 creditor reference (RF…, checked, sent as structured remittance) or free text. Default in the QR code: the invoice number.',
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     if (!looksLikeRfReference(dataset.value)) return dataset.value;
     const result = checkRfReference(dataset.value);
     if (result.ok) return result.value;
-    addIssue({ message: `starts like an ISO 11649 creditor reference (RF + 2 digits) and ${result.reason.replace(/^must be/, 'so must be')}` });
+    addIssue({
+      message: `starts like an ISO 11649 creditor reference (RF + 2 digits) and ${result.reason.replace(/^must be/, 'so must be')}`,
+    });
     return NEVER;
   }),
 );
@@ -81,21 +86,53 @@ const PaymentFieldsSchema = v.strictObject(
   {
     iban: v.optional(
       v.pipe(
-        standard(checkIban, 42, 'IBAN of the seller (ISO 13616, mod 97 checked; spaces allowed), of a SEPA country or CH/LI. A Swiss QR-IBAN goes in qr_iban.'),
-        v.check((iban) => !isQrIban(iban), 'is a Swiss QR-IBAN (institution id 30000–31999), which takes only QR references: put it in qr_iban with qr_reference'),
+        standard(
+          checkIban,
+          42,
+          'IBAN of the seller (ISO 13616, mod 97 checked; spaces allowed), of a SEPA country or CH/LI. A Swiss QR-IBAN goes in qr_iban.',
+        ),
+        v.check(
+          (iban) => !isQrIban(iban),
+          'is a Swiss QR-IBAN (institution id 30000–31999), which takes only QR references: put it in qr_iban with qr_reference',
+        ),
       ),
     ),
-    bic: v.optional(standard(checkBic, 14, 'BIC of the seller\'s bank (ISO 9362, 8 or 11 characters).')),
-    account_name: v.optional(singleLine(PAYMENT_LIMITS.accountName, 'Account holder printed in the QR code instead of seller.name, at most 70 characters on one line.')),
-    reference: v.optional(ReferenceField),
-    qr_iban: v.optional(standard(checkQrIban, 42, 'Swiss QR-IBAN (CH/LI IBAN with institution id 30000–31999) for a QR-bill with a QR reference.')),
-    qr_reference: v.optional(
-      standard(checkSwissReference, 40, 'Swiss QR-bill reference: a QR reference (QRR, 27 digits, modulo 10 recursive check digit; needs qr_iban) or an ISO 11649 creditor reference (SCOR, RF…; needs a CH/LI iban).'),
+    bic: v.optional(standard(checkBic, 14, "BIC of the seller's bank (ISO 9362, 8 or 11 characters).")),
+    account_name: v.optional(
+      singleLine(
+        PAYMENT_LIMITS.accountName,
+        'Account holder printed in the QR code instead of seller.name, at most 70 characters on one line.',
+      ),
     ),
-    pix_key: v.optional(standard(checkPixKeyText, 80, 'PIX key (Brazil): e-mail, +55 phone, CPF or CNPJ (check digits checked), or random key (UUID v4).')),
+    reference: v.optional(ReferenceField),
+    qr_iban: v.optional(
+      standard(
+        checkQrIban,
+        42,
+        'Swiss QR-IBAN (CH/LI IBAN with institution id 30000–31999) for a QR-bill with a QR reference.',
+      ),
+    ),
+    qr_reference: v.optional(
+      standard(
+        checkSwissReference,
+        40,
+        'Swiss QR-bill reference: a QR reference (QRR, 27 digits, modulo 10 recursive check digit; needs qr_iban) or an ISO 11649 creditor reference (SCOR, RF…; needs a CH/LI iban).',
+      ),
+    ),
+    pix_key: v.optional(
+      standard(
+        checkPixKeyText,
+        80,
+        'PIX key (Brazil): e-mail, +55 phone, CPF or CNPJ (check digits checked), or random key (UUID v4).',
+      ),
+    ),
     upi_vpa: v.optional(standard(checkUpiVpa, 200, 'UPI virtual payment address (India), like name@bank.')),
     evm_address: v.optional(
-      standard(checkEvmAddress, 42, 'Address that receives USDC on Base, EIP-55 checksummed (mixed case); all lower-case addresses are refused (no checksum).'),
+      standard(
+        checkEvmAddress,
+        42,
+        'Address that receives USDC on Base, EIP-55 checksummed (mixed case); all lower-case addresses are refused (no checksum).',
+      ),
     ),
     qr: v.optional(v.picklist(QR_MODES, `must be one of ${QR_MODES.join(', ')}`), 'auto'),
   },
@@ -109,7 +146,11 @@ const PaymentFieldsSchema = v.strictObject(
 export const PaymentSchema = v.pipe(
   PaymentFieldsSchema,
   v.forward(
-    v.partialCheck([['qr_iban'], ['qr_reference']], (p) => p.qr_iban === undefined || p.qr_reference !== undefined, 'is required with qr_iban: a QR-IBAN takes only payments with a QR reference (QRR, 27 digits)'),
+    v.partialCheck(
+      [['qr_iban'], ['qr_reference']],
+      (p) => p.qr_iban === undefined || p.qr_reference !== undefined,
+      'is required with qr_iban: a QR-IBAN takes only payments with a QR reference (QRR, 27 digits)',
+    ),
     ['qr_reference'],
   ),
   v.forward(
@@ -121,13 +162,21 @@ export const PaymentSchema = v.pipe(
     ['qr_reference'],
   ),
   v.forward(
-    v.partialCheck([['qr_iban'], ['qr_reference']], (p) => p.qr_reference === undefined || !isQrr(p.qr_reference) || p.qr_iban !== undefined, 'is a QR reference (QRR), which needs a QR-IBAN in qr_iban'),
+    v.partialCheck(
+      [['qr_iban'], ['qr_reference']],
+      (p) => p.qr_reference === undefined || !isQrr(p.qr_reference) || p.qr_iban !== undefined,
+      'is a QR reference (QRR), which needs a QR-IBAN in qr_iban',
+    ),
     ['qr_reference'],
   ),
   v.forward(
     v.partialCheck(
       [['iban'], ['qr_iban'], ['qr_reference']],
-      (p) => p.qr_reference === undefined || isQrr(p.qr_reference) || p.qr_iban !== undefined || (p.iban !== undefined && /^(CH|LI)/.test(p.iban)),
+      (p) =>
+        p.qr_reference === undefined ||
+        isQrr(p.qr_reference) ||
+        p.qr_iban !== undefined ||
+        (p.iban !== undefined && /^(CH|LI)/.test(p.iban)),
       'is an RF creditor reference (SCOR) for the Swiss QR-bill, which needs a CH or LI IBAN in iban',
     ),
     ['qr_reference'],

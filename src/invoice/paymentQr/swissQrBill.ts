@@ -57,7 +57,8 @@ function address(value: SwissAddress | undefined): string[] {
 }
 
 export function swissQrPayload(fields: SwissQrFields): string {
-  if ((fields.referenceType === 'NON') !== (fields.reference === undefined)) throw new Error('swissQrPayload: NON takes no reference, QRR and SCOR need one');
+  if ((fields.referenceType === 'NON') !== (fields.reference === undefined))
+    throw new Error('swissQrPayload: NON takes no reference, QRR and SCOR need one');
   const lines = [
     'SPC',
     '0200',

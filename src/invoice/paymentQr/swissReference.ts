@@ -13,7 +13,11 @@ export function checkQrIban(input: string): Checked {
   const iban = checkIban(input);
   if (!iban.ok) return iban;
   if (!isQrIban(iban.value)) {
-    return { ok: false, reason: 'must be a QR-IBAN: a CH or LI IBAN whose institution id (positions 5–9) is 30000–31999; an ordinary IBAN goes in iban' };
+    return {
+      ok: false,
+      reason:
+        'must be a QR-IBAN: a CH or LI IBAN whose institution id (positions 5–9) is 30000–31999; an ordinary IBAN goes in iban',
+    };
   }
   return iban;
 }
@@ -31,7 +35,8 @@ export function mod10Recursive(digits: string): number {
 /** QR reference (QRR): 27 digits, the last a modulo 10 recursive check digit; not all zeros. */
 export function checkQrReference(input: string): Checked {
   const reference = compact(input);
-  if (!/^\d{27}$/.test(reference)) return { ok: false, reason: 'must be a QR reference (QRR): 27 digits (spaces allowed)' };
+  if (!/^\d{27}$/.test(reference))
+    return { ok: false, reason: 'must be a QR reference (QRR): 27 digits (spaces allowed)' };
   if (/^0+$/.test(reference)) return { ok: false, reason: 'must not be all zeros' };
   if (mod10Recursive(reference.slice(0, 26)) !== Number(reference[26])) {
     return { ok: false, reason: 'has a wrong check digit (modulo 10 recursive, 27th digit): check for a typo' };

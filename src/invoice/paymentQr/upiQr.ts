@@ -12,12 +12,20 @@ export interface UpiQr {
 /** INR + upi_vpa → upi://pay with the balance due; the note is the reference or the invoice number. */
 export function buildUpiQr(input: PaymentQrInput, vpa: string): Built<UpiQr> {
   const issues: PaymentQrIssue[] = [];
-  if (input.currency !== 'INR' || input.digits !== 2) issues.push(issue('currency', 'qr_currency_unsupported', `a UPI link carries INR only, not ${input.currency}`));
+  if (input.currency !== 'INR' || input.digits !== 2)
+    issues.push(issue('currency', 'qr_currency_unsupported', `a UPI link carries INR only, not ${input.currency}`));
   const checked = checkUpiVpa(vpa);
   if (!checked.ok) issues.push(issue('payment.upi_vpa', 'invalid', checked.reason));
   if (issues.length > 0 || !checked.ok) return { ok: false, issues };
   const amount = decimalAmount(input.balanceDueMinor, 2);
   const name = payeeName(input).value;
   const note = input.payment?.reference ?? input.invoiceNumber;
-  return { ok: true, value: { scheme: 'upi', payload: upiPayload({ vpa: checked.value, name, amount, note }), details: { vpa: checked.value, name, amount, currency: 'INR', note } } };
+  return {
+    ok: true,
+    value: {
+      scheme: 'upi',
+      payload: upiPayload({ vpa: checked.value, name, amount, note }),
+      details: { vpa: checked.value, name, amount, currency: 'INR', note },
+    },
+  };
 }

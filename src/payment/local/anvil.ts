@@ -31,7 +31,9 @@ function anvilBinary(): string {
     anvilPackage = createRequire(import.meta.url).resolve('@foundry-rs/anvil/package.json');
   } catch {
     // The production image (and `npm install --omit=dev`) leaves the local chain out on purpose.
-    throw new Error('local payment mode needs the dev dependency @foundry-rs/anvil, which is not installed here: run `npm install` for local use, or set FACILITATOR_URL and PAY_TO for production');
+    throw new Error(
+      'local payment mode needs the dev dependency @foundry-rs/anvil, which is not installed here: run `npm install` for local use, or set FACILITATOR_URL and PAY_TO for production',
+    );
   }
   const fromAnvilPackage = createRequire(anvilPackage);
   return fromAnvilPackage.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil`);
@@ -46,7 +48,16 @@ const WATCHDOG = '"$0" "$@" & pid=$!; exec >/dev/null 2>&1; while read -r _; do 
 
 export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   const log = opts.log ?? (() => {});
-  const args = ['--host', opts.host, '--port', String(opts.port), '--chain-id', String(opts.chainId), '--accounts', String(opts.accounts)];
+  const args = [
+    '--host',
+    opts.host,
+    '--port',
+    String(opts.port),
+    '--chain-id',
+    String(opts.chainId),
+    '--accounts',
+    String(opts.accounts),
+  ];
   // detached: a process group of its own, so a last-resort SIGKILL reaches the shell and anvil.
   const child = spawn('/bin/sh', ['-c', WATCHDOG, anvilBinary(), ...args], { stdio: 'pipe', detached: true });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

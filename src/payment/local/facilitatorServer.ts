@@ -20,7 +20,10 @@ export interface FacilitatorServer {
 const MAX_BODY_BYTES = 64 * 1024;
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -29,7 +32,10 @@ class HttpError extends Error {
 // { x402Version, paymentPayload, paymentRequirements }, GET /supported. A verdict (isValid false,
 // success false) is a 200 like any other answer; 4xx means the request itself was malformed and
 // 500 that the facilitator failed, which HTTPFacilitatorClient turns into thrown errors.
-export async function serveFacilitator(facilitator: x402Facilitator, opts: FacilitatorServerOptions): Promise<FacilitatorServer> {
+export async function serveFacilitator(
+  facilitator: x402Facilitator,
+  opts: FacilitatorServerOptions,
+): Promise<FacilitatorServer> {
   const log = opts.log ?? (() => {});
   const server = createServer((req, res) => {
     const started = performance.now();
@@ -89,7 +95,10 @@ function parseRequest(body: unknown): { paymentPayload: PaymentPayload; paymentR
   const requirements = PaymentRequirementsV2Schema.safeParse(paymentRequirements);
   if (!requirements.success) throw new HttpError(400, `invalid paymentRequirements: ${requirements.error.message}`);
   // The schemas only gate: pass on what was sent, unknown fields included (the parsed copies drop them).
-  return { paymentPayload: paymentPayload as PaymentPayload, paymentRequirements: paymentRequirements as PaymentRequirements };
+  return {
+    paymentPayload: paymentPayload as PaymentPayload,
+    paymentRequirements: paymentRequirements as PaymentRequirements,
+  };
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -109,7 +118,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 

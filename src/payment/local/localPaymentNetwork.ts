@@ -1,5 +1,13 @@
 import { startAnvil } from './anvil.js';
-import { BUYER_INDEXES, DEV_ACCOUNT_COUNT, GAS_PAYER_INDEX, PAYEE_INDEX, devAccount, devKey, type DevKey } from './devAccounts.js';
+import {
+  BUYER_INDEXES,
+  DEV_ACCOUNT_COUNT,
+  GAS_PAYER_INDEX,
+  PAYEE_INDEX,
+  devAccount,
+  devKey,
+  type DevKey,
+} from './devAccounts.js';
 import { serveFacilitator } from './facilitatorServer.js';
 import { BASE_CHAIN_ID } from './localChain.js';
 import { createLocalFacilitator } from './localFacilitator.js';
@@ -45,7 +53,13 @@ export async function startLocalPaymentNetwork(opts: LocalPaymentNetworkOptions 
   const payTo = devAccount(PAYEE_INDEX).address;
   const buyers = BUYER_INDEXES.map(devKey);
 
-  const anvil = await startAnvil({ host, port: opts.chainPort ?? 0, chainId: BASE_CHAIN_ID, accounts: DEV_ACCOUNT_COUNT, log });
+  const anvil = await startAnvil({
+    host,
+    port: opts.chainPort ?? 0,
+    chainId: BASE_CHAIN_ID,
+    accounts: DEV_ACCOUNT_COUNT,
+    log,
+  });
   const closers: (() => Promise<void>)[] = [anvil.close];
   const closeAll = async () => {
     for (const close of closers.reverse().splice(0)) await close();
@@ -57,7 +71,11 @@ export async function startLocalPaymentNetwork(opts: LocalPaymentNetworkOptions 
       grants: buyers.map((b) => ({ to: b.address, amount: BUYER_GRANT })),
     });
     const facilitator = createLocalFacilitator({ rpcUrl: anvil.rpcUrl, gasPayer });
-    const server = await serveFacilitator(facilitator, { host: opts.facilitatorHost ?? host, port: opts.facilitatorPort ?? 0, log });
+    const server = await serveFacilitator(facilitator, {
+      host: opts.facilitatorHost ?? host,
+      port: opts.facilitatorPort ?? 0,
+      log,
+    });
     closers.push(server.close);
     log?.(`local payment network: facilitator ${server.url} (gas payer ${gasPayer.address}), payTo ${payTo}`);
 

@@ -3,7 +3,6 @@ import { deployedBytecode } from './contractArtifacts.js';
 import { USDC_ON_BASE } from '../usdc.js';
 import { LOCAL_RPC, MULTICALL3_ADDRESS, localBaseChain } from './localChain.js';
 
-
 const testUsdcAbi = parseAbi([
   'function mint(address to, uint256 value)',
   'function balanceOf(address account) view returns (uint256)',
@@ -37,7 +36,12 @@ export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<Tes
   await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: deployedBytecode('Multicall3') });
 
   for (const { to, amount } of opts.grants) {
-    const hash = await wallet.writeContract({ address: USDC_ON_BASE, abi: testUsdcAbi, functionName: 'mint', args: [to, amount] });
+    const hash = await wallet.writeContract({
+      address: USDC_ON_BASE,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [to, amount],
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: LOCAL_RPC.timeoutMs });
     if (receipt.status !== 'success') throw new Error(`TestUSDC mint to ${to} reverted (${hash})`);
   }
@@ -45,8 +49,18 @@ export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<Tes
   return {
     address: USDC_ON_BASE,
     balanceOf: (account) =>
-      publicClient.readContract({ address: USDC_ON_BASE, abi: testUsdcAbi, functionName: 'balanceOf', args: [account] }),
+      publicClient.readContract({
+        address: USDC_ON_BASE,
+        abi: testUsdcAbi,
+        functionName: 'balanceOf',
+        args: [account],
+      }),
     authorizationState: (from, nonce) =>
-      publicClient.readContract({ address: USDC_ON_BASE, abi: testUsdcAbi, functionName: 'authorizationState', args: [from, nonce] }),
+      publicClient.readContract({
+        address: USDC_ON_BASE,
+        abi: testUsdcAbi,
+        functionName: 'authorizationState',
+        args: [from, nonce],
+      }),
   };
 }

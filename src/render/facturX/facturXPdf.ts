@@ -46,7 +46,13 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
   const info = readInfo(objectText(pdf, layout, infoNumber));
 
   const first = layout.entries.length;
-  const [metadata, profile, intent, embedded, fileSpec] = [0, 1, 2, 3, 4].map((offset) => first + offset) as [number, number, number, number, number];
+  const [metadata, profile, intent, embedded, fileSpec] = [0, 1, 2, 3, 4].map((offset) => first + offset) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const fileName = options.fileName ?? FACTUR_X_FILE_NAME;
   if (!/^[A-Za-z0-9._-]+$/.test(fileName)) throw new PdfLayoutError(`unsafe embedded file name ${fileName}`);
   const xmp = buildXmp({
@@ -64,7 +70,13 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
   const newObjects: [number, Buffer][] = [
     [metadata, streamObject(metadata, '/Type /Metadata /Subtype /XML', Buffer.from(xmp, 'utf8'))],
     [profile, streamObject(profile, '/N 3 /Filter /FlateDecode', deflateSync(srgbProfile()))],
-    [intent, dictionaryObject(intent, `/Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (${SRGB_IDENTIFIER}) /Info (${SRGB_IDENTIFIER}) /RegistryName (http://www.color.org) /DestOutputProfile ${profile} 0 R`)],
+    [
+      intent,
+      dictionaryObject(
+        intent,
+        `/Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (${SRGB_IDENTIFIER}) /Info (${SRGB_IDENTIFIER}) /RegistryName (http://www.color.org) /DestOutputProfile ${profile} 0 R`,
+      ),
+    ],
     [
       embedded,
       streamObject(
@@ -90,7 +102,9 @@ export function toFacturXPdf(pdf: Buffer, options: FacturXOptions): Buffer {
   ].join(' ');
   const newCatalog = Buffer.from(`${rootNumber} 0 obj\n${catalog.slice(0, -2)} ${additions}>>\nendobj`, 'latin1');
   const shift = newCatalog.length - (catalogRange.end - catalogRange.start);
-  const entries = layout.entries.map((entry) => (entry.inUse && entry.offset > catalogRange.start ? { ...entry, offset: entry.offset + shift } : entry));
+  const entries = layout.entries.map((entry) =>
+    entry.inUse && entry.offset > catalogRange.start ? { ...entry, offset: entry.offset + shift } : entry,
+  );
 
   // PDF/A-3 is based on PDF 1.7; the header keeps its length, so no offset moves.
   const header = Buffer.from(pdf.subarray(0, catalogRange.start));
@@ -132,7 +146,11 @@ function dictionaryObject(number: number, body: string): Buffer {
 }
 
 function streamObject(number: number, dictionary: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`${number} 0 obj\n<<${dictionary} /Length ${data.length}>>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n', 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`${number} 0 obj\n<<${dictionary} /Length ${data.length}>>\nstream\n`, 'latin1'),
+    data,
+    Buffer.from('\nendstream\nendobj\n', 'latin1'),
+  ]);
 }
 
 interface InfoFields {
@@ -170,7 +188,16 @@ export function decodePdfString(value: string): string {
     return bytes.toString('latin1');
   }
   const body = value.slice(1, -1).replace(/\\([nrtbf()\\]|[0-7]{1,3})/g, (_, escape: string) => {
-    const named: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', '(': '(', ')': ')', '\\': '\\' };
+    const named: Record<string, string> = {
+      n: '\n',
+      r: '\r',
+      t: '\t',
+      b: '\b',
+      f: '\f',
+      '(': '(',
+      ')': ')',
+      '\\': '\\',
+    };
     return named[escape] ?? String.fromCharCode(parseInt(escape, 8));
   });
   if (body.startsWith('\u00fe\u00ff')) return Buffer.from(body.slice(2), 'latin1').swap16().toString('utf16le');
@@ -179,7 +206,8 @@ export function decodePdfString(value: string): string {
 
 /** (D:20261102000000+00'00') → 2026-11-02T00:00:00+00:00; the XMP must state the same instant. */
 export function xmpDate(pdfDate: string | undefined): string {
-  const match = pdfDate && /^\(D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:([+-])(\d{2})'(\d{2})'?|Z)?/.exec(pdfDate);
+  const match =
+    pdfDate && /^\(D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:([+-])(\d{2})'(\d{2})'?|Z)?/.exec(pdfDate);
   if (!match) throw new PdfLayoutError(`the Info dictionary has no usable date (${pdfDate ?? 'none'})`);
   const [, year, month, day, hour, minute, second, sign, zoneHour, zoneMinute] = match;
   const zone = sign ? `${sign}${zoneHour}:${zoneMinute}` : 'Z';

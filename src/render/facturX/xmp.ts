@@ -20,7 +20,13 @@ export const FACTUR_X_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoi
 
 // XML 1.0 cannot carry unpaired surrogates or U+FFFE/U+FFFF; the request schema already refuses control characters.
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
-const escape = (value: string) => value.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (value: string) =>
+  value
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 
 const property = (name: string, description: string) => `                <rdf:li rdf:parseType="Resource">
                   <pdfaProperty:name>${name}</pdfaProperty:name>

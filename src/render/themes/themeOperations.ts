@@ -30,12 +30,21 @@ export const namesStoredTheme = (prepared: PreparedInvoice): boolean => typeof p
  * the prepared invoice. Runs after validation and before any payment, so an unknown id is a 400
  * (path "theme") that is never charged. Invoices with an inline theme or none pass untouched.
  */
-export async function resolveThemeReference(store: ThemeStore | undefined, prepared: PreparedInvoice): Promise<PreparedInvoice> {
+export async function resolveThemeReference(
+  store: ThemeStore | undefined,
+  prepared: PreparedInvoice,
+): Promise<PreparedInvoice> {
   const reference = prepared.invoice.theme;
   if (typeof reference !== 'string') return prepared;
   const stored = store === undefined ? undefined : await withStore(() => store.get(reference));
   if (stored === undefined) {
-    throw validationFailed([{ path: 'theme', code: 'unknown_theme', message: `is not a stored theme (unknown, or expired ${THEME_TTL_SECONDS / 86400} days after it was last put): PUT the theme to /v1/themes again` }]);
+    throw validationFailed([
+      {
+        path: 'theme',
+        code: 'unknown_theme',
+        message: `is not a stored theme (unknown, or expired ${THEME_TTL_SECONDS / 86400} days after it was last put): PUT the theme to /v1/themes again`,
+      },
+    ]);
   }
   // Our own canonical JSON of a theme that passed ThemeSchema; checked again all the same.
   return { ...prepared, theme: v.parse(ThemeSchema, JSON.parse(stored)) };
@@ -45,6 +54,8 @@ async function withStore<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw new AppError('theme_store_unavailable', 'The theme store is unreachable; try again shortly.', { cause: error });
+    throw new AppError('theme_store_unavailable', 'The theme store is unreachable; try again shortly.', {
+      cause: error,
+    });
   }
 }

@@ -19,7 +19,9 @@ export interface ThemeStore {
 export const THEME_TTL_SECONDS = 30 * 24 * 3600;
 export const THEME_MEMORY_MAX = 10_000;
 
-export function createMemoryThemeStore(options: { ttlSeconds?: number; maxEntries?: number; now?: () => number } = {}): ThemeStore {
+export function createMemoryThemeStore(
+  options: { ttlSeconds?: number; maxEntries?: number; now?: () => number } = {},
+): ThemeStore {
   const ttlMs = (options.ttlSeconds ?? THEME_TTL_SECONDS) * 1000;
   const maxEntries = options.maxEntries ?? THEME_MEMORY_MAX;
   const now = options.now ?? Date.now;
@@ -49,7 +51,12 @@ export function createMemoryThemeStore(options: { ttlSeconds?: number; maxEntrie
 export function createRedisThemeStore(options: { url: string; keyPrefix?: string; ttlSeconds?: number }): ThemeStore {
   const prefix = options.keyPrefix ?? 'invoice-pdf-x402:theme:';
   const ttl = options.ttlSeconds ?? THEME_TTL_SECONDS;
-  const redis = new Redis(options.url, { connectTimeout: 2_000, commandTimeout: 1_000, maxRetriesPerRequest: 1, lazyConnect: false });
+  const redis = new Redis(options.url, {
+    connectTimeout: 2_000,
+    commandTimeout: 1_000,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+  });
   redis.on('error', () => undefined); // a failed command rejects, and the caller answers for it
   return {
     async put(id, canonical) {

@@ -4,7 +4,10 @@ export const TEMPLATES_ROOT = required('PREVIEW_TEST_TEMPLATES');
 
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the browser tests with \`npx playwright test\` (its global set-up starts the server)`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: run the browser tests with \`npx playwright test\` (its global set-up starts the server)`,
+    );
   return value;
 }
 

@@ -25,7 +25,13 @@ export async function startPreviewServer(): Promise<PreviewServer> {
   cpSync(join(PROJECT_ROOT, 'templates'), join(templatesRoot, 'templates'), { recursive: true });
   cpSync(join(PROJECT_ROOT, 'styles'), join(templatesRoot, 'styles'), { recursive: true });
 
-  const config = loadConfig({ NODE_ENV: 'development', PREVIEW: 'on', LOG_LEVEL: process.env.PREVIEW_LOG_LEVEL ?? 'silent', PORT: '0', RENDER_POOL_SIZE: '2' });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    PREVIEW: 'on',
+    LOG_LEVEL: process.env.PREVIEW_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    RENDER_POOL_SIZE: '2',
+  });
   const logger = createLogger(config.LOG_LEVEL);
   const removeTemplates = () => rmSync(templatesRoot, { recursive: true, force: true });
   let renderer: Renderer;

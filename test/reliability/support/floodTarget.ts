@@ -7,7 +7,15 @@ const world = await startPaymentWorld();
 // The client limit at its defaults, per address behind one trusted proxy (the flood comes from
 // several, each within its own bucket, as an attacker's would); the payer limit off: the paid
 // probe's budget is not what is measured.
-const service = await startPaidService({ net: world.net, renderer: world.renderer, env: { TRUST_PROXY_HOPS: '1', RATE_LIMIT_PAYER_BURST: '0', ...(process.env.FLOOD_COMPUTE_THREADS ? { COMPUTE_THREADS: process.env.FLOOD_COMPUTE_THREADS } : {}) } });
+const service = await startPaidService({
+  net: world.net,
+  renderer: world.renderer,
+  env: {
+    TRUST_PROXY_HOPS: '1',
+    RATE_LIMIT_PAYER_BURST: '0',
+    ...(process.env.FLOOD_COMPUTE_THREADS ? { COMPUTE_THREADS: process.env.FLOOD_COMPUTE_THREADS } : {}),
+  },
+});
 process.send!({ url: service.url, buyerKeys: world.net.buyers.slice(0, 2).map((buyer) => buyer.privateKey) });
 process.on('disconnect', () => {
   void service

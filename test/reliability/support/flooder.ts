@@ -6,31 +6,44 @@
 // answer, and reports per request kind how many of each status it got and their latencies.
 import { CLIENT_ADDRESSES, maximalFloodRequests, type KindReport } from '../../fixtures/maximalFloodRequests.js';
 
-process.once('message', async ({ url, concurrency, durationMs }: { url: string; concurrency: number; durationMs: number }) => {
-  const kinds = maximalFloodRequests().map((request) => ({ ...request, bytes: Buffer.from(JSON.stringify(request.body)) }));
-  const reports: Record<string, KindReport> = Object.fromEntries(kinds.map((kind) => [kind.name, { statuses: {}, latenciesMs: [] }]));
-  const end = performance.now() + durationMs;
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, worker) => {
-      const headers = {
-        'content-type': 'application/json',
-        // MCP's streamable HTTP transport wants both; the JSON routes ignore it.
-        accept: 'application/json, text/event-stream',
-        'x-forwarded-for': `198.51.100.${worker % CLIENT_ADDRESSES}`,
-      };
-      for (let i = worker; performance.now() < end; i++) {
-        const kind = kinds[i % kinds.length]!;
-        const started = performance.now();
-        const response = await fetch(`${url}${kind.path}`, { method: 'POST', headers, body: kind.bytes, signal: AbortSignal.timeout(60_000) });
-        await response.arrayBuffer();
-        sent++;
-        const report = reports[kind.name]!;
-        report.latenciesMs.push(performance.now() - started);
-        report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
-      }
-    }),
-  );
-  process.send!({ sent, reports }, () => process.exit(0));
-});
+process.once(
+  'message',
+  async ({ url, concurrency, durationMs }: { url: string; concurrency: number; durationMs: number }) => {
+    const kinds = maximalFloodRequests().map((request) => ({
+      ...request,
+      bytes: Buffer.from(JSON.stringify(request.body)),
+    }));
+    const reports: Record<string, KindReport> = Object.fromEntries(
+      kinds.map((kind) => [kind.name, { statuses: {}, latenciesMs: [] }]),
+    );
+    const end = performance.now() + durationMs;
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, worker) => {
+        const headers = {
+          'content-type': 'application/json',
+          // MCP's streamable HTTP transport wants both; the JSON routes ignore it.
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': `198.51.100.${worker % CLIENT_ADDRESSES}`,
+        };
+        for (let i = worker; performance.now() < end; i++) {
+          const kind = kinds[i % kinds.length]!;
+          const started = performance.now();
+          const response = await fetch(`${url}${kind.path}`, {
+            method: 'POST',
+            headers,
+            body: kind.bytes,
+            signal: AbortSignal.timeout(60_000),
+          });
+          await response.arrayBuffer();
+          sent++;
+          const report = reports[kind.name]!;
+          report.latenciesMs.push(performance.now() - started);
+          report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
+        }
+      }),
+    );
+    process.send!({ sent, reports }, () => process.exit(0));
+  },
+);
 process.send!('ready');

@@ -54,7 +54,14 @@ const renderer: PdfRenderer = {
 
 // Rate limits off: thousands of bodies from one address are the point here (rate-limit.test.ts
 // tests the limits).
-const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1', RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' });
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  NODE_ENV: 'test',
+  PORT: '0',
+  PUBLIC_BASE_URL: 'http://127.0.0.1',
+  RATE_LIMIT_CLIENT_BURST: '0',
+  RATE_LIMIT_PAYER_BURST: '0',
+});
 const terms = {
   network: 'eip155:8453' as const,
   asset: USDC_ON_BASE,
@@ -63,8 +70,18 @@ const terms = {
   eip712Version: '2',
   maxTimeoutSeconds: 300,
 };
-const processor = createPaymentProcessor({ terms, baseUrl: config.PUBLIC_BASE_URL, facilitator, store: createMemoryPaymentStore() });
-const { app } = createApp({ config, logger: createLogger('silent'), renderer, payment: paymentDependencies({ processor, terms }) });
+const processor = createPaymentProcessor({
+  terms,
+  baseUrl: config.PUBLIC_BASE_URL,
+  facilitator,
+  store: createMemoryPaymentStore(),
+});
+const { app } = createApp({
+  config,
+  logger: createLogger('silent'),
+  renderer,
+  payment: paymentDependencies({ processor, terms }),
+});
 const server = app.listen(0, '127.0.0.1', () => {
   process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 });
@@ -80,8 +97,12 @@ process.on('message', (message: { report?: boolean }) => {
     verified: [...verified],
     settles,
     renders,
-    polluted: ({} as Record<string, unknown>).polluted !== undefined || ([] as unknown as Record<string, unknown>).polluted !== undefined,
-    prototypesChanged: [Object.prototype, Array.prototype, Function.prototype, String.prototype].map(prototypeKeys).some((keys, i) => keys !== pristine[i]),
+    polluted:
+      ({} as Record<string, unknown>).polluted !== undefined ||
+      ([] as unknown as Record<string, unknown>).polluted !== undefined,
+    prototypesChanged: [Object.prototype, Array.prototype, Function.prototype, String.prototype]
+      .map(prototypeKeys)
+      .some((keys, i) => keys !== pristine[i]),
   };
   process.send!({ report });
 });

@@ -75,11 +75,24 @@ export function probeInvoice(probes: string[], round: number): { invoice: Invoic
     }
     return text || 'x';
   };
-  const field = (name: string, offset: number) => fill(name, TEXT_FIELDS.find((f) => f.name === name)!.max, round + offset);
+  const field = (name: string, offset: number) =>
+    fill(name, TEXT_FIELDS.find((f) => f.name === name)!.max, round + offset);
   const invoice: InvoiceInput = {
     ...EXAMPLE_INVOICE,
-    seller: { ...EXAMPLE_INVOICE.seller, name: field('seller.name', 0), address: field('seller.address', 1), phone: field('seller.phone', 2), tax_id: field('seller.tax_id', 3) },
-    buyer: { ...EXAMPLE_INVOICE.buyer, name: field('buyer.name', 4), address: field('buyer.address', 5), phone: field('buyer.phone', 6), tax_id: field('buyer.tax_id', 7) },
+    seller: {
+      ...EXAMPLE_INVOICE.seller,
+      name: field('seller.name', 0),
+      address: field('seller.address', 1),
+      phone: field('seller.phone', 2),
+      tax_id: field('seller.tax_id', 3),
+    },
+    buyer: {
+      ...EXAMPLE_INVOICE.buyer,
+      name: field('buyer.name', 4),
+      address: field('buyer.address', 5),
+      phone: field('buyer.phone', 6),
+      tax_id: field('buyer.tax_id', 7),
+    },
     invoice_number: field('invoice_number', 8),
     notes: field('notes', 9),
     payment_instructions: field('payment_instructions', 10),

@@ -18,7 +18,12 @@ test('names come from the invoice numbers, unsafe characters replaced', () => {
 });
 
 test('names that collide after cleaning, or by letter case only, get -2, -3 in item order', () => {
-  assert.deepEqual(fileNamesOf(['A/1', 'A_1', 'a 1', 'B'], '.pdf'), ['invoice-A_1.pdf', 'invoice-A_1-2.pdf', 'invoice-a_1-3.pdf', 'invoice-B.pdf']);
+  assert.deepEqual(fileNamesOf(['A/1', 'A_1', 'a 1', 'B'], '.pdf'), [
+    'invoice-A_1.pdf',
+    'invoice-A_1-2.pdf',
+    'invoice-a_1-3.pdf',
+    'invoice-B.pdf',
+  ]);
   // "x" collides with invoice-X.pdf, then its -2 with invoice-X-2.pdf's number: -3.
   assert.deepEqual(fileNamesOf(['X', 'X-2', 'x'], '.pdf'), ['invoice-X.pdf', 'invoice-X-2.pdf', 'invoice-x-3.pdf']);
   const names = fileNamesOf(['X', 'X-2', 'x'], '.pdf');

@@ -9,7 +9,8 @@ import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoic
 import { AppError } from '../../../src/errors.js';
 import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 
-const batchOf = (n: number, format = 'pdf', base: object = EXAMPLE_INVOICE) => prepareBatch({ format, invoices: Array.from({ length: n }, (_, i) => ({ ...base, invoice_number: `N-${i}` })) });
+const batchOf = (n: number, format = 'pdf', base: object = EXAMPLE_INVOICE) =>
+  prepareBatch({ format, invoices: Array.from({ length: n }, (_, i) => ({ ...base, invoice_number: `N-${i}` })) });
 
 /** A fake renderer: "PDF" bytes naming the invoice, finishing in a shuffled order; counts renders in flight. */
 function fakeRenderer(options: { busyTimes?: number; failOn?: string; refuseFirst?: boolean } = {}) {
@@ -29,11 +30,14 @@ function fakeRenderer(options: { busyTimes?: number; failOn?: string; refuseFirs
       maxInFlight = Math.max(maxInFlight, inFlight);
       const number = prepared.invoice.invoice_number;
       return new Promise((resolve, reject) =>
-        setTimeout(() => {
-          inFlight--;
-          if (number === options.failOn) reject(new AppError('render_timeout', 'too slow'));
-          else resolve({ pdf: Buffer.from(`%PDF ${number}`), pages: 1 });
-        }, (Number(number.slice(2)) * 7) % 5),
+        setTimeout(
+          () => {
+            inFlight--;
+            if (number === options.failOn) reject(new AppError('render_timeout', 'too slow'));
+            else resolve({ pdf: Buffer.from(`%PDF ${number}`), pages: 1 });
+          },
+          (Number(number.slice(2)) * 7) % 5,
+        ),
       );
     },
   };
@@ -43,7 +47,7 @@ function fakeRenderer(options: { busyTimes?: number; failOn?: string; refuseFirs
 /** Entry names and contents in archive order (local headers, walked from the start). */
 function entries(zip: Buffer): [string, string][] {
   const found: [string, string][] = [];
-  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50; ) {
+  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
     const method = zip.readUInt16LE(at + 8);
     const size = zip.readUInt32LE(at + 18);
     const nameLength = zip.readUInt16LE(at + 26);
@@ -71,7 +75,10 @@ test('files in item order whatever order the renders finish in, at most `concurr
 });
 
 test('the first render is admitted synchronously: a full renderer throws before a promise exists', () => {
-  assert.throws(() => produceBatch(fakeRenderer({ refuseFirst: true }).renderer, batchOf(3)), (error: AppError) => error.code === 'renderer_busy');
+  assert.throws(
+    () => produceBatch(fakeRenderer({ refuseFirst: true }).renderer, batchOf(3)),
+    (error: AppError) => error.code === 'renderer_busy',
+  );
 });
 
 test('a later item turned away by a busy renderer waits and is admitted', async () => {
@@ -113,5 +120,8 @@ test('each e-invoice item is written under its own profile: its customization in
   const items = [EXAMPLE_EINVOICE, { ...EXAMPLE_PROFILE_REQUESTS.xrechnung, invoice_number: 'X-1' }];
   const ubl = entries((await produceBatch(undefined, prepareBatch({ format: 'ubl', invoices: items }))).body);
   assert.match(ubl[0]![1], /<cbc:CustomizationID>urn:cen\.eu:en16931:2017<\/cbc:CustomizationID>/);
-  assert.match(ubl[1]![1], /<cbc:CustomizationID>urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0<\/cbc:CustomizationID>/);
+  assert.match(
+    ubl[1]![1],
+    /<cbc:CustomizationID>urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.0<\/cbc:CustomizationID>/,
+  );
 });

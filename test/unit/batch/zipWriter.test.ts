@@ -45,7 +45,14 @@ test('the same entries give the same bytes, whenever they are written', async ()
 
 test('entries read back in order, stored or deflated, dated with their date, UTF-8 names', () => {
   const entries = readEntries(build());
-  assert.deepEqual(entries.map((entry) => [entry.name, entry.method]), [['invoice-A.pdf', 0], ['invoice-Ä.xml', 8], ['manifest.json', 8]]);
+  assert.deepEqual(
+    entries.map((entry) => [entry.name, entry.method]),
+    [
+      ['invoice-A.pdf', 0],
+      ['invoice-Ä.xml', 8],
+      ['manifest.json', 8],
+    ],
+  );
   assert.equal(entries[0]!.data.toString(), '%PDF-1.7 stored bytes');
   assert.equal(entries[1]!.data.toString(), '<x>'.repeat(500));
   assert.equal(entries[0]!.date, dosDateOf('2026-11-02'));

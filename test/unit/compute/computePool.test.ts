@@ -13,13 +13,24 @@ const lateFee = maximalFreeRequests().find((request) => request.path === '/v1/la
 const jobModule = new URL('../../../src/operations/operationWorker.ts', import.meta.url);
 const createPool = (options: Omit<ComputePoolOptions, 'jobModule'>) => {
   const pool = createComputePool({ ...options, jobModule });
-  const run = (operationId: string, body: OperationJob['body'] | unknown, jobContext: OperationJob['context'], priority?: 'high' | 'normal') => {
-    const job: OperationJob = { operationId, body: isBody(body) ? body : { value: body }, context: jobContext, compute: true };
+  const run = (
+    operationId: string,
+    body: OperationJob['body'] | unknown,
+    jobContext: OperationJob['context'],
+    priority?: 'high' | 'normal',
+  ) => {
+    const job: OperationJob = {
+      operationId,
+      body: isBody(body) ? body : { value: body },
+      context: jobContext,
+      compute: true,
+    };
     return pool.run(job, priority) as Promise<OperationJobResult>;
   };
   return { run, close: () => pool.close() };
 };
-const isBody = (body: unknown): body is OperationJob['body'] => typeof body === 'object' && body !== null && 'text' in body && Object.keys(body).length === 1;
+const isBody = (body: unknown): body is OperationJob['body'] =>
+  typeof body === 'object' && body !== null && 'text' in body && Object.keys(body).length === 1;
 const jsonOf = (result: OperationJobResult) => {
   assert.equal(result.kind, 'computed');
   return Buffer.from((result as { json: Uint8Array }).json);
@@ -40,16 +51,27 @@ test('a job answers JSON bytes; text bodies are parsed in the worker; input erro
     const fromText = jsonOf(await pool.run('v1_late_fee', { text: JSON.stringify(lateFee) }, context));
     assert.deepEqual(fromText, fromValue);
     assert.ok(JSON.parse(fromValue.toString('utf8')).schedule.length >= 1200);
-    const refused = await pool.run('v1_late_fee', { ...(lateFee as object), state: 'ZZ' }, context).catch((error: unknown) => error);
+    const refused = await pool
+      .run('v1_late_fee', { ...(lateFee as object), state: 'ZZ' }, context)
+      .catch((error: unknown) => error);
     assert.ok(refused instanceof InputRejected);
     assert.equal(refused.code, 'validation_failed');
-    assert.deepEqual(refused.issues?.map((issue) => issue.path), ['state']);
+    assert.deepEqual(
+      refused.issues?.map((issue) => issue.path),
+      ['state'],
+    );
     const syntax = await pool.run('v1_late_fee', { text: '{"amount":' }, context).catch((error: unknown) => error);
     assert.ok(syntax instanceof AppError && !(syntax instanceof InputRejected));
     assert.equal(syntax.code, 'invalid_json', 'a JSON syntax error crosses as our own error, as data');
-    const proto = await pool.run('v1_late_fee', { text: '{"\\u005f_proto__": {}}' }, context).catch((error: unknown) => error);
+    const proto = await pool
+      .run('v1_late_fee', { text: '{"\\u005f_proto__": {}}' }, context)
+      .catch((error: unknown) => error);
     assert.ok(proto instanceof InputRejected);
-    assert.deepEqual(proto.issues?.map((issue) => issue.code), ['forbidden_property'], 'an escaped __proto__ key too');
+    assert.deepEqual(
+      proto.issues?.map((issue) => issue.code),
+      ['forbidden_property'],
+      'an escaped __proto__ key too',
+    );
     // Anything unexpected stays a plain Error (HTTP and MCP log it and answer internal_error).
     const unexpected = await pool.run('v1_no_such_job', {}, context).catch((error: unknown) => error);
     assert.ok(unexpected instanceof Error && !(unexpected instanceof AppError));
@@ -76,7 +98,9 @@ test('workers run at the lowest CPU priority (nice 19), the event loop keeps its
 test('beyond maxQueued jobs per thread, a job is refused at once with server_busy', async () => {
   const pool = createPool({ threads: 1, maxQueued: 2 });
   try {
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => pool.run('v1_late_fee', lateFee, context)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => pool.run('v1_late_fee', lateFee, context)),
+    );
     assert.deepEqual(
       results.map((result) => (result.status === 'fulfilled' ? 'ok' : (result.reason as AppError).code)),
       ['ok', 'ok', 'server_busy', 'server_busy', 'server_busy'],
@@ -90,8 +114,14 @@ test('a high-priority job waiting is dispatched before every normal one waiting'
   const pool = createPool({ threads: 1, maxQueued: 16 });
   try {
     const order: string[] = [];
-    const track = (name: string, priority: 'high' | 'normal') => pool.run('v1_late_fee', lateFee, context, priority).then(() => order.push(name));
-    await Promise.all([track('normal 1', 'normal'), track('normal 2', 'normal'), track('normal 3', 'normal'), track('high', 'high')]);
+    const track = (name: string, priority: 'high' | 'normal') =>
+      pool.run('v1_late_fee', lateFee, context, priority).then(() => order.push(name));
+    await Promise.all([
+      track('normal 1', 'normal'),
+      track('normal 2', 'normal'),
+      track('normal 3', 'normal'),
+      track('high', 'high'),
+    ]);
     // normal 1 was running already when the others were queued.
     assert.deepEqual(order, ['normal 1', 'high', 'normal 2', 'normal 3']);
   } finally {
@@ -107,7 +137,10 @@ test('closing fails the jobs in flight (a plain Error: a logged 500) and refuses
   const failed = await inFlight;
   assert.ok(failed instanceof Error && !(failed instanceof AppError), String(failed));
   assert.match(failed.message, /compute worker exited/);
-  assert.equal(((await pool.run('v1_late_fee', lateFee, context).catch((error: unknown) => error)) as AppError).code, 'shutting_down');
+  assert.equal(
+    ((await pool.run('v1_late_fee', lateFee, context).catch((error: unknown) => error)) as AppError).code,
+    'shutting_down',
+  );
 });
 
 test('a busy pool keeps the process alive until its answer is in; an idle one does not', () => {
@@ -117,6 +150,9 @@ test('a busy pool keeps the process alive until its answer is in; an idle one do
     const pool = createComputePool({ threads: 1, maxQueued: 8, jobModule: new URL(${JSON.stringify(jobModule.href)}) });
     pool.run({ operationId: 'v1_late_fee', body: { value: ${JSON.stringify(lateFee)} }, context: { today: '2026-11-24' }, compute: true }).then((result) => console.log('answered', result.json.length > 1000));
   `;
-  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(output.trim(), 'answered true');
 });

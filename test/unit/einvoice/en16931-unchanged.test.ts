@@ -37,7 +37,10 @@ test('en16931 writes the same bytes as before the profiles, with or without "pro
     (['cii', 'ubl'] as const).forEach((syntax, at) => {
       const xml = eInvoiceXml(implicit, syntax);
       assert.equal(sha(xml), EXAMPLE_DIGESTS[name]![at], `${name} ${syntax}`);
-      assert.ok(eInvoiceXml(explicit.prepared, syntax, explicit.profile).equals(xml), `${name} ${syntax} with profile en16931`);
+      assert.ok(
+        eInvoiceXml(explicit.prepared, syntax, explicit.profile).equals(xml),
+        `${name} ${syntax} with profile en16931`,
+      );
     });
   }
 });

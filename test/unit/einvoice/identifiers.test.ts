@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gs1CheckDigitOk, IDENTIFIER_SCHEMES, kboOk, leitwegIdOk, luhnOk } from '../../../src/invoice/partyIdentifiers.js';
+import {
+  gs1CheckDigitOk,
+  IDENTIFIER_SCHEMES,
+  kboOk,
+  leitwegIdOk,
+  luhnOk,
+} from '../../../src/invoice/partyIdentifiers.js';
 
 /** Each scheme's own format, on published identifiers and one-digit changes of them. */
 const valid = (scheme: string, id: string) => IDENTIFIER_SCHEMES.get(scheme)!.valid(id);
@@ -30,7 +36,8 @@ test('Belgian KBO: 97 − (first eight mod 97); the VAT number carries it after 
 });
 
 test('Leitweg-ID: format and ISO/IEC 7064 MOD 97-10 check digits (KoSIT test cases)', () => {
-  for (const id of ['04011000-12345-03', '04011000-12346-97', '04011000-12352-79', '991-33333TEST-33']) assert.ok(leitwegIdOk(id), id);
+  for (const id of ['04011000-12345-03', '04011000-12346-97', '04011000-12352-79', '991-33333TEST-33'])
+    assert.ok(leitwegIdOk(id), id);
   assert.ok(!leitwegIdOk('04011000-12345-04'));
   assert.ok(!leitwegIdOk('04011000 12345 03'));
   assert.ok(!valid('0204', '1-12345-03'), 'coarse address of one digit');

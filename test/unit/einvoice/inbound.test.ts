@@ -54,7 +54,9 @@ describe('reading our own e-invoices back (cii.ts and ubl.ts inverted)', () => {
   });
 
   test('a document without lines (MINIMUM, BASIC WL) re-issues as one line per VAT group, same totals', () => {
-    const xml = ownXml('cii').toString('utf8').replace(/<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>\s*/g, '');
+    const xml = ownXml('cii')
+      .toString('utf8')
+      .replace(/<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>\s*/g, '');
     const answer = inspectEInvoice(Buffer.from(xml), 'xml');
     assert.equal(answer.invoice.line_items.length, prepared.totals.groups.length);
     assert.ok(answer.reissue.folded.some((note) => /no lines/.test(note)));
@@ -63,43 +65,89 @@ describe('reading our own e-invoices back (cii.ts and ubl.ts inverted)', () => {
   });
 
   test('an element the mapping does not read is an other value, with its path', () => {
-    const xml = ownXml('cii').toString('utf8').replace('<ram:TypeCode>380</ram:TypeCode>', '<ram:TypeCode>380</ram:TypeCode><ram:Name>WARENRECHNUNG</ram:Name>');
+    const xml = ownXml('cii')
+      .toString('utf8')
+      .replace(
+        '<ram:TypeCode>380</ram:TypeCode>',
+        '<ram:TypeCode>380</ram:TypeCode><ram:Name>WARENRECHNUNG</ram:Name>',
+      );
     const { invoice } = readInbound(Buffer.from(xml), 'xml');
     assert.deepEqual(invoice.otherValues, [{ bt: null, path: 'ExchangedDocument/Name', value: 'WARENRECHNUNG' }]);
   });
 
   test('a changed total is a difference with its rule', () => {
-    const xml = ownXml('ubl').toString('utf8').replace(/<cbc:PayableAmount currencyID="EUR">[^<]+</, '<cbc:PayableAmount currencyID="EUR">1.00<');
+    const xml = ownXml('ubl')
+      .toString('utf8')
+      .replace(/<cbc:PayableAmount currencyID="EUR">[^<]+</, '<cbc:PayableAmount currencyID="EUR">1.00<');
     const { differences } = compareTotals(readInbound(Buffer.from(xml), 'xml').invoice);
-    assert.deepEqual(differences.map((difference) => [difference.field, difference.rule, difference.document]), [['due_payable', 'BR-CO-16', '1.00']]);
+    assert.deepEqual(
+      differences.map((difference) => [difference.field, difference.rule, difference.document]),
+      [['due_payable', 'BR-CO-16', '1.00']],
+    );
   });
 });
 
 describe('hostile XML is refused unread', () => {
   test('DOCTYPE, entities, depth, element count, encodings', () => {
-    assert.equal(code(() => readInbound(Buffer.from('<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>'), 'xml')), 'xml_doctype_refused');
-    assert.equal(code(() => readInbound(Buffer.from(`${'<a>'.repeat(49)}${'</a>'.repeat(49)}`), 'xml')), 'xml_too_deep');
-    assert.equal(code(() => readInbound(Buffer.from(`<a>${'<b/>'.repeat(200_001)}</a>`), 'xml')), 'einvoice_too_large');
-    assert.equal(code(() => readInbound(Buffer.from('<a>&bogus;</a>'), 'xml')), 'xml_malformed');
-    assert.equal(code(() => readInbound(Buffer.from('<?xml version="1.0" encoding="EBCDIC"?><a/>'), 'xml')), 'xml_encoding_unsupported');
-    assert.equal(code(() => readInbound(Buffer.from('<a xmlns="urn:x"/>'), 'xml')), 'einvoice_unknown_root');
+    assert.equal(
+      code(() => readInbound(Buffer.from('<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>'), 'xml')),
+      'xml_doctype_refused',
+    );
+    assert.equal(
+      code(() => readInbound(Buffer.from(`${'<a>'.repeat(49)}${'</a>'.repeat(49)}`), 'xml')),
+      'xml_too_deep',
+    );
+    assert.equal(
+      code(() => readInbound(Buffer.from(`<a>${'<b/>'.repeat(200_001)}</a>`), 'xml')),
+      'einvoice_too_large',
+    );
+    assert.equal(
+      code(() => readInbound(Buffer.from('<a>&bogus;</a>'), 'xml')),
+      'xml_malformed',
+    );
+    assert.equal(
+      code(() => readInbound(Buffer.from('<?xml version="1.0" encoding="EBCDIC"?><a/>'), 'xml')),
+      'xml_encoding_unsupported',
+    );
+    assert.equal(
+      code(() => readInbound(Buffer.from('<a xmlns="urn:x"/>'), 'xml')),
+      'einvoice_unknown_root',
+    );
   });
 
   test('UTF-16 with BOM and a declared ISO-8859-1 are read', () => {
     assert.equal(xmlText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a>ä</a>', 'utf16le')])), '<a>ä</a>');
-    assert.equal(xmlText(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>\xe4</a>', 'latin1')), '<?xml version="1.0" encoding="ISO-8859-1"?><a>ä</a>');
+    assert.equal(
+      xmlText(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>\xe4</a>', 'latin1')),
+      '<?xml version="1.0" encoding="ISO-8859-1"?><a>ä</a>',
+    );
   });
 });
 
 describe('PDF embedded files', () => {
   const pdf = (dict: string, data: Buffer, extra = '') =>
-    Buffer.concat([Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n${extra}2 0 obj\n${dict}\nstream\n`, 'latin1'), data, Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1')]);
+    Buffer.concat([
+      Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n${extra}2 0 obj\n${dict}\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
+    ]);
 
   test('FlateDecode with a direct or an indirect /Length, nested dictionaries and strings with brackets', () => {
     const xml = ownXml('cii');
     const packed = deflateSync(xml);
-    assert.ok(pdfEmbeddedFiles(pdf(`<< /Type /EmbeddedFile /Filter /FlateDecode /Length ${packed.length} /Params << /Size ${xml.length} /ModDate (D:2026\\(x>>) >> >>`, packed))[0]!.equals(xml));
-    assert.ok(pdfEmbeddedFiles(pdf('<</Type/EmbeddedFile/Filter/FlateDecode/Length 9 0 R>>', packed, `9 0 obj\n${packed.length}\nendobj\n`))[0]!.equals(xml));
+    assert.ok(
+      pdfEmbeddedFiles(
+        pdf(
+          `<< /Type /EmbeddedFile /Filter /FlateDecode /Length ${packed.length} /Params << /Size ${xml.length} /ModDate (D:2026\\(x>>) >> >>`,
+          packed,
+        ),
+      )[0]!.equals(xml),
+    );
+    assert.ok(
+      pdfEmbeddedFiles(
+        pdf('<</Type/EmbeddedFile/Filter/FlateDecode/Length 9 0 R>>', packed, `9 0 obj\n${packed.length}\nendobj\n`),
+      )[0]!.equals(xml),
+    );
     const { invoice, source } = readInbound(pdf(`<< /Type /EmbeddedFile /Length ${xml.length} >>`, xml), 'pdf');
     assert.equal(invoice.number, EXAMPLE_EINVOICE.invoice_number);
     assert.equal(source.embeddedFiles, 1);
@@ -107,8 +155,16 @@ describe('PDF embedded files', () => {
 
   test('a stream that inflates beyond the limit is not read', () => {
     const bomb = deflateSync(Buffer.alloc(5 * 1024 * 1024, 0x20));
-    assert.deepEqual(pdfEmbeddedFiles(pdf(`<< /Type /EmbeddedFile /Filter /FlateDecode /Length ${bomb.length} >>`, bomb)), []);
-    assert.equal(code(() => readInbound(pdf(`<< /Type /EmbeddedFile /Filter /FlateDecode /Length ${bomb.length} >>`, bomb), 'pdf')), 'pdf_no_einvoice');
+    assert.deepEqual(
+      pdfEmbeddedFiles(pdf(`<< /Type /EmbeddedFile /Filter /FlateDecode /Length ${bomb.length} >>`, bomb)),
+      [],
+    );
+    assert.equal(
+      code(() =>
+        readInbound(pdf(`<< /Type /EmbeddedFile /Filter /FlateDecode /Length ${bomb.length} >>`, bomb), 'pdf'),
+      ),
+      'pdf_no_einvoice',
+    );
   });
 });
 

@@ -25,6 +25,12 @@ test('the removals the page shows give the rule it names', () => {
     drop(copy as unknown as Removable);
     return checkEInvoice(copy).issues.map((issue) => [issue.code, issue.path]);
   };
-  assert.deepEqual(without(EXAMPLE_PROFILE_REQUESTS.xrechnung, (copy) => delete copy.buyer_reference), [['BR-DE-15', 'buyer_reference']]);
-  assert.deepEqual(without(EXAMPLE_PROFILE_REQUESTS.fr, (copy) => delete copy.seller.legal_registration), [['BR-FR-10', 'seller.legal_registration']]);
+  assert.deepEqual(
+    without(EXAMPLE_PROFILE_REQUESTS.xrechnung, (copy) => delete copy.buyer_reference),
+    [['BR-DE-15', 'buyer_reference']],
+  );
+  assert.deepEqual(
+    without(EXAMPLE_PROFILE_REQUESTS.fr, (copy) => delete copy.seller.legal_registration),
+    [['BR-FR-10', 'seller.legal_registration']],
+  );
 });

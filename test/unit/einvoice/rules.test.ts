@@ -19,14 +19,50 @@ const CASES: [string, object, [string, string][]][] = [
   ['BR-CO-09', { buyer: { ...buyer, vat_id: 'QQ123456' } }, [['BR-CO-09', 'buyer.vat_id']]],
   ['BR-CL-23', { line_items: [{ ...line, unit: 'HRS' }] }, [['BR-CL-23', 'line_items[0].unit']]],
   ['BR-CO-25', { due_date: undefined }, [['BR-CO-25', 'due_date']]],
-  ['BR-S-02', { seller: { ...seller, vat_id: undefined } }, [['BR-CO-26', 'seller.vat_id'], ['BR-S-02', 'seller.vat_id']]],
-  ['BR-Z-02', { seller: { ...seller, vat_id: undefined }, line_items: [zero('Z')] }, [['BR-CO-26', 'seller.vat_id'], ['BR-Z-02', 'seller.vat_id']]],
-  ['BR-E-02', { seller: { ...seller, vat_id: undefined }, line_items: [zero('E')], tax_exemption_reason: 'Art. 132' }, [['BR-CO-26', 'seller.vat_id'], ['BR-E-02', 'seller.vat_id']]],
+  [
+    'BR-S-02',
+    { seller: { ...seller, vat_id: undefined } },
+    [
+      ['BR-CO-26', 'seller.vat_id'],
+      ['BR-S-02', 'seller.vat_id'],
+    ],
+  ],
+  [
+    'BR-Z-02',
+    { seller: { ...seller, vat_id: undefined }, line_items: [zero('Z')] },
+    [
+      ['BR-CO-26', 'seller.vat_id'],
+      ['BR-Z-02', 'seller.vat_id'],
+    ],
+  ],
+  [
+    'BR-E-02',
+    { seller: { ...seller, vat_id: undefined }, line_items: [zero('E')], tax_exemption_reason: 'Art. 132' },
+    [
+      ['BR-CO-26', 'seller.vat_id'],
+      ['BR-E-02', 'seller.vat_id'],
+    ],
+  ],
   ['BR-E-10', { line_items: [zero('E')] }, [['BR-E-10', 'tax_exemption_reason']]],
   ['BR-AE-02', { buyer: { ...buyer, vat_id: undefined }, line_items: [zero('AE')] }, [['BR-AE-02', 'buyer.vat_id']]],
   ['BR-IC-02', { buyer: { ...buyer, vat_id: undefined }, line_items: [zero('K')] }, [['BR-IC-02', 'buyer.vat_id']]],
-  ['BR-G-02', { seller: { ...seller, vat_id: undefined, tax_id: '12/345' }, line_items: [zero('G')] }, [['BR-CO-26', 'seller.vat_id'], ['BR-G-02', 'seller.vat_id']]],
-  ['BR-O-02 and BR-O-11', { line_items: [zero('O'), line] }, [['BR-O-02', 'seller.vat_id'], ['BR-O-02', 'buyer.vat_id'], ['BR-O-11', 'line_items[1].tax_category']]],
+  [
+    'BR-G-02',
+    { seller: { ...seller, vat_id: undefined, tax_id: '12/345' }, line_items: [zero('G')] },
+    [
+      ['BR-CO-26', 'seller.vat_id'],
+      ['BR-G-02', 'seller.vat_id'],
+    ],
+  ],
+  [
+    'BR-O-02 and BR-O-11',
+    { line_items: [zero('O'), line] },
+    [
+      ['BR-O-02', 'seller.vat_id'],
+      ['BR-O-02', 'buyer.vat_id'],
+      ['BR-O-11', 'line_items[1].tax_category'],
+    ],
+  ],
 ];
 
 describe('the EN 16931 rules, one by one', () => {
@@ -34,20 +70,38 @@ describe('the EN 16931 rules, one by one', () => {
     test(name, () => {
       const body = { ...EXAMPLE_EINVOICE, ...change };
       const { issues } = checkEInvoice(JSON.parse(JSON.stringify(body)));
-      assert.deepEqual(issues.map((issue) => [issue.code, issue.path]), expected);
-      assert.throws(() => prepareEInvoice(JSON.parse(JSON.stringify(body))), (error: unknown) => error instanceof InputRejected && error.code === 'en16931_rules_failed');
+      assert.deepEqual(
+        issues.map((issue) => [issue.code, issue.path]),
+        expected,
+      );
+      assert.throws(
+        () => prepareEInvoice(JSON.parse(JSON.stringify(body))),
+        (error: unknown) => error instanceof InputRejected && error.code === 'en16931_rules_failed',
+      );
     });
   }
 
   test('every rule has a case here', () => {
     const covered = new Set(CASES.flatMap(([, , expected]) => expected.map(([id]) => id)));
-    assert.deepEqual(EN16931_RULES.map((rule) => rule.id).filter((id) => !covered.has(id)), []);
+    assert.deepEqual(
+      EN16931_RULES.map((rule) => rule.id).filter((id) => !covered.has(id)),
+      [],
+    );
   });
 
   test('the example passes, and O alone without VAT ids still fails BR-CO-26', () => {
     assert.deepEqual(checkEInvoice(EXAMPLE_EINVOICE).issues, []);
-    const onlyO = { ...EXAMPLE_EINVOICE, seller: { ...seller, vat_id: undefined }, buyer: { ...buyer, vat_id: undefined }, line_items: [zero('O')], discount: undefined };
-    assert.deepEqual(checkEInvoice(JSON.parse(JSON.stringify(onlyO))).issues.map((issue) => issue.code), ['BR-CO-26']);
+    const onlyO = {
+      ...EXAMPLE_EINVOICE,
+      seller: { ...seller, vat_id: undefined },
+      buyer: { ...buyer, vat_id: undefined },
+      line_items: [zero('O')],
+      discount: undefined,
+    };
+    assert.deepEqual(
+      checkEInvoice(JSON.parse(JSON.stringify(onlyO))).issues.map((issue) => issue.code),
+      ['BR-CO-26'],
+    );
   });
 });
 

@@ -4,7 +4,14 @@ import { el, leaf, serializeXml } from '../../../src/einvoice/xml.js';
 
 test('text and attributes are escaped; absent children and leaves are left out', () => {
   const xml = serializeXml(
-    el('a:Root', { note: 'say "hi" & <bye>\n' }, leaf('a:T', '</a:T><evil x="1">&amp;'), leaf('a:None', undefined), false, [leaf('a:U', 'ü 😀 \uFFFE \uD800')]),
+    el(
+      'a:Root',
+      { note: 'say "hi" & <bye>\n' },
+      leaf('a:T', '</a:T><evil x="1">&amp;'),
+      leaf('a:None', undefined),
+      false,
+      [leaf('a:U', 'ü 😀 \uFFFE \uD800')],
+    ),
     { a: 'urn:x' },
   );
   assert.equal(
@@ -18,5 +25,8 @@ test('text and attributes are escaped; absent children and leaves are left out',
 });
 
 test('an element without children is self-closed, text "" is kept as an empty element', () => {
-  assert.equal(serializeXml(el('R', null, el('E', null), leaf('T', '')), {}), '<?xml version="1.0" encoding="UTF-8"?>\n<R>\n  <E/>\n  <T></T>\n</R>\n');
+  assert.equal(
+    serializeXml(el('R', null, el('E', null), leaf('T', '')), {}),
+    '<?xml version="1.0" encoding="UTF-8"?>\n<R>\n  <E/>\n  <T></T>\n</R>\n',
+  );
 });

@@ -14,7 +14,8 @@ test('addMonths keeps the day, clamped to the month end, leap years included', (
     ['2000-01-31', 1, '2000-02-29'], // 2000 is
     ['2026-05-10', 0, '2026-05-10'],
   ];
-  for (const [date, months, expected] of cases) assert.equal(addMonths(date, months), expected, `${date} + ${months} months`);
+  for (const [date, months, expected] of cases)
+    assert.equal(addMonths(date, months), expected, `${date} + ${months} months`);
 });
 
 test('addDays and daysBetween cross month, year and leap-day boundaries in UTC', () => {

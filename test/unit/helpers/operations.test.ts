@@ -26,7 +26,10 @@ test('every example validates, runs, and answers exactly what the response schem
     // Sent as JSON, as a client would, on the day the published docs are computed for.
     const answer = runOperation(operation, JSON.parse(JSON.stringify(operation.example)), '2026-11-22');
     const documented = v.safeParse(operation.response, answer);
-    assert.ok(documented.success, `${operation.operationId}: ${JSON.stringify(documented.issues?.[0]?.path?.map((item) => item.key))}`);
+    assert.ok(
+      documented.success,
+      `${operation.operationId}: ${JSON.stringify(documented.issues?.[0]?.path?.map((item) => item.key))}`,
+    );
     // v.object drops keys it does not know: equality means no answered field is undocumented.
     assert.deepEqual(documented.output, answer, operation.operationId);
     assert.deepEqual(JSON.parse(JSON.stringify(answer)), answer, `${operation.operationId} survives JSON`);
@@ -34,13 +37,18 @@ test('every example validates, runs, and answers exactly what the response schem
 });
 
 test('the examples show the interesting cases', () => {
-  const [reminder, lateFee, terms, timesheet] = HELPER_OPERATIONS.map((operation) => runOperation(operation, operation.example)) as JsonAnswer[];
+  const [reminder, lateFee, terms, timesheet] = HELPER_OPERATIONS.map((operation) =>
+    runOperation(operation, operation.example),
+  ) as JsonAnswer[];
   assert.equal(reminder.status, 'overdue');
   assert.equal(reminder.days_overdue, 7);
   assert.equal(lateFee.periods, 4);
   // 1.5% of 10803.74 = 162.0561 → 162.06, four periods
   assert.equal(lateFee.fee.minor, 64824);
-  assert.deepEqual(lateFee.warnings.map((warning: { code: string }) => warning.code), ['rate_above_legal_rate', 'rate_above_contract_cap']);
+  assert.deepEqual(
+    lateFee.warnings.map((warning: { code: string }) => warning.code),
+    ['rate_above_legal_rate', 'rate_above_contract_cap'],
+  );
   assert.equal(terms.due_date, '2026-12-02');
   assert.equal(terms.discount_amount.minor, 21607); // 2% of 10803.74 = 216.0748
   assert.deepEqual(timesheet.summary.omitted_entries, []);

@@ -69,7 +69,11 @@ test('annualised cost of forgoing the discount, simple and compounded', () => {
     [3, 15, 60, 25.09, 28.03], // 3/97 × 365/45 = 0.250859…; (100/97)^(365/45) − 1 = 0.280253…
   ];
   for (const [percent, discountDays, netDays, simple, compounded] of cases) {
-    assert.deepEqual(annualisedDiscountCost(percent, discountDays, netDays), { simple_percent: simple, compounded_percent: compounded }, `${percent}/${discountDays} Net ${netDays}`);
+    assert.deepEqual(
+      annualisedDiscountCost(percent, discountDays, netDays),
+      { simple_percent: simple, compounded_percent: compounded },
+      `${percent}/${discountDays} Net ${netDays}`,
+    );
   }
   // Too large for a JSON number: the compounded figure is null rather than Infinity.
   assert.equal(annualisedDiscountCost(99.9999, 0, 1).compounded_percent, null);
@@ -79,14 +83,24 @@ test('bad terms are a 400 on path terms that lists the accepted forms', () => {
   for (const text of ['Net thirty', '2/10 N/30', '2/30 Net 30', '']) {
     const { code, issues } = rejectionOf(paymentTermsOperation, { invoice_date: '2026-01-31', amount: 1, terms: text });
     assert.equal(code, 'validation_failed', text);
-    assert.deepEqual(issues.map((issue) => issue.path), ['terms'], text);
+    assert.deepEqual(
+      issues.map((issue) => issue.path),
+      ['terms'],
+      text,
+    );
   }
   const { issues } = rejectionOf(paymentTermsOperation, { invoice_date: '2026-01-31', amount: 1, terms: 'soon' });
   assert.match(issues[0]?.message ?? '', /"Net N".*"D\/X Net N".*"Net N EOM".*"Due on receipt"/);
 });
 
 test('schema: required fields, real dates, unknown fields, currency list', () => {
-  const { issues } = rejectionOf(paymentTermsOperation, { invoice_date: '2026-02-30', terms: 'Net 30', amount: -1, currency: 'usd', extra: 1 });
+  const { issues } = rejectionOf(paymentTermsOperation, {
+    invoice_date: '2026-02-30',
+    terms: 'Net 30',
+    amount: -1,
+    currency: 'usd',
+    extra: 1,
+  });
   assert.deepEqual(pathsAndCodes(issues).sort(), [
     ['amount', 'too_small'],
     ['currency', 'invalid_value'],

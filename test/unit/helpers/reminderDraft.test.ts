@@ -11,7 +11,8 @@ const base = {
   amount: 1234.5,
   due_date: '2026-12-02',
 };
-const draft = (body: Record<string, unknown>, today?: string) => runOperation(reminderDraftOperation, { ...base, ...body }, today);
+const draft = (body: Record<string, unknown>, today?: string) =>
+  runOperation(reminderDraftOperation, { ...base, ...body }, today);
 
 test('status and day counts follow as_of', () => {
   const cases: [string, string, number, number][] = [
@@ -23,7 +24,11 @@ test('status and day counts follow as_of', () => {
   ];
   for (const [asOf, status, daysOverdue, daysUntilDue] of cases) {
     const result = draft({ as_of: asOf });
-    assert.deepEqual([result.status, result.days_overdue, result.days_until_due], [status, daysOverdue, daysUntilDue], asOf);
+    assert.deepEqual(
+      [result.status, result.days_overdue, result.days_until_due],
+      [status, daysOverdue, daysUntilDue],
+      asOf,
+    );
   }
   assert.equal(draft({}, '2026-12-05').as_of, '2026-12-05'); // default: today
   assert.equal(draft({}, '2026-12-05').status, 'overdue');
@@ -42,7 +47,8 @@ test('subjects change with tone and status', () => {
     ['final', '2026-12-09', 'Final notice: invoice INV-1 is 7 days overdue'],
     ['final', '2026-12-02', 'Final reminder: invoice INV-1 is due today'],
   ];
-  for (const [tone, asOf, subject] of subjects) assert.equal(draft({ tone, as_of: asOf }).subject, subject, `${tone} ${asOf}`);
+  for (const [tone, asOf, subject] of subjects)
+    assert.equal(draft({ tone, as_of: asOf }).subject, subject, `${tone} ${asOf}`);
 });
 
 test('every tone renders every status as clean plain text', () => {
@@ -78,7 +84,7 @@ test('tones escalate: the final notice says so, the friendly one does not', () =
 });
 
 test('text is kept as sent: no HTML escaping in plain text', () => {
-  const { body } = draft({ client_name: 'Smith & Sons <Ltd>', from_name: "O'Brien \"Design\"", as_of: '2026-12-09' });
+  const { body } = draft({ client_name: 'Smith & Sons <Ltd>', from_name: 'O\'Brien "Design"', as_of: '2026-12-09' });
   assert.ok(body.startsWith('Hi Smith & Sons <Ltd>,'));
   assert.ok(body.endsWith('O\'Brien "Design"'));
 });
@@ -96,12 +102,15 @@ test('amounts come from exact minor units; dates are written for the currency', 
 });
 
 test('validation: tone, https link, single-line names, unknown fields', () => {
-  const paths = (body: Record<string, unknown>) => pathsAndCodes(rejectionOf(reminderDraftOperation, { ...base, ...body }).issues);
+  const paths = (body: Record<string, unknown>) =>
+    pathsAndCodes(rejectionOf(reminderDraftOperation, { ...base, ...body }).issues);
   assert.deepEqual(paths({ tone: 'angry' }), [['tone', 'invalid_value']]);
   assert.deepEqual(paths({ payment_link: 'http://pay.example.com/i/1' }), [['payment_link', 'invalid_value']]);
   assert.deepEqual(paths({ payment_link: 'javascript:alert(1)' }), [['payment_link', 'invalid_value']]);
   assert.deepEqual(paths({ payment_link: 'pay.example.com' }), [['payment_link', 'invalid_value']]);
-  assert.deepEqual(paths({ payment_link: `https://pay.example.com/${'x'.repeat(1977)}` }), [['payment_link', 'too_long']]);
+  assert.deepEqual(paths({ payment_link: `https://pay.example.com/${'x'.repeat(1977)}` }), [
+    ['payment_link', 'too_long'],
+  ]);
   assert.equal(draft({ payment_link: `https://pay.example.com/${'x'.repeat(1976)}` }).payment_link?.length, 2000);
   assert.deepEqual(paths({ client_name: 'Acme\nRobotics' }), [['client_name', 'invalid_format']]);
   assert.deepEqual(paths({ due_date: '2026-02-29' }), [['due_date', 'invalid_value']]);

@@ -16,7 +16,11 @@ export function runOperation<TSchema extends v.GenericSchema, TResult>(
 }
 
 /** The 400 an operation answers for a body: its error code and issues. */
-export function rejectionOf<TSchema extends v.GenericSchema, TResult>(operation: JsonOperation<TSchema, TResult>, body: unknown, today = '2026-11-22'): { code: string; issues: Issue[] } {
+export function rejectionOf<TSchema extends v.GenericSchema, TResult>(
+  operation: JsonOperation<TSchema, TResult>,
+  body: unknown,
+  today = '2026-11-22',
+): { code: string; issues: Issue[] } {
   try {
     runOperation(operation, body, today);
   } catch (error) {

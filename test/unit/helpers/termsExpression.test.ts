@@ -22,7 +22,11 @@ test('parses the documented forms, case-insensitively and with extra spaces', ()
   for (const [text, normalised, kind, netDays, percent, discountDays] of cases) {
     const reading = parseTerms(text);
     assert.ok(reading.ok, text);
-    assert.deepEqual(reading.terms, { text: normalised, kind, net_days: netDays, discount_percent: percent, discount_days: discountDays }, text);
+    assert.deepEqual(
+      reading.terms,
+      { text: normalised, kind, net_days: netDays, discount_percent: percent, discount_days: discountDays },
+      text,
+    );
   }
 });
 

@@ -18,8 +18,10 @@ const base = {
   issue_date: '2026-11-30',
   default_rate: 100,
 };
-const fromTimesheet = (entries: Entry[], body: Record<string, unknown> = {}) => runOperation(timesheetOperation, { ...base, entries, ...body });
-const lines = (result: ReturnType<typeof fromTimesheet>) => result.invoice.line_items.map(({ description, quantity, unit_price }) => [description, quantity, unit_price]);
+const fromTimesheet = (entries: Entry[], body: Record<string, unknown> = {}) =>
+  runOperation(timesheetOperation, { ...base, entries, ...body });
+const lines = (result: ReturnType<typeof fromTimesheet>) =>
+  result.invoice.line_items.map(({ description, quantity, unit_price }) => [description, quantity, unit_price]);
 
 test('rounding an entry to the increment: up, nearest (half away from zero), down', () => {
   const cases: [number, number, RoundingMode, bigint][] = [
@@ -50,7 +52,9 @@ test('property: down ≤ exact ≤ up, nearest between them, at most one increme
     fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 1, max: 80 }), (microHours, thirds) => {
       const hours = microHours / 1_000_000; // at most 6 decimals, up to 1000 hours
       const increment = thirds * 3;
-      const [down, nearest, up] = (['down', 'nearest', 'up'] as const).map((mode) => roundedMinutes(hours, increment, mode)) as [bigint, bigint, bigint];
+      const [down, nearest, up] = (['down', 'nearest', 'up'] as const).map((mode) =>
+        roundedMinutes(hours, increment, mode),
+      ) as [bigint, bigint, bigint];
       const exactMinutesTimesMillion = BigInt(microHours) * 60n; // minutes × 10^6
       assert.ok(down * 1_000_000n <= exactMinutesTimesMillion && exactMinutesTimesMillion <= up * 1_000_000n);
       assert.ok(down <= nearest && nearest <= up);
@@ -89,7 +93,13 @@ test('group_by description: one line per description and rate, ordered by first 
     ['Design', 3.25, 100], // 66 min → 75, plus 120 = 195 min; first date 2026-11-04
   ]);
   assert.deepEqual(
-    result.summary.groups.map((group) => [group.description, group.entries, group.hours_before_rounding, group.hours_after_rounding, group.line_index]),
+    result.summary.groups.map((group) => [
+      group.description,
+      group.entries,
+      group.hours_before_rounding,
+      group.hours_after_rounding,
+      group.line_index,
+    ]),
     [
       ['Review', [1, 4], 0.7, 0.75, 0],
       ['Design', [3], 0.75, 0.75, 1],
@@ -110,7 +120,10 @@ test('group_by date and none', () => {
     ['2026-11-04: Design; Review', 2.2, 100],
     ['2026-11-05: Design', 1.1, 100],
   ]);
-  assert.deepEqual(byDate.summary.groups.map((group) => group.date), ['2026-11-03', '2026-11-03', '2026-11-04', '2026-11-05']);
+  assert.deepEqual(
+    byDate.summary.groups.map((group) => group.date),
+    ['2026-11-03', '2026-11-03', '2026-11-04', '2026-11-05'],
+  );
 
   const perEntry = fromTimesheet(week, { group_by: 'none' });
   assert.deepEqual(
@@ -156,21 +169,30 @@ test('expenses become quantity-1 lines after the time; terms set the due date; t
   assert.equal(result.totals.total.minor, 76148);
   assert.equal(result.summary.expense_lines, 2);
 
-  const eom = fromTimesheet([{ date: '2026-11-03', description: 'Workshop', hours: 3 }], { terms: 'net 30 eom', issue_date: '2028-02-10' });
+  const eom = fromTimesheet([{ date: '2026-11-03', description: 'Workshop', hours: 3 }], {
+    terms: 'net 30 eom',
+    issue_date: '2028-02-10',
+  });
   assert.equal(eom.invoice.due_date, '2028-03-30');
   const none = fromTimesheet([{ date: '2026-11-03', description: 'Workshop', hours: 3 }]);
   assert.equal('due_date' in none.invoice, false);
 });
 
 test('the invoice passes prepareInvoice unchanged, also after a JSON round trip', () => {
-  const result = fromTimesheet(week, { rounding: { increment_minutes: 6, mode: 'nearest' }, tax_rate: 7.5, expenses: [{ description: 'Fonts', amount: 35 }] });
+  const result = fromTimesheet(week, {
+    rounding: { increment_minutes: 6, mode: 'nearest' },
+    tax_rate: 7.5,
+    expenses: [{ description: 'Fonts', amount: 35 }],
+  });
   const sent = JSON.parse(JSON.stringify(result.invoice));
   assert.deepEqual(buildTotalsReport(prepareInvoice(sent)), result.totals);
   assert.deepEqual(JSON.parse(JSON.stringify(result.totals)), result.totals);
 });
 
 test('JPY: whole yen', () => {
-  const result = fromTimesheet([{ date: '2026-11-03', description: '翻訳', hours: 0.75, rate: 7777 }], { currency: 'JPY' });
+  const result = fromTimesheet([{ date: '2026-11-03', description: '翻訳', hours: 0.75, rate: 7777 }], {
+    currency: 'JPY',
+  });
   // 0.75 × 7777 = 5832.75 → 5833
   assert.deepEqual(result.totals.lines[0]?.amount, { minor: 5833, decimal: '5833', formatted: '￥5,833' });
   assert.equal(result.invoice.currency, 'JPY');
@@ -188,7 +210,12 @@ test('groups that round to 0 hours are left off the invoice and listed, never lo
   assert.deepEqual(lines(result), [['Build', 2, 100]]);
   assert.deepEqual(result.summary.omitted_entries, [0, 2]);
   assert.deepEqual(
-    result.summary.groups.map((group) => [group.description, group.line_index, group.hours_before_rounding, group.hours_after_rounding]),
+    result.summary.groups.map((group) => [
+      group.description,
+      group.line_index,
+      group.hours_before_rounding,
+      group.hours_after_rounding,
+    ]),
     [
       ['Call', null, 0.15, 0],
       ['Build', 0, 2, 2],
@@ -205,7 +232,11 @@ test('groups that round to 0 hours are left off the invoice and listed, never lo
   assert.deepEqual(lines(merged), [['Call', 1, 100]]);
   assert.deepEqual(merged.summary.omitted_entries, []);
 
-  const nothing = rejectionOf(timesheetOperation, { ...base, entries: [{ date: '2026-11-03', description: 'Call', hours: 0.1 }], rounding: { increment_minutes: 15, mode: 'down' } });
+  const nothing = rejectionOf(timesheetOperation, {
+    ...base,
+    entries: [{ date: '2026-11-03', description: 'Call', hours: 0.1 }],
+    rounding: { increment_minutes: 15, mode: 'down' },
+  });
   assert.equal(nothing.code, 'nothing_to_invoice');
   const onlyExpenses = fromTimesheet([{ date: '2026-11-03', description: 'Call', hours: 0.1 }], {
     rounding: { increment_minutes: 15, mode: 'down' },
@@ -215,21 +246,33 @@ test('groups that round to 0 hours are left off the invoice and listed, never lo
   assert.deepEqual(onlyExpenses.summary.omitted_entries, [0]);
 });
 
-const distinct = (count: number): Entry[] => Array.from({ length: count }, (_, index) => ({ date: '2026-11-03', description: `Task ${index + 1}`, hours: 1 }));
+const distinct = (count: number): Entry[] =>
+  Array.from({ length: count }, (_, index) => ({ date: '2026-11-03', description: `Task ${index + 1}`, hours: 1 }));
 
 test('more than 200 lines after grouping is a 400; exactly 200 passes', () => {
   assert.equal(fromTimesheet(distinct(200)).invoice.line_items.length, 200);
   const tooMany = rejectionOf(timesheetOperation, { ...base, entries: distinct(201) });
   assert.equal(tooMany.code, 'too_many_lines');
   assert.deepEqual(pathsAndCodes(tooMany.issues), [['entries', 'too_many_lines']]);
-  const withExpenses = rejectionOf(timesheetOperation, { ...base, entries: distinct(199), expenses: [{ description: 'a', amount: 1 }, { description: 'b', amount: 1 }] });
+  const withExpenses = rejectionOf(timesheetOperation, {
+    ...base,
+    entries: distinct(199),
+    expenses: [
+      { description: 'a', amount: 1 },
+      { description: 'b', amount: 1 },
+    ],
+  });
   assert.equal(withExpenses.code, 'too_many_lines');
   // The same 201 entries fit one line when grouped by date.
   assert.equal(fromTimesheet(distinct(201), { group_by: 'date' }).invoice.line_items.length, 1);
 });
 
 test('a date line lists its descriptions and is cut to 300 characters', () => {
-  const entries = Array.from({ length: 30 }, (_, index) => ({ date: '2026-11-03', description: `Activity number ${index}`, hours: 0.5 }));
+  const entries = Array.from({ length: 30 }, (_, index) => ({
+    date: '2026-11-03',
+    description: `Activity number ${index}`,
+    hours: 0.5,
+  }));
   const [line] = fromTimesheet(entries, { group_by: 'date' }).invoice.line_items;
   assert.equal(line?.description.length, 300);
   assert.ok(line?.description.startsWith('2026-11-03: Activity number 0; Activity number 1;'));
@@ -239,18 +282,30 @@ test('a date line lists its descriptions and is cut to 300 characters', () => {
 
 test('validation: missing rates, terms, increments, hours, limits, unknown fields at every level', () => {
   const entry = { date: '2026-11-03', description: 'Work', hours: 1 };
-  const paths = (body: Record<string, unknown>) => pathsAndCodes(rejectionOf(timesheetOperation, { ...base, entries: [entry], ...body }).issues);
+  const paths = (body: Record<string, unknown>) =>
+    pathsAndCodes(rejectionOf(timesheetOperation, { ...base, entries: [entry], ...body }).issues);
 
-  assert.deepEqual(paths({ default_rate: undefined, entries: [entry, { ...entry, rate: 90 }, entry], terms: '2/10 Net 30' }), [
-    ['terms', 'invalid_terms'],
-    ['entries[0].rate', 'required'],
-    ['entries[2].rate', 'required'],
-  ]);
+  assert.deepEqual(
+    paths({ default_rate: undefined, entries: [entry, { ...entry, rate: 90 }, entry], terms: '2/10 Net 30' }),
+    [
+      ['terms', 'invalid_terms'],
+      ['entries[0].rate', 'required'],
+      ['entries[2].rate', 'required'],
+    ],
+  );
   assert.deepEqual(paths({ terms: 'Net thirty' }), [['terms', 'invalid_terms']]);
-  assert.deepEqual(paths({ rounding: { increment_minutes: 10, mode: 'up' } }), [['rounding.increment_minutes', 'invalid_value']]);
-  assert.deepEqual(paths({ rounding: { increment_minutes: 243, mode: 'up' } }), [['rounding.increment_minutes', 'too_big']]);
-  assert.deepEqual(paths({ rounding: { increment_minutes: 0, mode: 'up' } }), [['rounding.increment_minutes', 'too_small']]);
-  assert.deepEqual(paths({ rounding: { increment_minutes: 15, mode: 'ceiling' } }), [['rounding.mode', 'invalid_value']]);
+  assert.deepEqual(paths({ rounding: { increment_minutes: 10, mode: 'up' } }), [
+    ['rounding.increment_minutes', 'invalid_value'],
+  ]);
+  assert.deepEqual(paths({ rounding: { increment_minutes: 243, mode: 'up' } }), [
+    ['rounding.increment_minutes', 'too_big'],
+  ]);
+  assert.deepEqual(paths({ rounding: { increment_minutes: 0, mode: 'up' } }), [
+    ['rounding.increment_minutes', 'too_small'],
+  ]);
+  assert.deepEqual(paths({ rounding: { increment_minutes: 15, mode: 'ceiling' } }), [
+    ['rounding.mode', 'invalid_value'],
+  ]);
   assert.deepEqual(paths({ rounding: { increment_minutes: 15 } }), [['rounding.mode', 'required']]);
   assert.deepEqual(paths({ entries: [{ ...entry, hours: 0 }] }), [['entries[0].hours', 'too_small']]);
   assert.deepEqual(paths({ entries: [{ ...entry, hours: 1.0000001 }] }), [['entries[0].hours', 'invalid_value']]);
@@ -258,17 +313,29 @@ test('validation: missing rates, terms, increments, hours, limits, unknown field
   assert.deepEqual(paths({ entries: [] }), [['entries', 'too_short']]);
   assert.deepEqual(paths({ group_by: 'week' }), [['group_by', 'invalid_value']]);
   assert.deepEqual(paths({ entries: Array.from({ length: 2001 }, () => entry) }), [['entries', 'too_long']]);
-  assert.deepEqual(paths({ hourly: true, seller: { name: 'S', vat: 'x' }, entries: [{ ...entry, billable: true }], expenses: [{ description: 'x', amount: 1, date: '2026-11-03' }], rounding: { increment_minutes: 15, mode: 'up', per: 'entry' } }).sort(), [
-    ['entries[0].billable', 'unknown_property'],
-    ['expenses[0].date', 'unknown_property'],
-    ['hourly', 'unknown_property'],
-    ['rounding.per', 'unknown_property'],
-    ['seller.vat', 'unknown_property'],
-  ]);
+  assert.deepEqual(
+    paths({
+      hourly: true,
+      seller: { name: 'S', vat: 'x' },
+      entries: [{ ...entry, billable: true }],
+      expenses: [{ description: 'x', amount: 1, date: '2026-11-03' }],
+      rounding: { increment_minutes: 15, mode: 'up', per: 'entry' },
+    }).sort(),
+    [
+      ['entries[0].billable', 'unknown_property'],
+      ['expenses[0].date', 'unknown_property'],
+      ['hourly', 'unknown_property'],
+      ['rounding.per', 'unknown_property'],
+      ['seller.vat', 'unknown_property'],
+    ],
+  );
 });
 
 test('a line may not exceed the invoice quantity limit of 1000000 hours', () => {
-  const { code, issues } = rejectionOf(timesheetOperation, { ...base, entries: Array.from({ length: 1001 }, () => ({ date: '2026-11-03', description: 'Run', hours: 1000 })) });
+  const { code, issues } = rejectionOf(timesheetOperation, {
+    ...base,
+    entries: Array.from({ length: 1001 }, () => ({ date: '2026-11-03', description: 'Run', hours: 1000 })),
+  });
   assert.equal(code, 'validation_failed');
   assert.deepEqual(pathsAndCodes(issues), [['entries[0]', 'too_many_hours']]);
   assert.match(issues[0]?.message ?? '', /1001000 hours/);
@@ -282,11 +349,18 @@ test('time lines carry the unit HUR; locale, purchase order, buyer reference and
     buyer_reference: 'REF-9',
     payment: { iban: 'DE89370400440532013000' },
   }) as { invoice: Record<string, JsonAnswer> };
-  assert.deepEqual(invoice.line_items.map((line: { unit?: string }) => line.unit ?? null), ['HUR', null]);
+  assert.deepEqual(
+    invoice.line_items.map((line: { unit?: string }) => line.unit ?? null),
+    ['HUR', null],
+  );
   assert.equal(invoice.locale, 'de-DE');
   assert.equal(invoice.purchase_order, 'PO-1');
   assert.equal(invoice.buyer_reference, 'REF-9');
   assert.deepEqual(invoice.payment, { iban: 'DE89370400440532013000', qr: 'auto' });
-  const rejected = rejectionOf(timesheetOperation, { ...base, entries: [{ date: '2026-11-02', description: 'D', hours: 1 }], locale: 'xx' });
+  const rejected = rejectionOf(timesheetOperation, {
+    ...base,
+    entries: [{ date: '2026-11-02', description: 'D', hours: 1 }],
+    locale: 'xx',
+  });
   assert.deepEqual(pathsAndCodes(rejected.issues), [['locale', 'invalid_value']]);
 });

@@ -19,7 +19,11 @@ test('MCP error results carry retry_after_seconds exactly where the HTTP answer 
     assert.equal(result.isError, true);
     assert.equal(body.error.code, error.code);
     assert.equal(body.error.retry_after_seconds, seconds, error.code);
-    assert.equal(httpAnswerOf(error).headers['Retry-After'], seconds === undefined ? undefined : String(seconds), error.code);
+    assert.equal(
+      httpAnswerOf(error).headers['Retry-After'],
+      seconds === undefined ? undefined : String(seconds),
+      error.code,
+    );
     assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), body);
     // Otherwise the HTTP body exactly.
     const { retry_after_seconds: _seconds, ...rest } = body.error;

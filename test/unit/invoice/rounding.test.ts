@@ -47,7 +47,11 @@ test('decimalFromNumber reads the shortest round-trip text exactly', () => {
     const decimal = decimalFromNumber(value);
     assert.equal(decimalToString(decimal), text, String(value));
     // Same value: compare both at a common scale.
-    assert.equal(decimal.coefficient * 10n ** BigInt(30 - decimal.scale), coefficient * 10n ** BigInt(30 - scale), String(value));
+    assert.equal(
+      decimal.coefficient * 10n ** BigInt(30 - decimal.scale),
+      coefficient * 10n ** BigInt(30 - scale),
+      String(value),
+    );
   }
   assert.throws(() => decimalFromNumber(Number.POSITIVE_INFINITY), RangeError);
   assert.throws(() => decimalFromNumber(Number.NaN), RangeError);

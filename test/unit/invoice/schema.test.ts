@@ -40,7 +40,12 @@ const boundaries: [string, unknown, unknown, string][] = [
   ['buyer.name', text(120), text(121), 'too_long'],
   ['seller.address', text(400), text(401), 'too_long'],
   ['buyer.address', text(400), text(401), 'too_long'],
-  ['seller.email', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.io`, `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(59)}.io`, 'too_long'],
+  [
+    'seller.email',
+    `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.io`,
+    `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(59)}.io`,
+    'too_long',
+  ],
   ['seller.phone', text(40), text(41), 'too_long'],
   ['seller.tax_id', text(60), text(61), 'too_long'],
   ['buyer.tax_id', text(60), text(61), 'too_long'],
@@ -97,7 +102,10 @@ test('dates must be real calendar dates and due_date not before issue_date', () 
     [withValue('due_date', '2026-11-01'), 'due_date', 'invalid_value'],
   ];
   for (const [body, path, code] of cases) {
-    assert.ok(issuesOf(body).some((issue) => issue.path === path && issue.code === code), `${path} ${body[path]}: ${JSON.stringify(issuesOf(body))}`);
+    assert.ok(
+      issuesOf(body).some((issue) => issue.path === path && issue.code === code),
+      `${path} ${body[path]}: ${JSON.stringify(issuesOf(body))}`,
+    );
   }
   assert.deepEqual(issuesOf({ ...withValue('issue_date', '2028-02-29'), due_date: '2028-03-01' }), []);
   assert.deepEqual(issuesOf({ ...withValue('due_date', '2026-11-02') }), []); // due on the issue day
@@ -158,7 +166,10 @@ test('wrong types, missing fields and odd values are clean 400s', () => {
   ];
   for (const [body, path, code] of cases) {
     const issues = issuesOf(body);
-    assert.ok(issues.some((issue) => issue.path === path && issue.code === code), `${path}: ${JSON.stringify(issues)}`);
+    assert.ok(
+      issues.some((issue) => issue.path === path && issue.code === code),
+      `${path}: ${JSON.stringify(issues)}`,
+    );
   }
   // -0 is zero; newline, tab and any Unicode are fine and kept as sent.
   assert.deepEqual(issuesOf(withValue('line_items.0.unit_price', -0)), []);
@@ -169,6 +180,9 @@ test('wrong types, missing fields and odd values are clean 400s', () => {
 test('a __proto__ key is reported as an unknown property and pollutes nothing', () => {
   const body = JSON.parse(`{"__proto__":{"polluted":true},${JSON.stringify(base()).slice(1)}`);
   const issues = issuesOf(body);
-  assert.deepEqual(issues.map((issue) => issue.path), ['__proto__']);
+  assert.deepEqual(
+    issues.map((issue) => issue.path),
+    ['__proto__'],
+  );
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });

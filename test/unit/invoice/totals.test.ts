@@ -7,8 +7,16 @@ import { minorToDecimal, toMoney } from '../../../src/invoice/money.js';
 import { computeTotals } from '../../../src/invoice/totals.js';
 import { InputRejected } from '../../../src/errors.js';
 
-const totals = (lines: [number, number][], extra: { currency?: CurrencyCode; tax_rate?: number; discount?: number } = {}) =>
-  computeTotals({ currency: extra.currency ?? 'USD', line_items: lines.map(([quantity, unit_price]) => ({ quantity, unit_price })), tax_rate: extra.tax_rate, discount: extra.discount });
+const totals = (
+  lines: [number, number][],
+  extra: { currency?: CurrencyCode; tax_rate?: number; discount?: number } = {},
+) =>
+  computeTotals({
+    currency: extra.currency ?? 'USD',
+    line_items: lines.map(([quantity, unit_price]) => ({ quantity, unit_price })),
+    tax_rate: extra.tax_rate,
+    discount: extra.discount,
+  });
 
 test('line amounts are exact decimal products, rounded once, half away from zero', () => {
   const cases: { lines: [number, number][]; currency?: CurrencyCode; expected: bigint[] }[] = [
@@ -21,7 +29,13 @@ test('line amounts are exact decimal products, rounded once, half away from zero
     { lines: [[1, 0.0049]], expected: [0n] },
     { lines: [[1, 0.5]], currency: 'JPY', expected: [1n] }, // ¥0.5 → ¥1
     { lines: [[3, 33.5]], currency: 'JPY', expected: [101n] }, // 100.5 → 101
-    { lines: [[12.5, 140], [6, 350]], expected: [175000n, 210000n] },
+    {
+      lines: [
+        [12.5, 140],
+        [6, 350],
+      ],
+      expected: [175000n, 210000n],
+    },
     { lines: [[1000000, 999999999.99]], expected: [99999999999000000n] },
   ];
   for (const { lines, currency, expected } of cases) {
@@ -30,7 +44,13 @@ test('line amounts are exact decimal products, rounded once, half away from zero
 });
 
 test('discount before tax, tax rounded once on the taxable amount', () => {
-  const result = totals([[1, 100], [3, 33.33]], { discount: 10.01, tax_rate: 7.5 });
+  const result = totals(
+    [
+      [1, 100],
+      [3, 33.33],
+    ],
+    { discount: 10.01, tax_rate: 7.5 },
+  );
   assert.equal(result.subtotal, 19999n);
   assert.equal(result.discount, 1001n);
   assert.equal(result.taxable, 18998n);
@@ -44,7 +64,13 @@ test('discount before tax, tax rounded once on the taxable amount', () => {
 });
 
 test('JPY has no minor digits: amounts are whole yen', () => {
-  const result = totals([[2, 1234.5], [1, 0.4]], { currency: 'JPY', tax_rate: 10, discount: 0.5 });
+  const result = totals(
+    [
+      [2, 1234.5],
+      [1, 0.4],
+    ],
+    { currency: 'JPY', tax_rate: 10, discount: 0.5 },
+  );
   assert.deepEqual(result.lineAmounts, [2469n, 0n]);
   assert.equal(result.discount, 1n);
   assert.equal(result.taxable, 2468n);
@@ -55,8 +81,18 @@ test('JPY has no minor digits: amounts are whole yen', () => {
 
 test('every currency formats with its own digits and symbol', () => {
   const expected: Record<CurrencyCode, string> = {
-    USD: '$1,234.50', EUR: '€1,234.50', GBP: '£1,234.50', JPY: '￥1,235', CAD: '$1,234.50', AUD: '$1,234.50',
-    CHF: "CHF 1’234.50", CNY: '¥1,234.50', INR: '₹1,234.50', MXN: '$1,234.50', BRL: 'R$ 1.234,50', SGD: '$1,234.50',
+    USD: '$1,234.50',
+    EUR: '€1,234.50',
+    GBP: '£1,234.50',
+    JPY: '￥1,235',
+    CAD: '$1,234.50',
+    AUD: '$1,234.50',
+    CHF: 'CHF 1’234.50',
+    CNY: '¥1,234.50',
+    INR: '₹1,234.50',
+    MXN: '$1,234.50',
+    BRL: 'R$ 1.234,50',
+    SGD: '$1,234.50',
   };
   for (const code of CURRENCY_CODES) {
     const result = totals([[1, 1234.5]], { currency: code });
@@ -78,12 +114,18 @@ test('the extremes stay exact and are refused above 2^53 − 1 minor units', () 
   assert.equal(error?.issues?.[0]?.path, 'line_items[0]');
   // Just below the cap is answered exactly.
   // (90071992547409.91 itself is not a double, so the cap is reached with two lines.)
-  const cap = totals([[100000, 900719925.47409], [1, 0.91]]);
+  const cap = totals([
+    [100000, 900719925.47409],
+    [1, 0.91],
+  ]);
   assert.equal(cap.total, 9007199254740991n);
   assert.equal(checkTotals(cap), undefined);
   assert.equal(toMoney(cap.total, 'USD').minor, Number.MAX_SAFE_INTEGER);
   assert.equal(toMoney(cap.total, 'USD').formatted, '$90,071,992,547,409.91');
-  const over = totals([[100000, 900719925.47409], [1, 0.92]]);
+  const over = totals([
+    [100000, 900719925.47409],
+    [1, 0.92],
+  ]);
   assert.equal(checkTotals(over)?.code, 'amount_out_of_range');
 });
 
@@ -120,19 +162,39 @@ function reference(lines: [string, string][], discount: string, rate: string, di
 
 test('property: totals equal an independent exact computation', () => {
   const cents = (max: number) => fc.integer({ min: 0, max }).map((n) => n / 100);
-  const quantity = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 100000 }).map((n) => n / 1000));
+  const quantity = fc.oneof(
+    fc.integer({ min: 1, max: 1000 }),
+    fc.integer({ min: 1, max: 100000 }).map((n) => n / 1000),
+  );
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(quantity, fc.oneof(cents(10_000_000), fc.integer({ min: 0, max: 100000 }).map((n) => n / 1000))), { minLength: 1, maxLength: 20 }),
+      fc.array(
+        fc.tuple(
+          quantity,
+          fc.oneof(
+            cents(10_000_000),
+            fc.integer({ min: 0, max: 100000 }).map((n) => n / 1000),
+          ),
+        ),
+        { minLength: 1, maxLength: 20 },
+      ),
       fc.integer({ min: 0, max: 10000 }).map((n) => n / 100),
       fc.constantFrom(...CURRENCY_CODES),
       (lines, rate, currency) => {
         const digits = CURRENCIES[currency].digits;
         const result = totals(lines, { currency, tax_rate: rate });
         const text = (n: number) => String(n);
-        const expected = reference(lines.map(([q, p]) => [text(q), text(p)]), '0', text(rate), digits);
+        const expected = reference(
+          lines.map(([q, p]) => [text(q), text(p)]),
+          '0',
+          text(rate),
+          digits,
+        );
         assert.equal(result.total, expected);
-        assert.equal(minorToDecimal(result.total, digits).replace('.', ''), expected.toString().padStart(digits + 1, '0'));
+        assert.equal(
+          minorToDecimal(result.total, digits).replace('.', ''),
+          expected.toString().padStart(digits + 1, '0'),
+        );
       },
     ),
     { seed: 20261122, numRuns: 500 },

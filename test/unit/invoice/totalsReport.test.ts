@@ -13,7 +13,11 @@ test('unit prices with more decimals than Intl can show are displayed rounded, a
     [1.9427366688369514e-7, '0.00000019427366688369514', '$0.00000019427366688370'],
     [0.125, '0.125', '$0.125'],
   ] as const) {
-    const invoice = { ...EXAMPLE_INVOICE, discount: 0, line_items: [{ description: 'tiny', quantity: 1, unit_price: price }] };
+    const invoice = {
+      ...EXAMPLE_INVOICE,
+      discount: 0,
+      line_items: [{ description: 'tiny', quantity: 1, unit_price: price }],
+    };
     const [line] = buildTotalsReport(prepareInvoice(invoice)).lines;
     assert.ok(line!.unit_price.decimal.startsWith(decimalStart), line!.unit_price.decimal);
     assert.equal(line!.unit_price.formatted, formatted);

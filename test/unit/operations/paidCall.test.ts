@@ -25,7 +25,10 @@ function processorSettlingOnCue() {
     },
     complete: async () => undefined,
   };
-  const processor = { requirements: () => ({}), check: async () => ({ kind: 'claimed', payment }) } as unknown as PaymentProcessor;
+  const processor = {
+    requirements: () => ({}),
+    check: async () => ({ kind: 'claimed', payment }),
+  } as unknown as PaymentProcessor;
   return { processor, settleNow };
 }
 
@@ -52,7 +55,9 @@ test('with a delivery hook (HTTP), the settlement lasts until the hook says the 
   const { processor, settleNow } = processorSettlingOnCue();
   let delivered!: () => void;
   settleNow();
-  const outcome = await paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work, { whenDelivered: (done) => (delivered = done) });
+  const outcome = await paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work, {
+    whenDelivered: (done) => (delivered = done),
+  });
   assert.equal(outcome.kind, 'paid');
   let drained = false;
   const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));

@@ -10,8 +10,21 @@ import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
 
 /** The processor with a scripted facilitator that counts its calls. */
-const terms = { network: 'eip155:8453' as const, asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
-const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
+const terms = {
+  network: 'eip155:8453' as const,
+  asset: USDC_ON_BASE,
+  payTo: '0x1111111111111111111111111111111111111111',
+  eip712Name: 'USD Coin',
+  eip712Version: '2',
+  maxTimeoutSeconds: 300,
+};
+const resource: PricedResource = {
+  method: 'POST',
+  path: '/v1/invoice.pdf',
+  priceUsd: '0.02',
+  description: 'Invoice PDF',
+  mimeType: 'application/pdf',
+};
 
 function setup() {
   const calls = { verify: 0, settle: 0 };
@@ -25,16 +38,32 @@ function setup() {
       return { success: true, transaction: `0x${'ab'.repeat(32)}`, network: terms.network };
     },
   };
-  const processor = createPaymentProcessor({ terms, baseUrl: 'http://127.0.0.1', facilitator, store: createMemoryPaymentStore() });
+  const processor = createPaymentProcessor({
+    terms,
+    baseUrl: 'http://127.0.0.1',
+    facilitator,
+    store: createMemoryPaymentStore(),
+  });
   return { processor, calls };
 }
 
 function header(validBefore: string): string {
   const offer = buildRequirements(resource, terms);
-  const authorization = { from: `0x${randomBytes(20).toString('hex')}`, to: terms.payTo, value: offer.amount, validAfter: '0', validBefore, nonce: `0x${randomBytes(32).toString('hex')}` };
+  const authorization = {
+    from: `0x${randomBytes(20).toString('hex')}`,
+    to: terms.payTo,
+    value: offer.amount,
+    validAfter: '0',
+    validBefore,
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
   // Smart-account length (not 65 bytes): no local signer check, the scripted facilitator judges it
   // (signerCheck.test.ts covers plain ECDSA signatures).
-  return encodePaymentSignatureHeader({ x402Version: 2, accepted: offer, payload: { signature: `0x${'cd'.repeat(97)}`, authorization } } as never);
+  return encodePaymentSignatureHeader({
+    x402Version: 2,
+    accepted: offer,
+    payload: { signature: `0x${'cd'.repeat(97)}`, authorization },
+  } as never);
 }
 const inSeconds = (seconds: number) => String(Math.floor(Date.now() / 1000) + seconds);
 
@@ -70,7 +99,12 @@ test('a re-send of a paid signature close to its validBefore still gets the stor
   assert.equal(first.kind, 'claimed');
   if (first.kind !== 'claimed') return;
   assert.equal((await first.payment.verify()).kind, 'verified');
-  const work = { status: 200, contentType: 'application/pdf', headers: { 'X-Page-Count': '1' }, body: Buffer.from('%PDF-1') };
+  const work = {
+    status: 200,
+    contentType: 'application/pdf',
+    headers: { 'X-Page-Count': '1' },
+    body: Buffer.from('%PDF-1'),
+  };
   const settled = await first.payment.settle(work);
   assert.equal(settled.kind, 'settled');
   if (settled.kind === 'settled') await first.payment.complete(work, settled);
@@ -78,7 +112,18 @@ test('a re-send of a paid signature close to its validBefore still gets the stor
   now += 57_000; // 3 s before validBefore: too late to settle, not too late to collect
   const again = await checkHeader(processor, resource, signature, 'body');
   assert.equal(again.kind, 'replayed');
-  if (again.kind === 'replayed') assert.deepEqual({ ...again.result, body: again.result.body.toString() }, { ...work, body: '%PDF-1', fingerprint: 'body', receipt: again.result.receipt, signatureHash: again.result.signatureHash }, 'the whole answer is kept');
+  if (again.kind === 'replayed')
+    assert.deepEqual(
+      { ...again.result, body: again.result.body.toString() },
+      {
+        ...work,
+        body: '%PDF-1',
+        fingerprint: 'body',
+        receipt: again.result.receipt,
+        signatureHash: again.result.signatureHash,
+      },
+      'the whole answer is kept',
+    );
   assert.equal(calls.settle, 1);
 });
 
@@ -103,7 +148,12 @@ test('a claim is locked while it is verified and worked on: a duplicate waits, t
   if (first.kind !== 'claimed') return assert.fail(first.kind);
   const duplicate = checkHeader(processor, resource, signature, 'body');
   await first.payment.verify();
-  const work = { status: 200, contentType: 'application/pdf', headers: { 'X-Page-Count': '1' }, body: Buffer.from('%PDF-1') };
+  const work = {
+    status: 200,
+    contentType: 'application/pdf',
+    headers: { 'X-Page-Count': '1' },
+    body: Buffer.from('%PDF-1'),
+  };
   const settled = await first.payment.settle(work);
   if (settled.kind !== 'settled') return assert.fail(settled.kind);
   await first.payment.complete(work, settled);
@@ -116,7 +166,15 @@ test('settle refuses to run before verify said valid', async () => {
   const { processor, calls } = setup();
   const check = await checkHeader(processor, resource, header(inSeconds(120)), 'body');
   if (check.kind !== 'claimed') return assert.fail(check.kind);
-  await assert.rejects(check.payment.settle({ status: 200, contentType: 'application/pdf', headers: { 'X-Page-Count': '1' }, body: Buffer.from('%PDF-1') }), /not verified/);
+  await assert.rejects(
+    check.payment.settle({
+      status: 200,
+      contentType: 'application/pdf',
+      headers: { 'X-Page-Count': '1' },
+      body: Buffer.from('%PDF-1'),
+    }),
+    /not verified/,
+  );
   assert.equal(calls.settle, 0);
 });
 
@@ -127,7 +185,8 @@ test('verify saying invalid answers a 402 challenge and frees the authorization'
     baseUrl: 'http://127.0.0.1',
     store: createMemoryPaymentStore(),
     facilitator: {
-      verify: async () => (valid ? { isValid: true } : { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' }),
+      verify: async () =>
+        valid ? { isValid: true } : { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' },
       settle: async () => assert.fail('never settled'),
     },
   });
@@ -136,7 +195,8 @@ test('verify saying invalid answers a 402 challenge and frees the authorization'
   if (check.kind !== 'claimed') return assert.fail(check.kind);
   const verdict = await check.payment.verify();
   assert.equal(verdict.kind, 'payment-required');
-  if (verdict.kind === 'payment-required') assert.equal(verdict.paymentRequired.error, 'invalid_exact_evm_payload_signature');
+  if (verdict.kind === 'payment-required')
+    assert.equal(verdict.paymentRequired.error, 'invalid_exact_evm_payload_signature');
   valid = true;
   const again = await checkHeader(processor, resource, signature, 'body');
   assert.equal(again.kind, 'claimed', 'not locked by the refused attempt');
@@ -162,7 +222,15 @@ test('the process dies between the transfer and storing the result: a re-send co
       facilitator: {
         verify: async () => ({ isValid: true }),
         // The chain: the first settle transfers; any later one hears that the nonce is used.
-        settle: async () => (++calls.settle === 1 ? { success: true, transaction, network: terms.network } : { success: false, errorReason: 'invalid_exact_evm_nonce_already_used', transaction: '', network: terms.network }),
+        settle: async () =>
+          ++calls.settle === 1
+            ? { success: true, transaction, network: terms.network }
+            : {
+                success: false,
+                errorReason: 'invalid_exact_evm_nonce_already_used',
+                transaction: '',
+                network: terms.network,
+              },
       },
     });
   const store = createMemoryPaymentStore({ now: () => now, parkedLeaseMs: 60_000 });
@@ -176,7 +244,11 @@ test('the process dies between the transfer and storing the result: a re-send co
   // …and the process is killed here: `complete` never runs.
 
   const other = processor(); // another replica, same store
-  await assert.rejects(checkHeader(other, resource, signature, 'body'), /payment_in_progress|being processed/, 'held while the first might still complete');
+  await assert.rejects(
+    checkHeader(other, resource, signature, 'body'),
+    /payment_in_progress|being processed/,
+    'held while the first might still complete',
+  );
   now += 61_000;
   const resent = await checkHeader(other, resource, signature, 'body');
   assert.equal(resent.kind, 'collected');

@@ -5,7 +5,9 @@ import { PUBLIC_TEST_ACCOUNTS, publicTestAccountIndex } from '../../../src/payme
 
 test('the list is the first 20 accounts derived from the public test mnemonic', () => {
   assert.equal(PUBLIC_TEST_ACCOUNTS.length, 20);
-  PUBLIC_TEST_ACCOUNTS.forEach((address, index) => assert.equal(address, devAccount(index).address, `account ${index}`));
+  PUBLIC_TEST_ACCOUNTS.forEach((address, index) =>
+    assert.equal(address, devAccount(index).address, `account ${index}`),
+  );
 });
 
 test('lookup ignores letter case and knows nothing else', () => {

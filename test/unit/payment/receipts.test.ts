@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import type { PaymentRequired } from '@x402/core/types';
-import { extractOffersFromPaymentRequired, verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712, type EIP712SignedOffer, type EIP712SignedReceipt } from '@x402/extensions/offer-receipt';
+import {
+  extractOffersFromPaymentRequired,
+  verifyOfferSignatureEIP712,
+  verifyReceiptSignatureEIP712,
+  type EIP712SignedOffer,
+  type EIP712SignedReceipt,
+} from '@x402/extensions/offer-receipt';
 import { generatePrivateKey } from 'viem/accounts';
 import { createReceiptSigner } from '../../../src/payment/receipts.js';
 
@@ -11,7 +17,10 @@ const URL = 'https://invoices.example/v1/invoices.zip';
 const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const settlement = { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453', payer: PAYER };
 
-const receiptOf = (settled: object) => (settled as { extensions: { 'offer-receipt': { info: { receipt: EIP712SignedReceipt } } } }).extensions['offer-receipt'].info.receipt;
+const receiptOf = (settled: object) =>
+  (settled as { extensions: { 'offer-receipt': { info: { receipt: EIP712SignedReceipt } } } }).extensions[
+    'offer-receipt'
+  ].info.receipt;
 const recovered = async (receipt: EIP712SignedReceipt) => {
   try {
     return (await verifyReceiptSignatureEIP712(receipt)).signer;
@@ -41,7 +50,14 @@ test('a changed payer, URL, transaction or signature byte no longer verifies to 
     ['url', { ...receipt, payload: { ...receipt.payload, resourceUrl: 'https://invoices.example/v1/invoice.pdf' } }],
     ['transaction', { ...receipt, payload: { ...receipt.payload, transaction: `0x${'cd'.repeat(32)}` } }],
     ['issuedAt', { ...receipt, payload: { ...receipt.payload, issuedAt: receipt.payload.issuedAt + 1 } }],
-    ['signature byte', { ...receipt, signature: receipt.signature.slice(0, 10) + (receipt.signature[10] === '0' ? '1' : '0') + receipt.signature.slice(11) }],
+    [
+      'signature byte',
+      {
+        ...receipt,
+        signature:
+          receipt.signature.slice(0, 10) + (receipt.signature[10] === '0' ? '1' : '0') + receipt.signature.slice(11),
+      },
+    ],
   ];
   assert.equal(await recovered(receipt), signer.address, 'the untouched receipt verifies');
   for (const [name, changed] of tampered) assert.notEqual(await recovered(changed), signer.address, name);
@@ -64,7 +80,17 @@ test('the 402 carries one signed offer per accepts entry, verifiable to the sign
   const required: PaymentRequired = {
     x402Version: 2,
     resource: { url: URL, description: 'batch', mimeType: 'application/zip' },
-    accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '100000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: PAYER, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }],
+    accepts: [
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '100000',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        payTo: PAYER,
+        maxTimeoutSeconds: 300,
+        extra: { name: 'USD Coin', version: '2' },
+      },
+    ],
     extensions: { bazaar: { info: {} } },
   };
   const signed = await signer.signOffers(required);

@@ -3,10 +3,21 @@ import { test } from 'node:test';
 import { classifySettlement, type SettlementOutcome } from '../../../src/payment/settlementOutcome.js';
 
 const network = 'eip155:8453';
-const failed = (errorReason: string, errorMessage?: string) => ({ success: false, transaction: '', network, errorReason, ...(errorMessage ? { errorMessage } : {}) });
+const failed = (errorReason: string, errorMessage?: string) => ({
+  success: false,
+  transaction: '',
+  network,
+  errorReason,
+  ...(errorMessage ? { errorMessage } : {}),
+});
 
 // [answer, first settle, re-settle after an unknown outcome]
-const cases: [string, ReturnType<typeof failed> | { success: true; transaction: string; network: string }, SettlementOutcome, SettlementOutcome][] = [
+const cases: [
+  string,
+  ReturnType<typeof failed> | { success: true; transaction: string; network: string },
+  SettlementOutcome,
+  SettlementOutcome,
+][] = [
   ['success', { success: true, transaction: '0xabc', network }, 'settled', 'settled'],
   ['settlement_pending', failed('settlement_pending'), 'unknown', 'unknown'],
   ['the nonce is used on chain', failed('invalid_exact_evm_nonce_already_used'), 'failed', 'already-settled'],
@@ -19,7 +30,12 @@ const cases: [string, ReturnType<typeof failed> | { success: true; transaction: 
   ['expired', failed('invalid_exact_evm_payload_authorization_valid_before'), 'failed', 'unknown'],
   ['a reason nobody knows', failed('something_new'), 'failed', 'unknown'],
   // Free text about the facilitator's own transaction nonce is not our authorization being used.
-  ['gas nonce message', failed('invalid_exact_evm_transaction_failed', 'nonce has already been used'), 'failed', 'unknown'],
+  [
+    'gas nonce message',
+    failed('invalid_exact_evm_transaction_failed', 'nonce has already been used'),
+    'failed',
+    'unknown',
+  ],
 ];
 
 for (const [name, receipt, first, resettle] of cases) {

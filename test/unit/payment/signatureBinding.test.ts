@@ -14,8 +14,21 @@ import { createPaymentProcessor, type PaymentProcessor } from '../../../src/paym
 import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
 
-const terms = { network: 'eip155:8453' as const, asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
-const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
+const terms = {
+  network: 'eip155:8453' as const,
+  asset: USDC_ON_BASE,
+  payTo: '0x1111111111111111111111111111111111111111',
+  eip712Name: 'USD Coin',
+  eip712Version: '2',
+  maxTimeoutSeconds: 300,
+};
+const resource: PricedResource = {
+  method: 'POST',
+  path: '/v1/invoice.pdf',
+  priceUsd: '0.02',
+  description: 'Invoice PDF',
+  mimeType: 'application/pdf',
+};
 const work = { status: 200, contentType: 'application/pdf', headers: {}, body: Buffer.from('%PDF-1 the paid invoice') };
 
 /** A fake facilitator (scripted answers, counted calls): the processor is what is under test. */
@@ -32,7 +45,13 @@ function setup(settleAnswers: ('ok' | 'timeout')[]) {
       return { success: true, transaction: `0x${'ab'.repeat(32)}`, network: terms.network };
     },
   };
-  const processor = createPaymentProcessor({ terms, baseUrl: 'http://127.0.0.1', facilitator, store: createMemoryPaymentStore(), duplicateWaitMs: 0 });
+  const processor = createPaymentProcessor({
+    terms,
+    baseUrl: 'http://127.0.0.1',
+    facilitator,
+    store: createMemoryPaymentStore(),
+    duplicateWaitMs: 0,
+  });
   return { processor, calls };
 }
 
@@ -40,7 +59,10 @@ function setup(settleAnswers: ('ok' | 'timeout')[]) {
 async function signedHeader(processor: PaymentProcessor): Promise<string> {
   const challenge = await checkHeader(processor, resource, undefined, 'body');
   if (challenge.kind !== 'payment-required') throw new Error(challenge.kind);
-  const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
+  const client = new x402Client().register(
+    'eip155:8453',
+    new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())),
+  );
   return encodePaymentSignatureHeader(await client.createPaymentPayload(challenge.paymentRequired));
 }
 

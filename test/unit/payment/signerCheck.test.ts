@@ -18,8 +18,21 @@ import { signerMismatch } from '../../../src/payment/signerCheck.js';
 import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
 
-const terms: OfferTerms = { network: 'eip155:8453', asset: USDC_ON_BASE, payTo: '0x1111111111111111111111111111111111111111', eip712Name: 'USD Coin', eip712Version: '2', maxTimeoutSeconds: 300 };
-const resource: PricedResource = { method: 'POST', path: '/v1/invoice.pdf', priceUsd: '0.02', description: 'Invoice PDF', mimeType: 'application/pdf' };
+const terms: OfferTerms = {
+  network: 'eip155:8453',
+  asset: USDC_ON_BASE,
+  payTo: '0x1111111111111111111111111111111111111111',
+  eip712Name: 'USD Coin',
+  eip712Version: '2',
+  maxTimeoutSeconds: 300,
+};
+const resource: PricedResource = {
+  method: 'POST',
+  path: '/v1/invoice.pdf',
+  priceUsd: '0.02',
+  description: 'Invoice PDF',
+  mimeType: 'application/pdf',
+};
 const offer = buildRequirements(resource, terms);
 
 /** A counting fake facilitator that would accept anything: only our own check stands in the way. */
@@ -29,7 +42,15 @@ function setup(offerTerms = terms) {
     verify: async () => (calls.verify++, { isValid: true }),
     settle: async () => assert.fail('never settled here'),
   };
-  return { processor: createPaymentProcessor({ terms: offerTerms, baseUrl: 'http://127.0.0.1', facilitator, store: createMemoryPaymentStore() }), calls };
+  return {
+    processor: createPaymentProcessor({
+      terms: offerTerms,
+      baseUrl: 'http://127.0.0.1',
+      facilitator,
+      store: createMemoryPaymentStore(),
+    }),
+    calls,
+  };
 }
 
 /** A real payload as a buyer's x402 client signs it for the processor's challenge. */
@@ -40,8 +61,10 @@ async function signed(processor: PaymentProcessor, privateKey = generatePrivateK
   return client.createPaymentPayload(challenge.paymentRequired);
 }
 const exact = (payload: PaymentPayload) => payload.payload as { signature: string; authorization: ExactAuthorization };
-const withPayload = (payload: PaymentPayload, change: Partial<{ signature: string; authorization: ExactAuthorization }>) =>
-  encodePaymentSignatureHeader({ ...payload, payload: { ...payload.payload, ...change } });
+const withPayload = (
+  payload: PaymentPayload,
+  change: Partial<{ signature: string; authorization: ExactAuthorization }>,
+) => encodePaymentSignatureHeader({ ...payload, payload: { ...payload.payload, ...change } });
 
 test('a real signature by authorization.from passes, and goes on to verify', async () => {
   const { processor, calls } = setup();
@@ -62,12 +85,33 @@ test('forged plain signatures get a 402 invalid_signature and never reach the fa
     ['garbage bytes', withPayload(payload, { signature: `0x${'ab'.repeat(65)}` })],
     ['random bytes', withPayload(payload, { signature: `0x${randomBytes(65).toString('hex')}` })],
     ['all zeros', withPayload(payload, { signature: `0x${'00'.repeat(65)}` })],
-    ['a real signature claiming another payer', withPayload(payload, { authorization: { ...authorization, from: exact(otherKeysPayload).authorization.from } })],
-    ['a real signature over another nonce', withPayload(payload, { authorization: { ...authorization, nonce: `0x${randomBytes(32).toString('hex')}` } })],
-    ['another key’s signature over this authorization', withPayload(payload, { signature: exact(otherKeysPayload).signature })],
-    ['a real signature with a flipped byte', withPayload(payload, { signature: `${signature.slice(0, 40)}${signature[40] === 'f' ? 'e' : 'f'}${signature.slice(41)}` })],
+    [
+      'a real signature claiming another payer',
+      withPayload(payload, { authorization: { ...authorization, from: exact(otherKeysPayload).authorization.from } }),
+    ],
+    [
+      'a real signature over another nonce',
+      withPayload(payload, { authorization: { ...authorization, nonce: `0x${randomBytes(32).toString('hex')}` } }),
+    ],
+    [
+      'another key’s signature over this authorization',
+      withPayload(payload, { signature: exact(otherKeysPayload).signature }),
+    ],
+    [
+      'a real signature with a flipped byte',
+      withPayload(payload, {
+        signature: `${signature.slice(0, 40)}${signature[40] === 'f' ? 'e' : 'f'}${signature.slice(41)}`,
+      }),
+    ],
   ];
-  for (let i = 0; i < 100; i++) forgeries.push([`random ${i}`, withPayload(payload, { signature: `0x${randomBytes(65).toString('hex')}`, authorization: { ...authorization, nonce: `0x${randomBytes(32).toString('hex')}` } })]);
+  for (let i = 0; i < 100; i++)
+    forgeries.push([
+      `random ${i}`,
+      withPayload(payload, {
+        signature: `0x${randomBytes(65).toString('hex')}`,
+        authorization: { ...authorization, nonce: `0x${randomBytes(32).toString('hex')}` },
+      }),
+    ]);
   for (const [name, header] of forgeries) {
     const check = await checkHeader(processor, resource, header, 'body');
     assert.equal(check.kind, 'payment-required', name);
@@ -81,7 +125,10 @@ test('forged plain signatures get a 402 invalid_signature and never reach the fa
 test('a signature over another EIP-712 domain (another token name) is refused', async () => {
   const { processor } = setup({ ...terms, eip712Name: 'USDC' }); // Base Sepolia's name, not mainnet's
   const payload = await signed(processor);
-  assert.equal(await signerMismatch(exact(payload).authorization, exact(payload).signature, offer), 'invalid_signature');
+  assert.equal(
+    await signerMismatch(exact(payload).authorization, exact(payload).signature, offer),
+    'invalid_signature',
+  );
 });
 
 test('smart-account signatures (ERC-1271 / ERC-6492, not 65 bytes) are left to the facilitator', async () => {

@@ -22,11 +22,17 @@ test('a configured path that does not exist is an error, not a silent fallback',
 });
 
 test('absolute candidates first, then names on PATH; files that are not executable do not count', () => {
-  assert.equal(findChromium(undefined, [join(dir, 'missing'), 'google-chrome', 'chromium-browser'], `/nonexistent:${dir}`), fakeBrowser);
+  assert.equal(
+    findChromium(undefined, [join(dir, 'missing'), 'google-chrome', 'chromium-browser'], `/nonexistent:${dir}`),
+    fakeBrowser,
+  );
 });
 
 test('nothing found: the error says how to install it', () => {
-  assert.throws(() => findChromium(undefined, ['/nonexistent/chromium', 'google-chrome'], dir), /apt-get install -y chromium/);
+  assert.throws(
+    () => findChromium(undefined, ['/nonexistent/chromium', 'google-chrome'], dir),
+    /apt-get install -y chromium/,
+  );
 });
 
 test("with Debian's headless shell and full Chromium both installed, the real candidate list picks the shell", () => {
@@ -46,7 +52,11 @@ test("with Debian's headless shell and full Chromium both installed, the real ca
     assert.equal(found, under('/usr/lib/chromium/chromium-headless-shell'));
     assert.equal(headlessMode(found), 'shell');
     rmSync(under('/usr/lib/chromium/chromium-headless-shell'));
-    assert.equal(findChromium(undefined, candidates, '/nonexistent'), under('/usr/bin/chromium'), 'the full browser when the shell is missing');
+    assert.equal(
+      findChromium(undefined, candidates, '/nonexistent'),
+      under('/usr/bin/chromium'),
+      'the full browser when the shell is missing',
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

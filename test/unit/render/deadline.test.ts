@@ -9,11 +9,17 @@ test('settles with the work when it is in time', async () => {
 });
 
 test('rejects with the deadline error when the work is late', async () => {
-  await assert.rejects(withDeadline(later(1_000, 'done'), 5, () => new Error('late')), /late/);
+  await assert.rejects(
+    withDeadline(later(1_000, 'done'), 5, () => new Error('late')),
+    /late/,
+  );
 });
 
 test('a late rejection of abandoned work is not an unhandled rejection', async () => {
   const abandoned = new Promise((_, reject) => setTimeout(() => reject(new Error('too late to matter')), 20));
-  await assert.rejects(withDeadline(abandoned, 1, () => new Error('late')), /late/);
+  await assert.rejects(
+    withDeadline(abandoned, 1, () => new Error('late')),
+    /late/,
+  );
   await later(40, undefined); // the test runner fails the file on an unhandled rejection
 });

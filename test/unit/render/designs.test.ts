@@ -11,7 +11,8 @@ import { createMemoryThemeStore } from '../../../src/render/themes/themeStore.js
 
 /** design, stamp and theme: what the schema refuses, what reaches the page, and the theme store. */
 const templates = loadInvoiceTemplates();
-const html = (extra: Record<string, unknown>) => templates.page(templates.view(prepareInvoice({ ...EXAMPLE_INVOICE, ...extra })));
+const html = (extra: Record<string, unknown>) =>
+  templates.page(templates.view(prepareInvoice({ ...EXAMPLE_INVOICE, ...extra })));
 
 function issuesOf(body: unknown): { path: string; code: string }[] {
   try {
@@ -29,22 +30,104 @@ describe('bad input is a 400 naming the field', () => {
       ...EXAMPLE_INVOICE,
       design: 'fancy',
       stamp: 'urgent',
-      theme: { colors: { accent: 'red', ink: '#12345' }, font: 'Comic Sans MS', show: { totals: false }, density: 'tiny' },
+      theme: {
+        colors: { accent: 'red', ink: '#12345' },
+        font: 'Comic Sans MS',
+        show: { totals: false },
+        density: 'tiny',
+      },
     });
     const paths = issues.map((issue) => issue.path).sort();
-    assert.deepEqual(paths, ['design', 'stamp', 'theme.colors.accent', 'theme.colors.ink', 'theme.density', 'theme.font', 'theme.show.totals'].sort());
-    assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: 'sha256:abc' }).map((issue) => issue.path), ['theme']);
-    assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: `sha256:${'A'.repeat(64)}` }).map((issue) => issue.path), ['theme']);
-    assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: { labels: { page_of: 'x' } } }).map((issue) => issue.path), ['theme.labels.page_of']);
+    assert.deepEqual(
+      paths,
+      [
+        'design',
+        'stamp',
+        'theme.colors.accent',
+        'theme.colors.ink',
+        'theme.density',
+        'theme.font',
+        'theme.show.totals',
+      ].sort(),
+    );
+    assert.deepEqual(
+      issuesOf({ ...EXAMPLE_INVOICE, theme: 'sha256:abc' }).map((issue) => issue.path),
+      ['theme'],
+    );
+    assert.deepEqual(
+      issuesOf({ ...EXAMPLE_INVOICE, theme: `sha256:${'A'.repeat(64)}` }).map((issue) => issue.path),
+      ['theme'],
+    );
+    assert.deepEqual(
+      issuesOf({ ...EXAMPLE_INVOICE, theme: { labels: { page_of: 'x' } } }).map((issue) => issue.path),
+      ['theme.labels.page_of'],
+    );
     // No theme makes the invoice unreadable: text colours dark enough on white, panels light enough.
-    const pale = issuesOf({ ...EXAMPLE_INVOICE, theme: { colors: { accent: '#ffffff', ink: '#999999', muted: '#eeeeee', tint: '#333333', rule: '#ffffff' } } });
-    assert.deepEqual(pale.map((issue) => issue.path).sort(), ['theme.colors.accent', 'theme.colors.ink', 'theme.colors.muted', 'theme.colors.tint']);
+    const pale = issuesOf({
+      ...EXAMPLE_INVOICE,
+      theme: { colors: { accent: '#ffffff', ink: '#999999', muted: '#eeeeee', tint: '#333333', rule: '#ffffff' } },
+    });
+    assert.deepEqual(pale.map((issue) => issue.path).sort(), [
+      'theme.colors.accent',
+      'theme.colors.ink',
+      'theme.colors.muted',
+      'theme.colors.tint',
+    ]);
   });
 
   test(`a theme over ${THEME_MAX_BYTES / 1024} KiB as JSON is refused`, () => {
-    const labels = Object.fromEntries(['invoice', 'credit_note', 'from', 'bill_to', 'ship_to', 'issue_date', 'due_date', 'currency', 'subtotal', 'discount', 'tax', 'total', 'notes', 'iban', 'bic', 'amount', 'quantity', 'description', 'unit_price', 'amount_paid', 'balance_due', 'total_due', 'total_credit', 'payment_details', 'account_name', 'payment_reference', 'payment_instructions', 'scan_to_pay', 'vat_id', 'tax_id', 'contact', 'purchase_order', 'buyer_reference', 'preceding_invoice', 'line_number', 'item_code', 'line_vat_rate', 'taxable_amount', 'vat_breakdown', 'vat_category', 'vat_rate', 'vat_taxable', 'vat_amount'].map((key) => [key, 'x'.repeat(200)]));
+    const labels = Object.fromEntries(
+      [
+        'invoice',
+        'credit_note',
+        'from',
+        'bill_to',
+        'ship_to',
+        'issue_date',
+        'due_date',
+        'currency',
+        'subtotal',
+        'discount',
+        'tax',
+        'total',
+        'notes',
+        'iban',
+        'bic',
+        'amount',
+        'quantity',
+        'description',
+        'unit_price',
+        'amount_paid',
+        'balance_due',
+        'total_due',
+        'total_credit',
+        'payment_details',
+        'account_name',
+        'payment_reference',
+        'payment_instructions',
+        'scan_to_pay',
+        'vat_id',
+        'tax_id',
+        'contact',
+        'purchase_order',
+        'buyer_reference',
+        'preceding_invoice',
+        'line_number',
+        'item_code',
+        'line_vat_rate',
+        'taxable_amount',
+        'vat_breakdown',
+        'vat_category',
+        'vat_rate',
+        'vat_taxable',
+        'vat_amount',
+      ].map((key) => [key, 'x'.repeat(200)]),
+    );
     assert.ok(canonicalJson({ labels }).length > THEME_MAX_BYTES);
-    assert.deepEqual(issuesOf({ ...EXAMPLE_INVOICE, theme: { labels } }).map((issue) => issue.path), ['theme']);
+    assert.deepEqual(
+      issuesOf({ ...EXAMPLE_INVOICE, theme: { labels } }).map((issue) => issue.path),
+      ['theme'],
+    );
   });
 });
 
@@ -57,18 +140,31 @@ describe('what reaches the page', () => {
   });
 
   test('a stamp prints its word in the invoice language; none without a stamp', () => {
-    assert.match(html({ stamp: 'paid' }), /<div class="stamp stamp--paid" aria-hidden="true"><span class="stamp__word">Paid<\/span><\/div>/);
+    assert.match(
+      html({ stamp: 'paid' }),
+      /<div class="stamp stamp--paid" aria-hidden="true"><span class="stamp__word">Paid<\/span><\/div>/,
+    );
     assert.match(html({ stamp: 'void', locale: 'de-DE' }), /stamp__word">Storniert</);
     assert.doesNotMatch(html({}), /class="stamp/);
   });
 
   test('theme text is text: labels are escaped, colours and fonts reach CSS only as checked values', () => {
-    const page = html({ theme: { labels: { invoice: '</style><script>alert(1)</script>' }, colors: { accent: '#1A5F7A', tint: '#F5F7FA' }, font: 'Noto Serif' } });
+    const page = html({
+      theme: {
+        labels: { invoice: '</style><script>alert(1)</script>' },
+        colors: { accent: '#1A5F7A', tint: '#F5F7FA' },
+        font: 'Noto Serif',
+      },
+    });
     assert.ok(page.includes('&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;'));
     assert.doesNotMatch(page, /<script/);
     assert.match(page, /:root \{ --accent: #1a5f7a; --accent-tint: #f5f7fa; --font-face: "Noto Serif"; \}/);
     // The invoice's own accent_color and labels win over the theme's.
-    const own = html({ accent_color: '#112233', labels: { invoice: 'Bill' }, theme: { colors: { accent: '#5a2d82' }, labels: { invoice: 'Tax invoice' } } });
+    const own = html({
+      accent_color: '#112233',
+      labels: { invoice: 'Bill' },
+      theme: { colors: { accent: '#5a2d82' }, labels: { invoice: 'Tax invoice' } },
+    });
     assert.ok(own.indexOf('--accent: #5a2d82') < own.indexOf('--accent: #112233'));
     assert.match(own, /<h1>Bill<\/h1>/);
     assert.throws(() => themeCss({ colors: { accent: 'red;}' }, font: null }), /#rrggbb/);
@@ -109,15 +205,24 @@ describe('themes by reference', () => {
     const prepared = await resolveThemeReference(store, prepareInvoice({ ...EXAMPLE_INVOICE, theme: id }));
     assert.deepEqual(prepared.theme, theme);
     assert.match(templates.page(templates.view(prepared)), /--accent: #7a2e8f/);
-    await assert.rejects(resolveThemeReference(store, prepareInvoice({ ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` })), (error: unknown) => {
-      assert.ok(error instanceof InputRejected);
-      assert.deepEqual(error.issues?.map(({ path, code }) => ({ path, code })), [{ path: 'theme', code: 'unknown_theme' }]);
-      return true;
-    });
+    await assert.rejects(
+      resolveThemeReference(store, prepareInvoice({ ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` })),
+      (error: unknown) => {
+        assert.ok(error instanceof InputRejected);
+        assert.deepEqual(
+          error.issues?.map(({ path, code }) => ({ path, code })),
+          [{ path: 'theme', code: 'unknown_theme' }],
+        );
+        return true;
+      },
+    );
   });
 
   test('an unresolved reference never renders silently with the default look', () => {
-    assert.throws(() => templates.view(prepareInvoice({ ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` })), /not resolved/);
+    assert.throws(
+      () => templates.view(prepareInvoice({ ...EXAMPLE_INVOICE, theme: `sha256:${'0'.repeat(64)}` })),
+      /not resolved/,
+    );
   });
 
   test('the memory store expires entries and keeps at most its cap, dropping the least recently put', async () => {

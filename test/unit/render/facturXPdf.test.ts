@@ -32,10 +32,14 @@ describe('toFacturXPdf', () => {
     const layout = readPdfLayout(out);
     assert.equal(layout.entries.length, 10);
     layout.entries.forEach((entry, number) => {
-      if (entry.inUse) assert.equal(out.toString('latin1', entry.offset, entry.offset + `${number} 0 obj`.length), `${number} 0 obj`);
+      if (entry.inUse)
+        assert.equal(out.toString('latin1', entry.offset, entry.offset + `${number} 0 obj`.length), `${number} 0 obj`);
     });
     assert.match(layout.trailer, /^<<\/Size 10 \/Root 2 0 R \/Info 1 0 R \/ID \[<[0-9A-F]{32}> <[0-9A-F]{32}>\]>>$/);
-    assert.match(out.toString('latin1'), /2 0 obj\n<<\/Type \/Catalog \/Pages 3 0 R \/Metadata 5 0 R \/OutputIntents \[7 0 R\] \/AF \[9 0 R\] \/Names <<\/EmbeddedFiles <<\/Names \[\(factur-x\.xml\) 9 0 R\]>>>>>>/);
+    assert.match(
+      out.toString('latin1'),
+      /2 0 obj\n<<\/Type \/Catalog \/Pages 3 0 R \/Metadata 5 0 R \/OutputIntents \[7 0 R\] \/AF \[9 0 R\] \/Names <<\/EmbeddedFiles <<\/Names \[\(factur-x\.xml\) 9 0 R\]>>>>>>/,
+    );
     assert.equal(out.toString('latin1', 0, 9), '%PDF-1.7\n');
     assert.ok(finish(tinyPdf()).equals(out), 'deterministic');
   });
@@ -51,8 +55,14 @@ describe('toFacturXPdf', () => {
   test('refuses a catalog it would have to merge into, and unprintable annotations', () => {
     assert.throws(() => finish(tinyPdf({ catalogExtra: ' /Metadata 9 0 R' })), /already has \/Metadata/);
     assert.throws(() => finish(tinyPdf({ catalogExtra: ' /Names <<>>' })), /already has \/Names/);
-    assert.throws(() => finish(tinyPdf({ annotation: '<</Type /Annot /Subtype /Link /Rect [0 0 1 1]>>' })), /not marked printable/);
-    assert.throws(() => finish(tinyPdf({ annotation: '<</Type /Annot /Subtype /Link /F 6 /Rect [0 0 1 1]>>' })), /not marked printable/);
+    assert.throws(
+      () => finish(tinyPdf({ annotation: '<</Type /Annot /Subtype /Link /Rect [0 0 1 1]>>' })),
+      /not marked printable/,
+    );
+    assert.throws(
+      () => finish(tinyPdf({ annotation: '<</Type /Annot /Subtype /Link /F 6 /Rect [0 0 1 1]>>' })),
+      /not marked printable/,
+    );
     assert.doesNotThrow(() => finish(tinyPdf({ annotation: '<</Type /Annot /Subtype /Link /F 4 /Rect [0 0 1 1]>>' })));
   });
 

@@ -20,7 +20,11 @@ describe('label catalogs (templates/locales)', () => {
         assert.equal(typeof value, 'string', key);
         assert.equal(value, value.trim(), `${language}.${key} has leading or trailing space`);
         assert.ok(value.length > 0, `${language}.${key} is empty`);
-        assert.deepEqual(value.match(/\{\w+\}/g)?.sort() ?? [], key === 'page_of' ? ['{page}', '{pages}'].sort() : [], `${language}.${key} placeholders`);
+        assert.deepEqual(
+          value.match(/\{\w+\}/g)?.sort() ?? [],
+          key === 'page_of' ? ['{page}', '{pages}'].sort() : [],
+          `${language}.${key} placeholders`,
+        );
       }
     });
   }
@@ -29,8 +33,20 @@ describe('label catalogs (templates/locales)', () => {
     const catalogs = loadLabelCatalogs(PROJECT_ROOT);
     const invoice = Object.fromEntries(LANGUAGES.map((language) => [language, catalogs[language].invoice]));
     assert.deepEqual(invoice, {
-      en: 'Invoice', de: 'Rechnung', fr: 'Facture', es: 'Factura', it: 'Fattura', nl: 'Factuur', pt: 'Fatura', pl: 'Faktura',
-      sv: 'Faktura', ja: '請求書', zh: '发票', ar: 'فاتورة', he: 'חשבונית', hi: 'चालान',
+      en: 'Invoice',
+      de: 'Rechnung',
+      fr: 'Facture',
+      es: 'Factura',
+      it: 'Fattura',
+      nl: 'Factuur',
+      pt: 'Fatura',
+      pl: 'Faktura',
+      sv: 'Faktura',
+      ja: '請求書',
+      zh: '发票',
+      ar: 'فاتورة',
+      he: 'חשבונית',
+      hi: 'चालान',
     });
   });
 
@@ -57,11 +73,17 @@ describe('label catalogs (templates/locales)', () => {
 describe('per-invoice CSS (src/render/invoiceCss.ts)', () => {
   const catalogs = loadLabelCatalogs(PROJECT_ROOT);
   test('an English invoice in the design colour: only "Page X of Y", from the catalog (print.css has no words)', () => {
-    assert.match(invoiceCss({ accent: null, dir: null, lang: 'en', labels: catalogs.en }), /^\n\/\* This invoice \(src\/render\/invoiceCss.ts\). \*\/\n@page \{ @bottom-right \{ content: "Page " counter\(page\) " of " counter\(pages\); \} \}\n$/);
+    assert.match(
+      invoiceCss({ accent: null, dir: null, lang: 'en', labels: catalogs.en }),
+      /^\n\/\* This invoice \(src\/render\/invoiceCss.ts\). \*\/\n@page \{ @bottom-right \{ content: "Page " counter\(page\) " of " counter\(pages\); \} \}\n$/,
+    );
     assert.doesNotMatch(invoiceCss({ accent: null, dir: null, lang: 'en', labels: catalogs.en }), /--accent/);
   });
   test('the accent replaces --accent; only #rrggbb is accepted', () => {
-    assert.match(invoiceCss({ accent: '#8a3b12', dir: null, lang: 'en', labels: catalogs.en }), /:root \{ --accent: #8a3b12; \}/);
+    assert.match(
+      invoiceCss({ accent: '#8a3b12', dir: null, lang: 'en', labels: catalogs.en }),
+      /:root \{ --accent: #8a3b12; \}/,
+    );
     assert.throws(() => invoiceCss({ accent: 'red;} body{display:none', dir: null, lang: 'en', labels: catalogs.en }));
   });
   test('"Page X of Y" in the language, every character outside letters, digits and spaces escaped', () => {

@@ -36,7 +36,8 @@ test('a forced paper size wins over the currency', () => {
 
 test('PAPER_SIZE accepts exactly the paper settings the renderer knows', () => {
   for (const setting of PAPER_SETTINGS) assert.equal(loadConfig({ PAPER_SIZE: setting }).PAPER_SIZE, setting);
-  for (const wrong of ['A3', 'letter', 'legal']) assert.throws(() => loadConfig({ PAPER_SIZE: wrong }), /PAPER_SIZE: must be auto, A4 or Letter/);
+  for (const wrong of ['A3', 'letter', 'legal'])
+    assert.throws(() => loadConfig({ PAPER_SIZE: wrong }), /PAPER_SIZE: must be auto, A4 or Letter/);
 });
 
 test('an invoice with a Swiss QR-bill is A4 whatever the setting (its payment part is defined on A4); others follow paperFor', () => {

@@ -8,7 +8,8 @@ function buildPdf(options: { info?: string; pageCount?: number; trailerExtra?: s
   const pageCount = options.pageCount ?? 2;
   const kids = Array.from({ length: pageCount }, (_, index) => `${4 + index} 0 R`).join(' ');
   const objects = [
-    options.info ?? "<</Title <FEFF0041>\n/Creator (Mozilla/5.0 \\(X11\\) HeadlessChrome/156)\n/Producer (Skia/PDF m156)\n/CreationDate (D:20991231235959+00'00')\n/ModDate (D:20991231235959+00'00')>>",
+    options.info ??
+      "<</Title <FEFF0041>\n/Creator (Mozilla/5.0 \\(X11\\) HeadlessChrome/156)\n/Producer (Skia/PDF m156)\n/CreationDate (D:20991231235959+00'00')\n/ModDate (D:20991231235959+00'00')>>",
     '<</Type /Catalog\n/Pages 3 0 R>>',
     `<</Type /Pages\n/Count ${pageCount}\n/Kids [${kids}]>>`,
     ...Array.from({ length: pageCount }, () => '<</Type /Page\n/Parent 3 0 R\n/MediaBox [0 0 612 792]>>'),
@@ -32,11 +33,20 @@ function assertConsistent(pdf: Buffer) {
   assert.equal(pdf.toString('latin1', layout.xrefOffset, layout.xrefOffset + 4), 'xref');
   layout.entries.forEach((entry, number) => {
     if (!entry.inUse) return;
-    assert.equal(pdf.toString('latin1', entry.offset, entry.offset + `${number} 0 obj`.length), `${number} 0 obj`, `object ${number}`);
+    assert.equal(
+      pdf.toString('latin1', entry.offset, entry.offset + `${number} 0 obj`.length),
+      `${number} 0 obj`,
+      `object ${number}`,
+    );
   });
 }
 
-const INFO = { title: 'Invoice INV-1', author: 'Northwind Studio GmbH', date: '2026-11-02', creator: 'invoice-pdf-x402 (Chromium)' };
+const INFO = {
+  title: 'Invoice INV-1',
+  author: 'Northwind Studio GmbH',
+  date: '2026-11-02',
+  creator: 'invoice-pdf-x402 (Chromium)',
+};
 
 describe('setPdfInfo', () => {
   test('replaces the Info dictionary and keeps every offset right', () => {
@@ -80,7 +90,10 @@ describe('setPdfInfo', () => {
       assert.throws(() => setPdfInfo(buildPdf({ trailerExtra }), INFO), PdfLayoutError);
     }
     assert.throws(() => setPdfInfo(Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'), INFO), PdfLayoutError);
-    const xrefStream = Buffer.from('%PDF-1.7\n9 0 obj\n<</Type /XRef>>\nstream\nendstream\nendobj\nstartxref\n9\n%%EOF\n', 'latin1');
+    const xrefStream = Buffer.from(
+      '%PDF-1.7\n9 0 obj\n<</Type /XRef>>\nstream\nendstream\nendobj\nstartxref\n9\n%%EOF\n',
+      'latin1',
+    );
     assert.throws(() => setPdfInfo(xrefStream, INFO), PdfLayoutError);
   });
 });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { choosePaymentQr, type SwissQr } from '../../../src/invoice/paymentQr/index.js';
-import { buildSwissQrBillView, SWISS_QR_BILL_LABELS, swissQrBillLanguage } from '../../../src/render/swissQrBillView.js';
+import {
+  buildSwissQrBillView,
+  SWISS_QR_BILL_LABELS,
+  swissQrBillLanguage,
+} from '../../../src/render/swissQrBillView.js';
 import { qrInput, SCHEME_INPUTS } from '../../fixtures/paymentQrInputs.js';
 import { swissQrBillPage } from '../../fixtures/qrPages.js';
 
@@ -25,25 +29,52 @@ test('the view prints what the code holds, formatted per the style guide', () =>
 });
 
 test('SCOR in blocks of 4, NON without reference, a foreign creditor with its country code, no debtor → null', () => {
-  const seller = { name: 'Muster GmbH', street: 'Hauptstraße 5', postal_code: '78462', city: 'Konstanz', country: 'DE' };
-  const scor = buildSwissQrBillView(swissQr(qrInput({ iban: 'CH9300762011623852957', reference: 'RF18539007547034' }, { currency: 'CHF', balanceDueMinor: 100n, seller })));
+  const seller = {
+    name: 'Muster GmbH',
+    street: 'Hauptstraße 5',
+    postal_code: '78462',
+    city: 'Konstanz',
+    country: 'DE',
+  };
+  const scor = buildSwissQrBillView(
+    swissQr(
+      qrInput(
+        { iban: 'CH9300762011623852957', reference: 'RF18539007547034' },
+        { currency: 'CHF', balanceDueMinor: 100n, seller },
+      ),
+    ),
+  );
   assert.equal(scor.reference, 'RF18 5390 0754 7034');
   assert.deepEqual(scor.creditor, ['Muster GmbH', 'Hauptstraße 5', 'DE-78462 Konstanz']);
   assert.equal(scor.debtor, null);
-  const non = buildSwissQrBillView(swissQr(qrInput({ iban: 'CH9300762011623852957' }, { currency: 'CHF', balanceDueMinor: 100n, seller })));
+  const non = buildSwissQrBillView(
+    swissQr(qrInput({ iban: 'CH9300762011623852957' }, { currency: 'CHF', balanceDueMinor: 100n, seller })),
+  );
   assert.equal(non.reference, null);
   assert.equal(non.additionalInformation, 'INV-2026-0042');
 });
 
 test('language from the invoice locale: de, fr, it, else English; every language has every label', () => {
-  assert.deepEqual(['de-CH', 'fr', 'it-CH', 'en-GB', 'rm-CH', undefined].map(swissQrBillLanguage), ['de', 'fr', 'it', 'en', 'en', 'en']);
+  assert.deepEqual(['de-CH', 'fr', 'it-CH', 'en-GB', 'rm-CH', undefined].map(swissQrBillLanguage), [
+    'de',
+    'fr',
+    'it',
+    'en',
+    'en',
+    'en',
+  ]);
   const keys = Object.keys(SWISS_QR_BILL_LABELS.en).sort();
   for (const labels of Object.values(SWISS_QR_BILL_LABELS)) assert.deepEqual(Object.keys(labels).sort(), keys);
 });
 
 test('the partial compiles in strict, known-helpers-only mode and escapes user text', () => {
   const seller = { name: 'A <b>&</b> "B"', street: 'Rue 1', postal_code: '1200', city: 'Genève', country: 'CH' };
-  const html = swissQrBillPage(buildSwissQrBillView(swissQr(qrInput({ iban: 'CH9300762011623852957' }, { currency: 'CHF', balanceDueMinor: 100n, seller })), 'fr'));
+  const html = swissQrBillPage(
+    buildSwissQrBillView(
+      swissQr(qrInput({ iban: 'CH9300762011623852957' }, { currency: 'CHF', balanceDueMinor: 100n, seller })),
+      'fr',
+    ),
+  );
   assert.doesNotMatch(html, /<b>/);
   assert.match(html, /A &lt;b&gt;&amp;&lt;\/b&gt; &quot;B&quot;/);
   assert.match(html, /Section paiement/);
@@ -51,7 +82,10 @@ test('the partial compiles in strict, known-helpers-only mode and escapes user t
   assert.match(html, /<svg class="qr-bill__blank qr-bill__blank--payment"/);
   assert.doesNotMatch(html, /Référence/, 'no reference heading for NON');
   const full = swissQrBillPage(buildSwissQrBillView(swissQr(), 'en')).replace(/<style>[\s\S]*<\/style>/, '');
-  assert.match(full, /<h3>Payable by<\/h3>\s*<p>Pia-Maria Rutschmann-Schnyder<br>Grosse Marktgasse 28<br>9400 Rorschach<\/p>/);
+  assert.match(
+    full,
+    /<h3>Payable by<\/h3>\s*<p>Pia-Maria Rutschmann-Schnyder<br>Grosse Marktgasse 28<br>9400 Rorschach<\/p>/,
+  );
   assert.doesNotMatch(full, /qr-bill__blank/);
   // Nothing that could fetch: no URL anywhere in the slip's markup.
   assert.doesNotMatch(full, /https?:|url\(|src=|href=/);

@@ -7,7 +7,12 @@ import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../../src/invoice/schema.js';
 import { renderInvoiceHtml } from '../../../src/render/invoiceHtml.js';
-import { loadInvoiceTemplates, PROJECT_ROOT, SCREEN_OFF_CSS, type InvoiceTemplates } from '../../../src/render/templates.js';
+import {
+  loadInvoiceTemplates,
+  PROJECT_ROOT,
+  SCREEN_OFF_CSS,
+  type InvoiceTemplates,
+} from '../../../src/render/templates.js';
 import { EXTREME_INVOICE, hostileInvoice, UNICODE_INVOICE } from '../../fixtures/invoices.js';
 import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
 import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../../fixtures/realWorldInvoices.js';
@@ -18,10 +23,22 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const templates = loadInvoiceTemplates();
 after(() => templates.close());
 
-const { notes: _notes, payment_instructions: _instructions, due_date: _due, discount: _discount, tax_rate: _tax, ...bare } = EXAMPLE_INVOICE;
+const {
+  notes: _notes,
+  payment_instructions: _instructions,
+  due_date: _due,
+  discount: _discount,
+  tax_rate: _tax,
+  ...bare
+} = EXAMPLE_INVOICE;
 const FIXTURES: Record<string, InvoiceInput> = {
   example: EXAMPLE_INVOICE,
-  minimal: { ...bare, seller: { name: 'Solo Trader' }, buyer: { name: 'A Customer' }, line_items: [EXAMPLE_INVOICE.line_items[0]!] },
+  minimal: {
+    ...bare,
+    seller: { name: 'Solo Trader' },
+    buyer: { name: 'A Customer' },
+    line_items: [EXAMPLE_INVOICE.line_items[0]!],
+  },
   unicode: UNICODE_INVOICE,
   hostile: hostileInvoice('http://127.0.0.1:9'),
   extreme: EXTREME_INVOICE,
@@ -41,7 +58,11 @@ describe('golden HTML (UPDATE_GOLDEN=1 rewrites them)', () => {
       const html = withoutCss(renderInvoiceHtml(prepareInvoice(input), templates));
       const file = join(GOLDEN_DIR, `${name}.html`);
       if (UPDATE) writeFileSync(file, html);
-      assert.equal(html, readFileSync(file, 'utf8'), `${file} differs; if the change is intended, run with UPDATE_GOLDEN=1`);
+      assert.equal(
+        html,
+        readFileSync(file, 'utf8'),
+        `${file} differs; if the change is intended, run with UPDATE_GOLDEN=1`,
+      );
     });
   }
 });
@@ -105,7 +126,10 @@ describe('filled HTML', () => {
 
   test('the page footer escapes the invoice number; only the page counters are in CSS', () => {
     const page = html({ ...EXAMPLE_INVOICE, invoice_number: 'ZQX<b>"7"</b>' });
-    assert.match(page, /<footer class="page-footer">Invoice <bdi>ZQX&lt;b&gt;&quot;7&quot;&lt;\/b&gt;<\/bdi><\/footer>/);
+    assert.match(
+      page,
+      /<footer class="page-footer">Invoice <bdi>ZQX&lt;b&gt;&quot;7&quot;&lt;\/b&gt;<\/bdi><\/footer>/,
+    );
     assert.match(page, /content: "Page " counter\(page\) " of " counter\(pages\);/);
     const css = page.slice(page.indexOf('<style>'), page.indexOf('</style>'));
     assert.doesNotMatch(css, /ZQX/, 'no invoice number in the stylesheet');
@@ -113,7 +137,12 @@ describe('filled HTML', () => {
 });
 
 describe('template files', () => {
-  const files = [join(PROJECT_ROOT, 'templates', 'invoice.hbs'), ...readdirSync(join(PROJECT_ROOT, 'templates', 'partials')).map((file) => join(PROJECT_ROOT, 'templates', 'partials', file))];
+  const files = [
+    join(PROJECT_ROOT, 'templates', 'invoice.hbs'),
+    ...readdirSync(join(PROJECT_ROOT, 'templates', 'partials')).map((file) =>
+      join(PROJECT_ROOT, 'templates', 'partials', file),
+    ),
+  ];
 
   for (const file of files) {
     test(`${file.slice(PROJECT_ROOT.length)}: escaping {{ }} only, no values in style, src or href`, () => {
@@ -137,7 +166,11 @@ describe('watching', () => {
       cpSync(join(PROJECT_ROOT, 'templates'), join(root, 'templates'), { recursive: true });
       cpSync(join(PROJECT_ROOT, 'styles'), join(root, 'styles'), { recursive: true });
       const events: string[] = [];
-      watched = loadInvoiceTemplates({ root, watch: true, log: (event) => events.push((event as { event: string }).event) });
+      watched = loadInvoiceTemplates({
+        root,
+        watch: true,
+        log: (event) => events.push((event as { event: string }).event),
+      });
       const view = watched.view(prepareInvoice(EXAMPLE_INVOICE));
       const notesFile = join(root, 'templates', 'partials', 'notes.hbs');
 

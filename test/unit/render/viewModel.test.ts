@@ -53,16 +53,31 @@ describe('buildInvoiceView', () => {
     assert.equal(view.totals.taxable, null);
     const none = buildInvoiceView(prepareInvoice({ ...EXAMPLE_INVOICE, discount: undefined, tax_rate: undefined }));
     assert.equal(none.totals.discount, null);
-    assert.deepEqual(none.totals.taxes.map((tax) => tax.label), ['Tax (0%)']);
+    assert.deepEqual(
+      none.totals.taxes.map((tax) => tax.label),
+      ['Tax (0%)'],
+    );
   });
 
   test('absent and blank optional text is null, so the template prints no empty label', () => {
     const { due_date: _due, notes: _notes, ...rest } = EXAMPLE_INVOICE;
-    const view = buildInvoiceView(prepareInvoice({ ...rest, payment_instructions: '  \n ', buyer: { name: 'B', email: undefined } }));
+    const view = buildInvoiceView(
+      prepareInvoice({ ...rest, payment_instructions: '  \n ', buyer: { name: 'B', email: undefined } }),
+    );
     assert.equal(view.dueDate, null);
     assert.equal(view.notes, null);
     assert.equal(view.paymentInstructions, null);
-    assert.deepEqual(view.buyer, { lang: '', name: 'B', address: null, contactName: null, email: null, emailParts: null, phone: null, vatId: null, taxId: null });
+    assert.deepEqual(view.buyer, {
+      lang: '',
+      name: 'B',
+      address: null,
+      contactName: null,
+      email: null,
+      emailParts: null,
+      phone: null,
+      vatId: null,
+      taxId: null,
+    });
   });
 
   const splits: [number, number, number][] = [
@@ -77,7 +92,10 @@ describe('buildInvoiceView', () => {
       assert.equal(view.lines.length, body);
       assert.equal(view.tailLines.length, tail);
       assert.ok(tail <= LINES_KEPT_WITH_TOTALS);
-      assert.deepEqual([...view.lines, ...view.tailLines].map((line) => line.number), Array.from({ length: count }, (_, index) => index + 1));
+      assert.deepEqual(
+        [...view.lines, ...view.tailLines].map((line) => line.number),
+        Array.from({ length: count }, (_, index) => index + 1),
+      );
     });
   }
 

@@ -45,13 +45,25 @@ async function start() {
   });
   paperSelect.addEventListener('change', refresh);
   currencySelect.addEventListener('change', switchCurrency);
-  localeSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'locale', localeSelect.value)));
-  documentTypeSelect.addEventListener('change', () =>
-    editInvoice((invoice) => setOrDelete(invoice, 'document_type', documentTypeSelect.value === 'invoice' ? '' : documentTypeSelect.value)),
+  localeSelect.addEventListener('change', () =>
+    editInvoice((invoice) => setOrDelete(invoice, 'locale', localeSelect.value)),
   );
-  designSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'design', designSelect.value === setup.designs[0] ? '' : designSelect.value)));
-  stampSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'stamp', stampSelect.value)));
-  themeSelect.addEventListener('change', () => editInvoice((invoice) => setOrDelete(invoice, 'theme', themes[themeSelect.value])));
+  documentTypeSelect.addEventListener('change', () =>
+    editInvoice((invoice) =>
+      setOrDelete(invoice, 'document_type', documentTypeSelect.value === 'invoice' ? '' : documentTypeSelect.value),
+    ),
+  );
+  designSelect.addEventListener('change', () =>
+    editInvoice((invoice) =>
+      setOrDelete(invoice, 'design', designSelect.value === setup.designs[0] ? '' : designSelect.value),
+    ),
+  );
+  stampSelect.addEventListener('change', () =>
+    editInvoice((invoice) => setOrDelete(invoice, 'stamp', stampSelect.value)),
+  );
+  themeSelect.addEventListener('change', () =>
+    editInvoice((invoice) => setOrDelete(invoice, 'theme', themes[themeSelect.value])),
+  );
   $('logo').addEventListener('change', chooseLogo);
   $('logo-remove').addEventListener('click', () => editInvoice((invoice) => setOrDelete(invoice, 'logo', '')));
   $('example').addEventListener('change', () => {
@@ -71,7 +83,13 @@ function readInvoice() {
   try {
     return { invoice: JSON.parse(editor.value) };
   } catch (error) {
-    return { error: { code: 'invalid_json', message: 'The editor does not hold valid JSON.', issues: [{ path: '', message: error.message }] } };
+    return {
+      error: {
+        code: 'invalid_json',
+        message: 'The editor does not hold valid JSON.',
+        issues: [{ path: '', message: error.message }],
+      },
+    };
   }
 }
 
@@ -90,11 +108,15 @@ async function refresh() {
   if (error) return showIssues(error);
   if (invoice && typeof invoice.currency === 'string') currencySelect.value = invoice.currency;
   if (invoice && typeof invoice === 'object') {
-    localeSelect.value = [...localeSelect.options].some((option) => option.value === invoice.locale) ? invoice.locale : '';
+    localeSelect.value = [...localeSelect.options].some((option) => option.value === invoice.locale)
+      ? invoice.locale
+      : '';
     documentTypeSelect.value = invoice.document_type === 'credit_note' ? 'credit_note' : 'invoice';
-    designSelect.value = typeof invoice.design === 'string' ? invoice.design : designSelect.options[0]?.value ?? '';
+    designSelect.value = typeof invoice.design === 'string' ? invoice.design : (designSelect.options[0]?.value ?? '');
     stampSelect.value = typeof invoice.stamp === 'string' ? invoice.stamp : '';
-    const themeName = Object.keys(themes).find((name) => JSON.stringify(themes[name]) === JSON.stringify(invoice.theme));
+    const themeName = Object.keys(themes).find(
+      (name) => JSON.stringify(themes[name]) === JSON.stringify(invoice.theme),
+    );
     themeSelect.value = themeName ?? '';
   }
   document.body.classList.add('busy');

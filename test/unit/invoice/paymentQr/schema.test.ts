@@ -40,7 +40,11 @@ test('every field optional; qr defaults to auto; values come out in electronic f
   });
   const swiss = parse({ qr_iban: 'CH44 3199 9123 0008 8901 2', qr_reference: '21 00000 00003 13947 14300 09017' });
   assert.ok(swiss.success);
-  assert.deepEqual(swiss.output.payment, { qr_iban: 'CH4431999123000889012', qr_reference: '210000000003139471430009017', qr: 'auto' });
+  assert.deepEqual(swiss.output.payment, {
+    qr_iban: 'CH4431999123000889012',
+    qr_reference: '210000000003139471430009017',
+    qr: 'auto',
+  });
   // Free text stays as sent.
   const text = parse({ reference: 'Invoice 2026-0042, thank you' });
   assert.ok(text.success);
@@ -58,7 +62,19 @@ test('each field is checked by its standard, with the rule in the message and th
     evm_address: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
     qr: 'always',
   });
-  assert.deepEqual(issues.map((issue) => issue.path), ['payment.iban', 'payment.bic', 'payment.reference', 'payment.qr_iban', 'payment.pix_key', 'payment.upi_vpa', 'payment.evm_address', 'payment.qr']);
+  assert.deepEqual(
+    issues.map((issue) => issue.path),
+    [
+      'payment.iban',
+      'payment.bic',
+      'payment.reference',
+      'payment.qr_iban',
+      'payment.pix_key',
+      'payment.upi_vpa',
+      'payment.evm_address',
+      'payment.qr',
+    ],
+  );
   const message = (path: string) => issues.find((issue) => issue.path === path)!.message;
   assert.match(message('payment.iban'), /mod 97/);
   assert.match(message('payment.bic'), /ISO 9362/);
@@ -71,11 +87,26 @@ test('each field is checked by its standard, with the rule in the message and th
 });
 
 test('payment text fields are one line: a line break would shift every later field of a payload', () => {
-  assert.deepEqual(issuesOf({ account_name: 'Muster\nGmbH' }).map((issue) => issue.path), ['payment.account_name']);
-  assert.deepEqual(issuesOf({ reference: 'a\tb' }).map((issue) => issue.path), ['payment.reference']);
-  assert.deepEqual(issuesOf({ account_name: 'x'.repeat(71) }).map((issue) => issue.path), ['payment.account_name']);
-  assert.deepEqual(issuesOf({ reference: 'x'.repeat(141) }).map((issue) => issue.path), ['payment.reference']);
-  assert.deepEqual(issuesOf({ unknown: 1 }).map((issue) => issue.path), ['payment.unknown']);
+  assert.deepEqual(
+    issuesOf({ account_name: 'Muster\nGmbH' }).map((issue) => issue.path),
+    ['payment.account_name'],
+  );
+  assert.deepEqual(
+    issuesOf({ reference: 'a\tb' }).map((issue) => issue.path),
+    ['payment.reference'],
+  );
+  assert.deepEqual(
+    issuesOf({ account_name: 'x'.repeat(71) }).map((issue) => issue.path),
+    ['payment.account_name'],
+  );
+  assert.deepEqual(
+    issuesOf({ reference: 'x'.repeat(141) }).map((issue) => issue.path),
+    ['payment.reference'],
+  );
+  assert.deepEqual(
+    issuesOf({ unknown: 1 }).map((issue) => issue.path),
+    ['payment.unknown'],
+  );
 });
 
 test('Swiss rules between fields (IG 4.3.2), each reported at payment.qr_reference or payment.iban', () => {
@@ -83,11 +114,31 @@ test('Swiss rules between fields (IG 4.3.2), each reported at payment.qr_referen
   const QRR = '210000000003139471430009017';
   const cases: [string, Record<string, string>, string, RegExp][] = [
     ['QR-IBAN without reference', { qr_iban: QR_IBAN }, 'payment.qr_reference', /required with qr_iban/],
-    ['QR-IBAN with an RF reference', { qr_iban: QR_IBAN, qr_reference: 'RF18539007547034' }, 'payment.qr_reference', /must be a QR reference \(QRR/],
-    ['QRR without QR-IBAN', { iban: 'CH9300762011623852957', qr_reference: QRR }, 'payment.qr_reference', /needs a QR-IBAN/],
-    ['SCOR without a Swiss IBAN', { iban: 'DE89370400440532013000', qr_reference: 'RF18539007547034' }, 'payment.qr_reference', /CH or LI IBAN/],
+    [
+      'QR-IBAN with an RF reference',
+      { qr_iban: QR_IBAN, qr_reference: 'RF18539007547034' },
+      'payment.qr_reference',
+      /must be a QR reference \(QRR/,
+    ],
+    [
+      'QRR without QR-IBAN',
+      { iban: 'CH9300762011623852957', qr_reference: QRR },
+      'payment.qr_reference',
+      /needs a QR-IBAN/,
+    ],
+    [
+      'SCOR without a Swiss IBAN',
+      { iban: 'DE89370400440532013000', qr_reference: 'RF18539007547034' },
+      'payment.qr_reference',
+      /CH or LI IBAN/,
+    ],
     ['a QR-IBAN in iban', { iban: QR_IBAN }, 'payment.iban', /put it in qr_iban/],
-    ['a QRR with a wrong check digit', { qr_iban: QR_IBAN, qr_reference: '210000000003139471430009018' }, 'payment.qr_reference', /modulo 10/],
+    [
+      'a QRR with a wrong check digit',
+      { qr_iban: QR_IBAN, qr_reference: '210000000003139471430009018' },
+      'payment.qr_reference',
+      /modulo 10/,
+    ],
   ];
   for (const [name, payment, path, message] of cases) {
     const issues = issuesOf(payment);
@@ -96,5 +147,8 @@ test('Swiss rules between fields (IG 4.3.2), each reported at payment.qr_referen
     assert.match(issues[0]!.message, message, name);
   }
   assert.ok(parse({ iban: 'CH9300762011623852957', qr_reference: 'RF18539007547034' }).success, 'SCOR with a CH IBAN');
-  assert.ok(parse({ qr_iban: QR_IBAN, qr_reference: QRR, iban: 'CH9300762011623852957' }).success, 'QR-IBAN with QRR, plus an ordinary IBAN');
+  assert.ok(
+    parse({ qr_iban: QR_IBAN, qr_reference: QRR, iban: 'CH9300762011623852957' }).success,
+    'QR-IBAN with QRR, plus an ordinary IBAN',
+  );
 });

@@ -7,22 +7,40 @@ import { checkEvmAddress, toChecksumAddress } from '../../../../src/invoice/paym
 import { checkIban, formatIban, IBAN_LENGTHS } from '../../../../src/invoice/paymentQr/iban.js';
 import { mod97 } from '../../../../src/invoice/paymentQr/mod97.js';
 import { checkPixKey, isCnpj, isCpf } from '../../../../src/invoice/paymentQr/pixKey.js';
-import { checkQrIban, checkQrReference, formatQrReference, isQrIban, mod10Recursive } from '../../../../src/invoice/paymentQr/swissReference.js';
+import {
+  checkQrIban,
+  checkQrReference,
+  formatQrReference,
+  isQrIban,
+  mod10Recursive,
+} from '../../../../src/invoice/paymentQr/swissReference.js';
 import { checkUpiVpa } from '../../../../src/invoice/paymentQr/upiVpa.js';
 
 // An oracle written apart from mod97.ts: the whole number in a bigint, letters A=10 … Z=35.
 const asNumber = (text: string) => BigInt([...text].map((char) => Number.parseInt(char, 36).toString()).join(''));
-const ibanWithCheckDigits = (country: string, bban: string) => `${country}${String(98n - (asNumber(`${bban}${country}00`) % 97n)).padStart(2, '0')}${bban}`;
-const rfWithCheckDigits = (body: string) => `RF${String(98n - (asNumber(`${body}RF00`) % 97n)).padStart(2, '0')}${body}`;
+const ibanWithCheckDigits = (country: string, bban: string) =>
+  `${country}${String(98n - (asNumber(`${bban}${country}00`) % 97n)).padStart(2, '0')}${bban}`;
+const rfWithCheckDigits = (body: string) =>
+  `RF${String(98n - (asNumber(`${body}RF00`) % 97n)).padStart(2, '0')}${body}`;
 const SEED = 18;
 
 const fails = (result: { ok: boolean }) => assert.equal(result.ok, false, JSON.stringify(result));
 
 test('IBAN: published examples pass, in electronic or printed form', () => {
   const valid = [
-    'DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606', 'NL91ABNA0417164300',
-    'BE68539007547034', 'BE72000000001616', 'CH9300762011623852957', 'LI21088100002324013AA', 'AT611904300234573201',
-    'IT60X0542811101000000123456', 'ES9121000418450200051332', 'NO9386011117947', 'MT84MALT011000012345MTLCAST001S',
+    'DE89370400440532013000',
+    'GB82WEST12345698765432',
+    'FR1420041010050500013M02606',
+    'NL91ABNA0417164300',
+    'BE68539007547034',
+    'BE72000000001616',
+    'CH9300762011623852957',
+    'LI21088100002324013AA',
+    'AT611904300234573201',
+    'IT60X0542811101000000123456',
+    'ES9121000418450200051332',
+    'NO9386011117947',
+    'MT84MALT011000012345MTLCAST001S',
   ];
   for (const iban of valid) assert.deepEqual(checkIban(iban), { ok: true, value: iban }, iban);
   assert.deepEqual(checkIban('de89 3704 0044 0532 0130 00'), { ok: true, value: 'DE89370400440532013000' });
@@ -57,24 +75,81 @@ test('IBAN: every single-character change of a valid IBAN is caught (property, i
 });
 
 test('IBAN length table: the SEPA countries plus CH and LI, lengths as registered', () => {
-  const sepa = ['AD', 'AL', 'AT', 'BE', 'BG', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GI', 'GR', 'HR', 'HU', 'IE', 'IS', 'IT', 'LI', 'LT', 'LU', 'LV', 'MC', 'MD', 'ME', 'MK', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'SM', 'VA'];
+  const sepa = [
+    'AD',
+    'AL',
+    'AT',
+    'BE',
+    'BG',
+    'CH',
+    'CY',
+    'CZ',
+    'DE',
+    'DK',
+    'EE',
+    'ES',
+    'FI',
+    'FR',
+    'GB',
+    'GI',
+    'GR',
+    'HR',
+    'HU',
+    'IE',
+    'IS',
+    'IT',
+    'LI',
+    'LT',
+    'LU',
+    'LV',
+    'MC',
+    'MD',
+    'ME',
+    'MK',
+    'MT',
+    'NL',
+    'NO',
+    'PL',
+    'PT',
+    'RO',
+    'SE',
+    'SI',
+    'SK',
+    'SM',
+    'VA',
+  ];
   assert.deepEqual(Object.keys(IBAN_LENGTHS).sort(), sepa);
-  const spot: Record<string, number> = { DE: 22, FR: 27, CH: 21, LI: 21, NO: 15, MT: 31, BE: 16, NL: 18, GB: 22, IT: 27 };
+  const spot: Record<string, number> = {
+    DE: 22,
+    FR: 27,
+    CH: 21,
+    LI: 21,
+    NO: 15,
+    MT: 31,
+    BE: 16,
+    NL: 18,
+    GB: 22,
+    IT: 27,
+  };
   for (const [country, length] of Object.entries(spot)) assert.equal(IBAN_LENGTHS[country], length, country);
   assert.equal(formatIban('CH4431999123000889012'), 'CH44 3199 9123 0008 8901 2');
 });
 
 test('mod97 agrees with the bigint remainder', () => {
   fc.assert(
-    fc.property(fc.stringMatching(/^[0-9A-Z]{1,40}$/), (text) => assert.equal(BigInt(mod97(text)), asNumber(text) % 97n)),
+    fc.property(fc.stringMatching(/^[0-9A-Z]{1,40}$/), (text) =>
+      assert.equal(BigInt(mod97(text)), asNumber(text) % 97n),
+    ),
     { seed: SEED, numRuns: 500 },
   );
 });
 
 test('BIC: ISO 9362 shape, 8 or 11 characters', () => {
-  for (const bic of ['DEUTDEFF', 'DEUTDEFF500', 'COBADEFFXXX', 'BPOTBEB1', 'UBSWCHZH80A']) assert.deepEqual(checkBic(bic), { ok: true, value: bic });
+  for (const bic of ['DEUTDEFF', 'DEUTDEFF500', 'COBADEFFXXX', 'BPOTBEB1', 'UBSWCHZH80A'])
+    assert.deepEqual(checkBic(bic), { ok: true, value: bic });
   assert.deepEqual(checkBic('deutdeff'), { ok: true, value: 'DEUTDEFF' });
-  for (const bad of ['DEUTDEF', 'DEUTDEFF50', 'DEU1DEFF', 'DEUTD3FF', 'DEUTDEFF5001', 'DEUT-DEFF']) fails(checkBic(bad));
+  for (const bad of ['DEUTDEF', 'DEUTDEFF50', 'DEU1DEFF', 'DEUTD3FF', 'DEUTDEFF5001', 'DEUT-DEFF'])
+    fails(checkBic(bad));
 });
 
 test('RF creditor reference (ISO 11649): examples, wrong check digits, shape', () => {
@@ -114,7 +189,10 @@ test('Swiss QR-IBAN: institution id 30000–31999 of a valid CH/LI IBAN', () => 
 
 test('QR reference (QRR): 27 digits with a modulo 10 recursive check digit', () => {
   assert.deepEqual(checkQrReference('210000000003139471430009017'), { ok: true, value: '210000000003139471430009017' });
-  assert.deepEqual(checkQrReference('21 00000 00003 13947 14300 09017'), { ok: true, value: '210000000003139471430009017' });
+  assert.deepEqual(checkQrReference('21 00000 00003 13947 14300 09017'), {
+    ok: true,
+    value: '210000000003139471430009017',
+  });
   assert.equal(formatQrReference('210000000003139471430009017'), '21 00000 00003 13947 14300 09017');
   assert.equal(mod10Recursive('21000000000313947143000901'), 7);
   fails(checkQrReference('210000000003139471430009018'));
@@ -128,7 +206,8 @@ test('QR reference (QRR): 27 digits with a modulo 10 recursive check digit', () 
       const reference = body + mod10Recursive(body);
       if (/^0+$/.test(reference)) return;
       assert.ok(checkQrReference(reference).ok);
-      const changed = reference.slice(0, position) + ((Number(reference[position]) + delta) % 10) + reference.slice(position + 1);
+      const changed =
+        reference.slice(0, position) + ((Number(reference[position]) + delta) % 10) + reference.slice(position + 1);
       fails(checkQrReference(changed));
     }),
     { seed: SEED, numRuns: 500 },
@@ -139,11 +218,13 @@ test('CPF and CNPJ check digits (numeric and the alphanumeric CNPJ of 2026)', ()
   for (const cpf of ['52998224725', '11144477735']) assert.equal(isCpf(cpf), true, cpf);
   for (const cpf of ['52998224724', '52998224715', '11111111111', '5299822472']) assert.equal(isCpf(cpf), false, cpf);
   for (const cnpj of ['11222333000181', '12ABC34501DE35']) assert.equal(isCnpj(cnpj), true, cnpj);
-  for (const cnpj of ['11222333000182', '11222333000171', '00000000000000', '12ABC34501DE36']) assert.equal(isCnpj(cnpj), false, cnpj);
+  for (const cnpj of ['11222333000182', '11222333000171', '00000000000000', '12ABC34501DE36'])
+    assert.equal(isCnpj(cnpj), false, cnpj);
 });
 
 test('PIX keys: each type, its normal form, and refusals', () => {
-  const ok = (input: string, type: string, value = input) => assert.deepEqual(checkPixKey(input), { ok: true, value: { type, value } }, input);
+  const ok = (input: string, type: string, value = input) =>
+    assert.deepEqual(checkPixKey(input), { ok: true, value: { type, value } }, input);
   ok('fulano@example.com', 'email');
   ok('+5561988887777', 'phone');
   ok('+551133334444', 'phone');
@@ -169,17 +250,32 @@ test('PIX keys: each type, its normal form, and refusals', () => {
 });
 
 test('UPI address: name@handle', () => {
-  for (const vpa of ['acme.tools@okhdfcbank', 'shop-42@ybl', 'a_b@upi', '9876543210@paytm']) assert.deepEqual(checkUpiVpa(vpa), { ok: true, value: vpa });
-  for (const bad of ['acmeupi', '@okhdfcbank', 'acme@', 'a@upi', 'ac me@upi', 'acme@ok.hdfc', 'acme@@upi', 'acme@1bank']) fails(checkUpiVpa(bad));
+  for (const vpa of ['acme.tools@okhdfcbank', 'shop-42@ybl', 'a_b@upi', '9876543210@paytm'])
+    assert.deepEqual(checkUpiVpa(vpa), { ok: true, value: vpa });
+  for (const bad of [
+    'acmeupi',
+    '@okhdfcbank',
+    'acme@',
+    'a@upi',
+    'ac me@upi',
+    'acme@ok.hdfc',
+    'acme@@upi',
+    'acme@1bank',
+  ])
+    fails(checkUpiVpa(bad));
 });
 
 test('EVM address: EIP-55 checksummed only; lower case, wrong case, zero address refused', () => {
   // The test vectors of EIP-55 (all four groups, including its all-caps and all-lower checksums).
   const vectors = [
-    '0x52908400098527886E0F7030069857D2E4169EE7', '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
-    '0xde709f2102306220921060314715629080e2fb77', '0x27b1fdb04752bbc536007a920d24acb045561c26',
-    '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-    '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+    '0x52908400098527886E0F7030069857D2E4169EE7',
+    '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+    '0xde709f2102306220921060314715629080e2fb77',
+    '0x27b1fdb04752bbc536007a920d24acb045561c26',
+    '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+    '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
   ];
   for (const address of vectors) {
     assert.equal(toChecksumAddress(address.toLowerCase()), address);
