@@ -59,7 +59,7 @@ export function inboundOperations(
     path: '/v1/e-invoice/inspect',
     operationId: 'v1_e_invoice_inspect',
     summary: 'Read an inbound e-invoice (CII, UBL, hybrid PDF): its data, totals and broken rules (free)',
-    description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks (this service's checks); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
+    description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml with "profile": reissue.profile to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks and, for an XRechnung, Peppol BIS or French document, its national rules (this service's checks; rules.checked names them); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForInspect),
     response: { contentType: 'application/json', description: 'What the document is and holds.' },

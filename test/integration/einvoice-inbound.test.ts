@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
+import { inspectEInvoice } from '../../src/einvoice/inbound/inspect.js';
 import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
 import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import {
@@ -215,6 +216,25 @@ describe('the corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
     assert.deepEqual(answer.totals.differences, []);
     assert.equal(answer.rules.valid, true);
     assert.equal(answer.source.format, 'xml');
+  });
+
+  test('national rules: the KoSIT test suite breaks none; a Peppol document without endpoints breaks what check-xml reports', () => {
+    const national = /^(BR-DE|PEPPOL|DE-R|NL-R|BR-FR)/;
+    const xrechnung = inboundCorpus().filter((file) => file.name.startsWith('xrechnung/'));
+    assert.ok(xrechnung.length >= 60, `${xrechnung.length} XRechnung test-suite files`);
+    for (const file of xrechnung) {
+      const answer = inspectEInvoice(readFileSync(file.path), file.format);
+      assert.equal(answer.reissue.profile, 'xrechnung', file.name);
+      assert.ok(answer.rules.checked.includes('XRechnung 3.0 (this service’s checks)'), file.name);
+      const found = answer.rules.issues.filter((issue) => national.test(issue.code));
+      assert.deepEqual(found, [], `${file.name} is valid XRechnung (KoSIT's own test suite)`);
+    }
+    // check-xml peppol-ubl on this file: PEPPOL-EN16931-R010, R020, DE-R-001, DE-R-002, DE-R-015, R042.
+    const rabatte = inspectEInvoice(readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/peppol-rabatte.ubl.xml')), 'xml');
+    assert.equal(rabatte.reissue.profile, 'peppol');
+    const codes = new Set(rabatte.rules.issues.map((issue) => issue.code));
+    for (const code of ['PEPPOL-EN16931-R010', 'PEPPOL-EN16931-R020', 'DE-R-001', 'DE-R-015'])
+      assert.ok(codes.has(code), `${code} in ${[...codes].join(', ')}`);
   });
 
   test('a hybrid PDF is read through its embedded XML', async () => {

@@ -1,9 +1,11 @@
 import { InputRejected, type Issue } from '../../errors.js';
 import { checkEInvoice } from '../prepareEInvoice.js';
+import { PROFILES, type EInvoiceProfile } from '../profiles.js';
 import { customizationName } from './customizations.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice, OtherValue } from './model.js';
-import { NATIONAL_RULE_CHECKS } from './nationalRules.js';
+import { documentNationalIssues } from './nationalIssues.js';
+import { nationalProfileOf } from './nationalProfile.js';
 import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
 import { toInvoiceJson } from './toInvoiceJson.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
@@ -24,9 +26,10 @@ export interface InspectAnswer {
   type_code: string;
   invoice_number: string;
   currency: string;
-  /** This service's JSON invoice; send it to /v1/e-invoice/cii.xml or ubl.xml to re-issue it. */
+  /** This service's JSON invoice; send it to /v1/e-invoice/cii.xml or ubl.xml to re-issue it (with `"profile": reissue.profile`). */
   invoice: InvoiceInput;
-  reissue: { valid: boolean; folded: string[]; issues: Issue[] };
+  /** Whether re-issuing the JSON invoice under `profile` (the document's own) would be accepted with the same amounts. */
+  reissue: { valid: boolean; profile: EInvoiceProfile; folded: string[]; issues: Issue[] };
   totals: TotalsComparison;
   rules: { valid: boolean; checked: string[]; issues: Issue[] };
   other_values: OtherValue[];
@@ -65,15 +68,18 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   const { invoice, folded } = toInvoiceJson(source);
   let reissueIssues: Issue[] = [];
   let ruleIssues: Issue[] = [];
+  // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
+  const national = nationalProfileOf(source);
   try {
-    const checked = checkEInvoice(invoice);
+    const checked = checkEInvoice(national ? { ...invoice, profile: national } : invoice);
     ruleIssues = checked.issues;
     reissueIssues = amountsKept(source, checked.prepared.totals);
   } catch (error) {
     if (!(error instanceof InputRejected)) throw error;
     reissueIssues = error.issues ?? [{ path: '', code: error.code, message: error.message }];
   }
-  const national = NATIONAL_RULE_CHECKS.filter((check) => check.applies(source));
+  // The rules the document breaks: what the conversion or this service's own limits cause is left out (nationalIssues.ts).
+  const document = national ? documentNationalIssues(source, ruleIssues) : { issues: ruleIssues, notes: [] };
   const issues = [
     ...totals.differences
       .filter((difference) => difference.rule !== 'line_net')
@@ -82,8 +88,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
         code: difference.rule,
         message: `${difference.bt} is ${difference.document}, the lines give ${difference.recomputed} (difference ${difference.difference})`,
       })),
-    ...ruleIssues,
-    ...national.flatMap((check) => check.check(source, invoice)),
+    ...document.issues,
   ];
   const name = customizationName(source.customization);
   return {
@@ -99,19 +104,25 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     invoice,
     reissue: {
       valid: reissueIssues.length === 0 && ruleIssues.length === 0,
+      profile: national ?? 'en16931',
       folded,
       issues: [...reissueIssues, ...ruleIssues],
     },
     totals,
     rules: {
       valid: issues.length === 0,
-      checked: ['EN 16931 (this service’s checks)', ...national.map((check) => check.name)],
+      checked: [
+        'EN 16931 (this service’s checks)',
+        ...(national ? [`${PROFILES[national].title} (this service’s checks)`] : []),
+      ],
       issues,
     },
     other_values: source.otherValues,
-    notes:
-      name === null
+    notes: [
+      ...(name === null
         ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`]
-        : [],
+        : []),
+      ...document.notes,
+    ],
   };
 }

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { isCountryCode } from '../../invoice/countries.js';
+import { E_INVOICE_INVOICE_FIELDS, E_INVOICE_LIMITS, E_INVOICE_PARTY_FIELDS } from '../../invoice/eInvoiceFields.js';
 import { checkBic } from '../../invoice/paymentQr/bic.js';
 import { checkIban } from '../../invoice/paymentQr/iban.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
@@ -66,7 +68,11 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
     currency: source.currency as InvoiceInput['currency'],
     line_items: lines,
     discount: discount > 0n ? toNumber(discount) : undefined,
-    notes: source.notes.map((note) => note.text).join('\n\n') || undefined,
+    ...notesOf(source.notes),
+    business_process:
+      source.profile !== undefined && source.profile.length <= E_INVOICE_LIMITS.businessProcess
+        ? source.profile
+        : undefined,
     payment_instructions: instructions,
     document_type: creditNote ? 'credit_note' : undefined,
     preceding_invoice: preceding
@@ -155,7 +161,53 @@ function party(source: InParty): NonNullable<InvoiceInput['seller']> {
     vat_id: vat && VAT_IDENTIFIER.test(vat) ? vat : undefined,
     tax_id: source.taxRegistration ?? (vat && !VAT_IDENTIFIER.test(vat) ? vat : undefined),
     contact_name: source.contactName,
+    electronic_address: identifier(E_INVOICE_PARTY_FIELDS.electronic_address, source.endpoint),
+    legal_registration: identifier(E_INVOICE_PARTY_FIELDS.legal_registration, source.legalId),
   }) as NonNullable<InvoiceInput['seller']>;
+}
+
+/**
+ * A "scheme: id" identifier (BT-34/49 electronic address, BT-30/47 legal registration) as the
+ * JSON field holds it, when the field accepts it (a known scheme, the scheme's own format);
+ * otherwise undefined, and the value stays shown in the PDF from the source document.
+ */
+function identifier<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  text: string | undefined,
+): v.InferOutput<TSchema> | undefined {
+  if (text === undefined) return undefined;
+  const split = /^([^:\s]+): (.+)$/.exec(text);
+  const parsed = v.safeParse(schema, split ? { scheme: split[1], id: split[2] } : { id: text });
+  return parsed.success ? parsed.output : undefined;
+}
+
+const LEGAL_NOTE_FIELDS = {
+  PMT: 'recovery_fee',
+  PMD: 'late_payment_penalties',
+  AAB: 'early_payment_discount',
+} as const;
+
+/**
+ * France's three legal notes (BR-FR-05: notes with subject codes PMT, PMD, AAB) as `legal_notes`,
+ * when the document has all three (given fewer, the field would add the statutory wording of the
+ * missing ones: they stay plain notes then); the other notes joined as `notes`.
+ */
+function notesOf(notes: InboundInvoice['notes']): Pick<InvoiceInput, 'notes' | 'legal_notes'> {
+  const legal = notes.filter((note) => note.subject !== undefined && note.subject in LEGAL_NOTE_FIELDS);
+  const complete = new Set(legal.map((note) => note.subject)).size === 3 && legal.length === 3;
+  const legalNotes = complete
+    ? v.safeParse(
+        E_INVOICE_INVOICE_FIELDS.legal_notes,
+        Object.fromEntries(
+          legal.map((note) => [LEGAL_NOTE_FIELDS[note.subject as keyof typeof LEGAL_NOTE_FIELDS], note.text]),
+        ),
+      )
+    : undefined;
+  const plain = legalNotes?.success ? notes.filter((note) => !legal.includes(note)) : notes;
+  return {
+    notes: plain.map((note) => note.text).join('\n\n') || undefined,
+    legal_notes: legalNotes?.success ? legalNotes.output : undefined,
+  };
 }
 
 function address(source: InAddress) {

@@ -3,13 +3,14 @@ import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { InputRejected } from '../../../src/errors.js';
 import { eInvoiceXml } from '../../../src/einvoice/eInvoiceDocuments.js';
-import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
+import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { compareTotals } from '../../../src/einvoice/inbound/inboundTotals.js';
 import { inspectEInvoice } from '../../../src/einvoice/inbound/inspect.js';
 import { pdfEmbeddedFiles } from '../../../src/einvoice/inbound/pdfEmbeddedFiles.js';
 import { readInbound } from '../../../src/einvoice/inbound/readInbound.js';
 import { xmlText } from '../../../src/einvoice/inbound/xmlText.js';
-import { prepareEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
+import { prepareEInvoice, prepareProfiledEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
+import { PROFILES } from '../../../src/einvoice/profiles.js';
 import { formatAmount } from '../../../src/render/inboundView.js';
 
 /**
@@ -173,4 +174,70 @@ test('amounts print as the document wrote them, grouped and in the locale digits
   assert.equal(formatAmount('-0.125', 'en-GB'), '−0.125');
   assert.equal(formatAmount('12345678901234567.89', 'en-US'), '12,345,678,901,234,567.89');
   assert.equal(formatAmount('10.5', 'ar-EG'), '١٠٫٥٠');
+});
+
+describe('a national document is checked and re-issued under its own profile', () => {
+  const profiled = (profile: 'xrechnung' | 'peppol' | 'fr') =>
+    prepareProfiledEInvoice(EXAMPLE_PROFILE_REQUESTS[profile]);
+  for (const [profile, syntax] of [
+    ['xrechnung', 'cii'],
+    ['xrechnung', 'ubl'],
+    ['peppol', 'ubl'],
+    ['fr', 'cii'],
+    ['fr', 'ubl'],
+  ] as const) {
+    test(`${profile} ${syntax}: detected, its rules checked, its JSON re-issues under it with the same totals`, () => {
+      const source = profiled(profile);
+      const answer = inspectEInvoice(eInvoiceXml(source.prepared, syntax, profile), 'xml');
+      assert.equal(answer.reissue.profile, profile);
+      assert.ok(
+        answer.rules.checked.some((name) => name.startsWith(PROFILES[profile].title)),
+        answer.rules.checked.join(),
+      );
+      assert.deepEqual(answer.rules.issues, []);
+      assert.equal(answer.reissue.valid, true, JSON.stringify(answer.reissue));
+      const again = prepareProfiledEInvoice({ ...answer.invoice, profile: answer.reissue.profile });
+      assert.equal(again.prepared.totals.total, source.prepared.totals.total);
+      assert.deepEqual(
+        again.prepared.invoice.seller.electronic_address,
+        source.prepared.invoice.seller.electronic_address,
+      );
+      if (profile === 'fr')
+        assert.deepEqual(Object.keys(again.prepared.invoice.legal_notes ?? {}).sort(), [
+          'early_payment_discount',
+          'late_payment_penalties',
+          'recovery_fee',
+        ]);
+    });
+  }
+
+  test('what the document lacks is reported with the national rule id; what only the conversion dropped is not', () => {
+    const xml = eInvoiceXml(profiled('xrechnung').prepared, 'cii', 'xrechnung').toString('utf8');
+    const noPhone = xml.replace(
+      /<ram:TelephoneUniversalCommunication>[\s\S]*?<\/ram:TelephoneUniversalCommunication>/,
+      '',
+    );
+    const answer = inspectEInvoice(Buffer.from(noPhone), 'xml');
+    assert.deepEqual(
+      answer.rules.issues.map((issue) => [issue.code, issue.path]),
+      [['BR-DE-6', 'seller.phone']],
+    );
+    // An electronic address in a scheme this service does not issue stays the document's (shown), not a broken rule.
+    const odd = xml.replace(
+      /(<ram:URIUniversalCommunication>\s*<ram:URIID schemeID=")[^"]+(">)[^<]+/,
+      '$1XX$2odd-address',
+    );
+    const oddAnswer = inspectEInvoice(Buffer.from(odd), 'xml');
+    assert.ok(
+      !oddAnswer.rules.issues.some((issue) => issue.path.endsWith('electronic_address')),
+      JSON.stringify(oddAnswer.rules.issues),
+    );
+    assert.equal(oddAnswer.reissue.valid, false, 're-issuing would be refused: the JSON invoice has no address there');
+  });
+
+  test('a plain EN 16931 document is checked against EN 16931 only', () => {
+    const answer = inspectEInvoice(ownXml('cii'), 'xml');
+    assert.equal(answer.reissue.profile, 'en16931');
+    assert.deepEqual(answer.rules.checked, ['EN 16931 (this service’s checks)']);
+  });
 });
