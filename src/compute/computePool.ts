@@ -23,25 +23,28 @@ export interface ComputePoolOptions {
 // registered in its own thread first (loader hooks are per thread); built, both are .js.
 const UNDER_TSX = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(UNDER_TSX ? './computeWorker.ts' : './computeWorker.js', import.meta.url);
-const newWorker = (jobModule: string) =>
+const newWorker = (workerData: WorkerData) =>
   UNDER_TSX
     ? new Worker(
         `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
-        {
-          eval: true,
-          workerData: { jobModule },
-        },
+        { eval: true, workerData },
       )
-    : new Worker(WORKER_URL, { workerData: { jobModule } });
+    : new Worker(WORKER_URL, { workerData });
 
 type Priority = 'high' | 'normal';
+/** What a worker is told at start (computeWorker.ts): its job module, and whether it runs at the lowest CPU priority. */
+export interface WorkerData {
+  jobModule: string;
+  lowPriority: boolean;
+}
 type Queued = {
   input: unknown;
   priority: Priority;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
 };
-type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined };
+/** A `paid` slot takes `high` jobs only and runs at the process's own priority; the others take any job, at the lowest. */
+type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined; paid: boolean };
 
 /**
  * Worker threads for CPU work that grows with the request (parsing, validation, totals, rule
@@ -50,8 +53,10 @@ type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined };
  * request, /healthz and paid ones included. The workers run at the lowest CPU priority
  * (lowestPriority.ts) and receive request bodies as text, so the event loop neither parses nor
  * clones them. Each worker has one job at a time; the waiting ones queue here, `high` (a paid
- * operation's body) ahead of `normal`, so a flood of free work delays a paid request by one job at
- * most and never fills its queue. Workers start on first use, keep the process alive only while
+ * operation's body) ahead of `normal`. One more worker, at the process's own priority, takes `high`
+ * jobs only: a paid body never waits behind a free job, which at the lowest priority can take many
+ * times its 3–25 ms while Chromium and the event loop have the cores (a priority inversion that
+ * doubled a paid request's p50 under a flood); and a flood never fills its queue. Workers start on first use, keep the process alive only while
  * they have a job, and are replaced if one dies (its job fails with a plain Error: a logged
  * internal_error). The pool knows no operation: its job module does.
  */
@@ -70,8 +75,12 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     return job;
   };
 
-  const spawn = () => {
-    const slot: Slot = { worker: newWorker(options.jobModule.href), job: undefined };
+  const spawn = (paid: boolean) => {
+    const slot: Slot = {
+      worker: newWorker({ jobModule: options.jobModule.href, lowPriority: !paid }),
+      job: undefined,
+      paid,
+    };
     slot.worker.on('message', (message: JobResult) => {
       const job = finish(slot);
       slot.worker.unref();
@@ -98,11 +107,13 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
 
   function dispatch() {
     if (closed) return;
-    while (slots.length < options.threads) spawn();
-    for (const slot of slots) {
+    while (slots.filter((slot) => !slot.paid).length < options.threads) spawn(false);
+    if (waiting.high.length > 0 && !slots.some((slot) => slot.paid)) spawn(true);
+    // The paid slot first, so that a high job leaves the shared workers to the free ones.
+    for (const slot of [...slots].sort((a, b) => Number(b.paid) - Number(a.paid))) {
       if (slot.job) continue;
-      const next = waiting.high.shift() ?? waiting.normal.shift();
-      if (!next) return;
+      const next = waiting.high.shift() ?? (slot.paid ? undefined : waiting.normal.shift());
+      if (!next) continue;
       const job = { ...next, id: nextId++ };
       slot.job = job;
       slot.worker.ref();
