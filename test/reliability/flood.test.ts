@@ -1,9 +1,10 @@
 // Reliability property 11: the event loop stays responsive under a flood, from several client
 // addresses, of the maximal body of every free JSON operation (late fee over 100 years, timesheet
 // at its limits, validate and e-invoice validate of 200-line invoices, the small helpers), of the
-// same maximal invoices unpaid to every paid operation, and of MCP tool calls, at concurrency 32. Targets, asserted in the long run (30 s): /healthz p99 ≤ 50 ms, and a paid
-// request's p50 at most 1.5× its quiet baseline. The service (with the facilitator) runs in its own
-// process and so does the flood (support/flooder.ts); this one only probes and pays.
+// same maximal invoices unpaid to every paid operation, and of MCP tool calls, at concurrency 32.
+// Targets, asserted in the long run (30 s): /healthz p99 ≤ 50 ms, and a paid request's p50 at
+// most 1.5× its quiet baseline. The service (with the facilitator) runs in its own process and so
+// does the flood (support/flooder.ts); this one only probes and pays.
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -13,6 +14,7 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { CLIENT_ADDRESSES, maximalFloodRequests, type KindReport } from '../fixtures/maximalFloodRequests.js';
+import { operationList } from '../../src/operations/operationList.js';
 import { figure, ms, percentile, timingTarget, variant } from './harness.js';
 
 const CONCURRENCY = 32;
@@ -61,6 +63,19 @@ async function sample(run: () => Promise<void>, until: () => boolean, pauseMs: n
   }
   return times;
 }
+
+test('11 flood: the flood sends every operation with a request body (and MCP calls)', () => {
+  const flooded = new Set(maximalFloodRequests().map((request) => `${request.method ?? 'POST'} ${request.path}`));
+  const operations = operationList()
+    .filter((operation) => operation.request)
+    .map((operation) => `${operation.method} ${operation.path}`);
+  assert.deepEqual(
+    operations.filter((operation) => !flooded.has(operation)),
+    [],
+    'every operation of the list is flooded',
+  );
+  assert.ok(flooded.has('POST /mcp'));
+});
 
 test(
   '11 flood: /healthz and paid requests stay fast under a flood of maximal free requests',

@@ -30,7 +30,7 @@ process.once(
           const kind = kinds[i % kinds.length]!;
           const started = performance.now();
           const response = await fetch(`${url}${kind.path}`, {
-            method: 'POST',
+            method: kind.method ?? 'POST',
             headers,
             body: kind.bytes,
             signal: AbortSignal.timeout(60_000),
