@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { rejected } from '../../errors.js';
+import { InputRejected, rejected } from '../../errors.js';
 import { INBOUND_LIMITS } from './limits.js';
 
 /**
@@ -83,7 +83,7 @@ export function parseXmlTree(text: string): XNode {
   try {
     parser.write(text).close();
   } catch (error) {
-    if (error instanceof Error && error.name === 'InputRejected') throw error;
+    if (error instanceof InputRejected) throw error;
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw refuse('xml_malformed', `The body is not well-formed XML: ${message}`);
   }
