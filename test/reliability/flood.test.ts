@@ -102,14 +102,16 @@ test(
       await response.arrayBuffer();
     };
 
-    // Quiet baselines.
-    await paid(); // warm-up
+    // Quiet baselines. A paid request's quiet p50 moves by ±10 % between runs of 20 (37 to 47 ms
+    // measured), which alone moved the ratio from 1.34× to 1.57×: the long run takes 60 after
+    // three warm-ups.
+    for (let i = 0; i < 3; i++) await paid();
     const quietPaid = await sample(
       paid,
       (
         (n) => () =>
           n-- <= 0
-      )(20),
+      )(variant(20, 60)),
       0,
     );
     const quietHealthz = await sample(

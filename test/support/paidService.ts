@@ -30,7 +30,8 @@ export async function startPaymentWorld() {
 }
 
 export interface PaidServiceOptions {
-  net: LocalPaymentNetwork;
+  /** The facilitator and the payee: a local network's, in this process or another. */
+  net: Pick<LocalPaymentNetwork, 'facilitatorUrl' | 'payTo'>;
   renderer: Renderer;
   /** A named fake of renderPdf in place of the renderer's own (its admission and pages are still the renderer's). */
   renderPdf?: Renderer['renderPdf'];

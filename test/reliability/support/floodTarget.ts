@@ -1,25 +1,65 @@
 // The paid service under a flood (flood.test.ts), in a process of its own so that the flood's
 // client work doesn't run on the event loop being measured. Answers { url, buyerKeys } once
 // listening; exits when the test disconnects.
-import { startPaidService, startPaymentWorld } from '../../support/paidService.js';
+//
+// The payment network (the test chain and its facilitator) runs in a third process, as a
+// facilitator does in production (a remote service): in the service's process, the facilitator's
+// own signature checks and chain calls would share the event loop being measured.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { BUYER_INDEXES, devKey } from '../../../src/payment/local/devAccounts.js';
+import { loadConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/logger.js';
+import { startRenderer } from '../../../src/settings.js';
+import { startPaidService } from '../../support/paidService.js';
 
-const world = await startPaymentWorld();
+const network = spawn(process.execPath, ['--import', 'tsx', 'scripts/local-payment-network.ts'], {
+  env: { ...process.env, LOCAL_CHAIN_PORT: '0', LOCAL_FACILITATOR_PORT: '0' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const stopNetwork = async () => {
+  if (network.exitCode !== null || network.signalCode !== null) return;
+  const exited = once(network, 'exit');
+  network.kill('SIGTERM');
+  const timer = setTimeout(() => network.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+};
+const ready = await new Promise<{ facilitatorUrl: string; payTo: `0x${string}` }>((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error('the payment network did not start within 60 s')), 60_000);
+  network.once('exit', (code) => reject(new Error(`the payment network exited (${code})`)));
+  createInterface({ input: network.stdout! }).on('line', (line) => {
+    if (!line.startsWith('{')) return; // its progress lines ("anvil: chain …")
+    const message = JSON.parse(line) as { facilitatorUrl?: string; payTo?: `0x${string}` };
+    if (message.facilitatorUrl && message.payTo) {
+      clearTimeout(timer);
+      resolve({ facilitatorUrl: message.facilitatorUrl, payTo: message.payTo });
+    }
+  });
+});
+
+const renderer = await startRenderer(
+  loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', RENDER_POOL_SIZE: '2' }),
+  createLogger('silent'),
+);
 // The client limit at its defaults, per address behind one trusted proxy (the flood comes from
 // several, each within its own bucket, as an attacker's would); the payer limit off: the paid
 // probe's budget is not what is measured.
 const service = await startPaidService({
-  net: world.net,
-  renderer: world.renderer,
+  net: ready,
+  renderer,
   env: {
     TRUST_PROXY_HOPS: '1',
     RATE_LIMIT_PAYER_BURST: '0',
     ...(process.env.FLOOD_COMPUTE_THREADS ? { COMPUTE_THREADS: process.env.FLOOD_COMPUTE_THREADS } : {}),
   },
 });
-process.send!({ url: service.url, buyerKeys: world.net.buyers.slice(0, 2).map((buyer) => buyer.privateKey) });
+process.send!({ url: service.url, buyerKeys: BUYER_INDEXES.slice(0, 2).map((index) => devKey(index).privateKey) });
 process.on('disconnect', () => {
   void service
     .close()
-    .then(() => world.close())
+    .then(() => renderer.close())
+    .then(stopNetwork)
     .finally(() => process.exit(0));
 });
