@@ -81,7 +81,9 @@ try {
     await post('/v1/invoice.pdf', 'application/json', json);
     await post('/v1/e-invoice/render.pdf', 'application/xml', xml);
   }
-  for (let at = 0; at < count(20); at++) {
+  // 60 pairs: with 20 the ratio swung between 1.12× and 1.24× from run to run (the 200-line p50s
+  // move by a few ms with which pooled page a render lands on).
+  for (let at = 0; at < count(60); at++) {
     const order = at % 2 === 0 ? (['json', 'inbound'] as const) : (['inbound', 'json'] as const);
     for (const which of order) {
       samples[which].push(

@@ -43,8 +43,6 @@ export function parseXmlTree(text: string): XNode {
   let current: XNode | undefined;
   let depth = 0;
   let elements = 0;
-  let texts: string[] = [];
-  const textStack: string[][] = [];
   parser.on('doctype', () => {
     throw refuse('xml_doctype_refused', 'The XML has a DOCTYPE; it is refused unread.');
   });
@@ -56,28 +54,28 @@ export function parseXmlTree(text: string): XNode {
     if (elements > INBOUND_LIMITS.xmlElements)
       throw refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
     const attrs: Record<string, string> = {};
-    for (const attribute of Object.values(tag.attributes)) {
+    for (const key in tag.attributes) {
+      const attribute = tag.attributes[key]!;
       if (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') continue;
       attrs[attribute.local] = attribute.value;
     }
     const node: XNode = { ns: tag.uri, name: tag.local, attrs, children: [], text: '', parent: current };
     if (current) current.children.push(node);
     else root = node;
-    textStack.push(texts);
-    texts = [];
     current = node;
   });
+  // The element's own character data, its pieces joined as they come (text between its children
+  // included), trimmed when it closes.
   const addText = (value: string) => {
-    if (current) texts.push(value);
+    if (current) current.text += value;
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
   parser.on('closetag', () => {
     if (current) {
-      current.text = texts.join('').trim();
+      current.text = current.text.trim();
       current = current.parent;
     }
-    texts = textStack.pop() ?? [];
     depth--;
   });
   try {
