@@ -3,7 +3,7 @@ import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { paymentIdentifierDeclaration } from './paymentIdentifier.js';
 import { usdToAtomic } from './price.js';
 
-/** What the service asks for: one `exact` USDC offer per priced route (X402.md "Shapes"). */
+/** What the service asks for: one `exact` USDC offer per priced route (the x402 v2 PaymentRequirements: coinbase/x402 specs/x402-specification-v2.md). */
 export interface OfferTerms {
   network: `${string}:${string}`;
   asset: string;

@@ -11,7 +11,7 @@ const HEX32 = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT = /^\d{1,78}$/;
 
-/** The EIP-3009 authorization inside an `exact` EVM payload (X402.md "PaymentPayload"). */
+/** The EIP-3009 authorization inside an `exact` EVM payload (coinbase/x402 specs/schemes/exact/scheme_exact_evm.md). */
 const ExactEvmPayloadSchema = v.object({
   signature: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]+$/)),
   authorization: v.object({

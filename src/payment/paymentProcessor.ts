@@ -22,7 +22,7 @@ import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
  * The x402 v2 flow of one paid request, free of any web framework. The outcome of a payment check
  * is a discriminated union; a fresh authorization comes back claimed but not yet verified, so the
  * caller can start the work while the facilitator verifies, and settles only after both the work
- * succeeded and verify said valid (X402.md "What the server must do").
+ * succeeded and verify said valid (the resource server's steps in coinbase/x402 specs/x402-specification-v2.md; docs/paying-and-x402.md).
  */
 export type PaymentCheck =
   | PaymentRequiredCheck

@@ -1,4 +1,4 @@
-// A settlement whose outcome the service never heard (X402.md, "settle outcome unknown"): the
+// A settlement whose outcome the service never heard (docs/paying-and-x402.md, "A settlement whose outcome is unknown"): the
 // answer is 502/504 settlement_unknown, never 402; the rendered PDF is kept with the locked
 // authorization, and a re-send of the same PAYMENT-SIGNATURE settles again and collects it. A named
 // fault-injecting proxy in front of the real local facilitator breaks settle calls in the ways a
