@@ -17,7 +17,9 @@ export function documentNationalIssues(source: InboundInvoice, issues: Issue[]):
   const notes: string[] = [];
   const kept = issues.filter((issue) => {
     if (issue.code === 'PEPPOL-national') {
-      notes.push(`Peppol: ${issue.message.replace(/, so it does not issue.*$/, '')}.`);
+      notes.push(
+        `Peppol: the seller is in ${source.seller.address?.country ?? 'a country'}, whose national Peppol rules this service does not check.`,
+      );
       return false;
     }
     if (issue.code === 'BR-DE-14' && source.breakdown.every((group) => group.rate !== undefined)) return false;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isCountryCode } from '../../invoice/countries.js';
-import { E_INVOICE_INVOICE_FIELDS, E_INVOICE_LIMITS, E_INVOICE_PARTY_FIELDS } from '../../invoice/eInvoiceFields.js';
+import { E_INVOICE_INVOICE_FIELDS, E_INVOICE_PARTY_FIELDS } from '../../invoice/eInvoiceFields.js';
 import { checkBic } from '../../invoice/paymentQr/bic.js';
 import { checkIban } from '../../invoice/paymentQr/iban.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
@@ -69,10 +69,7 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
     line_items: lines,
     discount: discount > 0n ? toNumber(discount) : undefined,
     ...notesOf(source.notes),
-    business_process:
-      source.profile !== undefined && source.profile.length <= E_INVOICE_LIMITS.businessProcess
-        ? source.profile
-        : undefined,
+    business_process: accepted(E_INVOICE_INVOICE_FIELDS.business_process, source.profile),
     payment_instructions: instructions,
     document_type: creditNote ? 'credit_note' : undefined,
     preceding_invoice: preceding
@@ -177,7 +174,16 @@ function identifier<TSchema extends v.GenericSchema>(
 ): v.InferOutput<TSchema> | undefined {
   if (text === undefined) return undefined;
   const split = /^([^:\s]+): (.+)$/.exec(text);
-  const parsed = v.safeParse(schema, split ? { scheme: split[1], id: split[2] } : { id: text });
+  return accepted(schema, split ? { scheme: split[1], id: split[2] } : { id: text });
+}
+
+/** A value as the JSON field takes it, or undefined when the field would refuse it (the PDF still shows it). */
+function accepted<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  value: unknown,
+): v.InferOutput<TSchema> | undefined {
+  if (value === undefined) return undefined;
+  const parsed = v.safeParse(schema, value);
   return parsed.success ? parsed.output : undefined;
 }
 
@@ -196,17 +202,17 @@ function notesOf(notes: InboundInvoice['notes']): Pick<InvoiceInput, 'notes' | '
   const legal = notes.filter((note) => note.subject !== undefined && note.subject in LEGAL_NOTE_FIELDS);
   const complete = new Set(legal.map((note) => note.subject)).size === 3 && legal.length === 3;
   const legalNotes = complete
-    ? v.safeParse(
+    ? accepted(
         E_INVOICE_INVOICE_FIELDS.legal_notes,
         Object.fromEntries(
           legal.map((note) => [LEGAL_NOTE_FIELDS[note.subject as keyof typeof LEGAL_NOTE_FIELDS], note.text]),
         ),
       )
     : undefined;
-  const plain = legalNotes?.success ? notes.filter((note) => !legal.includes(note)) : notes;
+  const plain = legalNotes ? notes.filter((note) => !legal.includes(note)) : notes;
   return {
     notes: plain.map((note) => note.text).join('\n\n') || undefined,
-    legal_notes: legalNotes?.success ? legalNotes.output : undefined,
+    legal_notes: legalNotes,
   };
 }
 

@@ -235,6 +235,19 @@ describe('a national document is checked and re-issued under its own profile', (
     assert.equal(oddAnswer.reissue.valid, false, 're-issuing would be refused: the JSON invoice has no address there');
   });
 
+  test("a Peppol seller in a country whose Peppol rules this service does not check: a note, not the document's broken rule", () => {
+    const xml = eInvoiceXml(profiled('peppol').prepared, 'ubl', 'peppol').toString('utf8');
+    // The seller's country is the first IdentificationCode (AccountingSupplierParty comes first).
+    const swedish = xml.replace(/(<cbc:IdentificationCode>)[A-Z]{2}(<)/, '$1SE$2');
+    assert.notEqual(swedish, xml);
+    const answer = inspectEInvoice(Buffer.from(swedish), 'xml');
+    assert.ok(!answer.rules.issues.some((issue) => issue.code === 'PEPPOL-national'), JSON.stringify(answer.rules));
+    assert.ok(
+      answer.notes.includes('Peppol: the seller is in SE, whose national Peppol rules this service does not check.'),
+      JSON.stringify(answer.notes),
+    );
+  });
+
   test('a plain EN 16931 document is checked against EN 16931 only', () => {
     const answer = inspectEInvoice(ownXml('cii'), 'xml');
     assert.equal(answer.reissue.profile, 'en16931');
