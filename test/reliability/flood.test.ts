@@ -3,8 +3,9 @@
 // at its limits, validate and e-invoice validate of 200-line invoices, the small helpers), of the
 // same maximal invoices unpaid to every paid operation, and of MCP tool calls, at concurrency 32.
 // Targets, asserted in the long run (30 s): /healthz p99 ≤ 50 ms, and a paid request's p50 at
-// most 1.5× its quiet baseline. The service (with the facilitator) runs in its own process and so
-// does the flood (support/flooder.ts); this one only probes and pays.
+// most 1.5× its quiet baseline. The service runs in a process of its own (support/floodTarget.ts,
+// which runs the payment network in a third), and so does the flood (support/flooder.ts); this one
+// only probes and pays.
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { after, before, test } from 'node:test';

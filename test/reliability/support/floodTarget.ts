@@ -8,16 +8,20 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { BUYER_INDEXES, devKey } from '../../../src/payment/local/devAccounts.js';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
 import { startRenderer } from '../../../src/settings.js';
 import { startPaidService } from '../../support/paidService.js';
 
-const network = spawn(process.execPath, ['--import', 'tsx', 'scripts/local-payment-network.ts'], {
+const NETWORK_SCRIPT = fileURLToPath(new URL('../../../scripts/local-payment-network.ts', import.meta.url));
+const network = spawn(process.execPath, ['--import', 'tsx', NETWORK_SCRIPT], {
   env: { ...process.env, LOCAL_CHAIN_PORT: '0', LOCAL_FACILITATOR_PORT: '0' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+// Whatever ends this process (the test's disconnect below, or a crash), the network goes with it.
+process.on('exit', () => network.kill('SIGTERM'));
 const stopNetwork = async () => {
   if (network.exitCode !== null || network.signalCode !== null) return;
   const exited = once(network, 'exit');

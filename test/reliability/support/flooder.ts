@@ -2,8 +2,8 @@
 // run on the event loop that times the probes. An attacker is on another machine; here it shares
 // the two cores, so it runs at nice 19 (FLOOD_CLIENT_NICE overrides): its own client work (sending
 // 130 requests a second, reading their answers: a third of a core) must not be counted against
-// the service. It still sends as many requests (3,889–3,980 in 30 s at nice 19, 3,936–4,020 at
-// nice 0): the service sets the pace, not the flooder. Sends every kind of maximal request
+// the service. It still sends as many requests (3,882–4,064 in 30 s at nice 19, 3,936–4,020 at
+// nice 0, measured 2026-11-24): the service sets the pace, not the flooder. Sends every kind of maximal request
 // (fixtures/maximalFloodRequests.ts, pre-serialised) from several client addresses
 // (X-Forwarded-For, one trusted proxy) at the given concurrency until the deadline, reads every
 // answer, and reports per request kind how many of each status it got and their latencies.
