@@ -12,7 +12,7 @@ import type { PooledPage } from './pooledPage.js';
 import { printParams } from './printOptions.js';
 import { printHtml } from './printPage.js';
 import { renderFailed, renderTimeout } from './renderErrors.js';
-import { RenderSupervisor } from './renderSupervisor.js';
+import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
 import { loadInvoiceTemplates, type TemplateReload } from './templates.js';
 
@@ -45,6 +45,8 @@ export interface RendererOptions {
   scratchRoot?: string;
   /** Folder holding templates/ and styles/ (default: the project root). */
   templatesRoot?: string;
+  /** Which idle page a render takes (renderSupervisor.ts); only bench/pagePool.ts changes it. */
+  idleOrder?: IdleOrder;
 }
 
 export interface RenderResult {
@@ -126,6 +128,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       scratch,
     },
     log,
+    ...(options.idleOrder ? { idleOrder: options.idleOrder } : {}),
   });
   let renders = 0;
   let failures = 0;

@@ -1,19 +1,30 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AppError } from '../../src/errors.js';
 import { httpAnswerOf } from '../../src/http/errorAnswers.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
+import { findChromium } from '../../src/render/chromiumPath.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { RenderSupervisor } from '../../src/render/renderSupervisor.js';
+import { openScratchDir, type ScratchDir } from '../../src/render/scratchDir.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
 
 /** Beyond the pages and the queue, renders are turned away at once with 503 and Retry-After. */
 let renderer: Renderer;
+const root = mkdtempSync(join(tmpdir(), 'render-queue-'));
+let scratch: ScratchDir;
 before(async () => {
   renderer = await createRenderer({ poolSize: 1, queueLimit: 1 });
+  scratch = openScratchDir(root);
 });
 after(async () => {
   await renderer.close();
+  scratch.close();
+  rmSync(root, { recursive: true, force: true });
 });
 
 test(
@@ -65,5 +76,45 @@ test(
     assert.equal(renderer.stats().queued, 0);
     assert.ok((await printing).pages > 1);
     assert.equal(renderer.stats().failures, 0, 'a withdrawn render is not a failure');
+  },
+);
+
+test(
+  'sequential renders take the page used last, and a busy page’s neighbour when it is taken',
+  { timeout: 60_000 },
+  async () => {
+    const supervisor = new RenderSupervisor({
+      pages: 2,
+      queueLimit: 4,
+      waitTimeoutMs: 20_000,
+      browser: { executablePath: findChromium(), sandbox: true, maxRenders: 100, protocolTimeoutMs: 30_000, scratch },
+      log: () => undefined,
+    });
+    try {
+      await supervisor.start();
+      // Both pages open: two renders at once take one each.
+      const [first, second] = await Promise.all([
+        supervisor.run(async (pooled) => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return pooled;
+        }),
+        supervisor.run(async (pooled) => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return pooled;
+        }),
+      ]);
+      assert.notEqual(first, second);
+      // `first` came back last: one after another, every render takes it (taken in turn, they alternated).
+      for (let at = 0; at < 4; at++)
+        assert.equal(await supervisor.run(async (pooled) => pooled), first, `render ${at}`);
+      // While it is busy, the other one.
+      const busy = supervisor.run(async (pooled) => {
+        assert.equal(await supervisor.run(async (other) => other), second);
+        return pooled;
+      });
+      assert.equal(await busy, first);
+    } finally {
+      await supervisor.close();
+    }
   },
 );
