@@ -78,18 +78,21 @@ const BANG = 0x21;
 const QUESTION = 0x3f;
 const EQUALS = 0x3d;
 
-/** An element being read: its node, its name as written (its end tag must repeat it), where its namespace bindings start. */
+/** An element being read: its node, its name as written (its end tag must repeat it), the prefixes it declared. */
 interface Open {
   node: XNode;
   qname: string;
-  bindings: number;
+  declared: string[] | undefined;
 }
 
 class TreeParser {
   private readonly open: Open[] = [];
-  /** Namespace bindings in scope, innermost last: prefix ('' for the default namespace) and URI. */
-  private readonly prefixes: string[] = [];
-  private readonly uris: string[] = [];
+  /**
+   * Namespace bindings in scope: for each prefix ('' for the default namespace) its URIs,
+   * innermost last. A map, so that resolving a name costs the same however many prefixes a
+   * hostile document declares.
+   */
+  private readonly scope = new Map<string, string[]>();
   private readonly validName = qualifiedNameChecker();
   private root: XNode | undefined;
   /** The innermost open element. */
@@ -157,6 +160,7 @@ class TreeParser {
     while (at < text.length && !isSpace(text.charCodeAt(at)) && !isTagEnd(text.charCodeAt(at))) at++;
     const qname = this.name(text.slice(lt + 1, at), lt);
     const raw: [string, string][] = [];
+    const names: AttributeNames = { seen: undefined };
     let selfClosing = false;
     for (;;) {
       const before = at;
@@ -173,7 +177,7 @@ class TreeParser {
       }
       if (at >= text.length) throw new NotWellFormed(`<${qname}> is not closed by '>'`, lt);
       if (at === before) throw new NotWellFormed(`the attributes of <${qname}> need whitespace between them`, at);
-      at = this.attribute(at, qname, raw);
+      at = this.attribute(at, qname, raw, names);
     }
     this.openElement(qname, raw, lt);
     if (selfClosing) this.closeElement();
@@ -181,7 +185,7 @@ class TreeParser {
   }
 
   /** One attribute from `at`, appended to `into` as [name, value]; where the next one may start. */
-  private attribute(at: number, element: string, into: [string, string][]): number {
+  private attribute(at: number, element: string, into: [string, string][], names: AttributeNames): number {
     const { text } = this;
     let end = at;
     while (
@@ -202,7 +206,7 @@ class TreeParser {
     if (close === -1) throw new NotWellFormed(`the value of ${name} is never closed`, end);
     const value = text.slice(end + 1, close);
     if (value.includes('<')) throw new NotWellFormed(`'<' in the value of ${name}`, end);
-    if (into.some(([seen]) => seen === name)) throw new NotWellFormed(`<${element}> has ${name} twice`, at);
+    if (hasAttribute(into, names, name)) throw new NotWellFormed(`<${element}> has ${name} twice`, at);
     // Attribute-value normalisation (§3.3.3): each literal whitespace character becomes a space;
     // characters written as references stay as they are.
     const spaced = value.includes('\t') || value.includes('\n') ? value.replace(/[\t\n]/g, ' ') : value;
@@ -215,10 +219,12 @@ class TreeParser {
       throw refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
     if (++this.elements > INBOUND_LIMITS.xmlElements)
       throw refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
-    const bindings = this.prefixes.length;
+    let declared: string[] | undefined;
     for (const [name, value] of raw) {
-      if (name === 'xmlns') this.bind('', value, offset);
-      else if (name.startsWith('xmlns:')) this.bind(name.slice(6), value, offset);
+      const prefix = name === 'xmlns' ? '' : name.startsWith('xmlns:') ? name.slice(6) : undefined;
+      if (prefix === undefined) continue;
+      this.bind(prefix, value, offset);
+      (declared ??= []).push(prefix);
     }
     const attrs: Record<string, string> = raw.length === 0 ? NO_ATTRIBUTES : {};
     const expanded = new Set<string>();
@@ -244,7 +250,7 @@ class TreeParser {
     };
     if (node.parent) node.parent.children.push(node);
     else this.root = node;
-    this.open.push({ node, qname, bindings });
+    this.open.push({ node, qname, declared });
     this.current = node;
   }
 
@@ -252,10 +258,7 @@ class TreeParser {
     const closed = this.open.pop()!;
     const { node } = closed;
     if (node.text !== '') node.text = node.text.trim();
-    if (this.prefixes.length !== closed.bindings) {
-      this.prefixes.length = closed.bindings;
-      this.uris.length = closed.bindings;
-    }
+    for (const prefix of closed.declared ?? []) this.scope.get(prefix)!.pop();
     this.current = node.parent;
   }
 
@@ -325,12 +328,14 @@ class TreeParser {
       throw new NotWellFormed(`the xml namespace is bound to the prefix xml only`, offset);
     if (uri === XMLNS_NAMESPACE) throw new NotWellFormed('the xmlns namespace cannot be bound', offset);
     if (prefix !== '' && uri === '') throw new NotWellFormed(`xmlns:${prefix} is empty`, offset);
-    this.prefixes.push(prefix);
-    this.uris.push(uri);
+    const uris = this.scope.get(prefix);
+    if (uris) uris.push(uri);
+    else this.scope.set(prefix, [uri]);
   }
 
   private resolve(prefix: string, qname: string, offset: number): string {
-    for (let at = this.prefixes.length - 1; at >= 0; at--) if (this.prefixes[at] === prefix) return this.uris[at]!;
+    const uri = this.scope.get(prefix)?.at(-1);
+    if (uri !== undefined) return uri;
     if (prefix === '') return '';
     if (prefix === 'xml') return XML_NAMESPACE;
     throw new NotWellFormed(`the prefix of ${qname} is not declared`, offset);
@@ -338,6 +343,21 @@ class TreeParser {
 }
 
 const isTagEnd = (code: number) => code === GT || code === SLASH;
+
+/** The attribute names of one start tag, as a set once there are enough of them to need one. */
+interface AttributeNames {
+  seen: Set<string> | undefined;
+}
+
+// A few attributes are compared in a row; a hostile tag with thousands gets a set, so that the
+// duplicate check stays linear.
+function hasAttribute(read: [string, string][], names: AttributeNames, name: string): boolean {
+  if (read.length < 8) return read.some(([seen]) => seen === name);
+  names.seen ??= new Set(read.map(([seen]) => seen));
+  if (names.seen.has(name)) return true;
+  names.seen.add(name);
+  return false;
+}
 
 /** Shared by every element without attributes (the tree is only read). */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});

@@ -196,4 +196,21 @@ describe('the XML parser reads what saxes reads', () => {
         error instanceof InputRejected && /&nbsp; is not one of the five predefined entities/.test(error.message),
     );
   });
+
+  // Shapes that would make a naive parser quadratic: read (or refused) in about a second here. With
+  // the quadratic duplicate check and prefix lookup this parser first had, it ran for more than a
+  // minute (the parse is synchronous: the runner's per-file timeout, not this one, would end it).
+  test(
+    'hostile shapes stay linear: 300,000 attributes, 100,000 prefixes over 100,000 elements',
+    { timeout: 20_000 },
+    () => {
+      const attributes = Array.from({ length: 300_000 }, (_, at) => ` a${at}=""`).join('');
+      assert.equal(Object.keys(parseXmlTree(`<a${attributes}/>`).attrs).length, 300_000);
+      assert.throws(() => parseXmlTree(`<a${attributes} a299999="x"/>`), /has a299999 twice/);
+      const prefixes = Array.from({ length: 100_000 }, (_, at) => ` xmlns:p${at}="urn:${at}"`).join('');
+      const tree = parseXmlTree(`<a${prefixes}>${'<b/>'.repeat(100_000)}<p7:c/></a>`);
+      assert.equal(tree.children.length, 100_001);
+      assert.equal(tree.children.at(-1)!.ns, 'urn:7');
+    },
+  );
 });
