@@ -12,8 +12,9 @@ import { firstNonChar, isName, isSpace, NotWellFormed, qualifiedNameChecker, rep
  * text or a second element outside the root, ']]>' in text, '--' in a comment.
  *
  * Why not a library: saxes, which read these documents before, spent 2.3 of the 4.4 ms a 200-line
- * CII took to read, most of it per character; this parser finds markup with indexOf and reads
- * the same 245 KB in a fraction of that (npm run bench:inbound). saxes stays as the test oracle:
+ * CII of 245 KB took to read (profiled), most of it per character; this parser finds markup with
+ * indexOf, and the whole read of that CII takes 3.0 ms (readForRender in a warm thread; npm run
+ * bench:inbound reports inspect's read). saxes stays as the test oracle:
  * test/unit/einvoice/xml-tree.test.ts gives both every corpus document and a set of malformed
  * ones and requires the same tree or the same refusal.
  */
@@ -36,7 +37,12 @@ const refuse = (code: string, message: string) => rejected(code, message, [{ pat
 // also looked for anywhere, so a doctype hidden by an encoding trick still meets a refusal.
 const DOCTYPE = /<!DOCTYPE|<!ENTITY/i;
 
-export function parseXmlTree(text: string): XNode {
+/**
+ * The refusals that come before any parsing (too long, a DOCTYPE or entity declaration) and the
+ * bounds checked while parsing: exported so that the test oracle (test/support/saxesTree.ts)
+ * refuses exactly alike and differs only in the parser.
+ */
+export function refuseBeforeParsing(text: string): void {
   if (text.length > INBOUND_LIMITS.xmlChars) {
     throw refuse('einvoice_too_large', `The XML is longer than ${INBOUND_LIMITS.xmlChars} characters.`);
   }
@@ -46,6 +52,16 @@ export function parseXmlTree(text: string): XNode {
       'The XML has a DOCTYPE or entity declaration; e-invoices never need one, so it is refused unread (no DTD or entity is ever expanded).',
     );
   }
+}
+
+export const tooDeep = () =>
+  refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
+export const tooManyElements = () =>
+  refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
+export const notWellFormed = (reason: string) => refuse('xml_malformed', `The body is not well-formed XML: ${reason}`);
+
+export function parseXmlTree(text: string): XNode {
+  refuseBeforeParsing(text);
   // A BOM the decoder left, and line ends normalised to LF as XML requires (§2.11).
   const source = text.replace(/^\uFEFF/, '');
   const normalised = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
@@ -54,7 +70,7 @@ export function parseXmlTree(text: string): XNode {
   } catch (error) {
     if (!(error instanceof NotWellFormed)) throw error;
     const line = normalised.slice(0, error.offset).split('\n').length;
-    throw refuse('xml_malformed', `The body is not well-formed XML: line ${line}: ${error.message}.`);
+    throw notWellFormed(`line ${line}: ${error.message}.`);
   }
 }
 
@@ -71,7 +87,6 @@ const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 const DECLARATION =
   /^<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.[0-9]+\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/;
-const ONLY_SPACE = /^[ \t\n]*$/;
 const GT = 0x3e;
 const SLASH = 0x2f;
 const BANG = 0x21;
@@ -141,14 +156,14 @@ class TreeParser {
 
   private characterData(from: number, to: number): void {
     const { text, current } = this;
-    // Indentation before an element's first content is trimmed away anyway: skipped unread.
-    if (current?.text === '' && isSpaceOnly(text, from, to)) return;
-    const raw = text.slice(from, to);
     if (!current) {
-      if (!ONLY_SPACE.test(raw))
+      if (!isSpaceOnly(text, from, to))
         throw new NotWellFormed(`text ${this.root ? 'after' : 'before'} the root element`, from);
       return;
     }
+    // Indentation before an element's first content is trimmed away anyway: skipped unread.
+    if (current.text === '' && isSpaceOnly(text, from, to)) return;
+    const raw = text.slice(from, to);
     if (raw.includes(']]>')) throw new NotWellFormed("']]>' in text", from + raw.indexOf(']]>'));
     current.text += raw.includes('&') ? replaceReferences(raw, from) : raw;
   }
@@ -215,10 +230,8 @@ class TreeParser {
   }
 
   private openElement(qname: string, raw: [string, string][], offset: number): void {
-    if (this.open.length + 1 > INBOUND_LIMITS.xmlDepth)
-      throw refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
-    if (++this.elements > INBOUND_LIMITS.xmlElements)
-      throw refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
+    if (this.open.length + 1 > INBOUND_LIMITS.xmlDepth) throw tooDeep();
+    if (++this.elements > INBOUND_LIMITS.xmlElements) throw tooManyElements();
     let declared: string[] | undefined;
     for (const [name, value] of raw) {
       const prefix = name === 'xmlns' ? '' : name.startsWith('xmlns:') ? name.slice(6) : undefined;
@@ -227,16 +240,19 @@ class TreeParser {
       (declared ??= []).push(prefix);
     }
     const attrs: Record<string, string> = raw.length === 0 ? NO_ATTRIBUTES : {};
-    const expanded = new Set<string>();
+    // Two prefixed attributes may name the same one through prefixes bound to one URI (an
+    // unprefixed one is in no namespace, and a prefix can't be bound to none): only those are compared.
+    let prefixed: Set<string> | undefined;
     for (const [name, value] of raw) {
       if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
       const colon = name.indexOf(':');
       const local = colon === -1 ? name : name.slice(colon + 1);
-      // Unprefixed attributes are in no namespace (the default one does not apply to them).
-      const ns = colon === -1 ? '' : this.resolve(name.slice(0, colon), name, offset);
-      if (expanded.has(`${ns} ${local}`))
-        throw new NotWellFormed(`<${qname}> has the attribute {${ns}}${local} twice`, offset);
-      expanded.add(`${ns} ${local}`);
+      if (colon !== -1) {
+        const expanded = `${this.resolve(name.slice(0, colon), name, offset)} ${local}`;
+        if (prefixed?.has(expanded))
+          throw new NotWellFormed(`<${qname}> has the attribute ${name} twice under another prefix`, offset);
+        (prefixed ??= new Set()).add(expanded);
+      }
       attrs[local] = value;
     }
     const colon = qname.indexOf(':');
@@ -281,7 +297,7 @@ class TreeParser {
     return gt + 1;
   }
 
-  /** A comment, a CDATA section (inside the root only), or a refused DOCTYPE. */
+  /** A comment or a CDATA section (inside the root only); a DOCTYPE never gets here (refuseBeforeParsing). */
   private markup(lt: number): number {
     const { text } = this;
     if (text.startsWith('<!--', lt)) {
@@ -298,8 +314,6 @@ class TreeParser {
       current.text += text.slice(lt + 9, close);
       return close + 3;
     }
-    if (text.startsWith('<!DOCTYPE', lt))
-      throw refuse('xml_doctype_refused', 'The XML has a DOCTYPE; it is refused unread.');
     throw new NotWellFormed("'<!' that begins no comment or CDATA section", lt);
   }
 
