@@ -16,7 +16,7 @@ export interface ServiceParts {
   config: Config;
   logger: Logger;
   lifecycle: Lifecycle;
-  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe' | 'receipts'>;
+  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe' | 'receipts' | 'signIn' | 'trial'>;
   renderer: Renderer;
   metrics?: Metrics;
   /** Where the rate-limit buckets live; default: Redis with REDIS_URL, else in memory (createApp's). */
@@ -49,7 +49,10 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
     ...(metrics ? { metrics } : {}),
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
     preview: { renderer },
-    payment: paymentDependencies(payments, lifecycle),
+    payment: paymentDependencies(payments, lifecycle, {
+      baseUrl: config.PUBLIC_BASE_URL,
+      onSignInEvent: (event, details) => logger.info({ signIn: event, ...details }, `sign-in ${event}`),
+    }),
     readiness: async () => {
       const checks = {
         browser: renderer.ready(),

@@ -25,6 +25,10 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
     status: 400,
     meaning: '`PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 payload, or a payment identifier is malformed.',
   },
+  invalid_sign_in_header: {
+    status: 400,
+    meaning: '`SIGN-IN-WITH-X` is not base64 JSON of a sign-in-with-x payload (or over 4 KiB).',
+  },
   forbidden: { status: 403, meaning: 'A cross-site request to the development preview.' },
   not_found: { status: 404, meaning: 'Unknown path.' },
   method_not_allowed: { status: 405, meaning: 'Wrong method for the path (the `Allow` header lists the right ones).' },

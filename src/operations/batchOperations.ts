@@ -1,10 +1,11 @@
 import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
 import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
-import { produceBatch, type BatchRenderer } from '../batch/produceBatch.js';
+import { produceBatch } from '../batch/produceBatch.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { timesUsd } from '../payment/price.js';
 import type { ThemeStore } from '../render/themes/themeStore.js';
-import type { Operation } from './operation.js';
+import type { Operation, PdfRenderer } from './operation.js';
+import { specimenBatch } from './specimenBatch.js';
 import { storedThemeBatchResolver } from './themeOperations.js';
 
 export const BATCH_EXAMPLE = {
@@ -17,7 +18,7 @@ export const BATCH_EXAMPLE = {
  * Its configured price (PRICES v1_invoices_zip) is per invoice; the 402 asks for it once per item.
  */
 export function batchOperations(
-  renderer: BatchRenderer | undefined,
+  renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
 ): Operation[] {
@@ -40,8 +41,9 @@ export function batchOperations(
     response: { contentType: 'application/zip', description: 'The ZIP: one file per invoice and manifest.json.' },
     priceOf: (input, configuredUsd) => timesUsd(configuredUsd, input?.invoices.length ?? 1),
     // Not async: the first render's admission must throw before this returns (operation.ts `handle`).
-    handle(input, { signal }) {
-      return produceBatch(renderer, input, { signal, onRendered }).then(({ contentType, body, count }) => ({
+    handle(input, { signal, specimen = false }) {
+      const [items, printer] = specimen ? specimenBatch(input, renderer) : [input, renderer];
+      return produceBatch(printer, items, { signal, onRendered }).then(({ contentType, body, count }) => ({
         contentType,
         headers: { 'Content-Disposition': 'attachment; filename="invoices.zip"', 'X-Invoice-Count': String(count) },
         body,

@@ -4,7 +4,7 @@ import type { PricedResource } from '../payment/offer.js';
 import { decodePayment, type PaymentInput } from '../payment/paymentHeader.js';
 import { isPaid, type Answer, type PricedOperation } from './operation.js';
 import type { OperationJob, OperationJobResult } from './operationJobs.js';
-import type { PaidCall, PaidCallHooks, PaidOutcome } from './paidCall.js';
+import type { PaidCall, PaidCallHooks, PaidOutcome, PaidWork } from './paidCall.js';
 
 /** How a call ends; each transport (HTTP, MCP) writes it its own way. */
 export type CallOutcome = PaidOutcome;
@@ -88,8 +88,8 @@ export function operationCaller(deps: CallDependencies) {
         }
       }
     }
-    const work = (signal: AbortSignal): Answer | Promise<Answer> => {
-      if (operation.handle) return operation.handle(input, { signal });
+    const work: PaidWork = (signal, marks) => {
+      if (operation.handle) return operation.handle(input, { signal, specimen: marks?.specimen === true });
       if (operation.compute) return { body: operation.compute(input, context) };
       throw new Error(`operation ${operation.operationId} has no work`);
     };
@@ -102,7 +102,7 @@ export function operationCaller(deps: CallDependencies) {
     request: OperationRequest,
     input: unknown,
     fingerprint: string,
-    work: (signal: AbortSignal) => Answer | Promise<Answer>,
+    work: PaidWork,
   ) {
     // A paid operation on an app built without payments (some tests) must never hand out free work.
     if (!deps.paidCall)

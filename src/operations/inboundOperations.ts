@@ -76,8 +76,8 @@ export function inboundOperations(
     request: requestReadBy(readForRender),
     response: { contentType: 'application/pdf', description: 'The PDF.' },
     // Not async: renderInboundPdf's admission must throw before this returns (see PdfRenderer).
-    handle(read, { signal }) {
-      return produceInboundPdf(inboundRenderer, read, signal, onRendered);
+    handle(read, { signal, specimen = false }) {
+      return produceInboundPdf(inboundRenderer, read, signal, onRendered, specimen);
     },
   };
   return [inspect, render];
@@ -88,10 +88,11 @@ function produceInboundPdf(
   render: InboundRender,
   signal: AbortSignal,
   onRendered?: (seconds: number, pages: number) => void,
+  specimen = false,
 ): Promise<PaidAnswer> {
   if (!renderer) throw renderingUnavailable();
   const started = performance.now();
-  return renderer.renderInboundPdf(render, { signal }).then(({ pdf, pages }) => {
+  return renderer.renderInboundPdf(render, { signal, specimen }).then(({ pdf, pages }) => {
     onRendered?.((performance.now() - started) / 1000, pages);
     const stem = render.invoice.number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64) || 'invoice';
     return {

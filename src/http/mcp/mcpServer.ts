@@ -46,12 +46,14 @@ function createMcpServer(
     if (!tool)
       return resultOfError(new AppError('not_found', `No tool named ${request.params.name}; tools/list names them.`));
     const payment: unknown = request.params._meta?.['x402/payment'];
+    // A sign-in-with-x payload (the SIGN-IN-WITH-X header's JSON) for a free re-download.
+    const signIn: unknown = request.params._meta?.['sign-in-with-x'];
     try {
       const outcome = await options.caller.call(tool.route, {
         body: { value: request.params.arguments ?? {} },
         ...(payment === undefined ? {} : { payment: { payload: payment } }),
         signal: extra.signal,
-        hooks: { admitPayer },
+        hooks: { admitPayer, ...(signIn === undefined ? {} : { signIn: { payload: signIn } }) },
       });
       return resultOfOutcome(tool.name, outcome);
     } catch (thrown) {

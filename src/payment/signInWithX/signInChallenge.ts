@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { encodePaymentRequiredHeader } from '@x402/core/http';
+import type { PaymentRequired } from '@x402/core/types';
+import { buildSIWxSchema, SIGN_IN_WITH_X, type SIWxExtension } from '@x402/extensions/sign-in-with-x';
+
+/** What a wallet shows its owner above the message. */
+export const SIGN_IN_STATEMENT = 'Sign in to download again a document you paid for.';
+
+/**
+ * The sign-in-with-x extension of one 402 (the shape @x402/extensions' own server declares:
+ * info + supportedChains + schema): a fresh nonce and issuedAt, domain and uri from the configured
+ * public base URL (never the Host header), one eip191 chain per network the 402 offers, so that
+ * `wrapFetchWithSIWx`, which signs for the chain of `accepts[0]`, finds its chain. Costs a 16-byte
+ * random nonce and a date, nothing signed.
+ */
+export function signInExtension(
+  resourceUrl: string,
+  networks: readonly string[],
+  options: { now: number; expirySeconds: number },
+): SIWxExtension {
+  const url = new URL(resourceUrl);
+  return {
+    info: {
+      domain: url.host,
+      uri: resourceUrl,
+      statement: SIGN_IN_STATEMENT,
+      version: '1',
+      nonce: randomBytes(16).toString('hex'),
+      issuedAt: new Date(options.now).toISOString(),
+      expirationTime: new Date(options.now + options.expirySeconds * 1000).toISOString(),
+    },
+    supportedChains: [...new Set(networks)].map((chainId) => ({ chainId, type: 'eip191' as const })),
+    schema: buildSIWxSchema(),
+  };
+}
+
+/** The challenge with a sign-in offer added (every other extension as it was). */
+export function withSignInOffer(
+  paymentRequired: PaymentRequired,
+  options: { now: number; expirySeconds: number },
+): PaymentRequired {
+  const networks = paymentRequired.accepts.map((accept) => accept.network);
+  return {
+    ...paymentRequired,
+    extensions: {
+      ...paymentRequired.extensions,
+      [SIGN_IN_WITH_X]: signInExtension(paymentRequired.resource.url, networks, options),
+    },
+  };
+}
+
+/** The PAYMENT-REQUIRED value of a challenge whose extensions changed here. */
+export const encodeChallenge = (paymentRequired: PaymentRequired): string =>
+  encodePaymentRequiredHeader(paymentRequired);
