@@ -41,8 +41,7 @@ export function withSignInWithX(paidCall: PaidCall, options: SignInWithXOptions)
   const now = options.now ?? Date.now;
   const maxAgeMs = options.messageMaxAgeMs ?? DEFAULT_MESSAGE_MAX_AGE_MS;
   const emit = options.onEvent ?? (() => {});
-  const offer = (paymentRequired: PaymentRequired) =>
-    withSignInOffer(paymentRequired, { now: now(), expirySeconds: maxAgeMs / 1000 });
+  const offer = (paymentRequired: PaymentRequired) => withSignInOffer(paymentRequired, { now: now() });
 
   return async function signInOrPay(resource, payment, fingerprint, work, hooks = {}) {
     let refusal: string | undefined;

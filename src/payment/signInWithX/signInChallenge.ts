@@ -3,31 +3,28 @@ import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { buildSIWxSchema, SIGN_IN_WITH_X, type SIWxExtension } from '@x402/extensions/sign-in-with-x';
 
-/** What a wallet shows its owner above the message. */
-export const SIGN_IN_STATEMENT = 'Sign in to download again a document you paid for.';
-
 /**
  * The sign-in-with-x extension of one 402 (the shape @x402/extensions' own server declares:
  * info + supportedChains + schema): a fresh nonce and issuedAt, domain and uri from the configured
  * public base URL (never the Host header), one eip191 chain per network the 402 offers, so that
  * `wrapFetchWithSIWx`, which signs for the chain of `accepts[0]`, finds its chain. Costs a 16-byte
- * random nonce and a date, nothing signed.
+ * random nonce and a date, nothing signed. Kept small, because every byte is in the 402's header
+ * and again in the PAYMENT-SIGNATURE a client echoes it in: no statement, no expirationTime (a
+ * message is good for `maxAgeMs` after its issuedAt anyway), and the schema only in the body.
  */
 export function signInExtension(
   resourceUrl: string,
   networks: readonly string[],
-  options: { now: number; expirySeconds: number },
+  options: { now: number },
 ): SIWxExtension {
   const url = new URL(resourceUrl);
   return {
     info: {
       domain: url.host,
       uri: resourceUrl,
-      statement: SIGN_IN_STATEMENT,
       version: '1',
       nonce: randomBytes(16).toString('hex'),
       issuedAt: new Date(options.now).toISOString(),
-      expirationTime: new Date(options.now + options.expirySeconds * 1000).toISOString(),
     },
     supportedChains: [...new Set(networks)].map((chainId) => ({ chainId, type: 'eip191' as const })),
     schema: buildSIWxSchema(),
@@ -35,10 +32,7 @@ export function signInExtension(
 }
 
 /** The challenge with a sign-in offer added (every other extension as it was). */
-export function withSignInOffer(
-  paymentRequired: PaymentRequired,
-  options: { now: number; expirySeconds: number },
-): PaymentRequired {
+export function withSignInOffer(paymentRequired: PaymentRequired, options: { now: number }): PaymentRequired {
   const networks = paymentRequired.accepts.map((accept) => accept.network);
   return {
     ...paymentRequired,
