@@ -1,6 +1,4 @@
-import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import type { PaymentRequired } from '@x402/core/types';
-import { compactPaymentRequired } from '../payment/compactChallenge.js';
+import { compactPaymentRequired, type PaymentRequired } from '../payment/compactChallenge.js';
 import type { SettleResponse } from '../payment/facilitatorClient.js';
 
 /** The x402 v2 HTTP transport's header names (coinbase/x402 specs/transports-v2/http.md). */
@@ -22,8 +20,10 @@ export function headerPaymentRequired(paymentRequired: PaymentRequired): Payment
   return { ...compact, ...(error !== undefined ? { error: error.slice(0, MAX_HEADER_ERROR_CHARS) } : {}) };
 }
 
-export const paymentRequiredHeader = (paymentRequired: PaymentRequired): string =>
-  encodePaymentRequiredHeader(headerPaymentRequired(paymentRequired));
+/** base64 of the JSON, as the x402 v2 HTTP transport carries its objects (and @x402/core/http encodes them). */
+const base64Json = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
-export const paymentResponseHeader = (receipt: SettleResponse): string =>
-  encodePaymentResponseHeader({ ...receipt, network: receipt.network as `${string}:${string}` });
+export const paymentRequiredHeader = (paymentRequired: PaymentRequired): string =>
+  base64Json(headerPaymentRequired(paymentRequired));
+
+export const paymentResponseHeader = (receipt: SettleResponse): string => base64Json(receipt);

@@ -1,23 +1,28 @@
 import type { PaymentRequired } from '@x402/core/types';
+
+export type { PaymentRequired };
 import { BAZAAR } from '@x402/extensions/bazaar';
+import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
 
 type Json = Record<string, unknown>;
 const record = (value: unknown): Json =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 
 /**
- * The challenge without what only discovery needs, for a transport whose carrier is small (an HTTP
- * header behind a proxy's 4 KB buffer; a client also echoes every extension into its signature).
- * The bazaar declaration keeps its shape (method, body type, output type, and an input and output
+ * The challenge without what a client does not need to pay, for a transport whose carrier is small
+ * (an HTTP header behind a proxy's 4 KB buffer; a client also echoes every extension into its
+ * signature). The signed offers (offer-receipt, receipts.ts: about 880 header bytes per accepts
+ * entry) are left out: they are proof for the buyer's records, not needed to pay, and travel in
+ * the whole challenge. The bazaar declaration keeps its shape (method, body type, output type, and an input and output
  * schema, which crawlers such as x402scan require) but not its example body nor the body's fields:
  * the body schema names where they are (/openapi.json#<operationId>, offerResource.ts). The whole
  * declaration travels in the 402's JSON body, in MCP's challenge, and to the facilitator with every
  * payment verified (challenges.ts withDiscovery). Everything else is kept as is.
  */
 export function compactPaymentRequired(paymentRequired: PaymentRequired): PaymentRequired {
-  const bazaar = paymentRequired.extensions?.[BAZAAR.key];
-  if (bazaar === undefined) return paymentRequired;
-  return { ...paymentRequired, extensions: { ...paymentRequired.extensions, [BAZAAR.key]: compactBazaar(bazaar) } };
+  const { [BAZAAR.key]: bazaar, [OFFER_RECEIPT]: _offers, ...rest } = paymentRequired.extensions ?? {};
+  const extensions = { ...rest, ...(bazaar !== undefined ? { [BAZAAR.key]: compactBazaar(bazaar) } : {}) };
+  return { ...paymentRequired, extensions };
 }
 
 export function compactBazaar(bazaar: unknown): Json {
