@@ -50,7 +50,6 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
     preview: { renderer },
     payment: paymentDependencies(payments, lifecycle, {
-      baseUrl: config.PUBLIC_BASE_URL,
       onSignInEvent: (event, details) => logger.info({ signIn: event, ...details }, `sign-in ${event}`),
     }),
     readiness: async () => {

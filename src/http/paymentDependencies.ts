@@ -10,8 +10,7 @@ import { pricedResource } from './offerResource.js';
 export function paymentDependencies(
   payments: Pick<Payments, 'processor' | 'terms' | 'receipts' | 'signIn' | 'trial'>,
   lifecycle?: Lifecycle,
-  /** The configured public base URL (PUBLIC_BASE_URL): sign-in messages are bound to its origin. */
-  options: { baseUrl?: string; onSignInEvent?: SignInWithXOptions['onEvent'] } = {},
+  options: { onSignInEvent?: SignInWithXOptions['onEvent'] } = {},
 ) {
   const { processor, terms, receipts } = payments;
   return {
@@ -25,6 +24,10 @@ export function paymentDependencies(
     call: withPaymentExtensions(paidCaller(processor, lifecycle), payments, lifecycle, options),
     /** Paid answers end their connection while draining (router.ts). */
     lifecycle,
-    offers: (operation: PricedOperation) => [processor.requirements(pricedResource(operation))],
+    offers: (operation: PricedOperation) => [
+      processor.requirements(pricedResource(operation)),
+      // The trial network's offer, as every 402 lists it after the main one (trialNetworkCall.ts).
+      ...(payments.trial ? [payments.trial.processor.requirements(pricedResource(operation))] : []),
+    ],
   };
 }

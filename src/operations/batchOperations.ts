@@ -26,7 +26,7 @@ export function batchOperations(
     method: 'POST',
     path: '/v1/invoices.zip',
     operationId: 'v1_invoices_zip',
-    summary: 'Render up to 100 invoices in one ZIP for one payment (paid per invoice, x402)',
+    summary: `Render up to ${MAX_BATCH_ITEMS} invoices in one ZIP for one payment (paid per invoice, x402)`,
     description:
       `Takes { format, invoices: [1–${MAX_BATCH_ITEMS} invoices] } with format one of ${BATCH_FORMAT_NAMES.join(', ')} (default pdf) and answers a ZIP with one file per invoice, named invoice-<invoice number> (characters other than letters, digits, ".", "-", "_" become "_"; names that still collide get -2, -3, …), and manifest.json listing each file's name, invoice number, currency, total, amount due, pages, size and SHA-256. ` +
       'Every invoice is checked as its single route checks it (pdf: /v1/invoice.pdf, the others: EN 16931) before any payment: a batch with an invalid item, or two items with the same invoice number, is a 400 listing every issue under invoices[i], never charged. ' +

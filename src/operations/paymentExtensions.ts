@@ -1,8 +1,14 @@
 import type { Lifecycle } from '../lifecycle.js';
+import type { PaymentRequired } from '../payment/compactChallenge.js';
+import type { PricedResource } from '../payment/offer.js';
+import type { PaymentProcessor } from '../payment/paymentProcessor.js';
+import { withSignInOffer } from '../payment/signInWithX/signInChallenge.js';
 import type { Payments } from '../payment/startPayments.js';
 import { paidCaller, type PaidCall } from './paidCall.js';
 import { withSignInWithX, type SignInWithXOptions } from './signInWithXCall.js';
-import { withTrialNetwork } from './trialNetworkCall.js';
+import { withTrialAccepts, withTrialNetwork } from './trialNetworkCall.js';
+
+type Extensions = Pick<Payments, 'processor' | 'terms' | 'signIn' | 'trial'>;
 
 /**
  * The paid call with what is configured around it: the trial network (a second processor, its
@@ -11,9 +17,9 @@ import { withTrialNetwork } from './trialNetworkCall.js';
  */
 export function withPaymentExtensions(
   paidCall: PaidCall,
-  payments: Pick<Payments, 'processor' | 'terms' | 'signIn' | 'trial'>,
+  payments: Extensions,
   lifecycle: Lifecycle | undefined,
-  options: { baseUrl?: string; onSignInEvent?: SignInWithXOptions['onEvent'] },
+  options: { onSignInEvent?: SignInWithXOptions['onEvent'] } = {},
 ): PaidCall {
   const { trial, signIn, processor } = payments;
   const withTrial = trial
@@ -24,12 +30,27 @@ export function withPaymentExtensions(
       })
     : paidCall;
   if (!signIn) return withTrial;
-  if (!options.baseUrl) throw new Error('sign-in-with-x needs the public base URL its messages are bound to');
   return withSignInWithX(withTrial, {
     entitlements: signIn.entitlements,
     entitlementMs: signIn.entitlementMs,
-    baseUrl: options.baseUrl,
+    baseUrl: signIn.baseUrl,
     networks: trial ? [payments.terms.network, trial.terms.network] : [payments.terms.network],
     ...(options.onSignInEvent ? { onEvent: options.onSignInEvent } : {}),
   });
+}
+
+/**
+ * The main processor's challenge as the extensions above send it (the trial offer appended, a
+ * sign-in offer added), for the start-up check that every 402 fits its header budget
+ * (http/challengeBudget.ts): it measures what is sent, not the bare processor's challenge.
+ */
+export function extendedChallenges(payments: Extensions): Pick<PaymentProcessor, 'challenge'> {
+  const { trial, signIn, processor } = payments;
+  return {
+    async challenge(resource: PricedResource, error: string): Promise<PaymentRequired> {
+      let paymentRequired = await processor.challenge(resource, error);
+      if (trial) paymentRequired = withTrialAccepts(paymentRequired, trial.processor.requirements(resource));
+      return signIn ? withSignInOffer(paymentRequired, { now: Date.now() }) : paymentRequired;
+    },
+  };
 }

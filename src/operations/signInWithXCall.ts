@@ -1,6 +1,6 @@
 import type { PaymentRequired } from '@x402/core/types';
 import type { EntitlementStore } from '../payment/signInWithX/entitlementStore.js';
-import { encodeChallenge, withSignInOffer } from '../payment/signInWithX/signInChallenge.js';
+import { withSignInOffer } from '../payment/signInWithX/signInChallenge.js';
 import { checkSignInMessage, decodeSignIn, type SignInCheck } from '../payment/signInWithX/signInProof.js';
 import { isTrialNetwork } from '../payment/trial/trialNetwork.js';
 import type { PricedResource } from '../payment/offer.js';
@@ -121,8 +121,7 @@ export function withSignInWithX(paidCall: PaidCall, options: SignInWithXOptions)
     refusal: string | undefined,
   ): PaidOutcome {
     const message = refusal ? `${outcome.message} (sign-in refused: ${refusal})` : outcome.message;
-    const paymentRequired = offer(outcome.paymentRequired);
-    return { ...outcome, paymentRequired, header: encodeChallenge(paymentRequired), message };
+    return { ...outcome, paymentRequired: offer(outcome.paymentRequired), message };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { PaymentRequirements } from '@x402/core/types';
+import type { PaymentRequired } from '../payment/compactChallenge.js';
 import type { PricedResource } from '../payment/offer.js';
-import { encodeChallenge } from '../payment/signInWithX/signInChallenge.js';
 import { TRIAL_NETWORK } from '../payment/trial/trialNetwork.js';
 import type { PaidCall, PaidOutcome } from './paidCall.js';
 
@@ -12,6 +12,8 @@ export interface TrialNetworkOptions {
   /** The main network's offer, put first in the 402 that refuses a trial payment. */
   mainRequirements(resource: PricedResource): PaymentRequirements;
 }
+
+type Challenge = Extract<PaidOutcome, { kind: 'payment-required' }>;
 
 /**
  * The trial network beside the main one (TRIAL_NETWORK=on): every 402 offers both (the main
@@ -27,25 +29,23 @@ export function withTrialNetwork(mainCall: PaidCall, trial: TrialNetworkOptions)
       ? await trial.call(resource, payment, fingerprint, (signal) => work(signal, { specimen: true }), hooks)
       : await mainCall(resource, payment, fingerprint, work, hooks);
     if (outcome.kind !== 'payment-required') return outcome;
-    return onTrial
-      ? withMainOffer(outcome, trial.mainRequirements(resource))
-      : withTrialOffer(outcome, trial.requirements(resource));
+    return onTrial ? withMainOffer(outcome, trial.mainRequirements(resource)) : withTrialOffer(outcome, trial, resource);
   };
 }
 
-function withTrialOffer(
-  outcome: Extract<PaidOutcome, { kind: 'payment-required' }>,
-  trialOffer: PaymentRequirements,
-): PaidOutcome {
-  const paymentRequired = { ...outcome.paymentRequired, accepts: [...outcome.paymentRequired.accepts, trialOffer] };
-  return { ...outcome, paymentRequired, header: encodeChallenge(paymentRequired) };
-}
+/** The challenge with the trial network's offer after the main one(s). */
+export const withTrialAccepts = (paymentRequired: PaymentRequired, trialOffer: PaymentRequirements): PaymentRequired => ({
+  ...paymentRequired,
+  accepts: [...paymentRequired.accepts, trialOffer],
+});
+
+const withTrialOffer = (outcome: Challenge, trial: TrialNetworkOptions, resource: PricedResource): Challenge => ({
+  ...outcome,
+  paymentRequired: withTrialAccepts(outcome.paymentRequired, trial.requirements(resource)),
+});
 
 /** A refused trial payment's 402 still offers both networks, the main one first. */
-function withMainOffer(
-  outcome: Extract<PaidOutcome, { kind: 'payment-required' }>,
-  mainOffer: PaymentRequirements,
-): PaidOutcome {
-  const paymentRequired = { ...outcome.paymentRequired, accepts: [mainOffer, ...outcome.paymentRequired.accepts] };
-  return { ...outcome, paymentRequired, header: encodeChallenge(paymentRequired) };
-}
+const withMainOffer = (outcome: Challenge, mainOffer: PaymentRequirements): Challenge => ({
+  ...outcome,
+  paymentRequired: { ...outcome.paymentRequired, accepts: [mainOffer, ...outcome.paymentRequired.accepts] },
+});

@@ -10,8 +10,7 @@ import { withPaymentIdentifier } from './paymentIdentifier.js';
 import type { PaymentStore } from './paymentStore.js';
 import { devKey, RECEIPT_SIGNER_INDEX } from './local/devAccounts.js';
 import { createReceiptSigner, type ReceiptSigner } from './receipts.js';
-import type { EntitlementStore } from './signInWithX/entitlementStore.js';
-import { startSignInWithX } from './signInWithX/startSignInWithX.js';
+import { startSignInWithX, type SignInWithX } from './signInWithX/startSignInWithX.js';
 import { startTrial, type TrialConfiguration } from './trial/trialPayments.js';
 
 export interface PaymentSettings {
@@ -48,7 +47,7 @@ export interface Payments {
   /** Present in local payment mode: the embedded chain and facilitator. */
   local?: LocalPaymentNetwork;
   /** Who paid for what, for sign-in-with-x re-downloads (present when it is on). */
-  signIn?: { entitlements: EntitlementStore; entitlementMs: number };
+  signIn?: SignInWithX;
   /** The trial network's processor and terms (present with TRIAL_NETWORK=on). */
   trial?: Awaited<ReturnType<typeof startTrial>>;
   close(): Promise<void>;
@@ -146,7 +145,7 @@ export async function startPayments(
     store,
     hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {},
   );
-  const signIn = settings.signInWithX ? startSignInWithX(settings.signInWithX, settings.redisUrl) : undefined;
+  const signIn = settings.signInWithX ? startSignInWithX(settings.signInWithX, settings) : undefined;
   const trial = settings.trial
     ? await startTrial(
         settings.trial,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { buildSIWxSchema, SIGN_IN_WITH_X, type SIWxExtension } from '@x402/extensions/sign-in-with-x';
 
@@ -43,6 +42,13 @@ export function withSignInOffer(paymentRequired: PaymentRequired, options: { now
   };
 }
 
-/** The PAYMENT-REQUIRED value of a challenge whose extensions changed here. */
-export const encodeChallenge = (paymentRequired: PaymentRequired): string =>
-  encodePaymentRequiredHeader(paymentRequired);
+/**
+ * The sign-in offer as a small carrier (the PAYMENT-REQUIRED header, compactChallenge.ts) takes
+ * it: without its JSON Schema (a fixed document of the extension, ~700 bytes, that no client needs
+ * to sign: @x402/extensions' wrapFetchWithSIWx reads `info` and `supportedChains` only).
+ */
+export function compactSignInOffer(offer: unknown): unknown {
+  if (!offer || typeof offer !== 'object') return offer;
+  const { schema: _schema, ...compact } = offer as SIWxExtension;
+  return compact;
+}

@@ -21,7 +21,7 @@ function processorSettlingOnCue() {
     abandon: async () => undefined,
     settle: async (): Promise<SettleOutcome> => {
       await settled;
-      return { kind: 'settled', header: 'receipt', receipt: {} as SettleResponse };
+      return { kind: 'settled', receipt: {} as SettleResponse };
     },
     complete: async () => undefined,
   };
