@@ -50,7 +50,7 @@ export function extendedChallenges(payments: Extensions): Pick<PaymentProcessor,
     async challenge(resource: PricedResource, error: string): Promise<PaymentRequired> {
       let paymentRequired = await processor.challenge(resource, error);
       if (trial) paymentRequired = withTrialAccepts(paymentRequired, trial.processor.requirements(resource));
-      return signIn ? withSignInOffer(paymentRequired, { now: Date.now() }) : paymentRequired;
+      return signIn ? withSignInOffer(paymentRequired, { now: Date.now(), baseUrl: signIn.baseUrl }) : paymentRequired;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { PaymentRequired } from '@x402/core/types';
+import type { PaymentRequired } from '../payment/compactChallenge.js';
 import type { EntitlementStore } from '../payment/signInWithX/entitlementStore.js';
 import { withSignInOffer } from '../payment/signInWithX/signInChallenge.js';
 import { checkSignInMessage, decodeSignIn, type SignInCheck } from '../payment/signInWithX/signInProof.js';
@@ -41,7 +41,8 @@ export function withSignInWithX(paidCall: PaidCall, options: SignInWithXOptions)
   const now = options.now ?? Date.now;
   const maxAgeMs = options.messageMaxAgeMs ?? DEFAULT_MESSAGE_MAX_AGE_MS;
   const emit = options.onEvent ?? (() => {});
-  const offer = (paymentRequired: PaymentRequired) => withSignInOffer(paymentRequired, { now: now() });
+  const offer = (paymentRequired: PaymentRequired) =>
+    withSignInOffer(paymentRequired, { now: now(), baseUrl: options.baseUrl });
 
   return async function signInOrPay(resource, payment, fingerprint, work, hooks = {}) {
     let refusal: string | undefined;
@@ -72,7 +73,6 @@ export function withSignInWithX(paidCall: PaidCall, options: SignInWithXOptions)
     const payload = decodeSignIn(hooks.signIn!); // malformed: a 400, as for PAYMENT-SIGNATURE
     let check: SignInCheck = await checkSignInMessage(payload, {
       baseUrl: options.baseUrl,
-      path: resource.path,
       networks: options.networks,
       maxAgeMs,
     });

@@ -1,6 +1,6 @@
-import type { PaymentRequirements } from '@x402/core/types';
 import type { PaymentRequired } from '../payment/compactChallenge.js';
 import type { PricedResource } from '../payment/offer.js';
+import type { PaymentProcessor } from '../payment/paymentProcessor.js';
 import { TRIAL_NETWORK } from '../payment/trial/trialNetwork.js';
 import type { PaidCall, PaidOutcome } from './paidCall.js';
 
@@ -14,6 +14,7 @@ export interface TrialNetworkOptions {
 }
 
 type Challenge = Extract<PaidOutcome, { kind: 'payment-required' }>;
+type PaymentRequirements = ReturnType<PaymentProcessor['requirements']>;
 
 /**
  * The trial network beside the main one (TRIAL_NETWORK=on): every 402 offers both (the main
@@ -29,12 +30,17 @@ export function withTrialNetwork(mainCall: PaidCall, trial: TrialNetworkOptions)
       ? await trial.call(resource, payment, fingerprint, (signal) => work(signal, { specimen: true }), hooks)
       : await mainCall(resource, payment, fingerprint, work, hooks);
     if (outcome.kind !== 'payment-required') return outcome;
-    return onTrial ? withMainOffer(outcome, trial.mainRequirements(resource)) : withTrialOffer(outcome, trial, resource);
+    return onTrial
+      ? withMainOffer(outcome, trial.mainRequirements(resource))
+      : withTrialOffer(outcome, trial, resource);
   };
 }
 
 /** The challenge with the trial network's offer after the main one(s). */
-export const withTrialAccepts = (paymentRequired: PaymentRequired, trialOffer: PaymentRequirements): PaymentRequired => ({
+export const withTrialAccepts = (
+  paymentRequired: PaymentRequired,
+  trialOffer: PaymentRequirements,
+): PaymentRequired => ({
   ...paymentRequired,
   accepts: [...paymentRequired.accepts, trialOffer],
 });

@@ -25,7 +25,8 @@ export function compactPaymentRequired(paymentRequired: PaymentRequired): Paymen
   const { [BAZAAR.key]: bazaar, [OFFER_RECEIPT]: _offers, ...rest } = paymentRequired.extensions ?? {};
   const extensions = { ...rest, ...(bazaar !== undefined ? { [BAZAAR.key]: compactBazaar(bazaar) } : {}) };
   // The sign-in offer without its fixed JSON Schema (signInWithX/signInChallenge.ts).
-  if (extensions[SIGN_IN_WITH_X] !== undefined) extensions[SIGN_IN_WITH_X] = compactSignInOffer(extensions[SIGN_IN_WITH_X]);
+  if (extensions[SIGN_IN_WITH_X] !== undefined)
+    extensions[SIGN_IN_WITH_X] = compactSignInOffer(extensions[SIGN_IN_WITH_X]);
   return { ...paymentRequired, extensions };
 }
 

@@ -95,9 +95,11 @@ describe('sign-in-with-x over HTTP', () => {
     const required = await challenge();
     const offer = signInOffer(required);
     assert.equal(offer.info.domain, new URL(service.url).host);
-    assert.equal(offer.info.uri, url());
+    assert.equal(offer.info.uri, service.url);
     assert.deepEqual(offer.supportedChains, [{ chainId: 'eip155:8453', type: 'eip191' }]);
-    assert.match(offer.info.nonce, /^[0-9a-f]{32}$/);
+    assert.match(offer.info.nonce, /^[0-9a-f]{16}$/);
+    // The header carries it without its JSON Schema, the body whole.
+    assert.equal('schema' in offer, false);
     assert.notEqual(signInOffer(await challenge()).info.nonce, offer.info.nonce);
   });
 
@@ -157,7 +159,7 @@ describe('sign-in-with-x over HTTP', () => {
         'invalid_siwx_domain_mismatch',
         signInHeader(buyer(), { domain: 'evil.example', uri: 'https://evil.example/v1/invoice.pdf' }),
       ],
-      ['invalid_siwx_uri_mismatch', signInHeader(buyer(), { uri: `${service.url}/v1/e-invoice/cii.xml` })],
+      ['invalid_siwx_uri_mismatch', signInHeader(buyer(), { uri: `${service.url}/v1/invoice.pdf` })],
       ['invalid_siwx_unsupported_chain', signInHeader(buyer(), { chainId: 'eip155:1' })],
       [
         'invalid_siwx_issued_at_too_old',

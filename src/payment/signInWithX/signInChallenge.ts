@@ -5,39 +5,43 @@ import { buildSIWxSchema, SIGN_IN_WITH_X, type SIWxExtension } from '@x402/exten
 /**
  * The sign-in-with-x extension of one 402 (the shape @x402/extensions' own server declares:
  * info + supportedChains + schema): a fresh nonce and issuedAt, domain and uri from the configured
- * public base URL (never the Host header), one eip191 chain per network the 402 offers, so that
- * `wrapFetchWithSIWx`, which signs for the chain of `accepts[0]`, finds its chain. Costs a 16-byte
- * random nonce and a date, nothing signed. Kept small, because every byte is in the 402's header
- * and again in the PAYMENT-SIGNATURE a client echoes it in: no statement, no expirationTime (a
- * message is good for `maxAgeMs` after its issuedAt anyway), and the schema only in the body.
+ * public base URL (never the Host header; the uri is that URL, not the resource's: an entitlement is
+ * to a request, signInWithXCall.ts, whatever the message names). Costs 8 random bytes (a nonce is
+ * also good once only, for 5 minutes) and a date, nothing signed.
+ *
+ * Kept small, because every byte is in the 402's header and again in the PAYMENT-SIGNATURE a
+ * client echoes it in (http/challengeBudget.ts): no statement, no expirationTime (a message is
+ * good for the sign-in's maxAgeMs after its issuedAt anyway), the schema only in the body, and one
+ * chain: the network of `accepts[0]`, the one `wrapFetchWithSIWx` signs for (an EVM signature
+ * names its chain but doesn't depend on it; the server takes any network it offers).
  */
-export function signInExtension(
-  resourceUrl: string,
-  networks: readonly string[],
-  options: { now: number },
-): SIWxExtension {
-  const url = new URL(resourceUrl);
+export function signInExtension(baseUrl: string, network: string, options: { now: number }): SIWxExtension {
   return {
     info: {
-      domain: url.host,
-      uri: resourceUrl,
+      domain: new URL(baseUrl).host,
+      uri: baseUrl,
       version: '1',
-      nonce: randomBytes(16).toString('hex'),
-      issuedAt: new Date(options.now).toISOString(),
+      nonce: randomBytes(8).toString('hex'),
+      // Whole seconds: the milliseconds would only cost header bytes.
+      issuedAt: new Date(Math.floor(options.now / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
     },
-    supportedChains: [...new Set(networks)].map((chainId) => ({ chainId, type: 'eip191' as const })),
+    supportedChains: [{ chainId: network, type: 'eip191' }],
     schema: buildSIWxSchema(),
   };
 }
 
 /** The challenge with a sign-in offer added (every other extension as it was). */
-export function withSignInOffer(paymentRequired: PaymentRequired, options: { now: number }): PaymentRequired {
-  const networks = paymentRequired.accepts.map((accept) => accept.network);
+export function withSignInOffer(
+  paymentRequired: PaymentRequired,
+  options: { now: number; baseUrl: string },
+): PaymentRequired {
+  const [first] = paymentRequired.accepts;
+  if (!first) return paymentRequired;
   return {
     ...paymentRequired,
     extensions: {
       ...paymentRequired.extensions,
-      [SIGN_IN_WITH_X]: signInExtension(paymentRequired.resource.url, networks, options),
+      [SIGN_IN_WITH_X]: signInExtension(options.baseUrl, first.network, options),
     },
   };
 }

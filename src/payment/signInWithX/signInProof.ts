@@ -47,8 +47,6 @@ export function decodeSignIn(input: SignInInput): SIWxPayload {
 export interface SignInExpectations {
   /** The configured public origin (PUBLIC_BASE_URL), never the Host header. */
   baseUrl: string;
-  /** The resource's path: a message signed for another resource is refused. */
-  path: string;
   /** The CAIP-2 networks the 402 offers (the chains a sign-in may name). */
   networks: readonly string[];
   /** How old a message's issuedAt may be (the extension's default: 5 minutes). */
@@ -61,7 +59,7 @@ const refused = (reason: string, message: string): SignInCheck => ({ kind: 'refu
 
 /**
  * Everything about one sign-in message except its nonce (the caller takes it last, so that only a
- * message with a valid signature can use one up): bound to our origin and this resource, on a chain
+ * message with a valid signature can use one up): bound to our origin and base URL, on a chain
  * we offer, recent, and signed by `address` (EOA signatures only: no RPC is asked, so EIP-1271 smart
  * wallets can't sign in). Cheap checks first; the signature recovery (≈ 1 ms) last.
  */
@@ -69,8 +67,9 @@ export async function checkSignInMessage(payload: SIWxPayload, expected: SignInE
   const origin = new URL(expected.baseUrl);
   const validation = await validateSIWxMessage(payload, origin, { maxAge: expected.maxAgeMs });
   if (!validation.isValid) return refused(validation.invalidReason, validation.invalidMessage);
-  if (new URL(payload.uri).pathname !== `${origin.pathname.replace(/\/$/, '')}${expected.path}`)
-    return refused('invalid_siwx_uri_mismatch', `the message was signed for ${payload.uri}, not this resource`);
+  // The offer's uri is the base URL itself (signInChallenge.ts); what was paid for is the request.
+  if (payload.uri !== expected.baseUrl)
+    return refused('invalid_siwx_uri_mismatch', `sign in with the uri ${expected.baseUrl}, not ${payload.uri}`);
   if (!expected.networks.includes(payload.chainId) || payload.type !== 'eip191')
     return refused(
       'invalid_siwx_unsupported_chain',
