@@ -2,7 +2,7 @@ import { AppError } from '../errors.js';
 import { operationContextAt } from '../helpers/operation.js';
 import type { PricedResource } from '../payment/offer.js';
 import { decodePayment, type PaymentInput } from '../payment/paymentHeader.js';
-import { isPaid, type Answer, type PricedOperation } from './operation.js';
+import { isPaid, type PricedOperation } from './operation.js';
 import type { OperationJob, OperationJobResult } from './operationJobs.js';
 import type { PaidCall, PaidCallHooks, PaidOutcome, PaidWork } from './paidCall.js';
 

@@ -67,8 +67,8 @@ export interface PaidServiceOptions {
  */
 export async function startPaidService(options: PaidServiceOptions) {
   // Listening first, so that the configuration may name the port; requests wait for the app.
-  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = createHttpServer((req, res) => handle?.(req, res)).listen(0, '127.0.0.1');
+  const late: { handle?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const server = createHttpServer((req, res) => late.handle?.(req, res)).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   const config = loadConfig({
@@ -114,7 +114,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     ...(options.buckets ? { buckets: options.buckets } : {}),
   });
   // The production server (its header size and time limits), not app.listen's defaults.
-  handle = service.app.callback();
+  late.handle = service.app.callback();
   return {
     url: `http://127.0.0.1:${port}`,
     events,

@@ -26,7 +26,7 @@ export interface TrialPayments {
 }
 
 /** The settlement's own note that it bought a specimen: `extensions.specimen` of PAYMENT-RESPONSE. */
-export const SPECIMEN_EXTENSION = 'specimen';
+const SPECIMEN_EXTENSION = 'specimen';
 
 /**
  * A second payment processor for the trial network (Base Sepolia test USDC): its own terms and
