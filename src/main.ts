@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { AppService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createHttpServer } from './http/httpServer.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
@@ -36,10 +37,10 @@ async function main(): Promise<void> {
     observe: (operation, ms, outcome) => metrics.observeFacilitator(operation, ms / 1000, outcome),
   });
   const renderer = await startRenderer(config, logger);
-  const { app, close: closeApp } = createService({ config, logger, lifecycle, metrics, payments, renderer });
+  const service = createService({ config, logger, lifecycle, metrics, payments, renderer });
 
   // Bounded header size, header, request and keep-alive times, enforced within 1 s (httpServer.ts).
-  const server = createHttpServer(app.callback());
+  const server = createHttpServer(service.app.callback());
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
       payments,
       logger,
       deadlineMs: config.SHUTDOWN_DEADLINE_MS,
-      closeApp,
+      service,
     });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -94,9 +95,12 @@ function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
 }
 
 /**
- * Drain: readiness 503 at once, no new connections, requests in flight finish. At the deadline,
- * requests that have not begun settling are abandoned before settlement; settlements under way
- * are waited for. Then the browser and the local chain close.
+ * Drain: readiness 503 at once, no new connections, and every request already received gets its
+ * real answer: a body still arriving, queued for or parsed on the compute pool, a render, a
+ * settlement. So the compute workers and Redis clients close only after the server has (closing
+ * them first answered 12 parses in flight with 11 × 503 and a 500; test/integration/shutdown.test.ts).
+ * At the deadline, requests that have not begun settling are abandoned before settlement;
+ * settlements under way are waited for. Then the browser and the local chain close.
  */
 async function shutdown(options: {
   signal: string;
@@ -106,13 +110,13 @@ async function shutdown(options: {
   payments: Payments;
   logger: Logger;
   deadlineMs: number;
-  closeApp: () => void;
+  service: Pick<AppService, 'endStreams' | 'close'>;
 }) {
   const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
   lifecycle.drain();
   logger.info({ signal, deadlineMs }, 'draining');
   // Open preview event streams never end by themselves; they would hold the server open.
-  options.closeApp();
+  options.service.endStreams();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineMs).unref());
@@ -123,6 +127,7 @@ async function shutdown(options: {
     server.closeAllConnections();
   }
   await lifecycle.settlementsDone(15_000);
+  await options.service.close();
   await renderer.close();
   await payments.close();
   logger.info('stopped');
