@@ -7,6 +7,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
+import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
+import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { CONFIG_VARIABLES, loadConfig, schemaDefaultOf, type Env } from '../../src/config.js';
 import { ERROR_ANSWERS, INPUT_REJECTED } from '../../src/http/errorAnswers.js';
 import { createHttpServer } from '../../src/http/httpServer.js';
@@ -199,6 +202,13 @@ export function configurationPage(): string {
   ].join('\n');
 }
 
+/**
+ * The received e-invoice the README's "Trying it" and docs/e-invoices-inbound.md send to inspect and
+ * render.pdf: the e-invoice example as the UBL route writes it, so a clone has a document to read.
+ */
+export const RECEIVED_EXAMPLE_PATH = 'docs/examples/received-invoice.xml';
+const receivedExample = () => eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl').toString('utf8');
+
 /** Every generated file, by path from the repository root; the README only between its markers. */
 export async function generatedPages(readme: string): Promise<Map<string, string>> {
   const document = await servedOpenApi();
@@ -210,6 +220,7 @@ export async function generatedPages(readme: string): Promise<Map<string, string
     ['docs/reference/api.md', apiPage(document)],
     ['docs/reference/errors.md', errorsPage()],
     ['docs/reference/configuration.md', configurationPage()],
+    [RECEIVED_EXAMPLE_PATH, receivedExample()],
     ['README.md', `${readme.slice(0, start + README_API_START.length)}\n${table}\n${readme.slice(end)}`],
   ]);
 }

@@ -78,7 +78,8 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   server_busy: {
     status: 503,
     retryAfterSeconds: 1,
-    meaning: "Free routes only: the compute threads' queues are full.",
+    meaning:
+      "The compute threads' queue for this kind of body (free, or paid: before any payment) is full; nothing was charged.",
   },
   renderer_unavailable: { status: 503, retryAfterSeconds: 1, meaning: 'The renderer is closing or restarting.' },
   shutting_down: {
