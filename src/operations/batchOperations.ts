@@ -7,7 +7,7 @@ import type { ThemeStore } from '../render/themes/themeStore.js';
 import type { Operation } from './operation.js';
 import { storedThemeBatchResolver } from './themeOperations.js';
 
-export const BATCH_EXAMPLE = {
+const BATCH_EXAMPLE = {
   format: 'pdf',
   invoices: [EXAMPLE_INVOICE, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }],
 };

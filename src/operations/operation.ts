@@ -86,7 +86,7 @@ export interface DocumentBody {
   params: Record<string, string>;
 }
 
-export interface WorkCall {
+interface WorkCall {
   signal: AbortSignal;
 }
 

@@ -78,7 +78,7 @@ const documentFingerprintOf = (method: string, path: string, document: DocumentB
     .digest('hex');
 
 /** Which body a payment paid for: the JSON text of the parsed body, with method and path (the same over HTTP and MCP). */
-export const fingerprintOf = (method: string, path: string, body: unknown) =>
+const fingerprintOf = (method: string, path: string, body: unknown) =>
   createHash('sha256')
     .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
     .digest('hex');
