@@ -43,6 +43,10 @@ test('every OpenAPI request example is accepted by its own operation (no 400, 41
       }
     }
   }
+  // The README's "Trying it" and docs/e-invoices.md take their e-invoice from exactly this place.
+  const readmeExample =
+    document.paths['/v1/e-invoice/cii.xml']?.post?.requestBody?.content['application/json']?.examples;
+  assert.equal(typeof readmeExample?.minimal?.value, 'object', 'examples.minimal.value of /v1/e-invoice/cii.xml');
   // Every operation with a body: the invoice, e-invoice, inbound, batch, helper and theme rows.
   for (const path of ['/v1/invoice.pdf', '/v1/e-invoice/inspect', '/v1/e-invoice/render.pdf', '/v1/late-fee'])
     assert.ok(
