@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AppService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { challengeBudgetProblems } from './http/challengeBudget.js';
 import { createHttpServer } from './http/httpServer.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
@@ -38,6 +39,16 @@ async function main(): Promise<void> {
   });
   const renderer = await startRenderer(config, logger);
   const service = createService({ config, logger, lifecycle, metrics, payments, renderer });
+  // A configuration whose 402 can't pass a default proxy must not start (challengeBudget.ts).
+  const tooLarge = await challengeBudgetProblems(service.routes, payments.processor, {
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
+  if (tooLarge.length > 0) {
+    process.stderr.write(`${new ConfigError(tooLarge).message}\n`);
+    await renderer.close();
+    await payments.close();
+    process.exit(2);
+  }
 
   // Bounded header size, header, request and keep-alive times, enforced within 1 s (httpServer.ts).
   const server = createHttpServer(service.app.callback());

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../errors.js';
+import type { SettleResponse } from './facilitatorClient.js';
 import {
   DEFAULT_PARKED_LEASE_MS,
   type ClaimOutcome,
@@ -235,7 +236,7 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
           ttlUntil(expiresAtMs),
           result.fingerprint,
           result.contentType,
-          result.receipt,
+          JSON.stringify(result.receipt),
           result.body,
           result.signatureHash,
           headOf(result),
@@ -306,6 +307,16 @@ function inDoubtClaims(withdrawOne: (key: string, claim: string) => Promise<unkn
   };
 }
 
+/**
+ * The settlement as kept: its JSON. An entry written by a version that kept the PAYMENT-RESPONSE
+ * header value holds base64 of the same JSON; it lives until its authorization's validBefore (at
+ * most a day), so a rolling upgrade still hands it back.
+ */
+function storedReceipt(text: string): SettleResponse {
+  const json = text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8');
+  return JSON.parse(json) as SettleResponse;
+}
+
 /** A paid result as complete() writes it: every field present, or the entry is refused as incomplete. */
 function paidResult([fingerprint, contentType, receipt, body, signature, head]: (Buffer | null)[]): PaidResult {
   if (!fingerprint || !contentType || !receipt || !body || !signature || !head)
@@ -313,7 +324,7 @@ function paidResult([fingerprint, contentType, receipt, body, signature, head]: 
   return {
     fingerprint: fingerprint.toString(),
     contentType: contentType.toString(),
-    receipt: receipt.toString(),
+    receipt: storedReceipt(receipt.toString()),
     body,
     signatureHash: signature.toString(),
     ...readHead(head),

@@ -26,7 +26,7 @@ function processorSettlingOnCue() {
     settle: async (): Promise<SettleOutcome> => {
       settleCalled();
       await settled;
-      return { kind: 'settled', header: 'receipt', receipt: {} as SettleResponse };
+      return { kind: 'settled', receipt: {} as SettleResponse };
     },
     complete: async () => undefined,
   };
