@@ -424,7 +424,8 @@ describe('redis payment store: Redis itself', () => {
     const raw = new Redis(server.url);
     try {
       const key = newKey();
-      const fields = { fingerprint: 'f', contentType: 'application/pdf', receipt: 'r', body: 'PDF' };
+      const receipt = JSON.stringify({ success: true, transaction: '0x1', network: 'eip155:8453' });
+      const fields = { fingerprint: 'f', contentType: 'application/pdf', receipt, body: 'PDF' };
       await raw.hset(`${keyPrefix}${key}`, fields);
       await assert.rejects(store.claim(key, inAMinute()));
       const parkedKey = newKey();
