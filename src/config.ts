@@ -45,7 +45,7 @@ const addressVar = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 
 // operationId=USD pairs; USDC has 6 decimals, so prices have at most 6.
 const PRICE_LIST = /^\s*[a-z0-9_]+\s*=\s*\d+(\.\d{1,6})?\s*(,\s*[a-z0-9_]+\s*=\s*\d+(\.\d{1,6})?\s*)*$/;
 /** Operations not named in PRICES keep these prices; every other operation is free. */
-export const DEFAULT_PRICES: Readonly<Record<string, string>> = {
+const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_invoice_pdf: '0.02',
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { AppService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { challengeBudgetProblems } from './http/challengeBudget.js';
 import { extendedChallenges } from './operations/paymentExtensions.js';
@@ -38,9 +39,9 @@ async function main(): Promise<void> {
     observe: (operation, ms, outcome) => metrics.observeFacilitator(operation, ms / 1000, outcome),
   });
   const renderer = await startRenderer(config, logger);
-  const { app, routes, close: closeApp } = createService({ config, logger, lifecycle, metrics, payments, renderer });
+  const service = createService({ config, logger, lifecycle, metrics, payments, renderer });
   // A configuration whose 402 can't pass a default proxy must not start (challengeBudget.ts).
-  const tooLarge = await challengeBudgetProblems(routes, extendedChallenges(payments), {
+  const tooLarge = await challengeBudgetProblems(service.routes, extendedChallenges(payments), {
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   if (tooLarge.length > 0) {
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   }
 
   // Bounded header size, header, request and keep-alive times, enforced within 1 s (httpServer.ts).
-  const server = createHttpServer(app.callback());
+  const server = createHttpServer(service.app.callback());
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
       payments,
       logger,
       deadlineMs: config.SHUTDOWN_DEADLINE_MS,
-      closeApp,
+      service,
     });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -106,9 +107,12 @@ function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
 }
 
 /**
- * Drain: readiness 503 at once, no new connections, requests in flight finish. At the deadline,
- * requests that have not begun settling are abandoned before settlement; settlements under way
- * are waited for. Then the browser and the local chain close.
+ * Drain: readiness 503 at once, no new connections, and every request already received gets its
+ * real answer: a body still arriving, queued for or parsed on the compute pool, a render, a
+ * settlement. So the compute workers and Redis clients close only after the server has (closing
+ * them first answered 12 parses in flight with 11 × 503 and a 500; test/integration/shutdown.test.ts).
+ * At the deadline, requests that have not begun settling are abandoned before settlement;
+ * settlements under way are waited for. Then the browser and the local chain close.
  */
 async function shutdown(options: {
   signal: string;
@@ -118,13 +122,13 @@ async function shutdown(options: {
   payments: Payments;
   logger: Logger;
   deadlineMs: number;
-  closeApp: () => void;
+  service: Pick<AppService, 'endStreams' | 'close'>;
 }) {
   const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
   lifecycle.drain();
   logger.info({ signal, deadlineMs }, 'draining');
   // Open preview event streams never end by themselves; they would hold the server open.
-  options.closeApp();
+  options.service.endStreams();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineMs).unref());
@@ -135,6 +139,7 @@ async function shutdown(options: {
     server.closeAllConnections();
   }
   await lifecycle.settlementsDone(15_000);
+  await options.service.close();
   await renderer.close();
   await payments.close();
   logger.info('stopped');

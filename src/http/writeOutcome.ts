@@ -30,7 +30,7 @@ export function writeOutcome(ctx: Context, outcome: CallOutcome): void {
   }
 }
 
-export function writeAnswer(ctx: Context, answer: Answer): void {
+function writeAnswer(ctx: Context, answer: Answer): void {
   ctx.status = answer.status ?? 200;
   if (answer.headers) ctx.set(answer.headers);
   ctx.body = answer.body;

@@ -1,6 +1,6 @@
 import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
 import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
-import { produceBatch } from '../batch/produceBatch.js';
+import { isXmlBatch, produceBatch, xmlBatch, type BatchFile } from '../batch/produceBatch.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { timesUsd } from '../payment/price.js';
 import type { ThemeStore } from '../render/themes/themeStore.js';
@@ -8,7 +8,7 @@ import type { Operation, PdfRenderer } from './operation.js';
 import { specimenBatch } from './specimenBatch.js';
 import { storedThemeBatchResolver } from './themeOperations.js';
 
-export const BATCH_EXAMPLE = {
+const BATCH_EXAMPLE = {
   format: 'pdf',
   invoices: [EXAMPLE_INVOICE, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }],
 };
@@ -17,6 +17,12 @@ export const BATCH_EXAMPLE = {
  * POST /v1/invoices.zip: many invoices, one payment. A thin row: the work is src/batch/.
  * Its configured price (PRICES v1_invoices_zip) is per invoice; the 402 asks for it once per item.
  */
+const zipAnswer = ({ contentType, body, count }: BatchFile) => ({
+  contentType,
+  headers: { 'Content-Disposition': 'attachment; filename="invoices.zip"', 'X-Invoice-Count': String(count) },
+  body,
+});
+
 export function batchOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
@@ -40,14 +46,17 @@ export function batchOperations(
     },
     response: { contentType: 'application/zip', description: 'The ZIP: one file per invoice and manifest.json.' },
     priceOf: (input, configuredUsd) => timesUsd(configuredUsd, input?.invoices.length ?? 1),
+    // XML batches are pure CPU: paid, they are written on the compute pool, not on the event loop
+    // while the facilitator verifies, and a refused payment stops them within one document.
+    pooled: {
+      wanted: isXmlBatch,
+      run: (input, stopped, marks) =>
+        zipAnswer(xmlBatch(marks?.specimen ? specimenBatch(input, undefined)[0] : input, stopped)),
+    },
     // Not async: the first render's admission must throw before this returns (operation.ts `handle`).
     handle(input, { signal, specimen = false }) {
       const [items, printer] = specimen ? specimenBatch(input, renderer) : [input, renderer];
-      return produceBatch(printer, items, { signal, onRendered }).then(({ contentType, body, count }) => ({
-        contentType,
-        headers: { 'Content-Disposition': 'attachment; filename="invoices.zip"', 'X-Invoice-Count': String(count) },
-        body,
-      }));
+      return produceBatch(printer, items, { signal, onRendered }).then(zipAnswer);
     },
   };
   return [batch];

@@ -69,6 +69,24 @@ export interface Operation<TInput = unknown> {
    * for a bare price probe, which is quoted one unit.
    */
   priceOf?(input: TInput | undefined, configuredUsd: string): string;
+  /**
+   * Paid work that is pure CPU for some inputs (a batch of XML e-invoices and its ZIP): for those,
+   * the call core runs `run` on the compute pool instead of `handle`, so none of it blocks the event
+   * loop while the facilitator verifies. `stopped` turns true once verify refused the payment; `run`
+   * asks it between documents and throws, so refused work stops within one document.
+   */
+  pooled?: {
+    wanted(input: TInput): boolean;
+    /** `marks.specimen`: paid with test money, like WorkCall's. */
+    run(input: TInput, stopped: () => boolean, marks?: { specimen?: boolean }): PooledAnswer;
+  };
+}
+
+/** A pooled work's answer: plain data whose bytes cross back from the worker without a copy. */
+export interface PooledAnswer {
+  contentType: string;
+  headers: Record<string, string>;
+  body: Uint8Array;
 }
 
 export interface InputResolver<TInput> {
@@ -86,7 +104,7 @@ export interface DocumentBody {
   params: Record<string, string>;
 }
 
-export interface WorkCall {
+interface WorkCall {
   signal: AbortSignal;
   /** Paid with test money (payment/trial/): every document it makes is marked as a specimen. */
   specimen?: boolean;

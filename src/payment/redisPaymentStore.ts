@@ -317,20 +317,21 @@ function storedReceipt(text: string): SettleResponse {
   return JSON.parse(json) as SettleResponse;
 }
 
-// An entry written before signatures were kept has none: '' matches no signature, so such an entry
-// is handed to nobody (a forgery must not collect it) and expires at its validBefore.
+/** A paid result as complete() writes it: every field present, or the entry is refused as incomplete. */
 function paidResult([fingerprint, contentType, receipt, body, signature, head]: (Buffer | null)[]): PaidResult {
-  if (!fingerprint || !contentType || !receipt || !body) throw new Error('the stored payment result is incomplete');
+  if (!fingerprint || !contentType || !receipt || !body || !signature || !head)
+    throw new Error('the stored payment result is incomplete');
   return {
     fingerprint: fingerprint.toString(),
     contentType: contentType.toString(),
     receipt: storedReceipt(receipt.toString()),
     body,
-    signatureHash: signature?.toString() ?? '',
+    signatureHash: signature.toString(),
     ...readHead(head),
   };
 }
 
+/** A parked settlement as park() writes it: every field present, or the entry is refused as incomplete. */
 function pendingResult([
   fingerprint,
   contentType,
@@ -339,13 +340,14 @@ function pendingResult([
   signature,
   head,
 ]: (Buffer | null)[]): PendingResult {
-  if (!fingerprint || !contentType || !transaction || !body) throw new Error('the parked settlement is incomplete');
+  if (!fingerprint || !contentType || !transaction || !body || !signature || !head)
+    throw new Error('the parked settlement is incomplete');
   return {
     fingerprint: fingerprint.toString(),
     contentType: contentType.toString(),
     transaction: transaction.toString(),
     body,
-    signatureHash: signature?.toString() ?? '',
+    signatureHash: signature.toString(),
     ...readHead(head),
   };
 }
@@ -430,9 +432,8 @@ function watchConnection(
 const headOf = (answer: { status: number; headers: Record<string, string> }) =>
   JSON.stringify({ status: answer.status, headers: answer.headers });
 
-/** An entry written before heads were kept has none: a plain 200 without headers, as it was answered then. */
-function readHead(head: Buffer | null | undefined): { status: number; headers: Record<string, string> } {
-  if (!head) return { status: 200, headers: {} };
+/** The answer's status and headers as headOf wrote them. */
+function readHead(head: Buffer): { status: number; headers: Record<string, string> } {
   const { status, headers } = JSON.parse(head.toString()) as { status: number; headers: Record<string, string> };
   return { status, headers };
 }

@@ -418,6 +418,29 @@ describe('redis payment store: Redis itself', () => {
     }
   });
 
+  test('an entry of the older layout (no signature, no head) is refused as incomplete, never handed out', async () => {
+    const keyPrefix = uniquePrefix();
+    const store = createRedisPaymentStore({ url: server.url, keyPrefix });
+    const raw = new Redis(server.url);
+    try {
+      const key = newKey();
+      const receipt = JSON.stringify({ success: true, transaction: '0x1', network: 'eip155:8453' });
+      const fields = { fingerprint: 'f', contentType: 'application/pdf', receipt, body: 'PDF' };
+      await raw.hset(`${keyPrefix}${key}`, fields);
+      await assert.rejects(store.claim(key, inAMinute()));
+      const parkedKey = newKey();
+      await raw.hset(`${keyPrefix}${parkedKey}`, { state: 'parked', heldUntil: '0', ...fields, transaction: '0x1' });
+      await assert.rejects(store.claim(parkedKey, inAMinute()));
+      // With every field, as complete() writes it, the same entry is a paid result.
+      await raw.hset(`${keyPrefix}${key}`, { signature: 'hash', head: JSON.stringify({ status: 200, headers: {} }) });
+      const outcome = await store.claim(key, inAMinute());
+      assert.equal(outcome.kind, 'done');
+    } finally {
+      raw.disconnect();
+      await store.close();
+    }
+  });
+
   test('keyPrefix separates services sharing one Redis', async () => {
     const one = createRedisPaymentStore({ url: server.url, keyPrefix: uniquePrefix() });
     const other = createRedisPaymentStore({ url: server.url, keyPrefix: uniquePrefix() });

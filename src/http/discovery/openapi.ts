@@ -38,7 +38,7 @@ export interface RateLimitTerms {
 }
 
 /** The limits that can answer a route with 429 (none on the probes, or with the limits off). */
-export function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
+function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
   if (!limits || limits.exemptPaths.has(route.path)) return [];
   return [limits.client, isPaid(route) ? limits.payer : undefined].filter(
     (policy): policy is BucketPolicy => policy !== undefined,
