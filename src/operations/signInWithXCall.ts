@@ -21,7 +21,7 @@ export interface SignInWithXOptions {
   onEvent?: (event: SignInEvent, details: { payer?: string; reason?: string }) => void;
 }
 
-export type SignInEvent = 'signed_in' | 'sign_in_refused' | 'entitlement_granted' | 'entitlement_not_stored';
+type SignInEvent = 'signed_in' | 'sign_in_refused' | 'entitlement_granted' | 'entitlement_not_stored';
 
 const DEFAULT_MESSAGE_MAX_AGE_MS = 5 * 60 * 1000;
 

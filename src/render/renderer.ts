@@ -73,7 +73,7 @@ interface RendererStats {
 }
 
 /** `specimen`: paid with test money, so every page is stamped (specimenStamp.ts). */
-export interface RenderCall {
+interface RenderCall {
   timeoutMs?: number;
   signal?: AbortSignal | undefined;
   specimen?: boolean | undefined;
