@@ -12,7 +12,7 @@ import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
-import type { ThemeStore } from '../render/themes/themeStore.js';
+import type { ThemeStore } from '../themes/themeStore.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { InputResolver, Operation, PaidAnswer, PdfRenderer } from './operation.js';
 import { storedThemeResolver } from './themeOperations.js';

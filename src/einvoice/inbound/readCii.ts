@@ -11,7 +11,7 @@ import type {
 import { otherValueBt } from './otherValueBt.js';
 import { isoDate, Reader, withScheme } from './reader.js';
 import { tooManyLines } from './refusals.js';
-import type { XNode } from './xmlTree.js';
+import type { XNode } from '../../xml/xmlTree.js';
 
 /**
  * UN/CEFACT CII D16B (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) into the inbound

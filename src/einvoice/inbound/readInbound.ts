@@ -1,12 +1,12 @@
 import { rejected } from '../../errors.js';
-import { INBOUND_LIMITS } from './limits.js';
+import { pdfEmbeddedFiles } from '../../pdf/pdfEmbeddedFiles.js';
+import { xmlText } from '../../xml/xmlText.js';
+import { parseXmlTree, type XNode } from '../../xml/xmlTree.js';
+import { INBOUND_LIMITS, INBOUND_PDF_BOUNDS, INBOUND_XML_BOUNDS } from './limits.js';
 import type { InboundInvoice } from './model.js';
-import { pdfEmbeddedFiles } from './pdfEmbeddedFiles.js';
 import { readCii } from './readCii.js';
 import { readUbl } from './readUbl.js';
 import { noEInvoiceInPdf, unknownRoot } from './refusals.js';
-import { xmlText } from './xmlText.js';
-import { parseXmlTree, type XNode } from './xmlTree.js';
 
 /**
  * An inbound e-invoice from the bytes a client sent: XML (CII, UBL Invoice or CreditNote, either
@@ -38,7 +38,7 @@ export function readInbound(
     ]);
   }
   if (format === 'xml') return { invoice: readXml(bytes), source: { format, embeddedFiles: null } };
-  const files = pdfEmbeddedFiles(bytes);
+  const files = pdfEmbeddedFiles(bytes, INBOUND_PDF_BOUNDS);
   for (const file of files) {
     const root = tryRoot(file);
     if (root) return { invoice: fromRoot(root), source: { format, embeddedFiles: files.length } };
@@ -47,7 +47,7 @@ export function readInbound(
 }
 
 function readXml(bytes: Uint8Array): InboundInvoice {
-  return fromRoot(parseXmlTree(xmlText(bytes)));
+  return fromRoot(parseXmlTree(xmlText(bytes), INBOUND_XML_BOUNDS));
 }
 
 /**
@@ -57,7 +57,7 @@ function readXml(bytes: Uint8Array): InboundInvoice {
 function tryRoot(file: Buffer): XNode | undefined {
   if (!/CrossIndustryInvoice|:Invoice-2|:CreditNote-2|StandardBusinessDocument/.test(file.toString('latin1')))
     return undefined;
-  const root = unwrap(parseXmlTree(xmlText(file)));
+  const root = unwrap(parseXmlTree(xmlText(file), INBOUND_XML_BOUNDS));
   return isInvoiceRoot(root) ? root : undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { OtherValue } from './model.js';
-import { kid, kids, type XNode } from './xmlTree.js';
+import { kid, kids, type XNode } from '../../xml/xmlTree.js';
 
 /**
  * Reading with a record of what was read: every element whose text the mapping takes is marked,

@@ -16,12 +16,6 @@ export const unknownRoot = (root: string) =>
 export const tooManyLines = (count: number) =>
   refuse('einvoice_too_large', `The e-invoice has ${count} lines; at most ${INBOUND_LIMITS.lines} are read.`);
 
-export const notAPdf = () =>
-  refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
-
-export const encryptedPdf = () =>
-  refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
-
 export const noEInvoiceInPdf = () =>
   refuse(
     'pdf_no_einvoice',
