@@ -146,7 +146,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const inbound: InboundView = {
     banner: labels.inbound_visualisation,
     specification: [
-      doc.syntax === 'cii' ? 'UN/CEFACT CII' : `UBL 2.1 ${doc.document}`,
+      doc.syntaxLabel,
       doc.envelope === 'sbdh' ? 'SBDH' : null,
       doc.customization || null,
       doc.profile ?? null,

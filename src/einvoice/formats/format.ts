@@ -48,10 +48,19 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   example?: InvoiceInput & { profile: Id };
 }
 
+/** A format this service reads but does not write (ZUGFeRD 1.0): no profile, only a reader. */
+export interface ReadOnlyFormat {
+  id: string;
+  title: string;
+  reader: OwnSyntaxReader;
+}
+
 /** How inbound reads a syntax of a format's own: a root element it recognises, and the reading. */
 export interface OwnSyntaxReader {
   /** As named to a client whose document is none of the known ones (einvoice_unknown_root). */
   describe: string;
+  /** Text any document of this syntax contains (its namespace): a PDF's other attachments are skipped unparsed. */
+  marker: string;
   /** Whether `root` is this syntax's (namespace and local name). */
   matches(root: XNode): boolean;
   read(root: XNode): InboundInvoice;

@@ -215,6 +215,7 @@ export function readUbl(root: XNode): InboundInvoice {
   const invoice: InboundInvoice = {
     syntax: 'ubl',
     document: creditNote ? 'CreditNote' : 'Invoice',
+    syntaxLabel: creditNote ? 'UBL 2.1 CreditNote' : 'UBL 2.1 Invoice',
     envelope: null,
     customization: r.text(root, 'CustomizationID') ?? '',
     profile: r.text(root, 'ProfileID'),

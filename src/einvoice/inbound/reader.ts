@@ -9,6 +9,13 @@ import { kid, kids, type XNode } from '../../xml/xmlTree.js';
 export class Reader {
   private readonly used = new Set<XNode>();
 
+  /**
+   * `names` is a syntax binding's table from the element names the mapping asks for (CII D16B's)
+   * to the names its syntax uses (ZUGFeRD 1.0's, src/einvoice/formats/zugferd1/binding.ts); none
+   * for CII itself, which then pays no look-up.
+   */
+  constructor(private readonly names?: Readonly<Record<string, string>>) {}
+
   /** Marks a subtree as read (an attachment's base64 content, whose size alone is shown). */
   consume(node: XNode | undefined): void {
     if (!node) return;
@@ -18,12 +25,13 @@ export class Reader {
 
   node(from: XNode | undefined, ...path: string[]): XNode | undefined {
     let here = from;
-    for (const name of path) here = kid(here, name);
+    const names = this.names;
+    for (const name of path) here = kid(here, names ? (names[name] ?? name) : name);
     return here;
   }
 
   all(from: XNode | undefined, name: string): XNode[] {
-    return kids(from, name);
+    return kids(from, this.names ? (this.names[name] ?? name) : name);
   }
 
   /** The text at a path (undefined when absent or empty), marking the element read. */
