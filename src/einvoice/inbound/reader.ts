@@ -85,11 +85,18 @@ export class Reader {
   }
 }
 
-/** CII dates: format 102 (YYYYMMDD) to ISO; other formats (610 month, 616 week) stay as sent. */
+/**
+ * CII dates: format 102 (YYYYMMDD) to ISO; other formats (610 month, 616 week) and dates no
+ * calendar has (20139102, seen in a ZUGFeRD 1.0 corpus file) stay as sent, so they are shown
+ * rather than formatted.
+ */
 export function isoDate(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  return match ? `${match[1]}-${match[2]}-${match[3]}` : value;
+  if (!match) return value;
+  const iso = `${match[1]}-${match[2]}-${match[3]}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : value;
 }
 
 /** "scheme: id" for identifiers that carry a scheme (0088: 4000000000098). */

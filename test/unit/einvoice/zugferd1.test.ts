@@ -77,6 +77,13 @@ describe('a ZUGFeRD 1.0 document of our own making', () => {
     );
   });
 
+  test('a date no calendar has is kept as sent (a corpus file has 20139102), not turned into an ISO date', () => {
+    const odd = fixture.toString('utf8').replace('20261102', '20269102');
+    const { invoice } = readInbound(Buffer.from(odd), 'xml');
+    assert.equal(invoice.issueDate, '20269102');
+    assert.equal(readInbound(fixture, 'xml').invoice.issueDate, '2026-11-02');
+  });
+
   test('embedded in a PDF, and that PDF inside a Peppol envelope, it reads the same', () => {
     const fromPdf = readInbound(pdfWith(fixture), 'pdf');
     assert.equal(fromPdf.invoice.number, 'ZF1-2026-007');
