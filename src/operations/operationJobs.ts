@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { bodyIsAnArray } from '../errors.js';
 import type { OperationContext } from '../helpers/operation.js';
 import type { DocumentBody, Operation } from './operation.js';
-import { parseRequestJson } from './requestJson.js';
+import { parseRequestJson, splitRequestJson } from './requestJson.js';
 
 /**
  * What the compute pool does for an operation's body, on a worker thread (or inline when the pool
@@ -28,6 +28,15 @@ export type OperationJobResult =
   | { kind: 'computed'; json: Uint8Array }
   /** The work's input, and which body a payment for it pays for (paidCall.ts fingerprint). */
   | { kind: 'parsed'; input: unknown; fingerprint: string };
+
+/** A JSON envelope around a body (an MCP tools/call), split on the pool (requestJson.ts splitRequestJson). */
+export interface EnvelopeJob {
+  envelope: { text: string; path: readonly string[] };
+}
+export type EnvelopeJobResult = ReturnType<typeof splitRequestJson>;
+
+export const runEnvelopeJob = (job: EnvelopeJob): EnvelopeJobResult =>
+  splitRequestJson(job.envelope.text, job.envelope.path);
 
 const encoder = new TextEncoder();
 
