@@ -32,8 +32,14 @@ export const FIELD_SCHEMA_TOOL = {
   },
   outputSchema: {
     type: 'object' as const,
-    properties: { tool: { type: 'string' }, field: { type: 'string' }, schema: { type: 'object' } },
-    required: ['tool', 'schema'],
+    anyOf: [
+      {
+        type: 'object',
+        properties: { tool: { type: 'string' }, field: { type: 'string' }, schema: { type: 'object' } },
+        required: ['tool', 'schema'],
+      },
+      { type: 'object', required: ['error'] },
+    ],
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };

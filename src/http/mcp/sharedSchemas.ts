@@ -34,14 +34,21 @@ function indexOf(homes: readonly SchemaHome[]): Map<string, { tool: string; wher
   return index;
 }
 
-/** A stand-in naming where the schema is written out, keeping the node's type, required names and description. */
+/** A home's properties a stand-in still lists (by type only): all of a few, else the required ones. */
+const LISTED_PROPERTIES = 8;
+
+/** A stand-in naming where the schema is written out, keeping the node's type and its properties by type. */
 function referenceTo(node: JsonSchema, where: string): JsonSchema {
   const required = node.required as string[] | undefined;
-  const description =
-    typeof node.description === 'string' ? `${node.description.split('. ')[0]!.replace(/\.$/, '')}: ` : '';
+  const properties = Object.entries((node.properties as Record<string, JsonSchema> | undefined) ?? {});
+  const listed =
+    properties.length <= LISTED_PROPERTIES ? properties : properties.filter(([key]) => required?.includes(key));
   return {
     ...(node.type ? { type: node.type } : {}),
-    description: `${description}the same schema as ${where} (field_schema gives it in full).`,
+    description: `${SAME_AS}${where}.`,
+    ...(listed.length
+      ? { properties: Object.fromEntries(listed.map(([key, child]) => [key, child.type ? { type: child.type } : {}])) }
+      : {}),
     ...(required?.length ? { required } : {}),
   };
 }
