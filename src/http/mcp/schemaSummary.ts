@@ -180,7 +180,12 @@ export function shareRepeated(schema: JsonSchema): JsonSchema {
     const name = live[0]!.path.replace(/\[\]/g, '_item').replace(/\./g, '_');
     defs[name] = JSON.parse(text) as JsonSchema;
     for (const { holder, key, node } of live)
-      holder[key] = { $ref: `#/$defs/${name}`, ...(node.description ? { description: node.description } : {}) };
+      // The type beside the reference: clients that do not resolve $ref (the Inspector's CLI) still see an object.
+      holder[key] = {
+        ...(node.type ? { type: node.type } : {}),
+        $ref: `#/$defs/${name}`,
+        ...(node.description ? { description: node.description } : {}),
+      };
   }
   return Object.keys(defs).length ? { ...tree, $defs: defs } : tree;
 }
