@@ -23,11 +23,10 @@ after(async () => {
 });
 
 async function inspector(...args: string[]): Promise<JsonAnswer> {
-  const { stdout } = await promisify(execFile)(
-    INSPECTOR,
-    ['--cli', `${app.url}/mcp`, '--transport', 'http', ...args],
-    { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
-  );
+  const { stdout } = await promisify(execFile)(INSPECTOR, ['--cli', `${app.url}/mcp`, '--transport', 'http', ...args], {
+    timeout: 60_000,
+    maxBuffer: 4 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as JsonAnswer;
 }
 
@@ -47,7 +46,14 @@ test('the Inspector CLI calls a free tool and gets a paid tool’s PaymentRequir
     'issue_date=2026-11-26',
     'line_items=[{"description":"Design work","quantity":2,"unit_price":150}]',
   ];
-  const free = await inspector('--method', 'tools/call', '--tool-name', 'v1_invoice_validate', '--tool-arg', ...invoice);
+  const free = await inspector(
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'v1_invoice_validate',
+    '--tool-arg',
+    ...invoice,
+  );
   console.log(`# inspector --cli tools/call v1_invoice_validate: ${JSON.stringify(free.structuredContent.total)}`);
   assert.equal(free.isError, undefined);
   assert.equal(free.structuredContent.total.decimal, '300.00');
