@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { jsonSchemaOf } from '../../src/invoice/fieldNotes.js';
@@ -82,6 +83,23 @@ describe('tools/list', () => {
     assert.match(pdf.inputSchema.description as string, /Same as v1_invoice_validate's arguments/);
     const cii = tools.find((tool) => tool.name === 'v1_e_invoice_cii_xml')!;
     assert.ok((cii.inputSchema.properties as Record<string, unknown>).profile);
+  });
+
+  test("a summary only loosens: every example request of every row fits its tool's advertised inputSchema", async () => {
+    const { tools } = await client.listTools();
+    const validator = new AjvJsonSchemaValidator();
+    let checked = 0;
+    for (const row of operationList()) {
+      const tool = tools.find((candidate) => candidate.name === row.operationId);
+      if (!tool || !row.request) continue;
+      const accepts = validator.getValidator(tool.inputSchema as never);
+      for (const example of [row.request.example, ...Object.values(row.request.moreExamples ?? {})]) {
+        const verdict = accepts(example);
+        assert.ok(verdict.valid, `${row.operationId}: ${verdict.errorMessage}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 14, `${checked} examples checked`);
   });
 
   test('/.well-known/mcp/server.json lists exactly the tools tools/list answers, with the same prices', async () => {
