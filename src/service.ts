@@ -1,4 +1,4 @@
-import { createRedisThemeStore } from './render/themes/themeStore.js';
+import { createRedisThemeStore } from './themes/themeStore.js';
 import { createApp, type AppService } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';

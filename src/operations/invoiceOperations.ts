@@ -7,7 +7,7 @@ import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.
 import { InvoiceSchema } from '../invoice/schema.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
-import type { ThemeStore } from '../render/themes/themeStore.js';
+import type { ThemeStore } from '../themes/themeStore.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { storedThemeResolver } from './themeOperations.js';
 
