@@ -1,5 +1,6 @@
 import type { InvoiceInput } from '../invoice/schema.js';
 import type { EInvoiceProfile } from './profiles.js';
+import { KSEF_EXAMPLE } from './formats/ksef/ksefExample.js';
 
 /** The example of the e-invoice routes (discovery documents, docs/e-invoices.md): passes every EN 16931 rule. */
 export const EXAMPLE_EINVOICE = {
@@ -149,4 +150,5 @@ export const EXAMPLE_PROFILE_REQUESTS = {
     legal_notes: { late_fee_annual_percent: 12, discount_percent: 2, discount_days: 10 },
     payment: { iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP', reference: 'F-2026-0042' },
   },
+  ksef: KSEF_EXAMPLE,
 } satisfies Record<Exclude<EInvoiceProfile, 'en16931'>, InvoiceInput & { profile: EInvoiceProfile }>;

@@ -554,4 +554,6 @@ export const NATIONAL_RULES: Readonly<Record<EInvoiceProfile, readonly Rule[]>> 
   xrechnung: XRECHNUNG_RULES,
   peppol: PEPPOL_RULES,
   fr: FR_RULES,
+  // FA(3)'s checks need the request's ksef object: src/einvoice/formats/ksef/ksefChecks.ts.
+  ksef: [],
 };

@@ -4,6 +4,7 @@ import { toIssues } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
 import { IDENTIFIER_SCHEMES } from '../invoice/partyIdentifiers.js';
+import { checkKsefRequest } from './formats/ksef/ksefRequest.js';
 import { NATIONAL_RULES } from './nationalRules.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
 import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
@@ -34,6 +35,11 @@ export function prepareEInvoice(body: unknown): PreparedInvoice {
 /** For the free validate route: the prepared invoice, its profile and every rule it breaks (not thrown). */
 export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledInvoice & { issues: Issue[] } {
   const { invoiceBody, profile, profileIssues } = splitProfile(body);
+  // FA(3) is its own syntax with its own request object and checks (formats/ksef/).
+  if (profile === 'ksef') {
+    const checked = checkKsefRequest(invoiceBody);
+    return { ...checked, issues: [...formatIssues(profile, format), ...checked.issues] };
+  }
   let prepared: PreparedInvoice;
   try {
     prepared = prepareInvoiceWithRuleIds(invoiceBody);

@@ -1,18 +1,19 @@
 import * as v from 'valibot';
+import { KSEF_PROFILE } from './formats/ksef/ksefProfile.js';
 
 /**
  * The e-invoice profiles: EN 16931 alone, and the national rule sets on top of it. A profile
  * decides the specification identifier (BT-24) and the default business process (BT-23) written
  * into the XML, the syntaxes it exists in, and the rules checked before payment (nationalRules.ts).
  */
-export const EINVOICE_PROFILES = ['en16931', 'xrechnung', 'peppol', 'fr'] as const;
+export const EINVOICE_PROFILES = ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef'] as const;
 export type EInvoiceProfile = (typeof EINVOICE_PROFILES)[number];
 export const DEFAULT_PROFILE: EInvoiceProfile = 'en16931';
 
 export const EN16931_SPECIFICATION = 'urn:cen.eu:en16931:2017';
 export const PEPPOL_BILLING_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 
-export type EInvoiceFormat = 'cii' | 'ubl' | 'factur-x';
+export type EInvoiceFormat = 'cii' | 'ubl' | 'factur-x' | 'fa3';
 
 export interface ProfileDefinition {
   title: string;
@@ -96,13 +97,14 @@ export const PROFILES: Readonly<Record<EInvoiceProfile, ProfileDefinition>> = {
       'invoice_number of at most 35 letters, digits and + - _ /; a credit note names preceding_invoice with its issue_date',
     ],
   },
+  ksef: KSEF_PROFILE,
 };
 
 export const ProfileField = v.optional(
   v.pipe(
     v.picklist(EINVOICE_PROFILES, `must be one of ${EINVOICE_PROFILES.join(', ')}`),
     v.description(
-      'E-invoice profile: en16931 (default; EN 16931 alone), xrechnung (XRechnung 3.0, CII, UBL or Factur-X), peppol (Peppol BIS Billing 3.0, UBL only), fr (France, EN 16931 with the BR-FR flux 2 rules; CII, UBL or Factur-X). Each profile writes its own specification and business-process identifiers and adds its own rules, checked before payment.',
+      'E-invoice profile: en16931 (default; EN 16931 alone), xrechnung (XRechnung 3.0, CII, UBL or Factur-X), peppol (Peppol BIS Billing 3.0, UBL only), fr (France, EN 16931 with the BR-FR flux 2 rules; CII, UBL or Factur-X), ksef (Poland KSeF FA(3), its own XML at /v1/e-invoice/ksef.xml, with the optional ksef object). Each profile writes its own specification and business-process identifiers and adds its own rules, checked before payment.',
     ),
   ),
   DEFAULT_PROFILE,
@@ -132,4 +134,4 @@ export function describeProfiles() {
 
 /** The llms.txt paragraph on the profiles. */
 export const E_INVOICE_PROFILES_NOTE =
-  'E-invoices (POST /v1/e-invoice/cii.xml, ubl.xml, factur-x.pdf; free check at POST /v1/e-invoice/validate) take an optional top-level "profile": en16931 (default), xrechnung (XRechnung 3.0, CII/UBL/Factur-X with the ZUGFeRD XRECHNUNG profile), peppol (Peppol BIS Billing 3.0, UBL), fr (France, BR-FR flux 2; CII/UBL/Factur-X). The national fields: seller/buyer electronic_address { scheme, id } (BT-34/BT-49), legal_registration { scheme, id } (BT-30), business_process (BT-23), delivery_date (BT-72), invoicing_period (BG-14), legal_notes (France PMT/PMD/AAB). A national rule that fails is a 400 einvoice_rules_failed naming each rule id and field, never charged; GET /v1/schema lists the fields each profile requires.';
+  'E-invoices (POST /v1/e-invoice/cii.xml, ubl.xml, factur-x.pdf; free check at POST /v1/e-invoice/validate) take an optional top-level "profile": en16931 (default), xrechnung (XRechnung 3.0, CII/UBL/Factur-X with the ZUGFeRD XRECHNUNG profile), peppol (Peppol BIS Billing 3.0, UBL), fr (France, BR-FR flux 2; CII/UBL/Factur-X), ksef (Poland KSeF FA(3) at POST /v1/e-invoice/ksef.xml, with the optional ksef object: kind VAT/KOR/ZAL, exchange_rate, annotations, exemption; docs/e-invoices-poland.md). The national fields: seller/buyer electronic_address { scheme, id } (BT-34/BT-49), legal_registration { scheme, id } (BT-30), business_process (BT-23), delivery_date (BT-72), invoicing_period (BG-14), legal_notes (France PMT/PMD/AAB). A national rule that fails is a 400 einvoice_rules_failed naming each rule id and field, never charged; GET /v1/schema lists the fields each profile requires.';

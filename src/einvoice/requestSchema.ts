@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { InvoiceFieldsSchema } from '../invoice/schema.js';
+import { KsefField } from './formats/ksef/ksefFields.js';
 import { ProfileField } from './profiles.js';
 
 /**
@@ -8,7 +9,7 @@ import { ProfileField } from './profiles.js';
  * prepareEInvoice.ts takes `profile` off and validates the rest with InvoiceSchema itself.
  */
 export const EInvoiceRequestSchema = v.pipe(
-  v.strictObject({ ...InvoiceFieldsSchema.entries, profile: ProfileField }, 'unknown property'),
+  v.strictObject({ ...InvoiceFieldsSchema.entries, profile: ProfileField, ksef: KsefField }, 'unknown property'),
   v.forward(
     v.partialCheck(
       [['issue_date'], ['due_date']],

@@ -1,5 +1,6 @@
 import { decimalFromNumber, type Decimal } from '../../../invoice/decimal.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
+import { minorToDecimal } from '../../../invoice/money.js';
 import { divideRounded, scaleRounded } from '../../../invoice/rounding.js';
 import type { KsefFields, RateCode } from './ksefFields.js';
 import { rateCodeOf, SLOTS, slotOf, TAXED_SLOTS, type Slot } from './rateCodes.js';
@@ -109,4 +110,17 @@ function shareAdvance(buckets: Bucket[], advance: bigint): Bucket[] {
     const tax = divideRounded(share * coefficient, 100n * 10n ** BigInt(scale) + coefficient);
     return { ...bucket, net: share - tax, tax };
   });
+}
+
+/** The amounts by their FA(3) element names, as written (validate answers them beside its totals). */
+export function fa3AmountFields(amounts: Fa3Amounts): Record<string, string> {
+  const text = (minor: bigint, digits = amounts.digits) => minorToDecimal(minor, digits);
+  const fields: Record<string, string> = {};
+  for (const { slot, net, tax, taxPln } of amounts.slots) {
+    fields[`P_13_${slot}`] = text(net);
+    if (tax !== undefined) fields[`P_14_${slot}`] = text(tax);
+    if (taxPln !== undefined) fields[`P_14_${slot}W`] = text(taxPln, 2);
+  }
+  fields.P_15 = text(amounts.total);
+  return fields;
 }
