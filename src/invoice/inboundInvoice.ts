@@ -5,7 +5,7 @@
  * the reader does not map lands in `otherValues` with its element path (and BT number where
  * known), so no value of the document is dropped silently.
  */
-export type Syntax = 'cii' | 'ubl';
+export type Syntax = 'cii' | 'ubl' | 'fa3';
 
 export interface InAddress {
   lines: string[];
@@ -123,8 +123,8 @@ export interface OtherValue {
 
 export interface InboundInvoice {
   syntax: Syntax;
-  /** The root element: CrossIndustryInvoice, Invoice or CreditNote. */
-  document: 'CrossIndustryInvoice' | 'Invoice' | 'CreditNote';
+  /** The root element: CrossIndustryInvoice, Invoice or CreditNote (or an FA(3) Faktura). */
+  document: 'CrossIndustryInvoice' | 'Invoice' | 'CreditNote' | 'Faktura';
   /** A Peppol SBDH envelope was removed around the document. */
   envelope: 'sbdh' | null;
   /** BT-24 and BT-23. */
@@ -178,6 +178,8 @@ export interface InboundInvoice {
   lines: InLine[];
   attachments: InAttachment[];
   otherValues: OtherValue[];
+  /** An FA(3) only: its kind, the seller NIP as written (KOD I) and the ksef request object a re-issue needs (src/einvoice/formats/ksef/readFa3.ts). */
+  fa3?: { kind: string; sellerNip: string | undefined; request: Record<string, unknown> };
 }
 
 /** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */

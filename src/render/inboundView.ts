@@ -14,6 +14,7 @@ import { directionOf, parseLocaleTag, type InvoiceLocale } from '../invoice/loca
 import { checkIban, formatIban } from '../invoice/paymentQr/iban.js';
 import { EPC_LIMITS, epcPayload } from '../invoice/paymentQr/epc.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
+import type { KodI } from '../einvoice/formats/ksef/kodI.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 import type { PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
@@ -33,6 +34,8 @@ export interface InboundRender {
   locale: string | undefined;
   /** A note on the document (an unknown specification identifier). */
   notes: string[];
+  /** An FA(3)'s KSeF verification code (src/einvoice/formats/ksef/kodI.ts). */
+  ksefQr?: KodI | undefined;
 }
 
 export interface InboundView {
@@ -48,6 +51,8 @@ export interface InboundView {
   parties: { heading: string; party: PartyView }[];
   attachments: { id: string; text: string; lang: string }[];
   otherValues: { bt: string; path: string; value: string; lang: string }[];
+  /** KOD I of an FA(3): the QR code of its KSeF link, captioned with its KSeF number or OFFLINE. */
+  ksefQr: { svg: Handlebars.SafeString; link: string; caption: string } | null;
 }
 
 const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
@@ -146,7 +151,11 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const inbound: InboundView = {
     banner: labels.inbound_visualisation,
     specification: [
-      doc.syntax === 'cii' ? 'UN/CEFACT CII' : `UBL 2.1 ${doc.document}`,
+      doc.syntax === 'cii'
+        ? 'UN/CEFACT CII'
+        : doc.syntax === 'fa3'
+          ? `KSeF ${doc.typeCode}`
+          : `UBL 2.1 ${doc.document}`,
       doc.envelope === 'sbdh' ? 'SBDH' : null,
       doc.customization || null,
       doc.profile ?? null,
@@ -258,6 +267,14 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
         .join(' · ');
       return { id: attachment.id, text, lang: userLang(text) };
     }),
+    ksefQr: render.ksefQr
+      ? {
+          // The link is built from digits, a date and Base64URL only; the QR SVG is geometry only.
+          svg: new Handlebars.SafeString(paymentQrSvg(render.ksefQr.link, { size: '32mm' }).svg),
+          link: render.ksefQr.link,
+          caption: render.ksefQr.caption,
+        }
+      : null,
     otherValues: doc.otherValues.map((value) => ({
       bt: value.bt ?? '',
       path: value.path,

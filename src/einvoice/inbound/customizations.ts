@@ -18,6 +18,7 @@ const KNOWN: readonly (readonly [RegExp, string])[] = [
   ],
   [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):minimum/, 'Factur-X / ZUGFeRD MINIMUM'],
   [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basicwl/, 'Factur-X / ZUGFeRD BASIC WL'],
+  [/^FA \(3\) 1-0E$/, 'Poland KSeF FA(3)'],
   [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],
   [/^urn:cen\.eu:en16931:2017#/, 'EN 16931 (a CIUS or extension)'],
 ];

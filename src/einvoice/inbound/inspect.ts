@@ -17,7 +17,7 @@ import type { Totals } from '../../invoice/totals.js';
  * JSON, its own totals beside those recomputed from its lines, and the rules it breaks.
  */
 export interface InspectAnswer {
-  syntax: 'cii' | 'ubl';
+  syntax: InboundInvoice['syntax'];
   document: InboundInvoice['document'];
   envelope: 'sbdh' | null;
   source: { format: InboundFormat; embedded_files: number | null };
@@ -71,7 +71,9 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
   const national = nationalProfileOf(source);
   try {
-    const checked = checkEInvoice(national ? { ...invoice, profile: national } : invoice);
+    // An FA(3)'s own fields (kind, exemption basis, exchange rate…) travel in the request's ksef object.
+    const body = source.fa3 ? { ...invoice, ksef: source.fa3.request } : invoice;
+    const checked = checkEInvoice(national ? { ...body, profile: national } : body);
     ruleIssues = checked.issues;
     reissueIssues = amountsKept(source, checked.prepared.totals);
   } catch (error) {

@@ -12,6 +12,7 @@ const FRENCH_FRAMEWORK = /^[BSM][1-9]$/;
  * framework (BT-23 B1, S1, M1, …). Anything else is EN 16931 only.
  */
 export function nationalProfileOf(source: InboundInvoice): Exclude<EInvoiceProfile, 'en16931'> | undefined {
+  if (source.syntax === 'fa3') return 'ksef';
   const customization = source.customization.trim();
   if (/^urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_3\.\d+(#|$)/.test(customization))
     return 'xrechnung';

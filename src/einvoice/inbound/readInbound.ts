@@ -2,6 +2,7 @@ import { rejected } from '../../errors.js';
 import { INBOUND_LIMITS } from './limits.js';
 import type { InboundInvoice } from './model.js';
 import { pdfEmbeddedFiles } from './pdfEmbeddedFiles.js';
+import { isFa3Root, readFa3 } from '../formats/ksef/readFa3.js';
 import { readCii } from './readCii.js';
 import { readUbl } from './readUbl.js';
 import { noEInvoiceInPdf, unknownRoot } from './refusals.js';
@@ -62,6 +63,7 @@ function tryRoot(file: Buffer): XNode | undefined {
 }
 
 function fromRoot(tree: XNode): InboundInvoice {
+  if (isFa3Root(tree)) return readFa3(tree);
   const root = unwrap(tree);
   if (!isInvoiceRoot(root)) throw unknownRoot(describe(root));
   const invoice = root.ns === NAMESPACES.cii ? readCii(root) : readUbl(root);
