@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,12 +38,25 @@ after(async () => {
   await renderer?.close();
 });
 
-const post = (path: string, body: Uint8Array | string, type = 'application/xml') =>
-  fetch(`${app.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': type },
-    body: body as BodyInit,
-    signal: AbortSignal.timeout(60_000),
+/**
+ * A POST on a connection of its own: fetch would reuse a kept-alive socket that the server may be
+ * closing after the seconds a QR decode takes between two requests.
+ */
+const post = (path: string, body: Uint8Array | string, type = 'application/xml'): Promise<Response> =>
+  new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${app.url}${path}`,
+      { method: 'POST', agent: false, headers: { 'content-type': type }, timeout: 60_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: response.statusCode ?? 0 })));
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
+    request.end(body);
   });
 
 const OWN = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).xml;
