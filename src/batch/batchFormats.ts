@@ -1,5 +1,6 @@
 import { prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE } from '../einvoice/profiles.js';
+import { prepareKsefItem } from '../einvoice/formats/ksef/ksefRoute.js';
 import { prepareInvoice } from '../invoice/prepareInvoice.js';
 
 /**
@@ -32,9 +33,16 @@ export const BATCH_FORMATS = {
     mimeType: 'application/xml',
     singleRoute: '/v1/e-invoice/ubl.xml',
   },
+  // Poland's FA(3): each item is checked and written here, as the single route's parse does.
+  ksef: {
+    prepare: (body: unknown) => prepareKsefItem(body),
+    suffix: '-ksef-fa3.xml',
+    mimeType: 'application/xml',
+    singleRoute: '/v1/e-invoice/ksef.xml',
+  },
 } as const satisfies Record<
   string,
-  { prepare(body: unknown): ProfiledInvoice; suffix: string; mimeType: string; singleRoute: string }
+  { prepare(body: unknown): ProfiledInvoice & { xml?: Buffer }; suffix: string; mimeType: string; singleRoute: string }
 >;
 
 export type BatchFormat = keyof typeof BATCH_FORMATS;

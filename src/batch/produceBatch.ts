@@ -85,6 +85,10 @@ export function produceBatch(
     batch.invoices.forEach((prepared, index) => add(index, eInvoiceXml(prepared, syntax, batch.profiles[index]), null));
     return Promise.resolve(finish());
   }
+  if (batch.format === 'ksef') {
+    batch.invoices.forEach((_, index) => add(index, Buffer.from(batch.xml![index]!), null));
+    return Promise.resolve(finish());
+  }
   if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
   return renderAll(renderer, batch, batch.format, options, add).then(finish);
 }
@@ -93,7 +97,7 @@ export function produceBatch(
 function renderAll(
   renderer: BatchRenderer,
   batch: PreparedBatch,
-  format: Exclude<BatchFormat, 'cii' | 'ubl'>,
+  format: Exclude<BatchFormat, 'cii' | 'ubl' | 'ksef'>,
   options: BatchOptions,
   add: (index: number, bytes: Buffer, pages: number | null) => void,
 ): Promise<void> {

@@ -5,6 +5,8 @@ import { KSEF_EXAMPLE } from '../../../src/einvoice/formats/ksef/ksefExample.js'
 import { parseKsefRoute } from '../../../src/einvoice/formats/ksef/ksefRoute.js';
 import { isValidNip } from '../../../src/einvoice/formats/ksef/nip.js';
 import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
+import { prepareBatch } from '../../../src/batch/batchRequest.js';
+import { produceBatch } from '../../../src/batch/produceBatch.js';
 import { InputRejected } from '../../../src/errors.js';
 import { KSEF_EXAMPLES } from '../../fixtures/ksefExamples.js';
 
@@ -145,5 +147,18 @@ test('a profile ksef request sent to another format is refused by its format', (
   assert.deepEqual(
     issues.map((issue) => [issue.code, issue.path]),
     [['profile_format', 'profile']],
+  );
+});
+
+test('the batch route writes one FA(3) per item (format ksef), checked as the single route checks it', async () => {
+  const second = body((r) => (r.invoice_number = 'FV/2026/03/0043'));
+  const batch = prepareBatch({ format: 'ksef', invoices: [KSEF_EXAMPLE, second] });
+  assert.deepEqual(batch.profiles, ['ksef', 'ksef']);
+  const zip = (await produceBatch(undefined, batch)).body;
+  for (const name of ['invoice-FV_2026_03_0042-ksef-fa3.xml', 'invoice-FV_2026_03_0043-ksef-fa3.xml', 'manifest.json'])
+    assert.ok(zip.includes(Buffer.from(name)), name);
+  assert.throws(
+    () => prepareBatch({ format: 'ksef', invoices: [KSEF_EXAMPLE, body((r) => (r.seller.vat_id = 'PL5250000008'))] }),
+    (error: unknown) => error instanceof InputRejected && error.issues?.[0]?.path === 'invoices[1].seller.vat_id',
   );
 });

@@ -1,4 +1,5 @@
 import type { Issue } from '../../../errors.js';
+import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { prepareKsefRequest } from './ksefRequest.js';
 import { writeFa3 } from './writeFa3.js';
 
@@ -13,10 +14,19 @@ export interface KsefXml {
 }
 
 export function parseKsefRoute(body: unknown, now: Date = new Date()): KsefXml {
+  const { prepared, xml } = prepareKsefItem(body, now);
+  const stem = prepared.invoice.invoice_number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64);
+  return { xml, fileName: `invoice-${stem}-ksef-fa3.xml` };
+}
+
+/** A request checked and written: the single route's and a batch item's (format ksef) work before payment. */
+export function prepareKsefItem(
+  body: unknown,
+  now: Date = new Date(),
+): { prepared: PreparedInvoice; profile: 'ksef'; xml: Buffer } {
   const { invoiceBody, issues } = withoutProfile(body);
   const checked = prepareKsefRequest(invoiceBody, issues);
-  const stem = checked.prepared.invoice.invoice_number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64);
-  return { xml: writeFa3(checked, now), fileName: `invoice-${stem}-ksef-fa3.xml` };
+  return { prepared: checked.prepared, profile: 'ksef', xml: writeFa3(checked, now) };
 }
 
 function withoutProfile(body: unknown): { invoiceBody: unknown; issues: Issue[] } {
