@@ -70,7 +70,8 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/render.pdf',
     operationId: 'v1_e_invoice_render_pdf',
-    summary: 'Render an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
+    summary:
+      'Render an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
     description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (en, de, fr, es, it, nl, pt, pl, sv, ja, zh, ar, he, hi; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForRender),

@@ -12,6 +12,7 @@ import { withKsefChecksum } from '../../src/einvoice/formats/ksef/ksefNumber.js'
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
+import type { JsonAnswer } from '../support/json.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
@@ -69,7 +70,7 @@ describe('inspect', { skip: examplesMissing }, () => {
     for (const name of files) {
       const bytes = readFileSync(join(EXAMPLES, name));
       const response = await post('/v1/e-invoice/inspect', bytes);
-      const answer = (await response.json()) as Record<string, any>;
+      const answer = (await response.json()) as JsonAnswer;
       assert.equal(response.status, 200, `${name}: ${JSON.stringify(answer).slice(0, 300)}`);
       assert.equal(answer.syntax, 'fa3', name);
       assert.equal(answer.customization.name, 'Poland KSeF FA(3)', name);
@@ -82,7 +83,7 @@ describe('inspect', { skip: examplesMissing }, () => {
 
 test('inspect reads our own FA(3) back with its amounts, and no rule broken', async () => {
   const response = await post('/v1/e-invoice/inspect', OWN);
-  const answer = (await response.json()) as Record<string, any>;
+  const answer = (await response.json()) as JsonAnswer;
   assert.equal(response.status, 200);
   assert.equal(answer.totals.differences.length, 0, JSON.stringify(answer.totals.differences));
   assert.deepEqual(answer.rules.issues, []);

@@ -9,6 +9,7 @@ import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch } from '../../../src/batch/produceBatch.js';
 import { InputRejected } from '../../../src/errors.js';
 import { KSEF_EXAMPLES } from '../../fixtures/ksefExamples.js';
+import type { JsonAnswer } from '../../support/json.js';
 
 /** FA(3)'s identifiers and the checks made before payment, each naming its field. */
 
@@ -32,8 +33,8 @@ test('KSeF number: the ministry’s example passes, its checksum is CRC-8 (poly 
     assert.deepEqual(checkKsefNumber(bad), { valid: false, reason: 'malformed' }, bad);
 });
 
-const body = (change: (request: Record<string, any>) => void) => {
-  const request = structuredClone(KSEF_EXAMPLE) as Record<string, any>;
+const body = (change: (request: JsonAnswer) => void) => {
+  const request = structuredClone(KSEF_EXAMPLE) as JsonAnswer;
   change(request);
   return request;
 };
@@ -44,7 +45,7 @@ test('every example passes the checks; validate with profile ksef answers no iss
 });
 
 test('bad input: each rule names its field, all at once', () => {
-  const cases: [string, (request: Record<string, any>) => void, [string, string][]][] = [
+  const cases: [string, (request: JsonAnswer) => void, [string, string][]][] = [
     [
       'a NIP that fails its checksum',
       (r) => (r.seller.vat_id = 'PL5250000008'),

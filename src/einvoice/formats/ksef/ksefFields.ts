@@ -31,7 +31,6 @@ export type RateCode = (typeof RATE_CODES)[number];
 export const ZERO_RATE_CODES = ['0 KR', '0 WDT', '0 EX', 'zw', 'oo', 'np I', 'np II'] as const;
 
 export const INVOICE_KINDS = ['VAT', 'KOR', 'ZAL'] as const;
-export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 
 /** FA(3) TFormaPlatnosci 1-7, by name. */
 export const PAYMENT_FORMS = {
