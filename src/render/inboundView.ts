@@ -14,7 +14,6 @@ import { directionOf, parseLocaleTag, type InvoiceLocale } from '../invoice/loca
 import { checkIban, formatIban } from '../invoice/paymentQr/iban.js';
 import { EPC_LIMITS, epcPayload } from '../invoice/paymentQr/epc.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
-import type { KodI } from '../einvoice/formats/ksef/kodI.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 import type { PartyView } from './partyView.js';
 import { textLanguage } from './textLanguage.js';
@@ -35,7 +34,7 @@ export interface InboundRender {
   /** A note on the document (an unknown specification identifier). */
   notes: string[];
   /** An FA(3)'s KSeF verification code (src/einvoice/formats/ksef/kodI.ts). */
-  ksefQr?: KodI | undefined;
+  ksefQr?: { link: string; caption: string } | undefined;
 }
 
 export interface InboundView {
