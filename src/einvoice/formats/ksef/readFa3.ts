@@ -136,6 +136,7 @@ export function readFa3(root: XNode): InboundInvoice {
   // KOD I needs the NIP as written; a corrected KSeF number is printed as a reference too.
   const correctedNumber = r.text(corrected, 'NrKSeFFaKorygowanej');
   if (correctedNumber) invoice.references.push({ bt: 'NrKSeFFaKorygowanej', value: correctedNumber });
+  markRoutine(r, root, fa);
   invoice.otherValues = r.leftovers(root, () => null);
   return invoice;
 }
@@ -204,7 +205,11 @@ function readLine(r: Reader, line: XNode): InLine {
     allowances: [],
     periodStart: undefined,
     periodEnd: undefined,
-    facts: [...(code ? [{ label: 'P_12', value: code }] : []), ...(before ? [{ label: 'StanPrzed', value: '1' }] : [])],
+    // A standard rate shows in the rate column; the other codes (0 KR, zw, np II…) are named.
+    facts: [
+      ...(code && tax?.category !== 'S' ? [{ label: 'P_12', value: code }] : []),
+      ...(before ? [{ label: 'StanPrzed', value: '1' }] : []),
+    ],
   };
 }
 
@@ -222,9 +227,7 @@ function readBreakdown(r: Reader, fa: XNode | undefined, lines: InLine[]): InBre
   const exemption = ['P_19A', 'P_19B', 'P_19C']
     .map((name) => r.text(fa, 'Adnotacje', 'Zwolnienie', name))
     .find(Boolean);
-  const codes = new Set(
-    lines.flatMap((line) => line.facts.filter((fact) => fact.label === 'P_12').map((fact) => fact.value)),
-  );
+  const codes = new Set(lines.map((line) => line.rate));
   return SLOT_RATES.flatMap(([slot, category, rates]): InBreakdown[] => {
     const basis = r.text(fa, `P_13_${slot}`);
     if (basis === undefined) return [];
@@ -273,4 +276,20 @@ function requestFields(r: Reader, fa: XNode | undefined, kind: string): Record<s
       exemption: basis ? { basis: bases[basis], text: r.text(notes, 'Zwolnienie', basis) } : undefined,
     }).filter(([, value]) => value !== undefined),
   );
+}
+
+/**
+ * The elements every FA(3) carries with their "no" or fixed value (an annotation that does not apply,
+ * not a local-government unit, form variant 3): read, so that only what says something is listed
+ * as an other value. A "yes" (1 where 2 is "no") stays listed.
+ */
+function markRoutine(r: Reader, root: XNode, fa: XNode | undefined): void {
+  r.expect(root, '3', 'Naglowek', 'WariantFormularza');
+  r.text(root, 'Naglowek', 'DataWytworzeniaFa');
+  r.text(root, 'Naglowek', 'SystemInfo');
+  for (const flag of ['JST', 'GV']) r.expect(root, '2', 'Podmiot2', flag);
+  for (const flag of ['P_16', 'P_17', 'P_18', 'P_18A', 'P_23']) r.expect(fa, '2', 'Adnotacje', flag);
+  r.expect(fa, '1', 'Adnotacje', 'Zwolnienie', 'P_19N');
+  r.expect(fa, '1', 'Adnotacje', 'NoweSrodkiTransportu', 'P_22N');
+  r.expect(fa, '1', 'Adnotacje', 'PMarzy', 'P_PMarzyN');
 }
