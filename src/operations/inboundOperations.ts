@@ -7,6 +7,7 @@ import {
   parseInboundArguments,
   parseInboundDocument,
 } from '../einvoice/inbound/inboundRequest.js';
+import { withEnvironment, type KodI, type KsefEnvironment } from '../einvoice/formats/ksef/kodI.js';
 import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
@@ -41,6 +42,7 @@ function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
 export function inboundOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
+  ksefQrEnvironment: KsefEnvironment = 'production',
 ): Operation[] {
   const inboundRenderer = renderer && 'renderInboundPdf' in renderer ? (renderer as InboundRenderer) : undefined;
   const requestReadBy = <T>(read: (request: ReturnType<typeof parseInboundArguments>) => T) => ({
@@ -78,7 +80,9 @@ export function inboundOperations(
     response: { contentType: 'application/pdf', description: 'The PDF.' },
     // Not async: renderInboundPdf's admission must throw before this returns (see PdfRenderer).
     handle(read, { signal }) {
-      return produceInboundPdf(inboundRenderer, read, signal, onRendered);
+      const { ksefQr } = read as InboundRender & { ksefQr?: KodI };
+      const render = ksefQr ? { ...read, ksefQr: withEnvironment(ksefQr, ksefQrEnvironment) } : read;
+      return produceInboundPdf(inboundRenderer, render, signal, onRendered);
     },
   };
   return [inspect, render];

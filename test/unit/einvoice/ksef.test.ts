@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { checkKsefNumber, crc8 } from '../../../src/einvoice/formats/ksef/ksefNumber.js';
 import { KSEF_EXAMPLE } from '../../../src/einvoice/formats/ksef/ksefExample.js';
@@ -8,6 +9,7 @@ import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch } from '../../../src/batch/produceBatch.js';
 import { InputRejected } from '../../../src/errors.js';
+import { kodI, withEnvironment } from '../../../src/einvoice/formats/ksef/kodI.js';
 import { KSEF_EXAMPLES } from '../../fixtures/ksefExamples.js';
 import type { JsonAnswer } from '../../support/json.js';
 
@@ -161,5 +163,32 @@ test('the batch route writes one FA(3) per item (format ksef), checked as the si
   assert.throws(
     () => prepareBatch({ format: 'ksef', invoices: [KSEF_EXAMPLE, body((r) => (r.seller.vat_id = 'PL5250000008'))] }),
     (error: unknown) => error instanceof InputRejected && error.issues?.[0]?.path === 'invoices[1].seller.vat_id',
+  );
+});
+
+test('KOD I: the hash of the bytes as given, the configured host unless the request chose one', () => {
+  const bytes = Buffer.from('<Faktura/>\n');
+  const hash = createHash('sha256').update(bytes).digest('base64url');
+  const code = kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, undefined);
+  assert.deepEqual(code, {
+    environmentChosen: false,
+    link: `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
+    caption: 'OFFLINE',
+  });
+  assert.equal(
+    withEnvironment(code, 'test').link,
+    `https://qr-test.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
+  );
+  const chosen = kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, 'production');
+  assert.equal(withEnvironment(chosen, 'demo').link, code.link);
+  // One byte more (a re-serialisation would add or drop whitespace) is another code.
+  assert.notEqual(
+    kodI(
+      Buffer.concat([bytes, Buffer.from(' ')]),
+      { sellerNip: '5250000009', issueDate: '2026-03-02' },
+      undefined,
+      undefined,
+    ).link,
+    code.link,
   );
 });

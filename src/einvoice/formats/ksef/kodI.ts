@@ -21,6 +21,8 @@ export const KSEF_ENVIRONMENTS = Object.keys(KSEF_QR_HOSTS) as [KsefEnvironment,
 export interface KodI {
   link: string;
   caption: string;
+  /** Whether the request chose the environment; if not, the server's configured one applies (withEnvironment). */
+  environmentChosen: boolean;
 }
 
 export function invoiceHash(bytes: Uint8Array): string {
@@ -34,7 +36,7 @@ export function kodI(
   bytes: Uint8Array,
   document: { sellerNip: string | undefined; issueDate: string },
   ksefNumber: string | undefined,
-  environment: KsefEnvironment = 'production',
+  environment: KsefEnvironment | undefined,
 ): KodI {
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(document.issueDate);
   if (!document.sellerNip || !/^\d{10}$/.test(document.sellerNip) || !date)
@@ -67,7 +69,14 @@ export function kodI(
     caption = checked.canonical;
   }
   return {
-    link: `${KSEF_QR_HOSTS[environment]}/invoice/${document.sellerNip}/${date[3]}-${date[2]}-${date[1]}/${invoiceHash(bytes)}`,
+    environmentChosen: environment !== undefined,
+    link: `${KSEF_QR_HOSTS[environment ?? 'production']}/invoice/${document.sellerNip}/${date[3]}-${date[2]}-${date[1]}/${invoiceHash(bytes)}`,
     caption,
   };
+}
+
+/** The code on the configured environment's host, unless the request chose one. */
+export function withEnvironment(code: KodI, configured: KsefEnvironment): KodI {
+  if (code.environmentChosen || configured === 'production') return code;
+  return { ...code, link: KSEF_QR_HOSTS[configured] + code.link.slice(KSEF_QR_HOSTS.production.length) };
 }

@@ -7,4 +7,4 @@ export const KSEF_ROUTE_DESCRIPTION =
 
 /** The llms.txt line on reading FA(3) and its verification QR code. */
 export const KSEF_READING_NOTE =
-  'POST /v1/e-invoice/inspect and /v1/e-invoice/render.pdf also read a KSeF FA(3) XML; render.pdf prints the KSeF verification QR code (KOD I: https://qr.ksef.mf.gov.pl/invoice/{seller NIP}/{P_1 DD-MM-YYYY}/{Base64URL SHA-256 of the XML bytes as sent}) captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP) or OFFLINE. KOD II (offline certificate) is not produced.';
+  'POST /v1/e-invoice/inspect and /v1/e-invoice/render.pdf also read a KSeF FA(3) XML; render.pdf prints the KSeF verification QR code (KOD I: https://qr.ksef.mf.gov.pl/invoice/{seller NIP}/{P_1 DD-MM-YYYY}/{Base64URL SHA-256 of the XML bytes as sent}) captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP) or OFFLINE; the test or demo host by the server setting KSEF_QR_ENVIRONMENT or the request parameter ksef_environment. KOD II (offline certificate) is not produced.';
