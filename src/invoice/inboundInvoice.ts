@@ -5,7 +5,7 @@
  * the reader does not map lands in `otherValues` with its element path (and BT number where
  * known), so no value of the document is dropped silently.
  */
-export type Syntax = 'cii' | 'ubl' | 'fa3';
+type Syntax = 'cii' | 'ubl' | 'fa3';
 
 export interface InAddress {
   lines: string[];
@@ -79,7 +79,7 @@ export interface InLine {
   facts: { label: string; value: string }[];
 }
 
-export interface InBreakdown {
+interface InBreakdown {
   category: string;
   rate: string | undefined;
   basis: string;

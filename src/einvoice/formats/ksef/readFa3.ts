@@ -1,4 +1,6 @@
-import type { InboundInvoice, InBreakdown, InLine, InParty } from '../../../invoice/inboundInvoice.js';
+import type { InboundInvoice, InLine, InParty } from '../../../invoice/inboundInvoice.js';
+
+type InBreakdown = InboundInvoice['breakdown'][number];
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../inbound/xmlTree.js';
