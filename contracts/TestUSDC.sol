@@ -2,8 +2,9 @@
 pragma solidity ^0.8.24;
 
 // A stand-in for USDC (FiatTokenV2_2) on a local chain, with just what x402's "exact" scheme
-// touches: ERC-20 balances and EIP-3009 transfer authorizations under the EIP-712 domain
-// "USD Coin" / "2".
+// touches: ERC-20 balances and EIP-3009 transfer authorizations under the EIP-712 domain of the
+// real token on the chain it runs on: "USD Coin" / "2" (Base, chain id 8453), "USDC" / "2" on the
+// trial network's chain (Base Sepolia, chain id 84532).
 //
 // It is placed with `anvil_setCode` at the real USDC address, so no constructor ever runs:
 // nothing here may depend on constructor-initialised storage. Names are constants and the domain
@@ -14,7 +15,10 @@ pragma solidity ^0.8.24;
 //
 // `mint` is open to anyone: this token only ever exists on a throwaway loopback chain.
 contract TestUSDC {
-    string public constant name = "USD Coin";
+    function name() public view returns (string memory) {
+        return block.chainid == 84532 ? "USDC" : "USD Coin";
+    }
+
     string public constant symbol = "USDC";
     string public constant version = "2";
     uint8 public constant decimals = 6;
@@ -44,7 +48,7 @@ contract TestUSDC {
     function DOMAIN_SEPARATOR() public view returns (bytes32) {
         return keccak256(
             abi.encode(
-                EIP712_DOMAIN_TYPEHASH, keccak256(bytes(name)), keccak256(bytes(version)), block.chainid, address(this)
+                EIP712_DOMAIN_TYPEHASH, keccak256(bytes(name())), keccak256(bytes(version)), block.chainid, address(this)
             )
         );
     }

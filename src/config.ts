@@ -132,6 +132,14 @@ const EnvSchema = v.object({
   // secp256k1 key that signs them. Unset: a dev key in local payment mode, off otherwise. Checked
   // in loadConfig, never echoed.
   RECEIPT_SIGNING_KEY: v.optional(v.string()),
+  // Sign-in-with-x (src/operations/signInWithXCall.ts) and the trial network (src/payment/trial/).
+  SIGN_IN_WITH_X: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
+  SIGN_IN_WITH_X_DAYS: integerVar(1, 3650, 30),
+  TRIAL_NETWORK: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'off'),
+  TRIAL_FACILITATOR_URL: v.optional(urlVar(['http:', 'https:'])),
+  TRIAL_PAY_TO: v.optional(addressVar),
+  TRIAL_USDC_ASSET: v.optional(addressVar),
+  LOCAL_TRIAL_CHAIN_PORT: integerVar(0, 65535, 8547),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -237,6 +245,27 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
     description:
       "A `0x`-prefixed 32-byte hex secp256k1 private key that signs the 402 offers and every paid answer's receipt (x402 offer-receipt, EIP-712; docs/batch-and-receipts.md). Unset outside local payment mode: signed receipts are off. A malformed key, or a public anvil/Hardhat test key with `FACILITATOR_URL`, is refused at start-up (the value is never shown). A secret.",
     shownDefault: 'local payment mode: dev account 11; otherwise unset (off)',
+  },
+  SIGN_IN_WITH_X: {
+    description:
+      '`on`: every 402 offers sign-in-with-x, and a wallet that paid for a request fetches the same request again free by signing in (`wrapFetchWithSIWx`; docs/paying-and-x402.md).',
+  },
+  SIGN_IN_WITH_X_DAYS: { description: 'How many days a payment entitles its payer to the same document again.' },
+  TRIAL_NETWORK: {
+    description:
+      '`on` adds Base Sepolia (`eip155:84532`) test USDC to every offer, after the main network; every document paid with it is a stamped specimen. In local payment mode a second local chain with that chain id serves it.',
+  },
+  TRIAL_FACILITATOR_URL: {
+    description: 'Facilitator of the trial network (e.g. `https://x402.org/facilitator`).',
+    shownDefault: '`FACILITATOR_URL`; local payment mode: the local facilitator',
+  },
+  TRIAL_PAY_TO: { description: 'Wallet that receives trial payments.', shownDefault: '`PAY_TO`' },
+  TRIAL_USDC_ASSET: {
+    description: 'Test USDC contract of the trial network.',
+    shownDefault: '0x036CbD53842c5426634e7929541eC2318f3dCF7e (USDC on Base Sepolia)',
+  },
+  LOCAL_TRIAL_CHAIN_PORT: {
+    description: 'Port of the local trial chain (local payment mode with `TRIAL_NETWORK=on`).',
   },
 };
 

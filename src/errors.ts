@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'shutting_down'
   | 'payment_unavailable'
   | 'invalid_payment_header'
+  | 'invalid_sign_in_header'
   | 'payment_header_too_large'
   | 'payment_in_progress'
   | 'payment_reused'

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AppService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { challengeBudgetProblems } from './http/challengeBudget.js';
+import { extendedChallenges } from './operations/paymentExtensions.js';
 import { createHttpServer } from './http/httpServer.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const renderer = await startRenderer(config, logger);
   const service = createService({ config, logger, lifecycle, metrics, payments, renderer });
   // A configuration whose 402 can't pass a default proxy must not start (challengeBudget.ts).
-  const tooLarge = await challengeBudgetProblems(service.routes, payments.processor, {
+  const tooLarge = await challengeBudgetProblems(service.routes, extendedChallenges(payments), {
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   if (tooLarge.length > 0) {

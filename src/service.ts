@@ -14,7 +14,7 @@ export interface ServiceParts {
   config: Config;
   logger: Logger;
   lifecycle: Lifecycle;
-  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe' | 'receipts'>;
+  payments: Pick<Payments, 'processor' | 'terms' | 'facilitatorProbe' | 'receipts' | 'signIn' | 'trial'>;
   renderer: Renderer;
   metrics?: Metrics;
   /** Where the rate-limit buckets live; default: Redis with REDIS_URL, else in memory (createApp's). */
@@ -47,7 +47,9 @@ export function createService(parts: ServiceParts): AppService {
     ...(metrics ? { metrics } : {}),
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
     preview: { renderer },
-    payment: paymentDependencies(payments, lifecycle),
+    payment: paymentDependencies(payments, lifecycle, {
+      onSignInEvent: (event, details) => logger.info({ signIn: event, ...details }, `sign-in ${event}`),
+    }),
     readiness: async () => {
       const checks = {
         browser: renderer.ready(),

@@ -38,5 +38,15 @@ export function paymentSettings(config: Config): PaymentSettings {
     localFacilitatorPort: config.LOCAL_FACILITATOR_PORT,
     redisUrl: config.REDIS_URL,
     receiptSigningKey: config.RECEIPT_SIGNING_KEY as `0x${string}` | undefined,
+    signInWithX: config.SIGN_IN_WITH_X === 'on' ? { entitlementDays: config.SIGN_IN_WITH_X_DAYS } : undefined,
+    trial:
+      config.TRIAL_NETWORK === 'on'
+        ? {
+            facilitatorUrl: config.TRIAL_FACILITATOR_URL,
+            payTo: config.TRIAL_PAY_TO,
+            asset: config.TRIAL_USDC_ASSET,
+            localChainPort: config.LOCAL_TRIAL_CHAIN_PORT,
+          }
+        : undefined,
   };
 }

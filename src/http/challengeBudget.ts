@@ -46,8 +46,10 @@ async function challengeSizes(
     const resource = { ...pricedResource(route), priceUsd: WIDEST_PRICE_USD };
     const paymentRequired = await processor.challenge(resource, 'x'.repeat(MAX_HEADER_ERROR_CHARS));
     const lineBytes = Buffer.byteLength(`${PAYMENT_REQUIRED}: ${paymentRequiredHeader(paymentRequired)}\r\n`);
+    // The host stands for the base URL: it is in every URL and in the sign-in offer's domain.
     const urlOccurrences =
-      JSON.stringify(headerPaymentRequired(paymentRequired)).split(paymentRequired.resource.url).length - 1;
+      JSON.stringify(headerPaymentRequired(paymentRequired)).split(new URL(paymentRequired.resource.url).host).length -
+      1;
     sizes.push({ path: route.path, lineBytes, urlOccurrences });
   }
   return sizes;

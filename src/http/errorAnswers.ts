@@ -35,6 +35,11 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
     answeredBy: ['paid'],
     meaning: '`PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 payload, or a payment identifier is malformed.',
   },
+  invalid_sign_in_header: {
+    status: 400,
+    answeredBy: ['paid'],
+    meaning: '`SIGN-IN-WITH-X` is not base64 JSON of a sign-in-with-x payload (or over 4 KiB).',
+  },
   forbidden: { status: 403, answeredBy: ['preview'], meaning: 'A cross-site request to the development preview.' },
   not_found: { status: 404, answeredBy: ['any'], meaning: 'Unknown path.' },
   method_not_allowed: {

@@ -33,10 +33,12 @@ export function buildRouter(
     chain.push(async (ctx) => {
       try {
         const header = ctx.get(PAYMENT_SIGNATURE);
+        const signIn = ctx.get('SIGN-IN-WITH-X');
         const outcome = await caller.call(operation, {
           ...(operation.request ? { body: requestBody(ctx) } : {}),
           ...(paid && header ? { payment: { header } } : {}),
           hooks: {
+            ...(paid && signIn ? { signIn: { header: signIn } } : {}),
             admitPayer: ctx.state.admitPayer as PayerAdmission | undefined,
             onVerified: (details) => (ctx.state.logFields = details),
             onResultNotStored: (error) =>

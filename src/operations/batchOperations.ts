@@ -1,10 +1,11 @@
 import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
 import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
-import { isXmlBatch, produceBatch, xmlBatch, type BatchFile, type BatchRenderer } from '../batch/produceBatch.js';
+import { isXmlBatch, produceBatch, xmlBatch, type BatchFile } from '../batch/produceBatch.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { timesUsd } from '../payment/price.js';
 import type { ThemeStore } from '../themes/themeStore.js';
-import type { Operation } from './operation.js';
+import type { Operation, PdfRenderer } from './operation.js';
+import { specimenBatch } from './specimenBatch.js';
 import { storedThemeBatchResolver } from './themeOperations.js';
 
 const BATCH_EXAMPLE = {
@@ -23,7 +24,7 @@ const zipAnswer = ({ contentType, body, count }: BatchFile) => ({
 });
 
 export function batchOperations(
-  renderer: BatchRenderer | undefined,
+  renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
 ): Operation[] {
@@ -49,11 +50,13 @@ export function batchOperations(
     // while the facilitator verifies, and a refused payment stops them within one document.
     pooled: {
       wanted: isXmlBatch,
-      run: (input, stopped) => zipAnswer(xmlBatch(input, stopped)),
+      run: (input, stopped, marks) =>
+        zipAnswer(xmlBatch(marks?.specimen ? specimenBatch(input, undefined)[0] : input, stopped)),
     },
     // Not async: the first render's admission must throw before this returns (operation.ts `handle`).
-    handle(input, { signal }) {
-      return produceBatch(renderer, input, { signal, onRendered }).then(zipAnswer);
+    handle(input, { signal, specimen = false }) {
+      const [items, printer] = specimen ? specimenBatch(input, renderer) : [input, renderer];
+      return produceBatch(printer, items, { signal, onRendered }).then(zipAnswer);
     },
   };
   return [batch];

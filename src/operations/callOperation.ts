@@ -4,7 +4,7 @@ import type { PricedResource } from '../payment/offer.js';
 import { decodePayment, type PaymentInput } from '../payment/paymentHeader.js';
 import { isPaid, type Answer, type PricedOperation } from './operation.js';
 import type { OperationJob, OperationJobResult } from './operationJobs.js';
-import type { PaidCall, PaidCallHooks, PaidOutcome } from './paidCall.js';
+import type { PaidCall, PaidCallHooks, PaidOutcome, PaidWork } from './paidCall.js';
 
 /** How a call ends; each transport (HTTP, MCP) writes it its own way. */
 export type CallOutcome = PaidOutcome;
@@ -90,9 +90,10 @@ export function operationCaller(deps: CallDependencies) {
       }
     }
     const pooled = paid && operation.pooled?.wanted(input) === true && !operation.request?.resolve?.needed(input);
-    const work = (signal: AbortSignal): Answer | Promise<Answer> => {
-      if (pooled) return pooledWork(operation, request, context, signal);
-      if (operation.handle) return operation.handle(input, { signal });
+    const work: PaidWork = (signal, marks) => {
+      const specimen = marks?.specimen === true;
+      if (pooled) return pooledWork(operation, request, context, signal, specimen);
+      if (operation.handle) return operation.handle(input, { signal, specimen });
       if (operation.compute) return { body: operation.compute(input, context) };
       throw new Error(`operation ${operation.operationId} has no work`);
     };
@@ -105,7 +106,7 @@ export function operationCaller(deps: CallDependencies) {
     request: OperationRequest,
     input: unknown,
     fingerprint: string,
-    work: (signal: AbortSignal) => Answer | Promise<Answer>,
+    work: PaidWork,
   ) {
     // A paid operation on an app built without payments (some tests) must never hand out free work.
     if (!deps.paidCall)
@@ -127,6 +128,7 @@ export function operationCaller(deps: CallDependencies) {
     request: OperationRequest,
     context: OperationJob['context'],
     signal: AbortSignal,
+    specimen: boolean,
   ): Promise<Answer> {
     const cancel = new SharedArrayBuffer(4);
     const flag = new Int32Array(cancel);
@@ -134,7 +136,7 @@ export function operationCaller(deps: CallDependencies) {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const job = { operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute: false };
-      const done = await deps.runJob({ ...job, pooledWork: { cancel } }, 'high');
+      const done = await deps.runJob({ ...job, pooledWork: { cancel, specimen } }, 'high');
       if (done.kind !== 'worked') throw new Error(`operation ${operation.operationId} did no pooled work`);
       const { contentType, headers, body } = done.answer;
       return { contentType, headers, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };

@@ -2,6 +2,8 @@ import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
 import { FORMATS } from '../einvoice/formats/registry.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
+import { specimenXml } from '../einvoice/specimenMarks.js';
+import { asSpecimen } from '../invoice/specimen.js';
 import {
   checkEInvoice,
   prepareEInvoice,
@@ -70,8 +72,8 @@ export function eInvoiceOperations(
     request: { ...eInvoiceRequest('factur-x'), resolve: profiledThemeResolver(storedTheme) },
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
-    handle({ prepared, profile }, { signal }) {
-      return produceFacturX(renderer, prepared, signal, onRendered, profile);
+    handle({ prepared, profile }, { signal, specimen = false }) {
+      return produceFacturX(renderer, prepared, signal, onRendered, profile, specimen);
     },
   };
 
@@ -84,7 +86,7 @@ export function eInvoiceOperations(
     tag: 'Invoices',
     request: eInvoiceRequest(syntax),
     response: { contentType: 'application/xml', description: 'The e-invoice XML, UTF-8.' },
-    handle: ({ prepared, profile }) => produceXml(prepared, syntax, profile),
+    handle: ({ prepared, profile }, { specimen = false }) => produceXml(prepared, syntax, profile, specimen),
   });
 
   const validate: Operation<ReturnType<typeof checkEInvoice>> = {
@@ -155,14 +157,16 @@ export function produceFacturX(
   signal?: AbortSignal,
   onRendered?: (seconds: number, pages: number) => void,
   profile: EInvoiceProfile = DEFAULT_PROFILE,
+  specimen = false,
 ): Promise<PaidAnswer> {
   if (!renderer) throw renderingUnavailable();
   const hybrid = PROFILES[profile].hybrid;
   // prepareProfiledEInvoice refuses a profile without a hybrid form before any payment.
   if (!hybrid) throw new Error(`profile ${profile} has no Factur-X form`);
-  const xml = eInvoiceXml(prepared, 'cii', profile);
+  const xml = specimen ? specimenXml(prepared, 'cii', profile) : eInvoiceXml(prepared, 'cii', profile);
+  const printed = withPrintedLegalNotes(specimen ? asSpecimen(prepared) : prepared);
   const started = performance.now();
-  return renderer.renderPdf(withPrintedLegalNotes(prepared), signal ? { signal } : {}).then(({ pdf, pages }) => {
+  return renderer.renderPdf(printed, { ...(signal ? { signal } : {}), specimen }).then(({ pdf, pages }) => {
     onRendered?.((performance.now() - started) / 1000, pages);
     return {
       contentType: 'application/pdf',
@@ -175,10 +179,15 @@ export function produceFacturX(
   });
 }
 
-function produceXml(prepared: PreparedInvoice, syntax: XmlSyntax, profile: EInvoiceProfile): PaidAnswer {
+function produceXml(
+  prepared: PreparedInvoice,
+  syntax: XmlSyntax,
+  profile: EInvoiceProfile,
+  specimen: boolean,
+): PaidAnswer {
   return {
     contentType: 'application/xml; charset=utf-8',
-    body: eInvoiceXml(prepared, syntax, profile),
+    body: specimen ? specimenXml(prepared, syntax, profile) : eInvoiceXml(prepared, syntax, profile),
     headers: {
       'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${profile === DEFAULT_PROFILE ? '' : `${profile}-`}${syntax}.xml"`,
     },

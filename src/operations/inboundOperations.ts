@@ -79,10 +79,10 @@ export function inboundOperations(
     request: requestReadBy(readForRender),
     response: { contentType: 'application/pdf', description: 'The PDF.' },
     // Not async: renderInboundPdf's admission must throw before this returns (see PdfRenderer).
-    handle(read, { signal }) {
+    handle(read, { signal, specimen = false }) {
       const { ksefQr } = read as InboundRender & { ksefQr?: KodI };
       const render = ksefQr ? { ...read, ksefQr: withEnvironment(ksefQr, ksefQrEnvironment) } : read;
-      return produceInboundPdf(inboundRenderer, render, signal, onRendered);
+      return produceInboundPdf(inboundRenderer, render, signal, onRendered, specimen);
     },
   };
   return [inspect, render];
@@ -93,10 +93,11 @@ function produceInboundPdf(
   render: InboundRender,
   signal: AbortSignal,
   onRendered?: (seconds: number, pages: number) => void,
+  specimen = false,
 ): Promise<PaidAnswer> {
   if (!renderer) throw renderingUnavailable();
   const started = performance.now();
-  return renderer.renderInboundPdf(render, { signal }).then(({ pdf, pages }) => {
+  return renderer.renderInboundPdf(render, { signal, specimen }).then(({ pdf, pages }) => {
     onRendered?.((performance.now() - started) / 1000, pages);
     const stem = render.invoice.number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64) || 'invoice';
     return {

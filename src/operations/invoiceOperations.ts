@@ -5,6 +5,7 @@ import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
+import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { Operation, PdfRenderer } from './operation.js';
@@ -58,10 +59,11 @@ export function invoiceOperations(
     request,
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
-    handle(prepared, { signal }) {
+    handle(prepared, { signal, specimen = false }) {
       if (!renderer) throw renderingUnavailable();
       const started = performance.now();
-      return renderer.renderPdf(prepared, { signal }).then(({ pdf, pages }) => {
+      const printed = specimen ? asSpecimen(prepared) : prepared;
+      return renderer.renderPdf(printed, { signal, specimen }).then(({ pdf, pages }) => {
         onRendered?.((performance.now() - started) / 1000, pages);
         return {
           contentType: 'application/pdf',

@@ -77,7 +77,8 @@ export interface Operation<TInput = unknown> {
    */
   pooled?: {
     wanted(input: TInput): boolean;
-    run(input: TInput, stopped: () => boolean): PooledAnswer;
+    /** `marks.specimen`: paid with test money, like WorkCall's. */
+    run(input: TInput, stopped: () => boolean, marks?: { specimen?: boolean }): PooledAnswer;
   };
 }
 
@@ -105,6 +106,8 @@ export interface DocumentBody {
 
 interface WorkCall {
   signal: AbortSignal;
+  /** Paid with test money (payment/trial/): every document it makes is marked as a specimen. */
+  specimen?: boolean;
 }
 
 /** An operation with its price resolved from configuration ("0" when free). */
@@ -150,7 +153,10 @@ export interface PdfRenderer {
   /**
    * Admission is decided before this returns: without a free page or queue place it throws
    * renderer_busy synchronously (the call core relies on it, `handle` above). `signal` withdraws
-   * a render still waiting for a page.
+   * a render still waiting for a page. `specimen` stamps every page (src/render/specimenStamp.ts).
    */
-  renderPdf(prepared: PreparedInvoice, options?: { signal?: AbortSignal }): Promise<{ pdf: Buffer; pages: number }>;
+  renderPdf(
+    prepared: PreparedInvoice,
+    options?: { signal?: AbortSignal; specimen?: boolean },
+  ): Promise<{ pdf: Buffer; pages: number }>;
 }

@@ -25,7 +25,7 @@ export interface OperationJob {
    * Run the row's pooled paid work (operation.ts `pooled`) on the parsed input. `cancel` is one
    * Int32 the main thread sets to 1 when verify refused the payment.
    */
-  pooledWork?: { cancel: SharedArrayBuffer };
+  pooledWork?: { cancel: SharedArrayBuffer; specimen?: boolean };
 }
 
 export type OperationJobResult =
@@ -64,7 +64,8 @@ export function runOperationJob(operations: ReadonlyMap<string, Operation>, job:
   if (job.pooledWork) {
     if (!operation.pooled) throw new Error(`operation ${job.operationId} has no pooled work`);
     const cancel = new Int32Array(job.pooledWork.cancel);
-    return { kind: 'worked', answer: operation.pooled.run(input, () => Atomics.load(cancel, 0) === 1) };
+    const marks = { specimen: job.pooledWork.specimen === true };
+    return { kind: 'worked', answer: operation.pooled.run(input, () => Atomics.load(cancel, 0) === 1, marks) };
   }
   // An input that names something to look up (request.resolve) goes back to the main thread first.
   if (job.compute && operation.compute && !operation.request.resolve?.needed(input))

@@ -3,11 +3,15 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { PricedResource } from '../payment/offer.js';
 import type { SettleResponse } from '../payment/facilitatorClient.js';
 import type { DecodedPayment } from '../payment/paymentHeader.js';
+import type { SignInInput } from '../payment/signInWithX/signInProof.js';
 import type { ClaimedPayment, PayerAdmission, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
 import { paidAnswerOf, type Answer, type PaidAnswer } from './operation.js';
 
-/** The work of a paid operation, started once the authorization is claimed. */
-export type PaidWork = (signal: AbortSignal) => Answer | Promise<Answer>;
+/**
+ * The work of a paid operation, started once the authorization is claimed. `marks.specimen`: it
+ * was paid with test money (payment/trial/), so what it makes must be marked as a specimen.
+ */
+export type PaidWork = (signal: AbortSignal, marks?: { specimen?: boolean }) => Answer | Promise<Answer>;
 
 /** How a paid call ends; each transport (HTTP, MCP) turns it into its own answer. */
 export type PaidOutcome =
@@ -18,6 +22,8 @@ export type PaidOutcome =
 
 /** What a transport learns along the way (for its log) and how it tells when its answer has left. */
 export interface PaidCallHooks {
+  /** A sign-in-with-x proof as the transport carries it, for a free re-download (signInWithXCall.ts). */
+  signIn?: SignInInput | undefined;
   /** The payer rate limit (rateLimit.ts), taken only for a fresh authorization that passed every local check. */
   admitPayer?: PayerAdmission | undefined;
   onVerified?(details: { payer: string; nonce: string }): void;

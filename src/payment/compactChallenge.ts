@@ -3,6 +3,8 @@ import type { PaymentRequired } from '@x402/core/types';
 export type { PaymentRequired };
 import { BAZAAR } from '@x402/extensions/bazaar';
 import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
+import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
+import { compactSignInOffer } from './signInWithX/signInChallenge.js';
 
 type Json = Record<string, unknown>;
 const record = (value: unknown): Json =>
@@ -22,6 +24,9 @@ const record = (value: unknown): Json =>
 export function compactPaymentRequired(paymentRequired: PaymentRequired): PaymentRequired {
   const { [BAZAAR.key]: bazaar, [OFFER_RECEIPT]: _offers, ...rest } = paymentRequired.extensions ?? {};
   const extensions = { ...rest, ...(bazaar !== undefined ? { [BAZAAR.key]: compactBazaar(bazaar) } : {}) };
+  // The sign-in offer without its fixed JSON Schema (signInWithX/signInChallenge.ts).
+  if (extensions[SIGN_IN_WITH_X] !== undefined)
+    extensions[SIGN_IN_WITH_X] = compactSignInOffer(extensions[SIGN_IN_WITH_X]);
   return { ...paymentRequired, extensions };
 }
 

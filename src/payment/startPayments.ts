@@ -10,6 +10,8 @@ import { withPaymentIdentifier } from './paymentIdentifier.js';
 import type { PaymentStore } from './paymentStore.js';
 import { devKey, RECEIPT_SIGNER_INDEX } from './local/devAccounts.js';
 import { createReceiptSigner, type ReceiptSigner } from './receipts.js';
+import { startSignInWithX, type SignInWithX } from './signInWithX/startSignInWithX.js';
+import { startTrial, type TrialConfiguration } from './trial/trialPayments.js';
 
 export interface PaymentSettings {
   localPaymentMode: boolean;
@@ -29,6 +31,10 @@ export interface PaymentSettings {
   redisUrl?: string | undefined;
   /** Signs offers and receipts (receipts.ts); unset: a dev key in local payment mode, none otherwise. */
   receiptSigningKey?: `0x${string}` | undefined;
+  /** Sign-in-with-x re-downloads (signInWithX/); unset: off. */
+  signInWithX?: { entitlementDays: number } | undefined;
+  /** The trial network (trial/); unset: off. */
+  trial?: TrialConfiguration | undefined;
 }
 
 export interface Payments {
@@ -40,6 +46,10 @@ export interface Payments {
   receipts?: ReceiptSigner;
   /** Present in local payment mode: the embedded chain and facilitator. */
   local?: LocalPaymentNetwork;
+  /** Who paid for what, for sign-in-with-x re-downloads (present when it is on). */
+  signIn?: SignInWithX;
+  /** The trial network's processor and terms (present with TRIAL_NETWORK=on). */
+  trial?: Awaited<ReturnType<typeof startTrial>>;
   close(): Promise<void>;
 }
 
@@ -135,14 +145,29 @@ export async function startPayments(
     store,
     hooks.duplicateWaitMs !== undefined ? { duplicateWaitMs: hooks.duplicateWaitMs } : {},
   );
+  const signIn = settings.signInWithX ? startSignInWithX(settings.signInWithX, settings) : undefined;
+  const trial = settings.trial
+    ? await startTrial(
+        settings.trial,
+        { ...settings, facilitatorUrl, payTo },
+        { store, receipts, log: hooks.log, onEvent: hooks.onEvent, duplicateWaitMs: hooks.duplicateWaitMs },
+      ).catch(async (error: unknown) => {
+        await local?.close();
+        throw error;
+      })
+    : undefined;
   return {
     processor,
     terms,
     facilitatorProbe,
     ...(receipts ? { receipts } : {}),
     ...(local ? { local } : {}),
+    ...(signIn ? { signIn } : {}),
+    ...(trial ? { trial } : {}),
     async close() {
       await store.close();
+      await signIn?.entitlements.close();
+      await trial?.close();
       await local?.close();
     },
   };

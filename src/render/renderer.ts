@@ -14,6 +14,8 @@ import { printHtml } from './printPage.js';
 import { renderFailed, renderTimeout } from './renderErrors.js';
 import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
+import { withSpecimenStamp } from './specimenStamp.js';
+import { SPECIMEN_TEXT } from '../invoice/specimen.js';
 import { loadInvoiceTemplates, type TemplateReload } from './templates.js';
 
 /** Every option left out takes its value from RENDER_DEFAULTS (renderDefaults.ts), as the configuration does. */
@@ -70,6 +72,13 @@ interface RendererStats {
   failures: number;
 }
 
+/** `specimen`: paid with test money, so every page is stamped (specimenStamp.ts). */
+interface RenderCall {
+  timeoutMs?: number;
+  signal?: AbortSignal | undefined;
+  specimen?: boolean | undefined;
+}
+
 export interface Renderer {
   /**
    * Renders the PDF. Admission is decided before it returns: a full renderer throws renderer_busy
@@ -81,13 +90,10 @@ export interface Renderer {
    */
   renderPdf(
     prepared: PreparedInvoice,
-    options?: { timeoutMs?: number; signal?: AbortSignal | undefined; paper?: PaperSetting | undefined },
+    options?: RenderCall & { paper?: PaperSetting | undefined },
   ): Promise<RenderResult>;
   /** The same for an inbound e-invoice (POST /v1/e-invoice/render.pdf), with the same admission. */
-  renderInboundPdf(
-    render: InboundRender,
-    options?: { timeoutMs?: number; signal?: AbortSignal | undefined },
-  ): Promise<RenderResult>;
+  renderInboundPdf(render: InboundRender, options?: RenderCall): Promise<RenderResult>;
   /** Would a render be admitted now? The question renderPdf's admission asks (readiness asks it too). */
   hasRoom(): boolean;
   /** The filled HTML as the preview shows it (the printed copy adds SCREEN_OFF_CSS, templates.ts). */
@@ -135,14 +141,19 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   let closed = false;
 
   /** Fills the HTML and prints it on the page the supervisor handed over, within the deadline. */
-  function print(pooled: PooledPage, prepared: PreparedInvoice, paper: PaperSetting, timeoutMs: number) {
+  function print(
+    pooled: PooledPage,
+    prepared: PreparedInvoice,
+    paper: PaperSetting,
+    call: Pick<Required<RenderCall>, 'timeoutMs' | 'specimen'>,
+  ) {
     const view = templates.view(prepared);
     return printView(
       pooled,
       view,
       paperOf(prepared, paper),
       { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date },
-      timeoutMs,
+      call,
     );
   }
 
@@ -151,16 +162,18 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     view: InvoiceView,
     paper: PaperFormat,
     info: { author: string; date: string },
-    timeoutMs: number,
+    { timeoutMs, specimen }: Pick<Required<RenderCall>, 'timeoutMs' | 'specimen'>,
   ) {
-    const html = templates.printPage(view);
+    const page = templates.printPage(view);
+    const html = specimen ? withSpecimenStamp(page) : page;
     const params = printParams(paper, settings.tagged);
     try {
       const work = printHtml(pooled.printable, html, params);
       const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () =>
         renderTimeout(timeoutMs),
       );
-      return setPdfInfo(printed, { title: view.title, author: info.author, date: info.date, creator: PDF_CREATOR });
+      const title = specimen ? `${SPECIMEN_TEXT}: ${view.title}` : view.title;
+      return setPdfInfo(printed, { title, author: info.author, date: info.date, creator: PDF_CREATOR });
     } catch (error) {
       throw error instanceof AppError ? error : renderFailed(error);
     }
@@ -195,7 +208,10 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       return finished(
         started,
         call.signal,
-        supervisor.run((pooled) => print(pooled, prepared, paper, timeoutMs), call.signal),
+        supervisor.run(
+          (pooled) => print(pooled, prepared, paper, { timeoutMs, specimen: call.specimen === true }),
+          call.signal,
+        ),
       );
     },
 
@@ -214,7 +230,10 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       return finished(
         started,
         call.signal,
-        supervisor.run((pooled) => printView(pooled, view, paper, info, timeoutMs), call.signal),
+        supervisor.run(
+          (pooled) => printView(pooled, view, paper, info, { timeoutMs, specimen: call.specimen === true }),
+          call.signal,
+        ),
       );
     },
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { createLifecycle, type Lifecycle } from '../../src/lifecycle.js';
@@ -52,6 +53,11 @@ export interface PaidServiceOptions {
   env?: Record<string, string>;
   /** Where the rate-limit buckets live (e.g. a memory store on a stopped clock); default: in memory. */
   buckets?: BucketStore;
+  /**
+   * PUBLIC_BASE_URL is the address the service really listens on (http://127.0.0.1:<port>), as a
+   * client that checks the origin of what it signs (sign-in-with-x) needs; default http://127.0.0.1.
+   */
+  ownOrigin?: boolean;
 }
 
 /**
@@ -60,11 +66,16 @@ export interface PaidServiceOptions {
  * listening on 127.0.0.1.
  */
 export async function startPaidService(options: PaidServiceOptions) {
+  // Listening first, so that the configuration may name the port; requests wait for the app.
+  const late: { handle?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const server = createHttpServer((req, res) => late.handle?.(req, res)).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     PORT: '0',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    PUBLIC_BASE_URL: options.ownOrigin ? `http://127.0.0.1:${port}` : 'http://127.0.0.1',
     FACILITATOR_URL: options.facilitatorUrl ?? options.net.facilitatorUrl,
     FACILITATOR_TIMEOUT_MS: String(options.facilitatorTimeoutMs ?? 10_000),
     PAY_TO: options.net.payTo,
@@ -102,15 +113,13 @@ export async function startPaidService(options: PaidServiceOptions) {
     renderer,
     ...(options.buckets ? { buckets: options.buckets } : {}),
   });
-  const { app } = service;
   // The production server (its header size and time limits), not app.listen's defaults.
-  const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  late.handle = service.app.callback();
   return {
     url: `http://127.0.0.1:${port}`,
     events,
     eventDetails,
+    payments,
     renders: () => renders,
     /** What shutdown does once settlements are done: every connection is cut at once. */
     cutConnections: () => server.closeAllConnections(),

@@ -103,6 +103,7 @@ async function answerToolCall(
     name: params.name as string,
     args: split.member,
     payment: meta && typeof meta === 'object' ? meta['x402/payment'] : undefined,
+    signIn: meta && typeof meta === 'object' ? meta['sign-in-with-x'] : undefined,
     signal: gone.signal,
     admitPayer,
   });

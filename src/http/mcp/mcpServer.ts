@@ -92,6 +92,7 @@ function createMcpServer(
         name: request.params.name,
         args: request.params.arguments === undefined ? undefined : { value: request.params.arguments },
         payment: request.params._meta?.['x402/payment'],
+        signIn: request.params._meta?.['sign-in-with-x'],
         signal: extra.signal,
         admitPayer,
       }),

@@ -15,6 +15,8 @@ export interface ToolCall {
   args: { text: string; isObject: boolean } | { value: unknown } | undefined;
   /** `_meta["x402/payment"]`, the x402 MCP transport's payment. */
   payment: unknown;
+  /** `_meta["sign-in-with-x"]`: a sign-in-with-x payload (the SIGN-IN-WITH-X header's JSON), for a free re-download. */
+  signIn?: unknown;
   signal: AbortSignal;
   /** The payer rate limit of the calling client address (rateLimit.ts), the same buckets as HTTP's. */
   admitPayer?: PayerAdmission | undefined;
@@ -59,7 +61,10 @@ export function toolCaller(options: ToolCallerOptions): (call: ToolCall) => Prom
         body,
         ...(call.payment === undefined ? {} : { payment: { payload: call.payment } }),
         signal: call.signal,
-        hooks: { admitPayer: call.admitPayer },
+        hooks: {
+          admitPayer: call.admitPayer,
+          ...(call.signIn === undefined ? {} : { signIn: { payload: call.signIn } }),
+        },
       });
       return { tool: tool.name, outcome };
     } catch (thrown) {

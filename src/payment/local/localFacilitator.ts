@@ -8,14 +8,16 @@ export interface LocalFacilitatorOptions {
   rpcUrl: string;
   /** Signs and pays gas for settlement transactions. */
   gasPayer: LocalAccount;
+  /** The chain it settles on (default: chain id 8453 as eip155:8453; the trial chain passes its own). */
+  chain?: { id: number; network: `${string}:${string}` };
 }
 
 // The same x402Facilitator + ExactEvmScheme a real facilitator runs, against the local chain.
-// Only the v2 "exact" scheme on eip155:8453 is registered: what this service offers.
+// Only the v2 "exact" scheme on its one network (eip155:8453 unless told) is registered.
 export function createLocalFacilitator(opts: LocalFacilitatorOptions): x402Facilitator {
   const wallet = createWalletClient({
     account: opts.gasPayer,
-    chain: localBaseChain(opts.rpcUrl),
+    chain: localBaseChain(opts.rpcUrl, opts.chain?.id),
     transport: http(opts.rpcUrl, { timeout: LOCAL_RPC.timeoutMs }),
     pollingInterval: LOCAL_RPC.pollingIntervalMs,
   }).extend(publicActions);
@@ -38,7 +40,7 @@ export function createLocalFacilitator(opts: LocalFacilitatorOptions): x402Facil
     { confirmationTimeoutMs: 30_000 },
   );
 
-  return new x402Facilitator().register(BASE_NETWORK, new ExactEvmScheme(signer));
+  return new x402Facilitator().register(opts.chain?.network ?? BASE_NETWORK, new ExactEvmScheme(signer));
 }
 
 function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {

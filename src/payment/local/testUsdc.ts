@@ -20,24 +20,27 @@ export interface InstallTestUsdcOptions {
   /** Sends the mint transactions (anyone may mint TestUSDC). */
   minter: LocalAccount;
   grants: { to: `0x${string}`; amount: bigint }[];
+  /** Where the token goes and on which chain (default: USDC's address on Base, chain id 8453). */
+  at?: { address: `0x${string}`; chainId: number };
 }
 
 // setCode places runtime code without running a constructor, which TestUSDC and Multicall3 are
 // written for; balances are then created by ordinary mint transactions (with Transfer events).
 export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<TestUsdc> {
-  const chain = localBaseChain(opts.rpcUrl);
+  const chain = localBaseChain(opts.rpcUrl, opts.at?.chainId);
+  const usdcAddress = opts.at?.address ?? USDC_ON_BASE;
   const transport = http(opts.rpcUrl, { timeout: LOCAL_RPC.timeoutMs });
   const pollingInterval = LOCAL_RPC.pollingIntervalMs;
   const testClient = createTestClient({ mode: 'anvil', chain, transport });
   const publicClient = createPublicClient({ chain, transport, pollingInterval });
   const wallet = createWalletClient({ account: opts.minter, chain, transport, pollingInterval });
 
-  await testClient.setCode({ address: USDC_ON_BASE, bytecode: deployedBytecode('TestUSDC') });
+  await testClient.setCode({ address: usdcAddress, bytecode: deployedBytecode('TestUSDC') });
   await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: deployedBytecode('Multicall3') });
 
   for (const { to, amount } of opts.grants) {
     const hash = await wallet.writeContract({
-      address: USDC_ON_BASE,
+      address: usdcAddress,
       abi: testUsdcAbi,
       functionName: 'mint',
       args: [to, amount],
@@ -47,17 +50,17 @@ export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<Tes
   }
 
   return {
-    address: USDC_ON_BASE,
+    address: usdcAddress,
     balanceOf: (account) =>
       publicClient.readContract({
-        address: USDC_ON_BASE,
+        address: usdcAddress,
         abi: testUsdcAbi,
         functionName: 'balanceOf',
         args: [account],
       }),
     authorizationState: (from, nonce) =>
       publicClient.readContract({
-        address: USDC_ON_BASE,
+        address: usdcAddress,
         abi: testUsdcAbi,
         functionName: 'authorizationState',
         args: [from, nonce],
