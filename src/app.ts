@@ -86,7 +86,12 @@ export function createApp(deps: AppDependencies): AppService {
   const buckets = deps.buckets ?? createMemoryBucketStore();
   const themes = deps.themes ?? createMemoryThemeStore();
   let routes: PricedOperation[] = [];
-  const operations = operationList({ renderer: deps.renderer, onRendered: deps.metrics?.observeRender, themes });
+  const operations = operationList({
+    renderer: deps.renderer,
+    onRendered: deps.metrics?.observeRender,
+    themes,
+    ksefQrEnvironment: config.KSEF_QR_ENVIRONMENT,
+  });
   const specs: Operation[] = [
     ...operations,
     docsRoute(() => routes),

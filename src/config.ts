@@ -50,6 +50,7 @@ const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
+  v1_e_invoice_ksef_xml: '0.01',
   // Per invoice in the batch: a batch of n costs n times this (src/operations/batchOperations.ts).
   v1_invoices_zip: '0.02',
   // Inbound e-invoices (src/operations/inboundOperations.ts): a render like /v1/invoice.pdf.
@@ -92,6 +93,10 @@ const EnvSchema = v.object({
   RENDER_TIMEOUT_MS: integerVar(100, 120_000, RENDER_DEFAULTS.renderTimeoutMs),
   BROWSER_MAX_RENDERS: integerVar(1, 100_000, RENDER_DEFAULTS.maxRendersPerBrowser),
   PAPER_SIZE: v.optional(v.picklist(PAPER_SETTINGS, 'must be auto, A4 or Letter'), RENDER_DEFAULTS.paperSize),
+  KSEF_QR_ENVIRONMENT: v.optional(
+    v.picklist(['production', 'test', 'demo'], 'must be production, test or demo'),
+    'production',
+  ),
   // Development preview (GET /preview); its default depends on NODE_ENV, see loadConfig.
   PREVIEW: v.optional(v.picklist(['on', 'off'], 'must be on or off')),
   // Payment
@@ -197,6 +202,10 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
     description: 'The browser is replaced (its successor launched first) after this many renders.',
   },
   PAPER_SIZE: { description: '`auto` (Letter for USD, CAD and MXN, A4 otherwise), `A4` or `Letter`.' },
+  KSEF_QR_ENVIRONMENT: {
+    description:
+      'The KSeF environment of the verification QR link on a printed FA(3) when the request names none (`ksef_environment`): `production` (qr.ksef.mf.gov.pl), `test` (qr-test…) or `demo` (qr-demo…).',
+  },
   PREVIEW: {
     description:
       'The development preview at `/preview`, with free PDF downloads; `on` is refused unless `NODE_ENV=development`.',

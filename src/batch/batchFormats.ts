@@ -1,6 +1,33 @@
 import { prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE } from '../einvoice/profiles.js';
+import { FORMATS } from '../einvoice/formats/registry.js';
 import { prepareInvoice } from '../invoice/prepareInvoice.js';
+
+interface BatchFormatEntry {
+  /** The item checked (and, for a syntax of a format's own, written: `xml`) as its single route does. */
+  prepare(body: unknown): ProfiledInvoice & { xml?: Uint8Array };
+  suffix: string;
+  mimeType: string;
+  singleRoute: string;
+}
+
+type WithWriter = Extract<(typeof FORMATS)[number], { writer: object }>;
+
+/** A batch format per format module that writes a syntax of its own (FA(3)): its writer checks and writes each item. */
+const OWN_SYNTAX_FORMATS = Object.fromEntries(
+  FORMATS.filter((format): format is WithWriter => 'writer' in format).map((format): [string, BatchFormatEntry] => [
+    format.id,
+    {
+      prepare: (body) => {
+        const { prepared, file } = format.writer.write(body);
+        return { prepared, profile: format.id, xml: file };
+      },
+      suffix: format.writer.fileSuffix,
+      mimeType: format.writer.mediaType,
+      singleRoute: format.writer.route,
+    },
+  ]),
+) as Record<WithWriter['id'], BatchFormatEntry>;
 
 /**
  * The output formats a batch can be made in, each with the checks of its single route (the plain
@@ -32,10 +59,8 @@ export const BATCH_FORMATS = {
     mimeType: 'application/xml',
     singleRoute: '/v1/e-invoice/ubl.xml',
   },
-} as const satisfies Record<
-  string,
-  { prepare(body: unknown): ProfiledInvoice; suffix: string; mimeType: string; singleRoute: string }
->;
+  ...OWN_SYNTAX_FORMATS,
+} as const satisfies Record<string, BatchFormatEntry>;
 
 export type BatchFormat = keyof typeof BATCH_FORMATS;
 export const BATCH_FORMAT_NAMES = Object.keys(BATCH_FORMATS) as BatchFormat[];

@@ -52,6 +52,8 @@ export interface PreparedBatch {
   invoices: PreparedInvoice[];
   /** Each invoice's e-invoice profile (its `profile`, en16931 when absent), in item order. */
   profiles: EInvoiceProfile[];
+  /** A format module's own syntax (FA(3)): each item's file, written when it was checked (batchFormats.ts). */
+  xml?: Uint8Array[];
 }
 
 /**
@@ -72,12 +74,14 @@ export function prepareBatch(body: unknown): PreparedBatch {
   const issues: Issue[] = [];
   const prepared: PreparedInvoice[] = [];
   const profiles: EInvoiceProfile[] = [];
+  const xml: Uint8Array[] = [];
   let code: string | undefined;
   invoices.forEach((item, index) => {
     try {
       const profiled = prepare(item);
       prepared.push(profiled.prepared);
       profiles.push(profiled.profile);
+      if ('xml' in profiled) xml.push(profiled.xml as Uint8Array);
     } catch (error) {
       if (!(error instanceof InputRejected)) throw error;
       // A single failing rule family keeps its code (en16931_rules_failed); a mix is validation_failed.
@@ -88,7 +92,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
   });
   if (issues.length === 0) issues.push(...duplicateNumbers(prepared));
   if (issues.length > 0) throw batchRejected(code ?? 'validation_failed', issues);
-  return { format, invoices: prepared, profiles };
+  return { format, invoices: prepared, profiles, ...(xml.length > 0 ? { xml } : {}) };
 }
 
 const itemPath = (index: number, path: string) =>

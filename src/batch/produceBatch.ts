@@ -5,7 +5,7 @@ import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from '../einvoice/pro
 import { AppError, type ErrorCode } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
-import { BATCH_FORMATS, type BatchFormat } from './batchFormats.js';
+import { BATCH_FORMATS } from './batchFormats.js';
 import type { PreparedBatch } from './batchRequest.js';
 import { fileNamesOf } from './fileNames.js';
 import { manifestBytes, manifestFile, type ManifestFile } from './manifest.js';
@@ -55,9 +55,9 @@ export function produceBatch(
 ): Promise<BatchFile> {
   const { add, finish } = zipOf(batch);
 
-  if (batch.format === 'cii' || batch.format === 'ubl') return Promise.resolve(xmlBatch(batch));
+  if (isXmlBatch(batch)) return Promise.resolve(xmlBatch(batch));
   if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
-  return renderAll(renderer, batch, batch.format, options, add).then(finish);
+  return renderAll(renderer, batch, batch.format as 'pdf' | 'factur-x', options, add).then(finish);
 }
 
 /** The batch's ZIP as files are added in item order: `add` each file, then `finish` with the manifest. */
@@ -92,7 +92,7 @@ function zipOf(batch: PreparedBatch) {
 }
 
 /** Whether a batch is pure CPU (XML e-invoices and their ZIP, no render): the work the compute pool takes. */
-export const isXmlBatch = (batch: PreparedBatch): boolean => batch.format === 'cii' || batch.format === 'ubl';
+export const isXmlBatch = (batch: PreparedBatch): boolean => BATCH_FORMATS[batch.format].mimeType !== 'application/pdf';
 
 /**
  * An XML batch's ZIP, synchronously (on a compute worker for a paid call: batchOperations.ts
@@ -101,11 +101,15 @@ export const isXmlBatch = (batch: PreparedBatch): boolean => batch.format === 'c
  */
 export function xmlBatch(batch: PreparedBatch, stopped: () => boolean = () => false): BatchFile {
   if (!isXmlBatch(batch)) throw new Error(`a ${batch.format} batch is rendered, not written`);
-  const syntax = batch.format as 'cii' | 'ubl';
   const { add, finish } = zipOf(batch);
   batch.invoices.forEach((prepared, index) => {
     if (stopped()) throw workWithdrawn(index);
-    add(index, eInvoiceXml(prepared, syntax, batch.profiles[index]), null);
+    // A syntax of a format's own (FA(3)) was written when its item was checked (batchFormats.ts); CII and UBL are written here.
+    const written = batch.xml?.[index];
+    const xml = written
+      ? Buffer.from(written)
+      : eInvoiceXml(prepared, batch.format as 'cii' | 'ubl', batch.profiles[index]);
+    add(index, xml, null);
   });
   return finish();
 }
@@ -118,7 +122,7 @@ const workWithdrawn = (index: number) =>
 function renderAll(
   renderer: BatchRenderer,
   batch: PreparedBatch,
-  format: Exclude<BatchFormat, 'cii' | 'ubl'>,
+  format: 'pdf' | 'factur-x',
   options: BatchOptions,
   add: (index: number, bytes: Buffer, pages: number | null) => void,
 ): Promise<void> {

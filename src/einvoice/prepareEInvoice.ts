@@ -31,8 +31,17 @@ export function prepareEInvoice(body: unknown): PreparedInvoice {
 }
 
 /** For the free validate route: the prepared invoice, its profile and every rule it breaks (not thrown). */
-export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledInvoice & { issues: Issue[] } {
+export function checkEInvoice(
+  body: unknown,
+  format?: EInvoiceFormat,
+): ProfiledInvoice & { issues: Issue[]; formatAmounts?: Record<string, string> } {
   const { invoiceBody, profile, profileIssues } = splitProfile(body);
+  // A format with its own request object checks the request itself (FA(3): formats/ksef/format.ts).
+  const ownCheck = PROFILES[profile].checkRequest;
+  if (ownCheck && profileIssues.length === 0) {
+    const { issues, ...checked } = ownCheck(invoiceBody);
+    return { ...checked, profile, issues: [...formatIssues(profile, format), ...issues] };
+  }
   let prepared: PreparedInvoice;
   try {
     prepared = prepareInvoiceWithRuleIds(invoiceBody);

@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { InvoiceFieldsSchema } from '../invoice/schema.js';
+import { FORMATS } from './formats/registry.js';
 import { ProfileField } from './profiles.js';
+
+type WithRequestField = Extract<(typeof FORMATS)[number], { requestField: object }>;
+
+/** The request objects format modules bring, each named after its profile (FA(3)'s `ksef`). */
+const FORMAT_REQUEST_FIELDS = Object.fromEntries(
+  FORMATS.flatMap((format) => ('requestField' in format ? [[format.id, format.requestField]] : [])),
+) as { [F in WithRequestField as F['id']]: F['requestField'] };
 
 /**
  * The body of the e-invoice routes (and their MCP tools): the invoice of /v1/invoice.pdf plus the
@@ -8,7 +16,10 @@ import { ProfileField } from './profiles.js';
  * prepareEInvoice.ts takes `profile` off and validates the rest with InvoiceSchema itself.
  */
 export const EInvoiceRequestSchema = v.pipe(
-  v.strictObject({ ...InvoiceFieldsSchema.entries, profile: ProfileField }, 'unknown property'),
+  v.strictObject(
+    { ...InvoiceFieldsSchema.entries, profile: ProfileField, ...FORMAT_REQUEST_FIELDS },
+    'unknown property',
+  ),
   v.forward(
     v.partialCheck(
       [['issue_date'], ['due_date']],

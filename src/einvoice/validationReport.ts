@@ -45,6 +45,14 @@ export const EInvoiceValidationSchema = v.object({
     TotalsReportSchema,
     v.description('The totals, as POST /v1/invoice/validate answers them; the XML carries exactly these amounts.'),
   ),
+  format_amounts: v.optional(
+    v.pipe(
+      v.record(v.string(), v.string()),
+      v.description(
+        'Profile ksef: the FA(3) amounts as the XML writes them, by element (P_13_1, P_14_1, P_14_1W, …, P_15); for a ZAL the advance received, shared among the rates.',
+      ),
+    ),
+  ),
 });
 
 export type EInvoiceValidation = v.InferOutput<typeof EInvoiceValidationSchema>;
@@ -53,6 +61,7 @@ export function buildEInvoiceValidation(
   prepared: PreparedInvoice,
   issues: Issue[],
   profile: EInvoiceProfile = DEFAULT_PROFILE,
+  formatAmounts?: Record<string, string>,
 ): EInvoiceValidation {
   const definition = PROFILES[profile];
   return {
@@ -63,5 +72,6 @@ export function buildEInvoiceValidation(
     rule_sets: [...definition.ruleSets],
     issues,
     totals: buildTotalsReport(prepared),
+    ...(formatAmounts ? { format_amounts: formatAmounts } : {}),
   };
 }

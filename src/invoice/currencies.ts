@@ -1,5 +1,5 @@
 /**
- * The 12 supported currencies (docs/invoice.md). Minor-unit digits come from this table
+ * The 13 supported currencies (docs/invoice.md). Minor-unit digits come from this table
  * (ISO 4217), never from Intl defaults, so a formatter can never disagree with the maths.
  */
 export const CURRENCIES = {
@@ -15,6 +15,7 @@ export const CURRENCIES = {
   MXN: { digits: 2, locale: 'es-MX' },
   BRL: { digits: 2, locale: 'pt-BR' },
   SGD: { digits: 2, locale: 'en-SG' },
+  PLN: { digits: 2, locale: 'pl-PL' },
 } as const satisfies Record<string, { digits: number; locale: string }>;
 
 export type CurrencyCode = keyof typeof CURRENCIES;

@@ -6,7 +6,7 @@
  * known), so no value of the document is dropped silently.
  */
 /** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
-type Syntax = 'cii' | 'ubl' | 'zugferd1';
+type Syntax = 'cii' | 'ubl' | 'zugferd1' | 'fa3';
 
 export interface InAddress {
   lines: string[];
@@ -124,9 +124,9 @@ export interface OtherValue {
 
 export interface InboundInvoice {
   syntax: Syntax;
-  /** The root element: CrossIndustryInvoice, Invoice, CreditNote, CrossIndustryDocument (ZUGFeRD 1.0), … */
+  /** The root element: CrossIndustryInvoice, Invoice, CreditNote, CrossIndustryDocument (ZUGFeRD 1.0), Faktura (KSeF FA(3)), … */
   document: string;
-  /** The syntax as a reader names it: "UN/CEFACT CII", "UBL 2.1 Invoice", "ZUGFeRD 1.0". */
+  /** The syntax as a reader names it: "UN/CEFACT CII", "UBL 2.1 Invoice", "ZUGFeRD 1.0", "KSeF VAT". */
   syntaxLabel: string;
   /** A Peppol SBDH envelope was removed around the document. */
   envelope: 'sbdh' | null;
@@ -181,6 +181,10 @@ export interface InboundInvoice {
   lines: InLine[];
   attachments: InAttachment[];
   otherValues: OtherValue[];
+  /** A syntax of a format's own: the request fields a re-issue under its profile adds to the invoice (FA(3): its `ksef` object). */
+  reissueFields?: Record<string, unknown>;
+  /** An FA(3) only: its kind and the seller NIP as written, which its KSeF verification code (KOD I) needs (src/einvoice/formats/ksef/readFa3.ts). */
+  fa3?: { kind: string; sellerNip: string | undefined };
 }
 
 /** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */

@@ -11,6 +11,9 @@ import {
   type ProfiledInvoice,
 } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../einvoice/profiles.js';
+import { KSEF_EXAMPLE } from '../einvoice/formats/ksef/ksefExample.js';
+import { KSEF_ROUTE_DESCRIPTION } from '../einvoice/formats/ksef/ksefDocs.js';
+import { parseKsefRoute, type KsefXml } from '../einvoice/formats/ksef/ksefRoute.js';
 import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
@@ -107,7 +110,24 @@ export function eInvoiceOperations(
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
-    compute: ({ prepared, profile, issues }) => buildEInvoiceValidation(prepared, issues, profile),
+    compute: ({ prepared, issues, profile, formatAmounts }) =>
+      buildEInvoiceValidation(prepared, issues, profile, formatAmounts),
+  };
+
+  const ksefXml: Operation<KsefXml> = {
+    method: 'POST',
+    path: '/v1/e-invoice/ksef.xml',
+    operationId: 'v1_e_invoice_ksef_xml',
+    summary: 'Poland KSeF e-invoice as FA(3) XML, to upload to KSeF (paid, x402)',
+    description: KSEF_ROUTE_DESCRIPTION,
+    tag: 'Invoices',
+    request: { schema: EInvoiceRequestSchema, example: KSEF_EXAMPLE, parse: (body: unknown) => parseKsefRoute(body) },
+    response: { contentType: 'application/xml', description: 'The FA(3) XML, UTF-8.' },
+    handle: ({ xml, fileName }) => ({
+      contentType: 'application/xml; charset=utf-8',
+      body: Buffer.from(xml),
+      headers: { 'Content-Disposition': `attachment; filename="${fileName}"` },
+    }),
   };
 
   return [
@@ -122,6 +142,7 @@ export function eInvoiceOperations(
       'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)',
       'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.',
     ),
+    ksefXml,
     validate,
   ];
 }

@@ -7,6 +7,7 @@ import {
   parseInboundArguments,
   parseInboundDocument,
 } from '../einvoice/inbound/inboundRequest.js';
+import { withEnvironment, type KodI, type KsefEnvironment } from '../einvoice/formats/ksef/kodI.js';
 import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
@@ -22,7 +23,7 @@ type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
 
 /** Our own CII of the e-invoice example, as the text the JSON form's `xml` takes (a Buffer would serialize as {type, data}). */
 const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii').toString('utf8'), locale: 'de-DE' };
-const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope, which may also carry a hybrid PDF as BinaryContent) or ZUGFeRD 1.0 (BASIC, COMFORT, EXTENDED), application/pdf for a Factur-X / ZUGFeRD (1.0 or 2.x) / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } (with locale), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, einvoice_binary_unsupported, pdf_malformed, pdf_encrypted, pdf_no_einvoice), 413 or 415, never charged.`;
+const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope, which may also carry a hybrid PDF as BinaryContent) or ZUGFeRD 1.0 (BASIC, COMFORT, EXTENDED) or a Polish KSeF FA(3) Faktura, application/pdf for a Factur-X / ZUGFeRD (1.0 or 2.x) / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } (with locale), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, einvoice_binary_unsupported, pdf_malformed, pdf_encrypted, pdf_no_einvoice), 413 or 415, never charged.`;
 
 /** The JSON form { xml } / { pdf_base64 } sent over HTTP, parsed by the operations' strict parser (the same errors as every JSON body). */
 function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
@@ -41,6 +42,7 @@ function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
 export function inboundOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
+  ksefQrEnvironment: KsefEnvironment = 'production',
 ): Operation[] {
   const inboundRenderer = renderer && 'renderInboundPdf' in renderer ? (renderer as InboundRenderer) : undefined;
   const requestReadBy = <T>(read: (request: ReturnType<typeof parseInboundArguments>) => T) => ({
@@ -58,7 +60,7 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/inspect',
     operationId: 'v1_e_invoice_inspect',
-    summary: 'Read an inbound e-invoice (CII, UBL, hybrid PDF): its data, totals and broken rules (free)',
+    summary: 'Read an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF): its data, totals and broken rules (free)',
     description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml with "profile": reissue.profile to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks and, for an XRechnung, Peppol BIS or French document, its national rules (this service's checks; rules.checked names them); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForInspect),
@@ -70,14 +72,17 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/render.pdf',
     operationId: 'v1_e_invoice_render_pdf',
-    summary: 'Render an inbound e-invoice (CII, UBL, hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
-    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (en, de, fr, es, it, nl, pt, pl, sv, ja, zh, ar, he, hi; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. Nothing in the document is fetched or run. ${BODY}`,
+    summary:
+      'Render an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
+    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (en, de, fr, es, it, nl, pt, pl, sv, ja, zh, ar, he, hi; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForRender),
     response: { contentType: 'application/pdf', description: 'The PDF.' },
     // Not async: renderInboundPdf's admission must throw before this returns (see PdfRenderer).
     handle(read, { signal, specimen = false }) {
-      return produceInboundPdf(inboundRenderer, read, signal, onRendered, specimen);
+      const { ksefQr } = read as InboundRender & { ksefQr?: KodI };
+      const render = ksefQr ? { ...read, ksefQr: withEnvironment(ksefQr, ksefQrEnvironment) } : read;
+      return produceInboundPdf(inboundRenderer, render, signal, onRendered, specimen);
     },
   };
   return [inspect, render];

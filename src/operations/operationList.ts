@@ -7,6 +7,7 @@ import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
 import type { ThemeStore } from '../themes/themeStore.js';
+import type { KsefEnvironment } from '../einvoice/formats/ksef/kodI.js';
 
 /** What operations' work may need; the compute workers build the list without any (they only parse). */
 export interface OperationDependencies {
@@ -14,6 +15,8 @@ export interface OperationDependencies {
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
   /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
   themes?: ThemeStore | undefined;
+  /** The KSeF environment of a printed FA(3)'s QR link when the request names none (KSEF_QR_ENVIRONMENT). */
+  ksefQrEnvironment?: KsefEnvironment | undefined;
 }
 
 /**
@@ -28,7 +31,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
     ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
     ...batchOperations(deps.renderer, deps.onRendered, deps.themes),
     ...themeOperations(deps.themes),
-    ...inboundOperations(deps.renderer, deps.onRendered),
+    ...inboundOperations(deps.renderer, deps.onRendered, deps.ksefQrEnvironment),
     ...helperOperations(HELPER_OPERATIONS),
   ];
 }

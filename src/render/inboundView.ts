@@ -33,6 +33,8 @@ export interface InboundRender {
   locale: string | undefined;
   /** A note on the document (an unknown specification identifier). */
   notes: string[];
+  /** An FA(3)'s KSeF verification code (src/einvoice/formats/ksef/kodI.ts). */
+  ksefQr?: { link: string; caption: string } | undefined;
 }
 
 export interface InboundView {
@@ -48,6 +50,8 @@ export interface InboundView {
   parties: { heading: string; party: PartyView }[];
   attachments: { id: string; text: string; lang: string }[];
   otherValues: { bt: string; path: string; value: string; lang: string }[];
+  /** KOD I of an FA(3): the QR code of its KSeF link, captioned with its KSeF number or OFFLINE. */
+  ksefQr: { svg: Handlebars.SafeString; link: string; caption: string } | null;
 }
 
 const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
@@ -261,6 +265,14 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
         .join(' · ');
       return { id: attachment.id, text, lang: userLang(text) };
     }),
+    ksefQr: render.ksefQr
+      ? {
+          // The link is built from digits, a date and Base64URL only; the QR SVG is geometry only.
+          svg: new Handlebars.SafeString(paymentQrSvg(render.ksefQr.link, { size: '32mm' }).svg),
+          link: render.ksefQr.link,
+          caption: render.ksefQr.caption,
+        }
+      : null,
     otherValues: doc.otherValues.map((value) => ({
       bt: value.bt ?? '',
       path: value.path,

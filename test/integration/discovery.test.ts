@@ -70,12 +70,13 @@ test('/.well-known/x402 lists only priced routes, with the offer', async () => {
       '/v1/e-invoice/factur-x.pdf',
       '/v1/e-invoice/cii.xml',
       '/v1/e-invoice/ubl.xml',
+      '/v1/e-invoice/ksef.xml',
       '/v1/invoices.zip',
       '/v1/e-invoice/render.pdf',
     ].map((path) => `${base}${path}`),
   );
   // The batch's price is per invoice (its 402 asks for it once per invoice).
-  assert.deepEqual(doc.offers[4].price, { amount: '0.02', currency: 'USD', per: 'invoice' });
+  assert.deepEqual(doc.offers[5].price, { amount: '0.02', currency: 'USD', per: 'invoice' });
   assert.match(doc.instructions, /PAYMENT-SIGNATURE/);
   assert.deepEqual(doc.offers[0].price, { amount: '0.02', currency: 'USD' });
 });

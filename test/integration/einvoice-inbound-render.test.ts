@@ -107,7 +107,14 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
       try {
         const { tools } = await client.listTools();
         const render = tools.find((tool) => tool.name === 'v1_e_invoice_render_pdf');
-        assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), ['locale', 'pdf_base64', 'xml']);
+        // ksef_number and ksef_environment: an FA(3)'s KSeF verification code (src/einvoice/inbound/inboundRequest.ts).
+        assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), [
+          'ksef_environment',
+          'ksef_number',
+          'locale',
+          'pdf_base64',
+          'xml',
+        ]);
         const pdfBytes = readFileSync(join(SHARED_EINVOICE, 'corpus/mixed/fx-en16931-einfach.pdf'));
         const result = (await client.callTool({
           name: 'v1_e_invoice_render_pdf',

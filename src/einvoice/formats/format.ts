@@ -1,7 +1,9 @@
+import type * as v from 'valibot';
 import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
 import type { InboundInvoice } from '../inbound/model.js';
+import type { Issue } from '../../errors.js';
 import type { Rule } from '../rules.js';
 
 /**
@@ -38,6 +40,19 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
    * fallback).
    */
   recognise?: (document: InboundInvoice) => boolean;
+  /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */
+  requestField?: v.OptionalSchema<v.GenericSchema, undefined>;
+  /**
+   * A format whose checks need more than the invoice (FA(3)'s `ksef` object): the request without
+   * `profile` checked by the module itself instead of EN 16931 + `rules` (prepareEInvoice.ts);
+   * every issue returned, not thrown, unless the body is no valid invoice. `formatAmounts` are the
+   * amounts as the format writes them, which validate answers beside its totals.
+   */
+  checkRequest?: (invoiceBody: unknown) => {
+    prepared: PreparedInvoice;
+    issues: Issue[];
+    formatAmounts?: Record<string, string>;
+  };
   /** A syntax of the format's own (FA(3), FatturaPA, ZUGFeRD 1.0) that inbound reads. */
   reader?: OwnSyntaxReader;
   /** A syntax of the format's own that it writes: the file for a prepared invoice. */
@@ -61,14 +76,24 @@ export interface OwnSyntaxReader {
   describe: string;
   /** Text any document of this syntax contains (its namespace): a PDF's other attachments are skipped unparsed. */
   marker: string;
+  /** Its specification identifiers as the inspect answer and the PDF name them (inbound/customizations.ts). */
+  customizations?: readonly (readonly [RegExp, string])[];
   /** Whether `root` is this syntax's (namespace and local name). */
   matches(root: XNode): boolean;
   read(root: XNode): InboundInvoice;
 }
 
+/**
+ * How a syntax of the format's own is written: from the request body (its `profile`, if any, the format's), since
+ * such a format may take its own request object (FA(3)'s `ksef`), checked under its rules (an
+ * InputRejected naming every issue, before any payment) and written in one step, on the compute pool.
+ */
 export interface OwnSyntaxWriter {
   mediaType: string;
-  write(prepared: PreparedInvoice): string | Uint8Array;
+  /** Its single route (src/operations/eInvoiceOperations.ts) and its files' name ending, which a batch of it uses too. */
+  route: string;
+  fileSuffix: string;
+  write(body: unknown): { prepared: PreparedInvoice; file: Uint8Array };
 }
 
 /** Declares a format module, keeping its id, syntaxes and example as literal types for the derived enums. */

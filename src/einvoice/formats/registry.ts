@@ -1,5 +1,6 @@
 import { en16931 } from './en16931/format.js';
 import { fr } from './fr/format.js';
+import { ksef } from './ksef/format.js';
 import { peppol } from './peppol/format.js';
 import { xrechnung } from './xrechnung/format.js';
 import { zugferd1 } from './zugferd1/format.js';
@@ -11,7 +12,7 @@ import type { OwnSyntaxReader, ReadOnlyFormat } from './format.js';
  * (docs/architecture.md shows the recipe): the profile enum, /v1/schema, the OpenAPI examples, the
  * MCP descriptions, inspect's detection and docs/e-invoices-national.md's table follow from it.
  */
-export const FORMATS = [en16931, xrechnung, peppol, fr] as const;
+export const FORMATS = [en16931, xrechnung, peppol, fr, ksef] as const;
 
 /** Formats only read (inspect, render.pdf), never written. */
 export const READ_ONLY_FORMATS: readonly ReadOnlyFormat[] = [zugferd1];

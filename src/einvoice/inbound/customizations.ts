@@ -1,3 +1,5 @@
+import { OWN_SYNTAX_READERS } from '../formats/registry.js';
+
 /**
  * The specification identifiers (BT-24) this service knows. Any other is read as plain EN 16931
  * (every CIUS and extension of it shares the EN 16931 core the reader maps) and the answer and
@@ -23,6 +25,8 @@ const KNOWN: readonly (readonly [RegExp, string])[] = [
   [/^urn:ferd:CrossIndustryDocument:invoice:1p0:extended$/, 'ZUGFeRD 1.0 EXTENDED'],
   [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],
   [/^urn:cen\.eu:en16931:2017#/, 'EN 16931 (a CIUS or extension)'],
+  // The identifiers of the syntaxes the format modules bring (FA(3)'s "FA (3) 1-0E", …).
+  ...OWN_SYNTAX_READERS.flatMap((reader) => reader.customizations ?? []),
 ];
 
 export function customizationName(id: string): string | null {

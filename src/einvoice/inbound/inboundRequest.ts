@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { rejected } from '../../errors.js';
 import { parseOrReject } from '../../invoice/issues.js';
 import { LocaleField } from '../../invoice/schema.js';
+import { KSEF_ENVIRONMENTS, type KsefEnvironment } from '../formats/ksef/kodI.js';
 import { INBOUND_LIMITS } from './limits.js';
 import type { InboundFormat } from './readInbound.js';
 
@@ -15,12 +16,36 @@ export interface InboundRequest {
   bytes: Uint8Array;
   format: InboundFormat;
   locale: string | undefined;
+  /** render.pdf of an FA(3): its KSeF number (KOD I's caption) and the KSeF environment of the link. */
+  ksefNumber?: string | undefined;
+  ksefEnvironment?: KsefEnvironment | undefined;
 }
 
 /** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
 export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'application/json'] as const;
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/** render.pdf of an FA(3): the query parameters (or JSON fields) of its KSeF verification code. */
+const KSEF_ARGUMENTS = {
+  ksef_number: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.maxLength(36, 'must be at most 36 characters'),
+      v.description(
+        "FA(3) only: the invoice's KSeF number, printed under its verification QR code (KOD I); checked (format, CRC-8, the seller's NIP). Absent: OFFLINE.",
+      ),
+    ),
+  ),
+  ksef_environment: v.optional(
+    v.pipe(
+      v.picklist(KSEF_ENVIRONMENTS, `must be one of ${KSEF_ENVIRONMENTS.join(', ')}`),
+      v.description(
+        'FA(3) only: the KSeF environment of the QR link: production (default, qr.ksef.mf.gov.pl), test or demo.',
+      ),
+    ),
+  ),
+};
 
 export const InboundArgumentsSchema = v.pipe(
   v.strictObject(
@@ -46,6 +71,7 @@ export const InboundArgumentsSchema = v.pipe(
         ),
       ),
       locale: LocaleField,
+      ...KSEF_ARGUMENTS,
     },
     'unknown property',
   ),
@@ -60,9 +86,10 @@ const exactlyOne = () =>
 export function parseInboundArguments(body: unknown): InboundRequest {
   const input = parseOrReject(InboundArgumentsSchema, body);
   if ((input.xml === undefined) === (input.pdf_base64 === undefined)) throw exactlyOne();
+  const ksef = { ksefNumber: input.ksef_number, ksefEnvironment: input.ksef_environment };
   return input.xml !== undefined
-    ? { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', locale: input.locale }
-    : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale };
+    ? { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', locale: input.locale, ...ksef }
+    : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale, ...ksef };
 }
 
 /**
@@ -74,16 +101,22 @@ export function parseInboundDocument(
   document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> },
   json?: { value: unknown },
 ): InboundRequest {
-  const { locale } = document.params;
+  const { locale, ksef_number, ksef_environment } = document.params;
+  const params = Object.fromEntries(
+    Object.entries({ locale, ksef_number, ksef_environment }).filter(([, value]) => value !== undefined),
+  );
   if (json) {
     const { value } = json;
     return parseInboundArguments(
-      typeof value === 'object' && value !== null && locale !== undefined
-        ? { ...(value as Record<string, unknown>), locale }
-        : value,
+      typeof value === 'object' && value !== null ? { ...(value as Record<string, unknown>), ...params } : value,
     );
   }
-  const checked =
-    locale === undefined ? undefined : parseOrReject(v.object({ locale: LocaleField }), { locale }).locale;
-  return { bytes: document.bytes, format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml', locale: checked };
+  const checked = parseOrReject(v.object({ locale: LocaleField, ...KSEF_ARGUMENTS }), params);
+  return {
+    bytes: document.bytes,
+    format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml',
+    locale: checked.locale,
+    ksefNumber: checked.ksef_number,
+    ksefEnvironment: checked.ksef_environment,
+  };
 }

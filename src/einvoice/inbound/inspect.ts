@@ -71,7 +71,9 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
   const national = nationalProfileOf(source);
   try {
-    const checked = checkEInvoice(national ? { ...invoice, profile: national } : invoice);
+    // A format's own fields (FA(3)'s kind, exemption basis, exchange rate…) travel in its request object.
+    const body = source.reissueFields ? { ...invoice, ...source.reissueFields } : invoice;
+    const checked = checkEInvoice(national ? { ...body, profile: national } : body);
     ruleIssues = checked.issues;
     reissueIssues = amountsKept(source, checked.prepared.totals);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { kodI, type KodI } from '../formats/ksef/kodI.js';
 import { customizationName } from './customizations.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
@@ -21,13 +22,25 @@ export function readForRender(request: InboundRequest): {
   totals: TotalsComparison;
   notes: string[];
   locale: string | undefined;
+  ksefQr?: KodI;
 } {
   const { invoice } = readInbound(request.bytes, request.format);
   const name = customizationName(invoice.customization);
+  // An FA(3) printed outside KSeF carries its verification code, hashed over the bytes as received.
+  const ksefQr =
+    invoice.fa3 && request.format === 'xml'
+      ? kodI(
+          request.bytes,
+          { sellerNip: invoice.fa3.sellerNip, issueDate: invoice.issueDate },
+          request.ksefNumber,
+          request.ksefEnvironment,
+        )
+      : undefined;
   return {
     invoice,
     totals: compareTotals(invoice),
     notes: name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : [],
     locale: request.locale,
+    ...(ksefQr ? { ksefQr } : {}),
   };
 }

@@ -130,7 +130,7 @@ describe('a ZUGFeRD 1.0 document of our own making', () => {
     assert.match(refusal.message, /\{urn:example:order\}Order/);
     assert.match(
       refusal.message,
-      /CrossIndustryInvoice, a UBL 2\.1 Invoice or CreditNote, a ZUGFeRD 1\.0 CrossIndustryDocument/,
+      /CrossIndustryInvoice, a UBL 2\.1 Invoice or CreditNote, a KSeF FA\(3\) Faktura, a ZUGFeRD 1\.0 CrossIndustryDocument/,
     );
   });
 });

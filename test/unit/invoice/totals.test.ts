@@ -93,6 +93,7 @@ test('every currency formats with its own digits and symbol', () => {
     MXN: '$1,234.50',
     BRL: 'R$ 1.234,50',
     SGD: '$1,234.50',
+    PLN: '1234,50 zł',
   };
   for (const code of CURRENCY_CODES) {
     const result = totals([[1, 1234.5]], { currency: code });

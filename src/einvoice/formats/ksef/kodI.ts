@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { rejected } from '../../../errors.js';
+import { checkKsefNumber } from './ksefNumber.js';
+
+/**
+ * KOD I, the KSeF verification code an FA(3) printed outside KSeF carries (the ministry's
+ * kody-qr.md, "KOD I – Weryfikacja i pobieranie faktury"): the link
+ * {host}/invoice/{seller NIP}/{P_1 as DD-MM-YYYY}/{SHA-256 of the invoice file, Base64URL without
+ * padding}, the hash taken over the file's bytes exactly as received (never a re-serialisation),
+ * captioned with the invoice's KSeF number when it has one, else OFFLINE. KOD II (the offline
+ * certificate code, signed with the taxpayer's KSeF certificate) is not produced.
+ */
+export const KSEF_QR_HOSTS = {
+  production: 'https://qr.ksef.mf.gov.pl',
+  test: 'https://qr-test.ksef.mf.gov.pl',
+  demo: 'https://qr-demo.ksef.mf.gov.pl',
+} as const;
+export type KsefEnvironment = keyof typeof KSEF_QR_HOSTS;
+export const KSEF_ENVIRONMENTS = Object.keys(KSEF_QR_HOSTS) as [KsefEnvironment, ...KsefEnvironment[]];
+
+export interface KodI {
+  link: string;
+  caption: string;
+  /** Whether the request chose the environment; if not, the server's configured one applies (withEnvironment). */
+  environmentChosen: boolean;
+}
+
+export function invoiceHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64url');
+}
+
+const refuse = (path: string, code: string, message: string) => rejected(code, message, [{ path, code, message }]);
+
+/** The link and caption; a KSeF number that is malformed, fails its checksum or names another seller is a 400. */
+export function kodI(
+  bytes: Uint8Array,
+  document: { sellerNip: string | undefined; issueDate: string },
+  ksefNumber: string | undefined,
+  environment: KsefEnvironment | undefined,
+): KodI {
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(document.issueDate);
+  if (!document.sellerNip || !/^\d{10}$/.test(document.sellerNip) || !date)
+    throw refuse(
+      '',
+      'ksef_qr_unavailable',
+      'The FA(3) has no seller NIP or issue date (P_1) to build its KSeF verification code from.',
+    );
+  let caption = 'OFFLINE';
+  if (ksefNumber !== undefined) {
+    const checked = checkKsefNumber(ksefNumber);
+    if (!checked.valid)
+      throw checked.reason === 'malformed'
+        ? refuse(
+            'ksef_number',
+            'ksef_number_malformed',
+            'ksef_number is not a KSeF number (NIP-YYYYMMDD-12 hex digits-2 hex digits).',
+          )
+        : refuse(
+            'ksef_number',
+            'ksef_number_checksum',
+            'ksef_number fails its CRC-8 checksum (its last two hex digits).',
+          );
+    if (checked.nip !== document.sellerNip)
+      throw refuse(
+        'ksef_number',
+        'ksef_number_seller',
+        `ksef_number names NIP ${checked.nip}, but the invoice's seller (Podmiot1) is NIP ${document.sellerNip}.`,
+      );
+    caption = checked.canonical;
+  }
+  return {
+    environmentChosen: environment !== undefined,
+    link: `${KSEF_QR_HOSTS[environment ?? 'production']}/invoice/${document.sellerNip}/${date[3]}-${date[2]}-${date[1]}/${invoiceHash(bytes)}`,
+    caption,
+  };
+}
+
+/** The code on the configured environment's host, unless the request chose one. */
+export function withEnvironment(code: KodI, configured: KsefEnvironment): KodI {
+  if (code.environmentChosen || configured === 'production') return code;
+  return { ...code, link: KSEF_QR_HOSTS[configured] + code.link.slice(KSEF_QR_HOSTS.production.length) };
+}
