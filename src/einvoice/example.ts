@@ -1,4 +1,6 @@
 import type { InvoiceInput } from '../invoice/schema.js';
+import { HR_EXAMPLE_REQUEST } from './formats/hr/example.js';
+import { PINT_EXAMPLE_REQUESTS } from './formats/pint/examples.js';
 import type { EInvoiceProfile } from './profiles.js';
 
 /** The example of the e-invoice routes (discovery documents, docs/e-invoices.md): passes every EN 16931 rule. */
@@ -149,4 +151,6 @@ export const EXAMPLE_PROFILE_REQUESTS = {
     legal_notes: { late_fee_annual_percent: 12, discount_percent: 2, discount_days: 10 },
     payment: { iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP', reference: 'F-2026-0042' },
   },
+  ...PINT_EXAMPLE_REQUESTS,
+  hr: HR_EXAMPLE_REQUEST,
 } satisfies Record<Exclude<EInvoiceProfile, 'en16931'>, InvoiceInput & { profile: EInvoiceProfile }>;

@@ -2,6 +2,8 @@ import type { Issue } from '../errors.js';
 import { decimalFromNumber, decimalToString, significantScale } from '../invoice/decimal.js';
 import type { Invoice, Party } from '../invoice/schema.js';
 import type { EInvoiceProfile } from './profiles.js';
+import { HR_RULES } from './formats/hr/rules.js';
+import { PINT_RULES } from './formats/pint/rules.js';
 import type { Rule, RuleContext } from './rules.js';
 
 /**
@@ -554,4 +556,6 @@ export const NATIONAL_RULES: Readonly<Record<EInvoiceProfile, readonly Rule[]>> 
   xrechnung: XRECHNUNG_RULES,
   peppol: PEPPOL_RULES,
   fr: FR_RULES,
+  ...PINT_RULES,
+  hr: HR_RULES,
 };

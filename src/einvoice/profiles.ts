@@ -1,11 +1,24 @@
 import * as v from 'valibot';
+import type { Issue } from '../errors.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import type { EInvoiceDocument } from './document.js';
+import { HR_PROFILE } from './formats/hr/profile.js';
+import { PINT_PROFILES } from './formats/pint/jurisdictions.js';
+import { PINT_PROFILE_DEFINITIONS } from './formats/pint/profiles.js';
 
 /**
  * The e-invoice profiles: EN 16931 alone, and the national rule sets on top of it. A profile
  * decides the specification identifier (BT-24) and the default business process (BT-23) written
  * into the XML, the syntaxes it exists in, and the rules checked before payment (nationalRules.ts).
  */
-export const EINVOICE_PROFILES = ['en16931', 'xrechnung', 'peppol', 'fr'] as const;
+export const EINVOICE_PROFILES = [
+  'en16931',
+  'xrechnung',
+  'peppol',
+  'fr',
+  ...PINT_PROFILES,
+  'hr',
+] as const;
 export type EInvoiceProfile = (typeof EINVOICE_PROFILES)[number];
 export const DEFAULT_PROFILE: EInvoiceProfile = 'en16931';
 
@@ -27,6 +40,10 @@ export interface ProfileDefinition {
   hybrid: { fileName: string; conformanceLevel: 'EN 16931' | 'XRECHNUNG' } | undefined;
   /** The request fields the profile requires beyond EN 16931 (the rules in nationalRules.ts ask for them). */
   requiredFields: readonly string[];
+  /** The profile's own codes and fields on top of the EN 16931 document (Peppol PINT, Croatia). */
+  adapt?: (document: EInvoiceDocument, prepared: PreparedInvoice) => EInvoiceDocument;
+  /** The EN 16931 rules as the profile applies them (PINT: on its own tax identifier); default checkEn16931. */
+  baseRules?: (prepared: PreparedInvoice) => Issue[];
 }
 
 const CEN = 'CEN EN 16931 1.3.16 (the service checks the rules a request can break; the rest hold by construction)';
@@ -96,6 +113,8 @@ export const PROFILES: Readonly<Record<EInvoiceProfile, ProfileDefinition>> = {
       'invoice_number of at most 35 letters, digits and + - _ /; a credit note names preceding_invoice with its issue_date',
     ],
   },
+  ...PINT_PROFILE_DEFINITIONS,
+  hr: HR_PROFILE,
 };
 
 export const ProfileField = v.optional(

@@ -93,6 +93,9 @@ test('every currency formats with its own digits and symbol', () => {
     MXN: '$1,234.50',
     BRL: 'R$ 1.234,50',
     SGD: '$1,234.50',
+    NZD: '$1,234.50',
+    MYR: 'RM 1,234.50',
+    AED: 'AED 1,234.50',
   };
   for (const code of CURRENCY_CODES) {
     const result = totals([[1, 1234.5]], { currency: code });

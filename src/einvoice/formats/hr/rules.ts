@@ -1,0 +1,2 @@
+import type { Rule } from '../../rules.js';
+export const HR_RULES: readonly Rule[] = [];
