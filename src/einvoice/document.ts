@@ -72,8 +72,9 @@ export interface ELineExtra {
   commodityType?: 'G' | 'S';
   /** Croatia's HR-BT-12 tax category name (HR:PDV25, HR:E, …). */
   taxName?: string;
-  /** The exemption reason on the line (HR-BT-13). */
+  /** The exemption reason on the line (HR-BT-13), and its code (UAE IBT-186). */
   exemptionReason?: string;
+  exemptionCode?: string;
   /** UAE IBT-148/IBT-149: the gross price (= the net price, no price discount) and base quantity 1. */
   grossPrice?: boolean;
   /** UAE BTAE-08 and BTAE-10: the line's VAT and its amount with VAT. */
@@ -145,7 +146,15 @@ export interface EInvoiceDocument {
 
 export interface EDocumentExtra {
   /** BT-6 with the VAT total in it (BT-111) and the rate it was converted with. */
-  taxCurrency?: { code: string; rate: string; taxTotal: string };
+  taxCurrency?: {
+    code: string;
+    rate: string;
+    taxTotal: string;
+    /** cac:TaxExchangeRate is written (the UAE requires it, ibr-159-ae; elsewhere UBL-CR-490 advises against it). */
+    writeRate: boolean;
+    /** Totals in the tax currency as AdditionalDocumentReference (Singapore sgdtotal-*, UAE aedtotal-incl-vat). */
+    references: { typeCode: string; amount: string }[];
+  };
   /** UAE BTAE-07 and BTAE-02. */
   uuid?: string;
   transactionType?: string;

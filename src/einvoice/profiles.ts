@@ -11,14 +11,7 @@ import { PINT_PROFILE_DEFINITIONS } from './formats/pint/profiles.js';
  * decides the specification identifier (BT-24) and the default business process (BT-23) written
  * into the XML, the syntaxes it exists in, and the rules checked before payment (nationalRules.ts).
  */
-export const EINVOICE_PROFILES = [
-  'en16931',
-  'xrechnung',
-  'peppol',
-  'fr',
-  ...PINT_PROFILES,
-  'hr',
-] as const;
+export const EINVOICE_PROFILES = ['en16931', 'xrechnung', 'peppol', 'fr', ...PINT_PROFILES, 'hr'] as const;
 export type EInvoiceProfile = (typeof EINVOICE_PROFILES)[number];
 export const DEFAULT_PROFILE: EInvoiceProfile = 'en16931';
 

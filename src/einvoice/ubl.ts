@@ -50,6 +50,15 @@ export function buildUbl(doc: EInvoiceDocument): string {
           leaf('cbc:IssueDate', doc.preceding.issueDate),
         ),
       ),
+    taxCurrency?.references.map((reference) =>
+      el(
+        'cac:AdditionalDocumentReference',
+        null,
+        leaf('cbc:ID', taxCurrency.code),
+        leaf('cbc:DocumentTypeCode', reference.typeCode),
+        leaf('cbc:DocumentDescription', reference.amount),
+      ),
+    ),
     el(
       'cac:AccountingSupplierParty',
       null,
@@ -69,6 +78,8 @@ export function buildUbl(doc: EInvoiceDocument): string {
       ),
     paymentMeans(doc),
     doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
+    // UBL 2.1 CreditNote has the exchange rates before the allowances, Invoice after them.
+    credit && taxExchangeRate(doc),
     doc.allowances.map((allowance) =>
       el(
         'cac:AllowanceCharge',
@@ -86,15 +97,7 @@ export function buildUbl(doc: EInvoiceDocument): string {
         ),
       ),
     ),
-    taxCurrency &&
-      el(
-        'cac:TaxExchangeRate',
-        null,
-        leaf('cbc:SourceCurrencyCode', doc.currency),
-        leaf('cbc:TargetCurrencyCode', taxCurrency.code),
-        leaf('cbc:CalculationRate', taxCurrency.rate),
-        leaf('cbc:MathematicOperatorCode', 'Multiply'),
-      ),
+    !credit && taxExchangeRate(doc),
     el(
       'cac:TaxTotal',
       null,
@@ -158,6 +161,7 @@ export function buildUbl(doc: EInvoiceDocument): string {
             leaf('cbc:ID', line.categoryCode),
             leaf('cbc:Name', line.extra?.taxName),
             leaf('cbc:Percent', line.rate),
+            leaf('cbc:TaxExemptionReasonCode', line.extra?.exemptionCode),
             leaf('cbc:TaxExemptionReason', line.extra?.exemptionReason),
             taxScheme(),
           ),
@@ -176,12 +180,12 @@ export function buildUbl(doc: EInvoiceDocument): string {
               money('cbc:BaseAmount', line.price),
             ),
         ),
-        line.extra?.tax !== undefined &&
+        line.extra?.amountWithTax !== undefined &&
           el(
             'cac:ItemPriceExtension',
             null,
             money('cbc:Amount', line.extra.amountWithTax),
-            el('cac:TaxTotal', null, money('cbc:TaxAmount', line.extra.tax)),
+            line.extra.tax !== undefined && el('cac:TaxTotal', null, money('cbc:TaxAmount', line.extra.tax)),
           ),
       ),
     ),
@@ -193,6 +197,20 @@ export function buildUbl(doc: EInvoiceDocument): string {
     cac: CAC,
     cbc: CBC,
   });
+}
+
+/** BT-6's exchange rate, where the profile writes it (the UAE). */
+function taxExchangeRate(doc: EInvoiceDocument): XmlElement | undefined {
+  const taxCurrency = doc.extra?.taxCurrency;
+  if (!taxCurrency?.writeRate) return undefined;
+  return el(
+    'cac:TaxExchangeRate',
+    null,
+    leaf('cbc:SourceCurrencyCode', doc.currency),
+    leaf('cbc:TargetCurrencyCode', taxCurrency.code),
+    leaf('cbc:CalculationRate', taxCurrency.rate),
+    leaf('cbc:MathematicOperatorCode', 'Multiply'),
+  );
 }
 
 /**
@@ -233,7 +251,12 @@ function party(value: EParty, scheme: string): XmlElement {
       leaf('cbc:EndpointID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme }),
     address('cac:PostalAddress', value.address),
     value.vatId !== undefined &&
-      el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.vatId), el('cac:TaxScheme', null, leaf('cbc:ID', scheme))),
+      el(
+        'cac:PartyTaxScheme',
+        null,
+        leaf('cbc:CompanyID', value.vatId),
+        el('cac:TaxScheme', null, leaf('cbc:ID', scheme)),
+      ),
     // BT-32: a tax registration other than VAT, told apart by a scheme id other than VAT.
     value.taxRegistration !== undefined &&
       el(

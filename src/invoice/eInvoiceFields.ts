@@ -107,10 +107,19 @@ export const E_INVOICE_INVOICE_FIELDS = {
           max: 1_000_000,
           exclusiveMin: true,
           description:
-            'Units of the tax currency for one unit of the invoice currency, above 0 (the rate the seller applies; never fetched). The VAT total in the tax currency (BT-111) is the VAT total times this rate, rounded half away from zero to the tax currency\'s decimals.',
+            "Units of the tax currency for one unit of the invoice currency, above 0 (the rate the seller applies; never fetched). The VAT total in the tax currency (BT-111) is the VAT total times this rate, rounded half away from zero to the tax currency's decimals.",
         }),
       },
       'unknown property',
+    ),
+  ),
+  tax_exemption_code: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[A-Z0-9][A-Z0-9.-]{1,39}$/, 'must be an exemption reason code such as VATEX-AE-EDU'),
+      v.description(
+        'The VAT exemption reason code of exempt (E) lines (EN 16931 BT-121 / PINT IBT-186), e.g. VATEX-AE-EDU; required by pint-ae for exempt lines. Other categories keep their VATEX defaults.',
+      ),
     ),
   ),
   issue_time: v.optional(
@@ -142,7 +151,7 @@ export const E_INVOICE_INVOICE_FIELDS = {
       v.string('must be a string'),
       v.regex(/^[01]{8}$/, 'must be 8 characters 0 or 1, such as 00000000'),
       v.description(
-        "The UAE invoice transaction type flags (BTAE-02), 8 characters 0 or 1 (free trade zone, deemed supply, margin scheme, summary invoice, continuous supply, disclosed agent billing, e-commerce, exports); pint-ae writes 00000000 when absent and supports only that.",
+        'The UAE invoice transaction type flags (BTAE-02), 8 characters 0 or 1 (free trade zone, deemed supply, margin scheme, summary invoice, continuous supply, disclosed agent billing, e-commerce, exports); pint-ae writes 00000000 when absent and supports only that.',
       ),
     ),
   ),

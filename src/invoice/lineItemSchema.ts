@@ -61,9 +61,13 @@ export const LineItemSchema = v.strictObject(
           scheme: v.pipe(
             v.string('must be a string'),
             v.regex(/^[A-Z]{2,3}$/, 'must be a UNTDID 7143 list id such as CG (Croatian KPD/CPA) or HS'),
-            v.description('The classification list (BT-158-1, UNTDID 7143): CG for Croatia\'s KPD (CPA), HS, …'),
+            v.description("The classification list (BT-158-1, UNTDID 7143): CG for Croatia's KPD (CPA), HS, …"),
           ),
-          code: text({ min: 1, max: 40, description: 'The item classification code (BT-158), e.g. the KPD code 62.01.11.' }),
+          code: text({
+            min: 1,
+            max: 40,
+            description: 'The item classification code (BT-158), e.g. the KPD code 62.01.11.',
+          }),
         },
         'unknown property',
       ),

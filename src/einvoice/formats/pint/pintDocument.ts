@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { decimalFromNumber, decimalToString } from '../../../invoice/decimal.js';
+import { decimalFromNumber } from '../../../invoice/decimal.js';
 import { minorToDecimal } from '../../../invoice/money.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { divideRounded } from '../../../invoice/rounding.js';
 import type { EInvoiceDocument, EParty } from '../../document.js';
-import { taxInTaxCurrency } from './taxCurrency.js';
+import { taxCurrencyTotals } from './taxCurrency.js';
 import { PINT_JURISDICTIONS, pintCategoryCode, type PintProfile } from './jurisdictions.js';
 
 /**
@@ -63,38 +63,37 @@ export const adaptPint =
       breakdown: document.breakdown.map((group) => ({
         ...group,
         categoryCode: groupCode(group.category, group.rate),
+        ...(uae && group.category === 'E' ? { rate: undefined } : {}),
+        ...(uae && group.category === 'E' && invoice.tax_exemption_code
+          ? { exemptionCode: invoice.tax_exemption_code }
+          : {}),
       })),
       lines: document.lines.map((line, at) => {
         const item = invoice.line_items[at];
         const classification = item?.item_classification;
-        const lineTax = uae ? lineVat(totals.lineAmounts[at] ?? 0n, line.rate) : undefined;
+        // The UAE: an exempt line has no rate, no line VAT and names its exemption code (ibr-121-ae, ibr-163-ae, ibr-167-ae).
+        const uaeExempt = uae && line.category === 'E';
+        const lineTax = uae && !uaeExempt ? lineVat(totals.lineAmounts[at] ?? 0n, line.rate) : undefined;
         return {
           ...line,
+          rate: uaeExempt ? undefined : line.rate,
           categoryCode: lineCodes[at]!,
           extra: {
             ...line.extra,
             ...(classification ? { classification } : {}),
             ...(uae ? { description: line.name, grossPrice: true } : {}),
-            ...(lineTax !== undefined
-              ? {
-                  tax: minorToDecimal(lineTax, totals.digits),
-                  amountWithTax: minorToDecimal((totals.lineAmounts[at] ?? 0n) + lineTax, totals.digits),
-                }
+            ...(uaeExempt && invoice.tax_exemption_code ? { exemptionCode: invoice.tax_exemption_code } : {}),
+            ...(lineTax !== undefined ? { tax: minorToDecimal(lineTax, totals.digits) } : {}),
+            // BTAE-10, on every UAE line (ibr-194-ae); an exempt line's is its net amount.
+            ...(uae
+              ? { amountWithTax: minorToDecimal((totals.lineAmounts[at] ?? 0n) + (lineTax ?? 0n), totals.digits) }
               : {}),
           },
         };
       }),
       extra: {
         ...document.extra,
-        ...(taxCurrency
-          ? {
-              taxCurrency: {
-                code: taxCurrency.code,
-                rate: decimalToString(decimalFromNumber(taxCurrency.exchange_rate)),
-                taxTotal: taxInTaxCurrency(totals, taxCurrency),
-              },
-            }
-          : {}),
+        ...(taxCurrency ? { taxCurrency: taxCurrencyTotals(totals, taxCurrency, profile) } : {}),
         // Singapore (BR-108-GST-SG) and the UAE (ibr-193-ae) identify each document by a UUID.
         ...(uae || profile === 'pint-sg'
           ? { uuid: documentUuid(invoice.seller.name, invoice.invoice_number, invoice.issue_date) }

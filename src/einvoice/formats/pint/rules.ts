@@ -128,25 +128,31 @@ const taxCurrencyRule = (profile: PintProfile): Rule[] => {
   ];
 };
 
-/** Amounts in a currency without decimals (JPY) are whole (aligned-ibr-jp-06, ibr-dec-*). */
+/** Decimals of quantity × price, exactly (the product of two decimals, trailing zeros dropped). */
+function productDecimals(quantity: number, price: number): number {
+  const q = decimalFromNumber(quantity);
+  const p = decimalFromNumber(price);
+  return significantScale({ coefficient: q.coefficient * p.coefficient, scale: q.scale + p.scale });
+}
+
+/** JPY has no minor unit: line amounts, discount and amount paid are whole yen (aligned-ibr-jp-06). */
 const wholeAmounts = (id: string): Rule =>
-  rule(id, 'a currency without minor units has whole unit prices, discount and amount paid', (c) => {
+  rule(id, 'a currency without minor units (JPY) has whole line amounts, discount and amount paid', (c) => {
     const digits = currencyDigits(c.invoice.currency);
+    if (digits > 0) return [];
+    const fraction = `has decimals, which ${c.invoice.currency} does not have (${id})`;
     const tooFine = (value: number | undefined) =>
       value !== undefined && significantScale(decimalFromNumber(value)) > digits;
     return [
       ...c.invoice.line_items.flatMap((line, at) =>
         when(
-          tooFine(line.unit_price * line.quantity),
+          productDecimals(line.quantity, line.unit_price) > digits,
           `line_items[${at}].unit_price`,
-          `times quantity has more than ${digits} decimals, which ${c.invoice.currency} does not have (${id})`,
+          `times quantity ${fraction}`,
         ),
       ),
-      ...when(
-        tooFine(c.invoice.discount),
-        'discount',
-        `has more than ${digits} decimals, which ${c.invoice.currency} does not have (${id})`,
-      ),
+      ...when(tooFine(c.invoice.discount), 'discount', fraction),
+      ...when(tooFine(c.invoice.amount_paid), 'amount_paid', fraction),
     ];
   });
 
@@ -293,6 +299,29 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
             `is required by PINT AE: the emirate code such as DXB, AUH, SHJ (${role === 'seller' ? 'ibr-143-ae' : 'ibr-144-ae'})`,
           ),
         ],
+      ),
+    ),
+    rule('ibr-167-ae', 'exempt lines name their exemption reason code (IBT-186): tax_exemption_code', (c) =>
+      when(
+        c.categories.has('E') && c.invoice.tax_exemption_code === undefined,
+        'tax_exemption_code',
+        'is required for exempt (E) lines under PINT AE, e.g. VATEX-AE-EDU (ibr-167-ae)',
+      ),
+    ),
+    rule('ibr-151-ae', 'an invoice has lines other than exempt (E) and out of scope (O)', (c) =>
+      when(
+        [...c.categories].every((category) => category === 'E' || category === 'O'),
+        'line_items',
+        'are all exempt (E) or out of scope (O), which a UAE tax invoice or credit note cannot be (ibr-151-ae)',
+      ),
+    ),
+    rule('ibr-147-ae', 'quantity × unit price has at most 2 decimals', (c) =>
+      c.invoice.line_items.flatMap((line, at) =>
+        when(
+          productDecimals(line.quantity, line.unit_price) > currencyDigits(c.invoice.currency),
+          `line_items[${at}].quantity`,
+          `times unit_price has more than ${currencyDigits(c.invoice.currency)} decimals: PINT AE compares the line amount with the product computed in floating point, so the rounded line amount can disagree (ibr-147-ae)`,
+        ),
       ),
     ),
     rule('ibr-103-ae', 'reverse-charge lines need the buyer TRN (BT-48): buyer.tax_registration_number', (c) =>
