@@ -23,7 +23,7 @@ import { runOperationJob, type OperationJob, type OperationJobResult } from './o
 import { operationList } from './operations/operationList.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
-import { createMemoryThemeStore, type ThemeStore } from './render/themes/themeStore.js';
+import { createMemoryThemeStore, type ThemeStore } from './themes/themeStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';

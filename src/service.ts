@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { createRedisThemeStore } from './render/themes/themeStore.js';
+import { createRedisThemeStore } from './themes/themeStore.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';

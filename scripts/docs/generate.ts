@@ -9,7 +9,7 @@ import { generatedPages } from './pages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const check = process.argv.includes('--check');
-const pages = await generatedPages(readFileSync(join(root, 'README.md'), 'utf8'));
+const pages = await generatedPages((path) => readFileSync(join(root, path), 'utf8'));
 const stale: string[] = [];
 for (const [path, content] of pages) {
   const file = join(root, path);

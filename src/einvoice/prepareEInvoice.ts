@@ -4,7 +4,6 @@ import { toIssues } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
 import { IDENTIFIER_SCHEMES } from '../invoice/partyIdentifiers.js';
-import { NATIONAL_RULES } from './nationalRules.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
 import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
 
@@ -50,7 +49,7 @@ export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledI
 export function checkEInvoiceRules(prepared: PreparedInvoice, profile: EInvoiceProfile): Issue[] {
   const { invoice, totals } = prepared;
   const context: RuleContext = { invoice, totals, categories: new Set(totals.groups.map((group) => group.category)) };
-  const national = NATIONAL_RULES[profile].flatMap((rule) =>
+  const national = PROFILES[profile].rules.flatMap((rule) =>
     rule.check(context).map((issue) => ({ path: issue.path, code: rule.id, message: issue.message })),
   );
   const base = PROFILES[profile].baseRules?.(prepared) ?? checkEn16931(invoice, totals);
@@ -88,7 +87,7 @@ function splitProfile(body: unknown): { invoiceBody: unknown; profile: EInvoiceP
 }
 
 function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefined): Issue[] {
-  const formats = PROFILES[profile].formats;
+  const formats: readonly EInvoiceFormat[] = PROFILES[profile].writes;
   if (format === undefined || formats.includes(format)) return [];
   return [
     {

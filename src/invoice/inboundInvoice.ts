@@ -5,7 +5,8 @@
  * the reader does not map lands in `otherValues` with its element path (and BT number where
  * known), so no value of the document is dropped silently.
  */
-export type Syntax = 'cii' | 'ubl';
+/** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
+export type Syntax = 'cii' | 'ubl' | 'zugferd1';
 
 export interface InAddress {
   lines: string[];
@@ -123,8 +124,10 @@ export interface OtherValue {
 
 export interface InboundInvoice {
   syntax: Syntax;
-  /** The root element: CrossIndustryInvoice, Invoice or CreditNote. */
-  document: 'CrossIndustryInvoice' | 'Invoice' | 'CreditNote';
+  /** The root element: CrossIndustryInvoice, Invoice, CreditNote, CrossIndustryDocument (ZUGFeRD 1.0), … */
+  document: string;
+  /** The syntax as a reader names it: "UN/CEFACT CII", "UBL 2.1 Invoice", "ZUGFeRD 1.0". */
+  syntaxLabel: string;
   /** A Peppol SBDH envelope was removed around the document. */
   envelope: 'sbdh' | null;
   /** BT-24 and BT-23. */

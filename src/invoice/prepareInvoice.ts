@@ -19,7 +19,7 @@ export interface PreparedInvoice {
   paymentQr: PaymentQr | undefined;
   /**
    * The theme the invoice prints with: the inline one, or, for a reference ("sha256:…"), the
-   * stored one put here by resolveThemeReference (src/render/themeStore.ts) before any payment.
+   * stored one put here by resolveThemeReference (src/themes/storedThemes.ts) before any payment.
    */
   theme?: Theme | undefined;
 }

@@ -3,7 +3,7 @@ import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch }
 import { produceBatch, type BatchRenderer } from '../batch/produceBatch.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { timesUsd } from '../payment/price.js';
-import type { ThemeStore } from '../render/themes/themeStore.js';
+import type { ThemeStore } from '../themes/themeStore.js';
 import type { Operation } from './operation.js';
 import { storedThemeBatchResolver } from './themeOperations.js';
 

@@ -1,5 +1,6 @@
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
+import { FORMATS } from '../einvoice/formats/registry.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import {
   checkEInvoice,
@@ -12,7 +13,7 @@ import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
-import type { ThemeStore } from '../render/themes/themeStore.js';
+import type { ThemeStore } from '../themes/themeStore.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { InputResolver, Operation, PaidAnswer, PdfRenderer } from './operation.js';
 import { storedThemeResolver } from './themeOperations.js';
@@ -29,7 +30,7 @@ const eInvoiceRequest = (format: EInvoiceFormat) => ({
   example: EXAMPLE_EINVOICE,
   moreExamples: Object.fromEntries(
     Object.entries(EXAMPLE_PROFILE_REQUESTS).filter(([profile]) =>
-      PROFILES[profile as EInvoiceProfile].formats.includes(format),
+      (PROFILES[profile as EInvoiceProfile].writes as readonly EInvoiceFormat[]).includes(format),
     ),
   ),
   parse: (body: unknown) => prepareProfiledEInvoice(body, format),
@@ -38,8 +39,7 @@ const eInvoiceRequest = (format: EInvoiceFormat) => ({
 const REQUIRED_FIELDS =
   'Besides the invoice fields of /v1/invoice.pdf, EN 16931 needs: seller.country and buyer.country; seller.vat_id or seller.legal_registration (and buyer.vat_id for AE and K lines); a unit code from UN/ECE Rec 20 when a line names one (C62 otherwise); tax_exemption_reason for E lines; due_date or payment_instructions when an amount is due; ship_to.country when ship_to is given. A request that breaks a rule is a 400 en16931_rules_failed listing every rule id (BR-…) with its field, never charged.';
 
-const PROFILE_NOTE =
-  "The optional top-level profile chooses the rules on top of EN 16931: en16931 (default, unchanged output), xrechnung (XRechnung 3.0: seller contact name, phone and e-mail, buyer_reference (Leitweg-ID), electronic addresses, payment.iban), peppol (Peppol BIS Billing 3.0, UBL only: electronic addresses, buyer_reference or purchase_order), fr (France, BR-FR flux 2: seller SIREN as legal_registration scheme 0002, electronic addresses, business_process B1/S1/M1…, legal_notes, EUR, French VAT rates). A national rule that fails is a 400 einvoice_rules_failed listing every rule id (BR-DE-…, PEPPOL-…, BR-FR-…) with its field, never charged; docs/e-invoices-national.md lists each profile's fields.";
+const PROFILE_NOTE = `The optional top-level profile chooses the rules on top of EN 16931: ${FORMATS.map((format) => `${format.id} (${format.blurb})`).join(', ')}. A national rule that fails is a 400 einvoice_rules_failed listing every rule id (BR-DE-…, PEPPOL-…, BR-FR-…) with its field, never charged; GET /v1/schema and docs/e-invoices-national.md list each profile's fields.`;
 
 /** A stored-theme look-up for a request whose invoice sits beside its profile (and its rule issues). */
 function profiledThemeResolver<T extends ProfiledInvoice>(resolver: InputResolver<PreparedInvoice>): InputResolver<T> {

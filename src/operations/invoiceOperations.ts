@@ -6,7 +6,7 @@ import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
-import type { ThemeStore } from '../render/themes/themeStore.js';
+import type { ThemeStore } from '../themes/themeStore.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { storedThemeResolver } from './themeOperations.js';
 

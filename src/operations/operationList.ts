@@ -6,7 +6,7 @@ import { inboundOperations } from './inboundOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
-import type { ThemeStore } from '../render/themes/themeStore.js';
+import type { ThemeStore } from '../themes/themeStore.js';
 
 /** What operations' work may need; the compute workers build the list without any (they only parse). */
 export interface OperationDependencies {

@@ -2,8 +2,8 @@ import type { PreparedBatch } from '../batch/batchRequest.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import { ThemeSchema, type Theme } from '../invoice/designFields.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { namesStoredTheme, parseTheme, putTheme, resolveThemeReference } from '../render/themes/themeOperations.js';
-import { THEME_TTL_SECONDS, type ThemeStore } from '../render/themes/themeStore.js';
+import { namesStoredTheme, parseTheme, putTheme, resolveThemeReference } from '../themes/storedThemes.js';
+import { THEME_TTL_SECONDS, type ThemeStore } from '../themes/themeStore.js';
 import type { InputResolver, Operation } from './operation.js';
 
 const EXAMPLE_THEME: Theme = {
@@ -16,7 +16,7 @@ const EXAMPLE_THEME: Theme = {
 };
 
 /**
- * PUT /v1/themes: the row only; the work is putTheme (src/render/themes/themeOperations.ts). Free,
+ * PUT /v1/themes: the row only; the work is putTheme (src/themes/storedThemes.ts). Free,
  * with `handle` rather than `compute`: its store write is not pure CPU. The body is still parsed and
  * validated on the compute pool, as every operation's.
  */

@@ -24,6 +24,7 @@ const party = (name: string, country: string): InParty => ({
 const invoice: InboundInvoice = {
   syntax: 'cii',
   document: 'CrossIndustryInvoice',
+  syntaxLabel: 'UN/CEFACT CII',
   envelope: null,
   customization: 'urn:cen.eu:en16931:2017',
   profile: undefined,

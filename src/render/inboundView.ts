@@ -84,7 +84,10 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const amount = (text: string | undefined) => (text === undefined ? '' : formatAmount(text, locale.tag));
   const percent = (rate: string | undefined) => (rate === undefined ? '' : formatPercent(rate, locale));
   const date = (iso: string | undefined) =>
-    iso !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatDate(iso, locale) : (iso ?? '');
+    // A date no calendar has (a UBL 2013-91-02) is shown as sent rather than failing the render.
+    iso !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNaN(Date.parse(iso))
+      ? formatDate(iso, locale)
+      : (iso ?? '');
   const creditNote = doc.document === 'CreditNote' || ['381', '396', '81', '83', '532'].includes(doc.typeCode);
   const documentTitle = creditNote ? labels.credit_note : labels.invoice;
   const rates = new Set(doc.lines.map((line) => `${line.category}|${line.rate}`));
@@ -146,7 +149,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const inbound: InboundView = {
     banner: labels.inbound_visualisation,
     specification: [
-      doc.syntax === 'cii' ? 'UN/CEFACT CII' : `UBL 2.1 ${doc.document}`,
+      doc.syntaxLabel,
       doc.envelope === 'sbdh' ? 'SBDH' : null,
       doc.customization || null,
       doc.profile ?? null,

@@ -28,7 +28,7 @@ export interface ThemeStyle {
 /** The resolved theme, or a clear error when a reference never went through resolveThemeReference. */
 export function themeOf(prepared: PreparedInvoice): Theme | undefined {
   if (typeof prepared.invoice.theme === 'string' && prepared.theme === undefined) {
-    // A route that accepts invoices must resolve references before any payment (themeStore.ts).
+    // A route that accepts invoices must resolve references before any payment (src/themes/storedThemes.ts).
     throw new Error(`theme ${prepared.invoice.theme} was not resolved before rendering`);
   }
   return prepared.theme;

@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '..', '..');
 // The reference pages are generated from the code (the served OpenAPI document, the error table,
 // the environment schema); a change to any of them must come with `npm run docs`.
 test('the committed generated pages are what npm run docs writes now', async () => {
-  const pages = await generatedPages(readFileSync(join(root, 'README.md'), 'utf8'));
+  const pages = await generatedPages((path) => readFileSync(join(root, path), 'utf8'));
   assert.ok(pages.size >= 4);
   for (const [path, expected] of pages) {
     const committed = readFileSync(join(root, path), 'utf8');

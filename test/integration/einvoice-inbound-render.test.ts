@@ -186,3 +186,54 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
     assert.equal(response.status, 400);
   });
 });
+
+describe('render.pdf of ZUGFeRD 1.0', () => {
+  test(
+    'a document of our own making prints with its syntax, number, parties and amount due',
+    { timeout: 120_000 },
+    async () => {
+      const bytes = readFileSync(new URL('../fixtures/zugferd1/comfort-two-rates.xml', import.meta.url));
+      const { response, pdf } = await render(bytes, 'application/xml', 'de-DE');
+      assert.equal(response.status, 200);
+      const text = squash(pdfPages(pdf, 'raw').join('\n'));
+      for (const wanted of [
+        'ZUGFeRD 1.0',
+        'ZF1-2026-007',
+        'Werkstatt Lindner GmbH',
+        'Café Morgenrot',
+        formatAmount('411.57', 'de-DE'),
+      ])
+        assert.ok(text.includes(squash(wanted)), wanted);
+    },
+  );
+
+  test(
+    'every file of the ZUGFeRD 1.0 corpus, XML and PDF',
+    { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE, timeout: 600_000 },
+    async () => {
+      const folder = join(SHARED_EINVOICE, 'corpus', 'zugferd1');
+      const names = readFileSync(join(folder, 'MANIFEST.tsv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t')[0]!);
+      const failures: string[] = [];
+      for (const name of names) {
+        const bytes = readFileSync(join(folder, name));
+        const format = name.endsWith('.pdf') ? 'pdf' : 'xml';
+        const { response, pdf } = await render(bytes, format === 'pdf' ? 'application/pdf' : 'application/xml');
+        if (response.status !== 200) {
+          failures.push(`${name}: ${response.status} ${pdf.toString('utf8').slice(0, 300)}`);
+          continue;
+        }
+        const { invoice } = readInbound(bytes, format);
+        const text = squash(pdfPages(pdf, 'raw').join('\n'));
+        const due = invoice.totals.duePayable ?? invoice.totals.grandTotal ?? '';
+        const wanted = [invoice.number, invoice.seller.name, formatAmount(due, 'en-GB')];
+        const missing = wanted.filter((value) => value !== '' && !text.includes(squash(value)));
+        if (missing.length > 0) failures.push(`${name}: missing ${JSON.stringify(missing)}`);
+      }
+      assert.deepEqual(failures, [], `${names.length - failures.length} of ${names.length} rendered with their values`);
+    },
+  );
+});

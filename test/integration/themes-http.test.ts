@@ -6,7 +6,7 @@ import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
-import { createRedisThemeStore, type ThemeStore } from '../../src/render/themes/themeStore.js';
+import { createRedisThemeStore, type ThemeStore } from '../../src/themes/themeStore.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';

@@ -1,23 +1,17 @@
 import { SaxesParser } from 'saxes';
 import { InputRejected } from '../../src/errors.js';
-import { INBOUND_LIMITS } from '../../src/einvoice/inbound/limits.js';
-import {
-  notWellFormed,
-  refuseBeforeParsing,
-  tooDeep,
-  tooManyElements,
-  type XNode,
-} from '../../src/einvoice/inbound/xmlTree.js';
+import { INBOUND_XML_BOUNDS } from '../../src/einvoice/inbound/limits.js';
+import { notWellFormed, refuseBeforeParsing, tooDeep, tooManyElements, type XNode } from '../../src/xml/xmlTree.js';
 
 /**
- * The test oracle of src/einvoice/inbound/xmlTree.ts: the same tree, built by saxes (a strict,
+ * The test oracle of src/xml/xmlTree.ts: the same tree, built by saxes (a strict,
  * well-kept, per-character XML parser), as the service read documents before it had its own
  * parser. test/unit/einvoice/xml-tree.test.ts requires both to agree on every corpus document and
  * to refuse the same malformed ones. The refusals before and around parsing are xmlTree.ts's own,
  * so that only the parsers differ.
  */
 export function parseXmlTreeWithSaxes(text: string): XNode {
-  refuseBeforeParsing(text);
+  refuseBeforeParsing(text, INBOUND_XML_BOUNDS);
   const parser = new SaxesParser({ xmlns: true, position: false });
   let root: XNode | undefined;
   let current: XNode | undefined;
@@ -26,8 +20,8 @@ export function parseXmlTreeWithSaxes(text: string): XNode {
   parser.on('opentag', (tag) => {
     depth++;
     elements++;
-    if (depth > INBOUND_LIMITS.xmlDepth) throw tooDeep();
-    if (elements > INBOUND_LIMITS.xmlElements) throw tooManyElements();
+    if (depth > INBOUND_XML_BOUNDS.maxDepth) throw tooDeep(INBOUND_XML_BOUNDS);
+    if (elements > INBOUND_XML_BOUNDS.maxElements) throw tooManyElements(INBOUND_XML_BOUNDS);
     const attrs: Record<string, string> = {};
     for (const key in tag.attributes) {
       const attribute = tag.attributes[key]!;

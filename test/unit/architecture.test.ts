@@ -17,7 +17,12 @@ const LAYERS: [part: string, layer: number][] = [
   ['logger.ts', 0],
   ['lifecycle.ts', 0],
   ['metrics.ts', 0],
+  // General readers of untrusted input: a strict XML reader, a PDF attachment scanner; no domain.
+  ['xml', 0.5],
+  ['pdf', 0.5],
   ['invoice', 1],
+  // Stored themes (validated data) and their store.
+  ['themes', 1.5],
   ['helpers', 2],
   // EN 16931 XML and its rules: pure, on top of the invoice model.
   ['einvoice', 2],

@@ -18,6 +18,9 @@ const KNOWN: readonly (readonly [RegExp, string])[] = [
   ],
   [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):minimum/, 'Factur-X / ZUGFeRD MINIMUM'],
   [/^urn:(factur-x\.eu:1p0|zugferd\.de:2p\d):basicwl/, 'Factur-X / ZUGFeRD BASIC WL'],
+  [/^urn:ferd:CrossIndustryDocument:invoice:1p0:basic$/, 'ZUGFeRD 1.0 BASIC'],
+  [/^urn:ferd:CrossIndustryDocument:invoice:1p0:comfort$/, 'ZUGFeRD 1.0 COMFORT'],
+  [/^urn:ferd:CrossIndustryDocument:invoice:1p0:extended$/, 'ZUGFeRD 1.0 EXTENDED'],
   [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],
   [/^urn:cen\.eu:en16931:2017#/, 'EN 16931 (a CIUS or extension)'],
 ];

@@ -17,7 +17,7 @@ import type { Totals } from '../../invoice/totals.js';
  * JSON, its own totals beside those recomputed from its lines, and the rules it breaks.
  */
 export interface InspectAnswer {
-  syntax: 'cii' | 'ubl';
+  syntax: InboundInvoice['syntax'];
   document: InboundInvoice['document'];
   envelope: 'sbdh' | null;
   source: { format: InboundFormat; embedded_files: number | null };

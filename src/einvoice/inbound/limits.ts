@@ -3,6 +3,10 @@
  * what a real invoice needs (the largest corpus file is 280 KB of PDF, 60 KB of XML, 8 levels of
  * nesting below the root) and low enough that a hostile document is refused in milliseconds.
  */
+import { rejected } from '../../errors.js';
+import type { PdfScanBounds } from '../../pdf/pdfEmbeddedFiles.js';
+import type { XmlBounds } from '../../xml/xmlTree.js';
+
 export const INBOUND_LIMITS = {
   /** Request body as sent (XML or PDF), before anything is read. */
   bodyBytes: 8 * 1024 * 1024,
@@ -21,3 +25,16 @@ export const INBOUND_LIMITS = {
   /** Attachments (BG-24) listed; their content is never decoded or rendered. */
   attachments: 200,
 } as const;
+
+/** The XML reader's bounds for an inbound e-invoice; a document over a size bound is einvoice_too_large. */
+export const INBOUND_XML_BOUNDS: XmlBounds = {
+  maxChars: INBOUND_LIMITS.xmlChars,
+  maxDepth: INBOUND_LIMITS.xmlDepth,
+  maxElements: INBOUND_LIMITS.xmlElements,
+  tooLarge: (message) => rejected('einvoice_too_large', message, [{ path: '', code: 'einvoice_too_large', message }]),
+};
+
+export const INBOUND_PDF_BOUNDS: PdfScanBounds = {
+  maxStreams: INBOUND_LIMITS.pdfStreams,
+  maxStreamBytes: INBOUND_LIMITS.pdfStreamBytes,
+};

@@ -11,15 +11,33 @@ import type {
 import { otherValueBt } from './otherValueBt.js';
 import { isoDate, Reader, withScheme } from './reader.js';
 import { tooManyLines } from './refusals.js';
-import type { XNode } from './xmlTree.js';
+import type { XNode } from '../../xml/xmlTree.js';
+
+/**
+ * A syntax of the CII family read by readCii: its name in the inbound model, and the table from
+ * the CII D16B element names readCii asks for to the syntax's own (none for CII D16B itself).
+ */
+export interface CiiBinding {
+  syntax: InboundInvoice['syntax'];
+  document: InboundInvoice['document'];
+  label: string;
+  names?: Readonly<Record<string, string>>;
+}
+
+export const CII_D16B: CiiBinding = {
+  syntax: 'cii',
+  document: 'CrossIndustryInvoice',
+  label: 'UN/CEFACT CII',
+};
 
 /**
  * UN/CEFACT CII D16B (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) into the inbound
  * model: the inverse of cii.ts, for every element EN 16931 maps (the CII syntax binding). The
- * EXTENDED profile's further elements land in otherValues.
+ * EXTENDED profile's further elements land in otherValues. Another binding of the same family
+ * (ZUGFeRD 1.0) is read by the same mapping through its table of element names.
  */
-export function readCii(root: XNode): InboundInvoice {
-  const r = new Reader();
+export function readCii(root: XNode, binding: CiiBinding = CII_D16B): InboundInvoice {
+  const r = new Reader(binding.names);
   const context = r.node(root, 'ExchangedDocumentContext');
   const header = r.node(root, 'ExchangedDocument');
   const transaction = r.node(root, 'SupplyChainTradeTransaction');
@@ -234,8 +252,9 @@ export function readCii(root: XNode): InboundInvoice {
     .map((note) => ({ subject: r.text(note, 'SubjectCode'), text: r.text(note, 'Content') ?? '' }));
 
   const invoice: InboundInvoice = {
-    syntax: 'cii',
-    document: 'CrossIndustryInvoice',
+    syntax: binding.syntax,
+    document: binding.document,
+    syntaxLabel: binding.label,
     envelope: null,
     customization: r.text(context, 'GuidelineSpecifiedDocumentContextParameter', 'ID') ?? '',
     profile: r.text(context, 'BusinessProcessSpecifiedDocumentContextParameter', 'ID'),
@@ -307,7 +326,7 @@ export function readCii(root: XNode): InboundInvoice {
     attachments,
     otherValues: [],
   };
-  invoice.otherValues = r.leftovers(root, (path) => otherValueBt('cii', path));
+  invoice.otherValues = r.leftovers(root, (path) => (binding.syntax === 'cii' ? otherValueBt('cii', path) : null));
   return invoice;
 }
 

@@ -1,12 +1,13 @@
 import { rejected } from '../../errors.js';
-import { INBOUND_LIMITS } from './limits.js';
+import { pdfEmbeddedFiles } from '../../pdf/pdfEmbeddedFiles.js';
+import { xmlText } from '../../xml/xmlText.js';
+import { parseXmlTree, type XNode } from '../../xml/xmlTree.js';
+import { INBOUND_LIMITS, INBOUND_PDF_BOUNDS, INBOUND_XML_BOUNDS } from './limits.js';
 import type { InboundInvoice } from './model.js';
-import { pdfEmbeddedFiles } from './pdfEmbeddedFiles.js';
 import { readCii } from './readCii.js';
 import { readUbl } from './readUbl.js';
-import { noEInvoiceInPdf, unknownRoot } from './refusals.js';
-import { xmlText } from './xmlText.js';
-import { parseXmlTree, type XNode } from './xmlTree.js';
+import { noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
+import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 
 /**
  * An inbound e-invoice from the bytes a client sent: XML (CII, UBL Invoice or CreditNote, either
@@ -37,35 +38,69 @@ export function readInbound(
       { path: '', code: 'einvoice_too_large', message: 'too large' },
     ]);
   }
-  if (format === 'xml') return { invoice: readXml(bytes), source: { format, embeddedFiles: null } };
-  const files = pdfEmbeddedFiles(bytes);
+  if (format === 'xml') return readXml(bytes);
+  return readPdf(bytes);
+}
+
+function readPdf(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+  const files = pdfEmbeddedFiles(bytes, INBOUND_PDF_BOUNDS);
   for (const file of files) {
     const root = tryRoot(file);
-    if (root) return { invoice: fromRoot(root), source: { format, embeddedFiles: files.length } };
+    if (root) return { invoice: fromRoot(root), source: { format: 'pdf', embeddedFiles: files.length } };
   }
   throw noEInvoiceInPdf();
 }
 
-function readXml(bytes: Uint8Array): InboundInvoice {
-  return fromRoot(parseXmlTree(xmlText(bytes)));
+function readXml(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+  const tree = parseXmlTree(xmlText(bytes), INBOUND_XML_BOUNDS);
+  const binary = envelopedBinary(tree);
+  if (binary) {
+    // A Peppol envelope around a binary document: the PDF is read as if it had been sent itself.
+    const { invoice, source } = readPdf(binary);
+    return { invoice: { ...invoice, envelope: 'sbdh' }, source };
+  }
+  return { invoice: fromRoot(tree), source: { format: 'xml', embeddedFiles: null } };
 }
+
+/** Text every e-invoice file contains (a namespace or root name): other attachments are skipped unparsed. */
+const EMBEDDED_MARKERS = [
+  'CrossIndustryInvoice',
+  ':Invoice-2',
+  ':CreditNote-2',
+  'StandardBusinessDocument',
+  ...OWN_SYNTAX_READERS.map((reader) => reader.marker),
+];
 
 /**
  * The root of an embedded file when it is an e-invoice; other attachments are skipped. A file that
  * names an invoice namespace but is refused (a DOCTYPE, too deep) is refused as such.
  */
 function tryRoot(file: Buffer): XNode | undefined {
-  if (!/CrossIndustryInvoice|:Invoice-2|:CreditNote-2|StandardBusinessDocument/.test(file.toString('latin1')))
-    return undefined;
-  const root = unwrap(parseXmlTree(xmlText(file)));
+  const text = file.toString('latin1');
+  if (!EMBEDDED_MARKERS.some((marker) => text.includes(marker))) return undefined;
+  const root = unwrap(parseXmlTree(xmlText(file), INBOUND_XML_BOUNDS));
   return isInvoiceRoot(root) ? root : undefined;
 }
 
 function fromRoot(tree: XNode): InboundInvoice {
   const root = unwrap(tree);
-  if (!isInvoiceRoot(root)) throw unknownRoot(describe(root));
-  const invoice = root.ns === NAMESPACES.cii ? readCii(root) : readUbl(root);
+  const invoice = readRoot(root);
   return root === tree ? invoice : { ...invoice, envelope: 'sbdh' };
+}
+
+function readRoot(root: XNode): InboundInvoice {
+  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return readCii(root);
+  if (
+    (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') ||
+    (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
+  )
+    return readUbl(root);
+  const own = OWN_SYNTAX_READERS.find((reader) => reader.matches(root));
+  if (own) return own.read(root);
+  throw unknownRoot(
+    describe(root),
+    OWN_SYNTAX_READERS.map((reader) => reader.describe),
+  );
 }
 
 /** A Peppol StandardBusinessDocument carries the invoice as the element after its header. */
@@ -79,8 +114,26 @@ function isInvoiceRoot(root: XNode): boolean {
   return (
     (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') ||
     (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') ||
-    (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
+    (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote') ||
+    OWN_SYNTAX_READERS.some((reader) => reader.matches(root))
   );
+}
+
+/**
+ * The binary document a Peppol envelope carries instead of an XML invoice (BinaryContent,
+ * base64, as the Peppol envelope specification allows): its bytes when it is a PDF, a refusal
+ * when it is anything else, undefined when the envelope holds XML.
+ */
+function envelopedBinary(tree: XNode): Uint8Array | undefined {
+  if (tree.ns !== NAMESPACES.sbdh || tree.name !== 'StandardBusinessDocument') return undefined;
+  const binary = tree.children.find((child) => child.name === 'BinaryContent');
+  if (!binary) return undefined;
+  const mimeType = binary.attrs.mimeType ?? '';
+  if (mimeType !== 'application/pdf') throw unreadableBinary(mimeType || 'no mimeType');
+  if (binary.text.length > (INBOUND_LIMITS.bodyBytes * 4) / 3 + 4) throw unreadableBinary('larger than the body limit');
+  const bytes = Buffer.from(binary.text.replace(/\s+/g, ''), 'base64');
+  if (bytes.subarray(0, 1024).indexOf('%PDF-') < 0) throw unreadableBinary('not a PDF');
+  return bytes;
 }
 
 function describe(root: XNode): string {

@@ -12,7 +12,7 @@ import { otherValueBt } from './otherValueBt.js';
 import { base64Bytes, emptyParty } from './readCii.js';
 import { Reader, withScheme } from './reader.js';
 import { tooManyLines } from './refusals.js';
-import type { XNode } from './xmlTree.js';
+import type { XNode } from '../../xml/xmlTree.js';
 
 /**
  * OASIS UBL 2.1 Invoice or CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0) into the inbound
@@ -215,6 +215,7 @@ export function readUbl(root: XNode): InboundInvoice {
   const invoice: InboundInvoice = {
     syntax: 'ubl',
     document: creditNote ? 'CreditNote' : 'Invoice',
+    syntaxLabel: creditNote ? 'UBL 2.1 CreditNote' : 'UBL 2.1 Invoice',
     envelope: null,
     customization: r.text(root, 'CustomizationID') ?? '',
     profile: r.text(root, 'ProfileID'),

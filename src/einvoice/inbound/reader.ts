@@ -1,5 +1,5 @@
 import type { OtherValue } from './model.js';
-import { kid, kids, type XNode } from './xmlTree.js';
+import { kid, kids, type XNode } from '../../xml/xmlTree.js';
 
 /**
  * Reading with a record of what was read: every element whose text the mapping takes is marked,
@@ -8,6 +8,13 @@ import { kid, kids, type XNode } from './xmlTree.js';
  */
 export class Reader {
   private readonly used = new Set<XNode>();
+
+  /**
+   * `names` is a syntax binding's table from the element names the mapping asks for (CII D16B's)
+   * to the names its syntax uses (ZUGFeRD 1.0's, src/einvoice/formats/zugferd1/binding.ts); none
+   * for CII itself, which then pays no look-up.
+   */
+  constructor(private readonly names?: Readonly<Record<string, string>>) {}
 
   /** Marks a subtree as read (an attachment's base64 content, whose size alone is shown). */
   consume(node: XNode | undefined): void {
@@ -18,12 +25,13 @@ export class Reader {
 
   node(from: XNode | undefined, ...path: string[]): XNode | undefined {
     let here = from;
-    for (const name of path) here = kid(here, name);
+    const names = this.names;
+    for (const name of path) here = kid(here, names ? (names[name] ?? name) : name);
     return here;
   }
 
   all(from: XNode | undefined, name: string): XNode[] {
-    return kids(from, name);
+    return kids(from, this.names ? (this.names[name] ?? name) : name);
   }
 
   /** The text at a path (undefined when absent or empty), marking the element read. */
@@ -77,11 +85,18 @@ export class Reader {
   }
 }
 
-/** CII dates: format 102 (YYYYMMDD) to ISO; other formats (610 month, 616 week) stay as sent. */
+/**
+ * CII dates: format 102 (YYYYMMDD) to ISO; other formats (610 month, 616 week) and dates no
+ * calendar has (20139102, seen in a ZUGFeRD 1.0 corpus file) stay as sent, so they are shown
+ * rather than formatted.
+ */
 export function isoDate(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  return match ? `${match[1]}-${match[2]}-${match[3]}` : value;
+  if (!match) return value;
+  const iso = `${match[1]}-${match[2]}-${match[3]}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : value;
 }
 
 /** "scheme: id" for identifiers that carry a scheme (0088: 4000000000098). */

@@ -7,23 +7,24 @@ import { INBOUND_LIMITS } from './limits.js';
  */
 const refuse = (code: string, message: string) => rejected(code, message, [{ path: '', code, message }]);
 
-export const unknownRoot = (root: string) =>
+/** `others`: the roots the format modules read besides CII and UBL (src/einvoice/formats/registry.ts). */
+export const unknownRoot = (root: string, others: readonly string[]) =>
   refuse(
     'einvoice_unknown_root',
-    `The XML root element ${root} is not an e-invoice: expected a UN/CEFACT CrossIndustryInvoice, a UBL 2.1 Invoice or CreditNote, or a Peppol StandardBusinessDocument around one of them.`,
+    `The XML root element ${root} is not an e-invoice: expected a UN/CEFACT CrossIndustryInvoice, a UBL 2.1 Invoice or CreditNote, ${others.map((other) => `${other}, `).join('')}or a Peppol StandardBusinessDocument around one of them.`,
+  );
+
+export const unreadableBinary = (what: string) =>
+  refuse(
+    'einvoice_binary_unsupported',
+    `The Peppol envelope carries a binary document (BinaryContent: ${what}); only a PDF with an embedded e-invoice is read from it.`,
   );
 
 export const tooManyLines = (count: number) =>
   refuse('einvoice_too_large', `The e-invoice has ${count} lines; at most ${INBOUND_LIMITS.lines} are read.`);
 
-export const notAPdf = () =>
-  refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
-
-export const encryptedPdf = () =>
-  refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
-
 export const noEInvoiceInPdf = () =>
   refuse(
     'pdf_no_einvoice',
-    'The PDF carries no embedded CII or UBL invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml or xrechnung.xml).',
+    'The PDF carries no embedded CII, UBL or ZUGFeRD 1.0 invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml).',
   );

@@ -6,12 +6,16 @@ import { eInvoiceXml } from '../../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { compareTotals } from '../../../src/einvoice/inbound/inboundTotals.js';
 import { inspectEInvoice } from '../../../src/einvoice/inbound/inspect.js';
-import { pdfEmbeddedFiles } from '../../../src/einvoice/inbound/pdfEmbeddedFiles.js';
+import { INBOUND_PDF_BOUNDS, INBOUND_XML_BOUNDS } from '../../../src/einvoice/inbound/limits.js';
+import { pdfEmbeddedFiles as scanPdf } from '../../../src/pdf/pdfEmbeddedFiles.js';
 import { readInbound } from '../../../src/einvoice/inbound/readInbound.js';
-import { xmlText } from '../../../src/einvoice/inbound/xmlText.js';
+import { xmlText } from '../../../src/xml/xmlText.js';
 import { prepareEInvoice, prepareProfiledEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { PROFILES } from '../../../src/einvoice/profiles.js';
 import { formatAmount } from '../../../src/render/inboundView.js';
+
+/** The scanner and reader with the bounds the service reads inbound e-invoices within. */
+const pdfEmbeddedFiles = (pdf: Uint8Array) => scanPdf(pdf, INBOUND_PDF_BOUNDS);
 
 /**
  * The inbound readers on this service's own CII and UBL (so these run without ../shared; the

@@ -5,15 +5,20 @@ import { describe, test } from 'node:test';
 import { InputRejected } from '../../../src/errors.js';
 import { eInvoiceXml } from '../../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
-import { pdfEmbeddedFiles } from '../../../src/einvoice/inbound/pdfEmbeddedFiles.js';
-import { xmlText } from '../../../src/einvoice/inbound/xmlText.js';
-import { parseXmlTree, type XNode } from '../../../src/einvoice/inbound/xmlTree.js';
+import { INBOUND_PDF_BOUNDS, INBOUND_XML_BOUNDS } from '../../../src/einvoice/inbound/limits.js';
+import { pdfEmbeddedFiles as scanPdf } from '../../../src/pdf/pdfEmbeddedFiles.js';
+import { xmlText } from '../../../src/xml/xmlText.js';
+import { parseXmlTree as parseWithBounds, type XNode } from '../../../src/xml/xmlTree.js';
 import { prepareEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { CORPUS_ABSENT_MESSAGE, CORPUS_PRESENT, SHARED_EINVOICE } from '../../support/inboundCorpus.js';
 import { parseXmlTreeWithSaxes } from '../../support/saxesTree.js';
 
+/** The scanner and reader with the bounds the service reads inbound e-invoices within. */
+const pdfEmbeddedFiles = (pdf: Uint8Array) => scanPdf(pdf, INBOUND_PDF_BOUNDS);
+const parseXmlTree = (text: string) => parseWithBounds(text, INBOUND_XML_BOUNDS);
+
 /**
- * Our XML parser (src/einvoice/inbound/xmlTree.ts) against saxes, the strict parser it replaced:
+ * Our XML parser (src/xml/xmlTree.ts) against saxes, the strict parser it replaced:
  * the same tree for every document, the same refusal for every malformed one.
  */
 type Plain = { ns: string; name: string; attrs: Record<string, string>; text: string; children: Plain[] };

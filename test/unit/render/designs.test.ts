@@ -6,8 +6,8 @@ import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { loadInvoiceTemplates } from '../../../src/render/templates.js';
 import { themeCss } from '../../../src/render/themeCss.js';
-import { resolveThemeReference, putTheme } from '../../../src/render/themes/themeOperations.js';
-import { createMemoryThemeStore } from '../../../src/render/themes/themeStore.js';
+import { resolveThemeReference, putTheme } from '../../../src/themes/storedThemes.js';
+import { createMemoryThemeStore } from '../../../src/themes/themeStore.js';
 
 /** design, stamp and theme: what the schema refuses, what reaches the page, and the theme store. */
 const templates = loadInvoiceTemplates();

@@ -1,7 +1,7 @@
-import type { Issue } from '../../../errors.js';
 import { oibOk } from '../../../invoice/partyIdentifiers.js';
-import type { Rule, RuleContext } from '../../rules.js';
-import { hrTaxName } from './profile.js';
+import type { Rule } from '../../rules.js';
+import { blank, rule } from '../ruleHelpers.js';
+import { hrTaxName } from './hrDocument.js';
 
 /**
  * The HR-CIUS 2025 rules (Porezna uprava's schematron 1.0.4, ../shared/einvoice/croatia) a request
@@ -9,9 +9,6 @@ import { hrTaxName } from './profile.js';
  * list itself (HR-BR-CL-2, some 5,000 codes) is checked for its shape here and by the official
  * rules in the corpus test.
  */
-type Check = (c: RuleContext) => Omit<Issue, 'code'>[];
-const rule = (id: string, summary: string, check: Check): Rule => ({ id, summary, check });
-const blank = (value: string | undefined) => value === undefined || value.trim() === '';
 const when = (failed: boolean, path: string, message: string) => (failed ? [{ path, message }] : []);
 
 const HR_PROCESS = /^(?:P[1-9]|P1[0-2]|P99:.+)$/;

@@ -2,7 +2,8 @@ import type { Issue } from '../../../errors.js';
 import { currencyDigits } from '../../../invoice/currencies.js';
 import { decimalFromNumber, significantScale } from '../../../invoice/decimal.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
-import { checkEn16931, type Rule, type RuleContext } from '../../rules.js';
+import { checkEn16931, type Rule } from '../../rules.js';
+import { blank, rule } from '../ruleHelpers.js';
 import { PINT_JURISDICTIONS, PINT_PROFILES, pintCategoryCode, type PintProfile } from './jurisdictions.js';
 import { TAX_IDENTIFIERS } from './taxIdentifiers.js';
 
@@ -13,9 +14,6 @@ import { TAX_IDENTIFIERS } from './taxIdentifiers.js';
  * (identifiers, code lists, sums, decimals) is not repeated; the PINT corpus test runs the official
  * rules over the output to prove it.
  */
-type Check = (c: RuleContext) => Omit<Issue, 'code'>[];
-const rule = (id: string, summary: string, check: Check): Rule => ({ id, summary, check });
-const blank = (value: string | undefined) => value === undefined || value.trim() === '';
 const when = (failed: boolean, path: string, message: string) => (failed ? [{ path, message }] : []);
 
 const sharedRules: readonly Rule[] = [

@@ -1,5 +1,4 @@
-import { rejected } from '../../errors.js';
-import { INBOUND_LIMITS } from './limits.js';
+import { rejected } from '../errors.js';
 import { firstNonChar, isName, isSpace, NotWellFormed, qualifiedNameChecker, replaceReferences } from './xmlSyntax.js';
 
 /**
@@ -31,6 +30,18 @@ export interface XNode {
   parent: XNode | undefined;
 }
 
+/**
+ * The bounds a caller reads within. A document over `maxChars` or `maxElements` is refused with
+ * the caller's own error (`tooLarge`, e.g. einvoice_too_large), since the size that counts as too
+ * large is the caller's to name; the other refusals are XML's own (xml_*).
+ */
+export interface XmlBounds {
+  maxChars: number;
+  maxDepth: number;
+  maxElements: number;
+  tooLarge(message: string): Error;
+}
+
 const refuse = (code: string, message: string) => rejected(code, message, [{ path: '', code, message }]);
 
 // A DOCTYPE (and so any entity declaration) can only appear before the root element; ENTITY is
@@ -42,10 +53,8 @@ const DOCTYPE = /<!DOCTYPE|<!ENTITY/i;
  * bounds checked while parsing: exported so that the test oracle (test/support/saxesTree.ts)
  * refuses exactly alike and differs only in the parser.
  */
-export function refuseBeforeParsing(text: string): void {
-  if (text.length > INBOUND_LIMITS.xmlChars) {
-    throw refuse('einvoice_too_large', `The XML is longer than ${INBOUND_LIMITS.xmlChars} characters.`);
-  }
+export function refuseBeforeParsing(text: string, bounds: XmlBounds): void {
+  if (text.length > bounds.maxChars) throw bounds.tooLarge(`The XML is longer than ${bounds.maxChars} characters.`);
   if (DOCTYPE.test(text)) {
     throw refuse(
       'xml_doctype_refused',
@@ -54,19 +63,19 @@ export function refuseBeforeParsing(text: string): void {
   }
 }
 
-export const tooDeep = () =>
-  refuse('xml_too_deep', `The XML nests elements deeper than ${INBOUND_LIMITS.xmlDepth} levels.`);
-export const tooManyElements = () =>
-  refuse('einvoice_too_large', `The XML has more than ${INBOUND_LIMITS.xmlElements} elements.`);
+export const tooDeep = (bounds: XmlBounds) =>
+  refuse('xml_too_deep', `The XML nests elements deeper than ${bounds.maxDepth} levels.`);
+export const tooManyElements = (bounds: XmlBounds) =>
+  bounds.tooLarge(`The XML has more than ${bounds.maxElements} elements.`);
 export const notWellFormed = (reason: string) => refuse('xml_malformed', `The body is not well-formed XML: ${reason}`);
 
-export function parseXmlTree(text: string): XNode {
-  refuseBeforeParsing(text);
+export function parseXmlTree(text: string, bounds: XmlBounds): XNode {
+  refuseBeforeParsing(text, bounds);
   // A BOM the decoder left, and line ends normalised to LF as XML requires (§2.11).
   const source = text.replace(/^\uFEFF/, '');
   const normalised = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
   try {
-    return new TreeParser(normalised).parse();
+    return new TreeParser(normalised, bounds).parse();
   } catch (error) {
     if (!(error instanceof NotWellFormed)) throw error;
     const line = normalised.slice(0, error.offset).split('\n').length;
@@ -114,7 +123,10 @@ class TreeParser {
   private current: XNode | undefined;
   private elements = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly bounds: XmlBounds,
+  ) {}
 
   parse(): XNode {
     const { text } = this;
@@ -230,8 +242,8 @@ class TreeParser {
   }
 
   private openElement(qname: string, raw: [string, string][], offset: number): void {
-    if (this.open.length + 1 > INBOUND_LIMITS.xmlDepth) throw tooDeep();
-    if (++this.elements > INBOUND_LIMITS.xmlElements) throw tooManyElements();
+    if (this.open.length + 1 > this.bounds.maxDepth) throw tooDeep(this.bounds);
+    if (++this.elements > this.bounds.maxElements) throw tooManyElements(this.bounds);
     let declared: string[] | undefined;
     for (const [name, value] of raw) {
       const prefix = name === 'xmlns' ? '' : name.startsWith('xmlns:') ? name.slice(6) : undefined;

@@ -1,7 +1,6 @@
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import type { VatCategory } from '../../../invoice/vatCategories.js';
 import type { EInvoiceDocument } from '../../document.js';
-import type { ProfileDefinition } from '../../profiles.js';
 
 /**
  * Croatia's HR-CIUS 2025 with the HR extension (eRačun, Porezna uprava), UBL only: its
@@ -28,7 +27,7 @@ const HR_CATEGORY_NAMES: Partial<Record<VatCategory, string>> = {
 export const hrTaxName = (category: VatCategory, rate: string | undefined): string | undefined =>
   category === 'S' ? HR_RATE_NAMES[rate ?? ''] : HR_CATEGORY_NAMES[category];
 
-function adaptHr(document: EInvoiceDocument, { invoice }: PreparedInvoice): EInvoiceDocument {
+export function adaptHr(document: EInvoiceDocument, { invoice }: PreparedInvoice): EInvoiceDocument {
   return {
     ...document,
     lines: document.lines.map((line, at) => {
@@ -51,26 +50,3 @@ function adaptHr(document: EInvoiceDocument, { invoice }: PreparedInvoice): EInv
     },
   };
 }
-
-export const HR_PROFILE: ProfileDefinition = {
-  title: 'Croatia HR-CIUS 2025 (eRačun)',
-  specification: HR_SPECIFICATION,
-  defaultBusinessProcess: HR_DEFAULT_PROCESS,
-  formats: ['ubl'],
-  ruleSets: [
-    'CEN EN 16931 1.3.16 (the service checks the rules a request can break; the rest hold by construction)',
-    'Porezna uprava HR-CIUS 2025 with the HR extension, schematron 1.0.4 (HR-BR-*)',
-  ],
-  hybrid: undefined,
-  requiredFields: [
-    'issue_time (hh:mm:ss, HR-BT-2)',
-    'operator { name, oib } (HR-BT-4, HR-BT-5: the person issuing the invoice and their OIB)',
-    'business_process P1 … P12 or P99:<buyer code> (default P1)',
-    'seller.electronic_address, buyer.electronic_address (BT-34, BT-49; e.g. scheme 9934 Croatian VAT)',
-    'seller.vat_id and, for S, Z, E and AE lines, buyer.vat_id: HR + the OIB (11 digits, check digit) for Croatian parties',
-    'seller.contact_name (BG-6)',
-    'line_items[].item_classification { scheme: "CG", code: KPD code } on every line',
-    'tax_exemption_reason for E or O lines; due_date when an amount is due; issue_date from 2026-01-01',
-  ],
-  adapt: adaptHr,
-};

@@ -1,4 +1,4 @@
-import { rejected } from '../../errors.js';
+import { rejected } from '../errors.js';
 
 /**
  * The bytes of an XML document as text: a BOM decides (UTF-8, UTF-16), else the declaration's

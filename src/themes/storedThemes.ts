@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { AppError, validationFailed } from '../../errors.js';
-import { canonicalJson, ThemeSchema, themeId, type Theme } from '../../invoice/designFields.js';
-import { parseOrReject } from '../../invoice/issues.js';
-import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import { AppError, validationFailed } from '../errors.js';
+import { canonicalJson, ThemeSchema, themeId, type Theme } from '../invoice/designFields.js';
+import { parseOrReject } from '../invoice/issues.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { THEME_TTL_SECONDS, type ThemeStore } from './themeStore.js';
 
 /** What PUT /v1/themes answers. */

@@ -1,15 +1,28 @@
 import { constants, inflateSync } from 'node:zlib';
-import { INBOUND_LIMITS } from './limits.js';
-import { encryptedPdf, notAPdf } from './refusals.js';
+import { rejected } from '../errors.js';
+
+/** How much of a PDF is looked at: streams seen, and bytes of one decompressed stream. */
+export interface PdfScanBounds {
+  maxStreams: number;
+  maxStreamBytes: number;
+}
+
+const refuse = (code: string, message: string) => rejected(code, message, [{ path: '', code, message }]);
+
+export const notAPdf = () =>
+  refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
+
+export const encryptedPdf = () =>
+  refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
 
 /**
  * The embedded files of a PDF (a Factur-X / ZUGFeRD / XRechnung hybrid carries its XML as one),
  * found by reading the file's bytes as data: every stream object whose dictionary says
- * /Type /EmbeddedFile, unfiltered or FlateDecode, inflated within INBOUND_LIMITS.pdfStreamBytes.
+ * /Type /EmbeddedFile, unfiltered or FlateDecode, inflated within `bounds.maxStreamBytes`.
  * Nothing in the PDF is run, rendered or followed (no JavaScript, no actions, no external file
  * specifications); object streams need no reading, as a stream is never inside one.
  */
-export function pdfEmbeddedFiles(pdf: Uint8Array): Buffer[] {
+export function pdfEmbeddedFiles(pdf: Uint8Array, bounds: PdfScanBounds): Buffer[] {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   const start = bytes.subarray(0, 1024).indexOf('%PDF-');
   if (start < 0) throw notAPdf();
@@ -20,7 +33,7 @@ export function pdfEmbeddedFiles(pdf: Uint8Array): Buffer[] {
   const objects = /(\d+)\s+(\d+)\s+obj\s*<</g;
   let seen = 0;
   for (let match = objects.exec(text); match !== null; match = objects.exec(text)) {
-    if (++seen > INBOUND_LIMITS.pdfStreams) break;
+    if (++seen > bounds.maxStreams) break;
     const dictStart = match.index + match[0].length - 2;
     const dictEnd = endOfDictionary(text, dictStart);
     if (dictEnd < 0) continue;
@@ -31,7 +44,7 @@ export function pdfEmbeddedFiles(pdf: Uint8Array): Buffer[] {
     if (!/\/Type\s*\/EmbeddedFile\b/.test(dict)) continue;
     const dataStart = dictEnd + after[0].length;
     const data = bytes.subarray(dataStart, dataStart + streamLength(text, dict, dataStart));
-    const decoded = decode(dict, data);
+    const decoded = decode(dict, data, bounds.maxStreamBytes);
     if (decoded) files.push(decoded);
   }
   return files;
@@ -76,14 +89,14 @@ function streamLength(text: string, dict: string, dataStart: number): number {
   return end < 0 ? 0 : end - dataStart;
 }
 
-function decode(dict: string, data: Buffer): Buffer | undefined {
+function decode(dict: string, data: Buffer, maxBytes: number): Buffer | undefined {
   const filters = [
     ...(/\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dict)?.[1] ?? '').matchAll(/\/([A-Za-z0-9]+)/g),
   ].map((filter) => filter[1]);
-  if (filters.length === 0) return data.length <= INBOUND_LIMITS.pdfStreamBytes ? data : undefined;
+  if (filters.length === 0) return data.length <= maxBytes ? data : undefined;
   if (filters.length !== 1 || filters[0] !== 'FlateDecode' || /\/DecodeParms/.test(dict)) return undefined;
   try {
-    return inflateSync(data, { maxOutputLength: INBOUND_LIMITS.pdfStreamBytes, finishFlush: constants.Z_SYNC_FLUSH });
+    return inflateSync(data, { maxOutputLength: maxBytes, finishFlush: constants.Z_SYNC_FLUSH });
   } catch {
     return undefined; // corrupt or beyond the limit: not an XML this service reads
   }

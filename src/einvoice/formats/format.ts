@@ -1,0 +1,81 @@
+import type { Issue } from '../../errors.js';
+import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import type { EInvoiceDocument } from '../document.js';
+import type { InvoiceInput } from '../../invoice/schema.js';
+import type { XNode } from '../../xml/xmlTree.js';
+import type { InboundInvoice } from '../inbound/model.js';
+import type { Rule } from '../rules.js';
+
+/**
+ * One e-invoice format or profile, declared in one place (src/einvoice/formats/<id>/format.ts) and
+ * listed by the registry (registry.ts): what it writes, how a received document is recognised as
+ * it, the request fields it needs, its own rule checks with the official rule-set versions they
+ * follow, and its line of docs. The profile enums, /v1/schema's profile list, the OpenAPI
+ * examples, the MCP tool descriptions, inspect's detection and the table of
+ * docs/e-invoices-national.md are derived from the registry; docs/architecture.md shows how to add one.
+ */
+export interface FormatModule<Id extends string = string, Syntax extends string = string> {
+  /** The request's `profile` value; also the folder name. */
+  id: Id;
+  title: string;
+  /** One line for the `profile` field's description and llms.txt, e.g. "XRechnung 3.0, CII, UBL or Factur-X". */
+  blurb: string;
+  /** The syntaxes this profile is written in: the EN 16931 bindings (cii, ubl, factur-x) or its own. */
+  writes: readonly Syntax[];
+  /** BT-24 as written; the identifier a received document is first recognised by. */
+  specification: string;
+  /** BT-23 when the request names none. */
+  defaultBusinessProcess?: string;
+  /** Factur-X / ZUGFeRD hybrid: the embedded file's name and the XMP fx:ConformanceLevel. */
+  hybrid?: { fileName: string; conformanceLevel: 'EN 16931' | 'XRECHNUNG' };
+  /** The official rule sets `rules` implement, with the versions they follow. */
+  ruleSets: readonly string[];
+  /** The request fields the profile requires beyond EN 16931 (what `rules` ask for), in words. */
+  requiredFields: readonly string[];
+  /** The profile's own checks, run after EN 16931's on every request naming it (and on inspect). */
+  rules: readonly Rule[];
+  /**
+   * A received EN 16931 document (CII or UBL) is this profile's when this says so, e.g. by its
+   * BT-24; inspect then checks it under this profile. Absent: never recognised (EN 16931 is the
+   * fallback).
+   */
+  recognise?: (document: InboundInvoice) => boolean;
+  /** A syntax of the format's own (FA(3), FatturaPA, ZUGFeRD 1.0) that inbound reads. */
+  reader?: OwnSyntaxReader;
+  /** A syntax of the format's own that it writes: the file for a prepared invoice. */
+  writer?: OwnSyntaxWriter;
+  /** The docs' line for this profile (docs/e-invoices-national.md's table, generated). */
+  docs: { whatYouGet: string; formats: string; businessProcess: string };
+  /** The profile's own codes and fields on top of the EN 16931 document (Peppol PINT, Croatia). */
+  adapt?: (document: EInvoiceDocument, prepared: PreparedInvoice) => EInvoiceDocument;
+  /** EN 16931's rules as the profile applies them (PINT: on its own tax identifier); default checkEn16931. */
+  baseRules?: (prepared: PreparedInvoice) => Issue[];
+  /** A request that passes the profile's rules: an OpenAPI example named after the profile. */
+  example?: InvoiceInput & { profile: Id };
+}
+
+/** A format this service reads but does not write (ZUGFeRD 1.0): no profile, only a reader. */
+export interface ReadOnlyFormat {
+  id: string;
+  title: string;
+  reader: OwnSyntaxReader;
+}
+
+/** How inbound reads a syntax of a format's own: a root element it recognises, and the reading. */
+export interface OwnSyntaxReader {
+  /** As named to a client whose document is none of the known ones (einvoice_unknown_root). */
+  describe: string;
+  /** Text any document of this syntax contains (its namespace): a PDF's other attachments are skipped unparsed. */
+  marker: string;
+  /** Whether `root` is this syntax's (namespace and local name). */
+  matches(root: XNode): boolean;
+  read(root: XNode): InboundInvoice;
+}
+
+export interface OwnSyntaxWriter {
+  mediaType: string;
+  write(prepared: PreparedInvoice): string | Uint8Array;
+}
+
+/** Declares a format module, keeping its id, syntaxes and example as literal types for the derived enums. */
+export const defineFormat = <const M extends FormatModule>(module: M): M => module;
