@@ -44,7 +44,12 @@ const sharedRules: readonly Rule[] = [
   ),
 ];
 
-/** The jurisdiction's tax identifier format and check digits on seller and buyer. */
+/**
+ * The jurisdiction's tax identifier format and check digits on seller and buyer. Japan (aligned-ibr-jp-01)
+ * and the UAE (ibr-132-ae) have official rules for the shape; the check digits, and the formats in A-NZ,
+ * Singapore and Malaysia, are this service's own checks (snake_case ids: aunz_tax_number,
+ * sg_gst_registration_number, my_tin), so a number no authority issued is not sold.
+ */
 const taxNumberFormat = (id: string): Rule =>
   rule(id, "tax_registration_number has the format and check digits of the party's country", (c) =>
     (['seller', 'buyer'] as const).flatMap((role) => {
@@ -181,7 +186,7 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
     ),
   ],
   'pint-aunz': [
-    taxNumberFormat('aligned-ibr-001-aunz'),
+    taxNumberFormat('aunz_tax_number'),
     sellerLegal('aligned-ibr-001-aunz', 'AU', '0151', 'ABN', 'seller'),
     sellerLegal('aligned-ibr-004-aunz', 'AU', '0151', 'ABN', 'buyer'),
     sellerLegal('aligned-ibr-002-aunz', 'NZ', '0088', 'NZBN', 'seller'),
@@ -195,8 +200,8 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
     ),
   ],
   'pint-sg': [
-    taxNumberFormat('BR-CL-SG-GST-ID'),
-    sellerTaxNumber('BR-SG-GST-ID', 'GST registration number'),
+    taxNumberFormat('sg_gst_registration_number'),
+    sellerTaxNumber('BR-105-GST-SG', 'GST registration number'),
     rule(
       'BR-112-GST-SG',
       "a GST-registered seller's legal registration (BT-30) is required: seller.legal_registration",
@@ -235,7 +240,7 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
     wholeAmounts('aligned-ibr-jp-06'),
   ],
   'pint-my': [
-    taxNumberFormat('ibr-04-my'),
+    taxNumberFormat('my_tin'),
     rule('ibr-04-my', "the seller's TIN (BT-32) is required: seller.tax_id", (c) =>
       when(blank(c.invoice.seller.tax_id), 'seller.tax_id', "is required: the seller's Malaysian TIN (ibr-04-my)"),
     ),
