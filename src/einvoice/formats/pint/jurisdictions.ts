@@ -136,3 +136,11 @@ export function pintCategoryCode(
   if (jurisdiction === PINT_JURISDICTIONS['pint-jp'] && category === 'S' && rate === '8') return 'AA';
   return jurisdiction.categoryCodes[category];
 }
+
+/**
+ * Japan's invoice of a seller that is not tax-registered (JP PINT non-tax, BT-24
+ * urn:peppol:pint:nontaxinvoice-1@jp-1): its breakdown names the rate of the goods but the seller
+ * charges no consumption tax, so its tax amounts are 0 by its rules, not a rounding difference.
+ */
+export const statesNoTax = (customization: string) =>
+  customization.trim().startsWith('urn:peppol:pint:nontaxinvoice-1@');

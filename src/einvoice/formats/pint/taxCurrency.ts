@@ -19,6 +19,11 @@ export function inTaxCurrency(minor: bigint, digits: number, taxCurrency: TaxCur
   return divideRounded(numerator, 10n ** BigInt(digits + rate.scale));
 }
 
+/** BT-111 as exact decimal text: the VAT total in the tax currency (validate answers it). */
+export function taxInTaxCurrency(totals: Totals, taxCurrency: TaxCurrencyInput): string {
+  return minorToDecimal(inTaxCurrency(totals.tax, totals.digits, taxCurrency), currencyDigits(taxCurrency.code));
+}
+
 /** The tax-currency totals a profile writes: BT-111 (the VAT total), and where the jurisdiction asks, the totals with and without tax. */
 export function taxCurrencyTotals(
   totals: Totals,
@@ -27,6 +32,7 @@ export function taxCurrencyTotals(
 ): NonNullable<EDocumentExtra['taxCurrency']> {
   const targetDigits = currencyDigits(taxCurrency.code);
   const tax = inTaxCurrency(totals.tax, totals.digits, taxCurrency);
+  // BT-111 is taxInTaxCurrency's value: validate answers the same text.
   const withoutTax = inTaxCurrency(totals.taxable, totals.digits, taxCurrency);
   const text = (minor: bigint) => minorToDecimal(minor, targetDigits);
   // Singapore (BR-53-GST-SG) and the UAE (ibr-175-ae) state the totals in their currency as document references.
