@@ -86,7 +86,7 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues }),
     docs: {
       whatYouGet: MARKETS[id],
-      formats: 'UBL Invoice and CreditNote',
+      formats: id === 'pint-jp' || id === 'pint-ae' ? 'UBL Invoice' : 'UBL Invoice and CreditNote',
       businessProcess: '`urn:peppol:bis:billing`',
     },
     example: PINT_EXAMPLE_REQUESTS[id] as (typeof PINT_EXAMPLE_REQUESTS)[Id],

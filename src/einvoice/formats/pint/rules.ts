@@ -304,6 +304,13 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
         ],
       ),
     ),
+    rule('ibr-158-ae', 'a UAE credit note names its reason code (BTAE-03), which this service does not write', (c) =>
+      when(
+        c.invoice.document_type === 'credit_note',
+        'document_type',
+        'is credit_note, which PINT AE requires with a credit note reason code (BTAE-03) this service does not write yet (ibr-158-ae)',
+      ),
+    ),
     rule('ibr-167-ae', 'exempt lines name their exemption reason code (IBT-186): tax_exemption_code', (c) =>
       when(
         c.categories.has('E') && c.invoice.tax_exemption_code === undefined,
