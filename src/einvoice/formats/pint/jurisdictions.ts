@@ -122,9 +122,6 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
   },
 };
 
-export const isPintProfile = (profile: string): profile is PintProfile =>
-  (PINT_PROFILES as readonly string[]).includes(profile);
-
 /** The code a line is written with: its tax_code, or the jurisdiction's code for its category (JP: AA at 8 %). */
 export function pintCategoryCode(
   jurisdiction: PintJurisdiction,
