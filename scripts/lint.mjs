@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // `npm run lint` (and the first step of `npm test`): ESLint (eslint.config.js), Prettier's check
 // (.prettierrc.json; `npm run format` rewrites) and knip's unused exports and files (knip.json).
-// Each runs even when an earlier one failed, so one run lists every problem.
+// Set-up first (scripts/setup.mjs, the npm dependencies only). Each runs even when an earlier one
+// failed, so one run lists every problem.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setup } from './setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// As `npm test` does: on a fresh clone there is no eslint to run before `npm ci`.
+setup([]);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const steps = [
   ['eslint', [bin('eslint'), '--max-warnings=0', '.']],

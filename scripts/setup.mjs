@@ -5,7 +5,7 @@
 // it can (root + apt-get), otherwise stops with the exact command to run. Uses only Node
 // built-ins: it runs before the npm install.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,10 +60,33 @@ function checkNode() {
     fail(`Node.js >= 20.11 is required; this is ${process.versions.node}.`);
 }
 
+/**
+ * The install is current when npm's own record of it (node_modules/.package-lock.json) is not older
+ * than package-lock.json, or lists the same packages at the same versions: a checkout (a clone, a
+ * worktree, a merge) gives the lock a new time without changing what it says.
+ */
+function installIsCurrent(lock, installed) {
+  if (!existsSync(installed)) return false;
+  if (statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return true;
+  const versions = (file) =>
+    Object.entries(JSON.parse(readFileSync(file, 'utf8')).packages ?? {})
+      .filter(([path, entry]) => path !== '' && !entry.optional)
+      .map(([path, entry]) => `${path}@${entry.version}`)
+      .sort()
+      .join('\n');
+  return versions(lock) === versions(installed);
+}
+
 function ensureDependencies() {
   const lock = join(root, 'package-lock.json');
-  const installed = join(root, 'node_modules', '.package-lock.json');
-  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  const modules = join(root, 'node_modules');
+  if (installIsCurrent(lock, join(modules, '.package-lock.json'))) return;
+  // A node_modules that is a link to another checkout's is shared: `npm ci` would empty the
+  // directory it points to under every checkout using it. Its owner installs it.
+  if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
+    say(`node_modules links to ${realpathSync(modules)}, which does not match package-lock.json; install there.`);
+    return;
+  }
   // `npm ci`: installs exactly what package-lock.json says and never rewrites it, so a fresh
   // clone's set-up leaves `git status` clean. The lock lists every platform's optional anvil
   // binary; npm fetches only this platform's.

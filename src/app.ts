@@ -53,7 +53,20 @@ export interface AppDependencies {
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
-export function createApp(deps: AppDependencies): { app: Koa; routes: readonly PricedOperation[]; close(): void } {
+/** The app and what ends it: `endStreams` when a drain begins, `close` once every request is answered. */
+export interface AppService {
+  app: Koa;
+  routes: readonly PricedOperation[];
+  /** Ends what would keep a draining server open forever: the preview's event streams. */
+  endStreams(): void;
+  /**
+   * Stops the compute workers (and, in service.ts, the Redis clients). Only after the server has
+   * closed: a body still queued for the pool or being parsed on it would otherwise fail (main.ts).
+   */
+  close(): Promise<void>;
+}
+
+export function createApp(deps: AppDependencies): AppService {
   const { config, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const terms: PaymentTerms = deps.payment?.terms ?? {
@@ -133,13 +146,13 @@ export function createApp(deps: AppDependencies): { app: Koa; routes: readonly P
   app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
   app.use(router.routes());
   app.use(fallbacks(router));
-  // Ends what would keep a draining server open: the preview's event streams; stops the compute workers.
   return {
     app,
     routes,
-    close: () => {
+    endStreams: () => preview?.close(),
+    close: async () => {
       preview?.close();
-      void pool?.close();
+      await pool?.close();
     },
   };
 }

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import { MAX_BATCH_ITEMS } from './batch/batchRequest.js';
 import { toIssues } from './invoice/issues.js';
+import { atomicToUsd, exceedsUsd, STOCK_CLIENT_MAX_PAYMENT_USD, timesUsd, usdToAtomic } from './payment/price.js';
 import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
 import { receiptSignerAddress } from './payment/receiptKey.js';
 import { USDC_ON_BASE } from './payment/usdc.js';
@@ -43,7 +45,7 @@ const addressVar = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 
 // operationId=USD pairs; USDC has 6 decimals, so prices have at most 6.
 const PRICE_LIST = /^\s*[a-z0-9_]+\s*=\s*\d+(\.\d{1,6})?\s*(,\s*[a-z0-9_]+\s*=\s*\d+(\.\d{1,6})?\s*)*$/;
 /** Operations not named in PRICES keep these prices; every other operation is free. */
-export const DEFAULT_PRICES: Readonly<Record<string, string>> = {
+const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_invoice_pdf: '0.02',
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
@@ -250,6 +252,24 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Every price, a batch at its largest size included, within what a stock x402 client pays without
+ * its owner raising its cap (price.ts STOCK_CLIENT_MAX_PAYMENT_USD): a higher price is a payment
+ * no default client makes (docs/paying-and-x402.md, "Batches and the client's cap").
+ */
+function priceCapProblems(prices: Record<string, string>): string[] {
+  return Object.entries(prices).flatMap(([operationId, priceUsd]) => {
+    const items = operationId === 'v1_invoices_zip' ? MAX_BATCH_ITEMS : 1;
+    const largest = timesUsd(priceUsd, items);
+    if (!exceedsUsd(largest, STOCK_CLIENT_MAX_PAYMENT_USD)) return [];
+    const what =
+      items > 1 ? `a batch of ${items} invoices at ${priceUsd} USD each costs ${largest} USD` : `${largest} USD`;
+    return [
+      `PRICES: ${operationId}=${priceUsd}: ${what}, more than the ${STOCK_CLIENT_MAX_PAYMENT_USD} USD a stock x402 client (@x402/fetch) pays in one payment unless its owner raises spendControls.maxAmountPerPayment; ask at most ${atomicToUsd(BigInt(usdToAtomic(STOCK_CLIENT_MAX_PAYMENT_USD)) / BigInt(items))} USD`,
+    ];
+  });
+}
+
 /** RECEIPT_SIGNING_KEY must be a usable key and, against a real facilitator, not one the world knows. */
 function receiptKeyProblems(config: Env): string[] {
   const key = config.RECEIPT_SIGNING_KEY;
@@ -292,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   problems.push(...receiptKeyProblems(config));
+  problems.push(...priceCapProblems(config.PRICES));
   // The preview hands out PDFs without payment: never outside development, even by mistake.
   if (config.PREVIEW === 'on' && config.NODE_ENV !== 'development')
     problems.push(

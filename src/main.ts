@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
+import type { AppService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { challengeBudgetProblems } from './http/challengeBudget.js';
 import { createHttpServer } from './http/httpServer.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
@@ -36,10 +38,20 @@ async function main(): Promise<void> {
     observe: (operation, ms, outcome) => metrics.observeFacilitator(operation, ms / 1000, outcome),
   });
   const renderer = await startRenderer(config, logger);
-  const { app, close: closeApp } = createService({ config, logger, lifecycle, metrics, payments, renderer });
+  const service = createService({ config, logger, lifecycle, metrics, payments, renderer });
+  // A configuration whose 402 can't pass a default proxy must not start (challengeBudget.ts).
+  const tooLarge = await challengeBudgetProblems(service.routes, payments.processor, {
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
+  if (tooLarge.length > 0) {
+    process.stderr.write(`${new ConfigError(tooLarge).message}\n`);
+    await renderer.close();
+    await payments.close();
+    process.exit(2);
+  }
 
   // Bounded header size, header, request and keep-alive times, enforced within 1 s (httpServer.ts).
-  const server = createHttpServer(app.callback());
+  const server = createHttpServer(service.app.callback());
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -62,7 +74,7 @@ async function main(): Promise<void> {
       payments,
       logger,
       deadlineMs: config.SHUTDOWN_DEADLINE_MS,
-      closeApp,
+      service,
     });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -94,9 +106,12 @@ function announceLocalPaymentMode(logger: Logger, payments: Payments): void {
 }
 
 /**
- * Drain: readiness 503 at once, no new connections, requests in flight finish. At the deadline,
- * requests that have not begun settling are abandoned before settlement; settlements under way
- * are waited for. Then the browser and the local chain close.
+ * Drain: readiness 503 at once, no new connections, and every request already received gets its
+ * real answer: a body still arriving, queued for or parsed on the compute pool, a render, a
+ * settlement. So the compute workers and Redis clients close only after the server has (closing
+ * them first answered 12 parses in flight with 11 × 503 and a 500; test/integration/shutdown.test.ts).
+ * At the deadline, requests that have not begun settling are abandoned before settlement;
+ * settlements under way are waited for. Then the browser and the local chain close.
  */
 async function shutdown(options: {
   signal: string;
@@ -106,13 +121,13 @@ async function shutdown(options: {
   payments: Payments;
   logger: Logger;
   deadlineMs: number;
-  closeApp: () => void;
+  service: Pick<AppService, 'endStreams' | 'close'>;
 }) {
   const { signal, server, lifecycle, renderer, payments, logger, deadlineMs } = options;
   lifecycle.drain();
   logger.info({ signal, deadlineMs }, 'draining');
   // Open preview event streams never end by themselves; they would hold the server open.
-  options.closeApp();
+  options.service.endStreams();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), deadlineMs).unref());
@@ -123,6 +138,7 @@ async function shutdown(options: {
     server.closeAllConnections();
   }
   await lifecycle.settlementsDone(15_000);
+  await options.service.close();
   await renderer.close();
   await payments.close();
   logger.info('stopped');

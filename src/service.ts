@@ -1,11 +1,9 @@
-import type Koa from 'koa';
 import { createRedisThemeStore } from './themes/themeStore.js';
-import { createApp } from './app.js';
+import { createApp, type AppService } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
 import type { BucketStore } from './http/rateLimit/bucketStore.js';
 import { createRedisBucketStore } from './http/rateLimit/redisBucketStore.js';
-import type { PricedOperation } from './operations/operation.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -29,7 +27,7 @@ export interface ServiceParts {
  * readiness asks the renderer the question its admission asks. main.ts serves it; the end-to-end
  * tests build exactly this.
  */
-export function createService(parts: ServiceParts): { app: Koa; routes: readonly PricedOperation[]; close(): void } {
+export function createService(parts: ServiceParts): AppService {
   const { config, logger, lifecycle, payments, renderer, metrics } = parts;
   metrics?.watchRenderer(() => ({ ...renderer.stats(), poolSize: config.RENDER_POOL_SIZE }));
   // Several instances share REDIS_URL: their rate limits are one limit, kept there too.
@@ -62,10 +60,8 @@ export function createService(parts: ServiceParts): { app: Koa; routes: readonly
   });
   return {
     ...service,
-    close: () => {
-      service.close();
-      void buckets?.close();
-      void themes?.close();
+    close: async () => {
+      await Promise.all([service.close(), buckets?.close(), themes?.close()]);
     },
   };
 }

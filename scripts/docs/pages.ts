@@ -7,8 +7,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
+import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
+import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { CONFIG_VARIABLES, loadConfig, schemaDefaultOf, type Env } from '../../src/config.js';
-import { ERROR_ANSWERS, INPUT_REJECTED } from '../../src/http/errorAnswers.js';
+import { ERROR_ANSWERS, INPUT_REJECTED, type RouteKind } from '../../src/http/errorAnswers.js';
 import { createHttpServer } from '../../src/http/httpServer.js';
 import { createLogger } from '../../src/logger.js';
 import { betweenMarkers, profilesTable, PROFILES_TABLE_END, PROFILES_TABLE_START } from './profilesTable.js';
@@ -29,9 +32,10 @@ interface Operation {
 
 interface OpenApiOperation {
   operationId?: string;
+  requestBody?: unknown;
   summary?: string;
   description?: string;
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
   'x-payment-info'?: { price?: { amount?: string; currency?: string } };
 }
 
@@ -132,12 +136,53 @@ export function apiPage(document: OpenApiDocument): string {
   ].join('\n');
 }
 
-export function errorsPage(): string {
+/** What each kind of route is, read from the published operation (errorAnswers.ts RouteKind). */
+const ROUTE_KINDS: Record<
+  Exclude<RouteKind, 'any' | 'preview'>,
+  { title: string; name: string; is(operation: OpenApiOperation, path: string): boolean }
+> = {
+  body: { title: 'Routes with a body', name: 'with a body', is: (operation) => operation.requestBody !== undefined },
+  paid: { title: 'Paid routes', name: 'paid', is: (operation) => operation['x-payment-info'] !== undefined },
+  printing: {
+    title: 'Routes that print (a PDF, or a ZIP of them)',
+    name: 'printing',
+    is: (operation) =>
+      operation['x-payment-info'] !== undefined &&
+      Object.keys(operation.responses?.['200']?.content ?? {}).some((type) => /pdf|zip/.test(type)),
+  },
+  theme: {
+    title: 'Routes that take a stored theme id',
+    name: 'theme',
+    is: (operation, path) => path === '/v1/themes' || JSON.stringify(operation.requestBody ?? {}).includes('"theme"'),
+  },
+};
+
+const kindName = (kind: RouteKind) =>
+  kind === 'any'
+    ? 'any'
+    : kind === 'preview'
+      ? 'the preview (`PREVIEW=on`)'
+      : `[${ROUTE_KINDS[kind].name}](#${kind}-routes)`;
+
+/** Each kind of route with the routes of that kind, as /openapi.json lists them. */
+function routeKindLists(document: OpenApiDocument): string[] {
+  return Object.entries(ROUTE_KINDS).flatMap(([kind, { title, is }]) => {
+    const routes = Object.entries(document.paths).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method] && is(item[method]!, path)).map(
+        (method) => `\`${method.toUpperCase()} ${path}\``,
+      ),
+    );
+    return [`<a id="${kind}-routes"></a>**${title}**: ${routes.join(', ')}.`, ''];
+  });
+}
+
+export function errorsPage(document: OpenApiDocument): string {
   const rows = Object.entries(ERROR_ANSWERS)
     .sort(([a, first], [b, second]) => first.status - second.status || a.localeCompare(b))
     .map(([code, answer]) => {
       const status = answer.timeoutStatus ? `${answer.status} / ${answer.timeoutStatus}` : String(answer.status);
-      return `| ${status} | \`${code}\` | ${answer.retryAfterSeconds ?? ''} | ${cell(answer.meaning)} |`;
+      const routes = answer.answeredBy.map(kindName).join(', ');
+      return `| ${status} | \`${code}\` | ${routes} | ${answer.retryAfterSeconds ?? ''} | ${cell(answer.meaning)} |`;
     });
   return [
     NOTICE,
@@ -151,7 +196,7 @@ export function errorsPage(): string {
     '              { "path": "currency", "code": "invalid_value", "message": "must be one of USD, EUR, …" } ] } }',
     '```',
     '',
-    `**Rejected input** is answered ${INPUT_REJECTED.status} and never charged. ${INPUT_REJECTED.meaning} The codes:`,
+    `**Rejected input** is answered ${INPUT_REJECTED.status} by the [routes with a body](#body-routes) and never charged. ${INPUT_REJECTED.meaning} The codes:`,
     '`validation_failed` (issue codes such as `required`, `invalid_type`, `too_short`, `too_long`, `too_small`, `too_big`,',
     '`invalid_format`, `invalid_value`, `unknown_property`, `category_rate_mismatch`, `invalid_logo`, `qr_…`),',
     '`discount_exceeds_subtotal`, `amount_out_of_range`, `amount_paid_exceeds_total`, and on the e-invoice routes',
@@ -168,12 +213,15 @@ export function errorsPage(): string {
     '[paying](../paying-and-x402.md).',
     '',
     'Every other code, from the one table that maps codes to HTTP (`src/http/errorAnswers.ts`); "retry after" is the',
-    '`Retry-After` header in seconds (MCP tool errors carry it as `retry_after_seconds`; a rate limit sends its own):',
+    '`Retry-After` header in seconds (MCP tool errors carry it as `retry_after_seconds`; a rate limit sends its own).',
+    '"Routes" says which can answer the code (MCP tool calls of those routes too); the lists below the table are',
+    "generated from `/openapi.json`, each code's kinds from the same table:",
     '',
-    '| status | code | retry after | when |',
-    '|---|---|---|---|',
+    '| status | code | routes | retry after | when |',
+    '|---|---|---|---|---|',
     ...rows,
     '',
+    ...routeKindLists(document),
   ].join('\n');
 }
 
@@ -201,6 +249,13 @@ export function configurationPage(): string {
 }
 
 /**
+ * The received e-invoice the README's "Trying it" and docs/e-invoices-inbound.md send to inspect and
+ * render.pdf: the e-invoice example as the UBL route writes it, so a clone has a document to read.
+ */
+export const RECEIVED_EXAMPLE_PATH = 'docs/examples/received-invoice.xml';
+const receivedExample = () => eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl').toString('utf8');
+
+/**
  * Every generated file, by path from the repository root; README.md and docs/e-invoices-national.md
  * only between their markers (`read` gives a committed file's text).
  */
@@ -210,8 +265,9 @@ export async function generatedPages(read: (path: string) => string): Promise<Ma
   const national = 'docs/e-invoices-national.md';
   return new Map([
     ['docs/reference/api.md', apiPage(document)],
-    ['docs/reference/errors.md', errorsPage()],
+    ['docs/reference/errors.md', errorsPage(document)],
     ['docs/reference/configuration.md', configurationPage()],
+    [RECEIVED_EXAMPLE_PATH, receivedExample()],
     ['README.md', betweenMarkers(read('README.md'), README_API_START, README_API_END, table, 'README.md')],
     [national, betweenMarkers(read(national), PROFILES_TABLE_START, PROFILES_TABLE_END, profilesTable(), national)],
   ]);

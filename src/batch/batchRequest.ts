@@ -6,8 +6,13 @@ import { toIssues } from '../invoice/issues.js';
 import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { BATCH_FORMAT_NAMES, BATCH_FORMATS, type BatchFormat } from './batchFormats.js';
 
-/** At most this many invoices in one batch (one payment). */
-export const MAX_BATCH_ITEMS = 100;
+/**
+ * At most this many invoices in one batch (one payment): at the default 0.02 USD per invoice the
+ * largest batch costs exactly the 1 USD a stock x402 client pays without its owner raising its cap
+ * (payment/price.ts STOCK_CLIENT_MAX_PAYMENT_USD; config.ts refuses a per-invoice price that would
+ * take the largest batch above it). More invoices: several batches, one payment each.
+ */
+export const MAX_BATCH_ITEMS = 50;
 
 const formatSchema = v.optional(
   v.picklist(BATCH_FORMAT_NAMES, `must be one of ${BATCH_FORMAT_NAMES.join(', ')}`),

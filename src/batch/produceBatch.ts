@@ -53,6 +53,15 @@ export function produceBatch(
   batch: PreparedBatch,
   options: BatchOptions = {},
 ): Promise<BatchFile> {
+  const { add, finish } = zipOf(batch);
+
+  if (batch.format === 'cii' || batch.format === 'ubl') return Promise.resolve(xmlBatch(batch));
+  if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
+  return renderAll(renderer, batch, batch.format, options, add).then(finish);
+}
+
+/** The batch's ZIP as files are added in item order: `add` each file, then `finish` with the manifest. */
+function zipOf(batch: PreparedBatch) {
   const format = BATCH_FORMATS[batch.format];
   const names = fileNamesOf(
     batch.invoices.map(({ invoice }) => invoice.invoice_number),
@@ -79,15 +88,31 @@ export function produceBatch(
     });
     return { contentType: 'application/zip', body: zip.finish(), count: files.length };
   };
-
-  if (batch.format === 'cii' || batch.format === 'ubl') {
-    const syntax = batch.format;
-    batch.invoices.forEach((prepared, index) => add(index, eInvoiceXml(prepared, syntax, batch.profiles[index]), null));
-    return Promise.resolve(finish());
-  }
-  if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
-  return renderAll(renderer, batch, batch.format, options, add).then(finish);
+  return { add, finish };
 }
+
+/** Whether a batch is pure CPU (XML e-invoices and their ZIP, no render): the work the compute pool takes. */
+export const isXmlBatch = (batch: PreparedBatch): boolean => batch.format === 'cii' || batch.format === 'ubl';
+
+/**
+ * An XML batch's ZIP, synchronously (on a compute worker for a paid call: batchOperations.ts
+ * `pooled`). `stopped` is asked before each document: once true (verify refused the payment) it
+ * throws, so refused work ends within one document.
+ */
+export function xmlBatch(batch: PreparedBatch, stopped: () => boolean = () => false): BatchFile {
+  if (!isXmlBatch(batch)) throw new Error(`a ${batch.format} batch is rendered, not written`);
+  const syntax = batch.format as 'cii' | 'ubl';
+  const { add, finish } = zipOf(batch);
+  batch.invoices.forEach((prepared, index) => {
+    if (stopped()) throw workWithdrawn(index);
+    add(index, eInvoiceXml(prepared, syntax, batch.profiles[index]), null);
+  });
+  return finish();
+}
+
+/** Never an answer: the call's verify refused the payment, and the call answers its 402 instead. */
+const workWithdrawn = (index: number) =>
+  new Error(`the batch's work was withdrawn before invoices[${index}]: verify refused the payment`);
 
 /** Renders every item with bounded concurrency, handing finished files to `add` in item order. */
 function renderAll(

@@ -3,8 +3,6 @@ import * as v from 'valibot';
 import type { FormatModule } from './formats/format.js';
 import { FORMATS } from './formats/registry.js';
 
-export { EN16931_SPECIFICATION, PEPPOL_BILLING_PROCESS } from './formats/identifiers.js';
-
 /**
  * The e-invoice profiles, derived from the format registry (src/einvoice/formats/registry.ts): a
  * profile decides the specification identifier (BT-24) and the default business process (BT-23)

@@ -15,7 +15,7 @@ function fromUtc(ms: number): string {
 }
 
 /** Days since 1970-01-01; differences of these are exact day counts. */
-export function dayNumber(date: string): number {
+function dayNumber(date: string): number {
   const [year, month, day] = partsOf(date);
   return Date.UTC(year, month - 1, day) / MS_PER_DAY;
 }

@@ -6,7 +6,7 @@ import { MoneySchema } from '../invoice/totalsReport.js';
 /** Request and response building blocks shared by the four helper operations. */
 
 /** Same bound as an invoice unit price or discount, so a helper never accepts what an invoice refuses. */
-export const MAX_AMOUNT = LIMITS.unitPrice;
+const MAX_AMOUNT = LIMITS.unitPrice;
 
 // Helper dates are bounded so that date arithmetic (up to 3650 days of terms or grace, up to 100
 // years of late-fee periods) always lands on a four-digit year.

@@ -13,7 +13,7 @@ import { addDays, endOfMonth } from './calendar.js';
  * N and X are whole days up to 3650 (ten years); X must be shorter than N.
  */
 
-export const MAX_TERM_DAYS = 3650;
+const MAX_TERM_DAYS = 3650;
 
 export const ACCEPTED_TERMS =
   '"Net N" (e.g. "Net 30"), "D/X Net N" (e.g. "2/10 Net 30"), "Net N EOM" (e.g. "Net 10 EOM") or "Due on receipt"';

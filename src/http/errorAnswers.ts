@@ -5,8 +5,16 @@ import { AppError, InputRejected, type ErrorCode } from '../errors.js';
  * client when to come back). Domain code never picks a status; a new code must be added here or
  * type-checking fails.
  */
+/**
+ * Which routes can answer a code, by what they are (docs/reference/errors.md lists the routes,
+ * generated from /openapi.json): every route; those with a request body; paid ones; those that
+ * print (a PDF or a ZIP of them); those that look up a stored theme; the development preview.
+ */
+export type RouteKind = 'any' | 'body' | 'paid' | 'printing' | 'theme' | 'preview';
+
 export interface ErrorAnswer {
   status: number;
+  answeredBy: readonly RouteKind[];
   /** Status when an upstream timed out rather than failed (AppError.timedOut). */
   timeoutStatus?: number;
   retryAfterSeconds?: number;
@@ -15,55 +23,95 @@ export interface ErrorAnswer {
 }
 
 export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
-  invalid_json: { status: 400, meaning: 'The body is not a JSON object.' },
+  invalid_json: { status: 400, answeredBy: ['body'], meaning: 'The body is not a JSON object.' },
   invalid_body_encoding: {
     status: 400,
+    answeredBy: ['body'],
     meaning:
       "The body can't be decoded with its `Content-Encoding` (corrupt or truncated gzip/deflate/br data, raw deflate without its zlib header, bytes labelled with the wrong encoding).",
   },
   invalid_payment_header: {
     status: 400,
+    answeredBy: ['paid'],
     meaning: '`PAYMENT-SIGNATURE` is not base64 JSON of an x402 v2 payload, or a payment identifier is malformed.',
   },
-  forbidden: { status: 403, meaning: 'A cross-site request to the development preview.' },
-  not_found: { status: 404, meaning: 'Unknown path.' },
-  method_not_allowed: { status: 405, meaning: 'Wrong method for the path (the `Allow` header lists the right ones).' },
+  forbidden: { status: 403, answeredBy: ['preview'], meaning: 'A cross-site request to the development preview.' },
+  not_found: { status: 404, answeredBy: ['any'], meaning: 'Unknown path.' },
+  method_not_allowed: {
+    status: 405,
+    answeredBy: ['any'],
+    meaning: 'Wrong method for the path (the `Allow` header lists the right ones).',
+  },
   payment_in_progress: {
     status: 409,
+    answeredBy: ['paid'],
     retryAfterSeconds: 5,
     meaning: 'The same payment is still being processed: retry after `Retry-After`.',
   },
-  payment_reused: { status: 409, meaning: 'A signature (or payment identifier) already paid for another body.' },
+  payment_reused: {
+    status: 409,
+    answeredBy: ['paid'],
+    meaning: 'A signature (or payment identifier) already paid for another body.',
+  },
   payload_too_large: {
     status: 413,
+    answeredBy: ['body'],
     meaning: 'The body, decoded, is over `BODY_LIMIT_BYTES` (over 8 MiB for an inbound e-invoice, XML, PDF or JSON).',
   },
   unsupported_media_type: {
     status: 415,
+    answeredBy: ['body'],
     meaning:
       'The body is not sent as `application/json` (nor, to an inbound e-invoice route, as `application/xml`, `text/xml` or `application/pdf`), or its `Content-Encoding` is not `identity`, `gzip`, `deflate` or `br`.',
   },
   // Retry-After is the bucket's own (AppError.retryAfterSeconds, rateLimit.ts).
   rate_limited: {
     status: 429,
+    answeredBy: ['any'],
     meaning:
       'Over a rate limit (per client address, or per payer on paid routes): retry after `Retry-After`; `RateLimit-Policy` and `RateLimit` say where you stand.',
   },
   payment_header_too_large: {
     status: 431,
+    answeredBy: ['any'],
     meaning: '`PAYMENT-SIGNATURE` over 16 KiB, or the header block over 32 KiB.',
   },
-  internal_error: { status: 500, meaning: 'A bug: the answer says nothing more; the log has the details.' },
-  not_implemented: { status: 501, meaning: 'The operation exists but this instance cannot run it.' },
-  payment_unavailable: { status: 501, meaning: 'The route is paid but this instance has no payment set up.' },
+  internal_error: {
+    status: 500,
+    answeredBy: ['any'],
+    meaning: 'A bug: the answer says nothing more; the log has the details.',
+  },
+  not_implemented: {
+    status: 501,
+    answeredBy: ['any'],
+    meaning: 'The operation exists but this instance cannot run it.',
+  },
+  payment_unavailable: {
+    status: 501,
+    answeredBy: ['paid'],
+    meaning: 'The route is paid but this instance has no payment set up.',
+  },
   // Something upstream of ours failed (Chromium, the facilitator); the payment is not settled.
-  render_timeout: { status: 502, meaning: 'The render passed `RENDER_TIMEOUT_MS`; nothing was settled.' },
-  render_failed: { status: 502, meaning: 'Chromium failed to print; nothing was settled.' },
-  facilitator_unavailable: { status: 502, meaning: 'The facilitator failed; nothing was settled.' },
-  facilitator_timeout: { status: 504, meaning: 'The facilitator did not answer in time; nothing was settled.' },
+  render_timeout: {
+    status: 502,
+    answeredBy: ['printing'],
+    meaning: 'The render passed `RENDER_TIMEOUT_MS`; nothing was settled.',
+  },
+  render_failed: { status: 502, answeredBy: ['printing'], meaning: 'Chromium failed to print; nothing was settled.' },
+  facilitator_unavailable: {
+    status: 502,
+    answeredBy: ['paid'],
+    meaning: 'The facilitator failed; nothing was settled.',
+  },
+  facilitator_timeout: {
+    status: 504,
+    answeredBy: ['paid'],
+    meaning: 'The facilitator did not answer in time; nothing was settled.',
+  },
   // Never a 402: the client must re-send the same signature, not pay again.
   settlement_unknown: {
     status: 502,
+    answeredBy: ['paid'],
     timeoutStatus: 504,
     retryAfterSeconds: 10,
     meaning:
@@ -71,28 +119,39 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   },
   renderer_busy: {
     status: 503,
+    answeredBy: ['printing'],
     retryAfterSeconds: 1,
     meaning: 'Every render page and queue place is taken (decided before the facilitator is asked anything).',
   },
   // The helpers' worker threads have a full queue (operationPool.ts).
   server_busy: {
     status: 503,
+    answeredBy: ['body'],
     retryAfterSeconds: 1,
-    meaning: "Free routes only: the compute threads' queues are full.",
+    meaning:
+      "The compute threads' queue for this kind of body (free, or paid: before any payment) is full; nothing was charged.",
   },
-  renderer_unavailable: { status: 503, retryAfterSeconds: 1, meaning: 'The renderer is closing or restarting.' },
+  renderer_unavailable: {
+    status: 503,
+    answeredBy: ['printing'],
+    retryAfterSeconds: 1,
+    meaning: 'The renderer is closing or restarting.',
+  },
   shutting_down: {
     status: 503,
+    answeredBy: ['paid', 'preview'],
     retryAfterSeconds: 1,
     meaning: 'The instance is draining past its deadline; nothing was charged.',
   },
   payment_store_unavailable: {
     status: 503,
+    answeredBy: ['paid'],
     retryAfterSeconds: 2,
     meaning: 'Redis is unreachable: paid routes refuse rather than risk a double charge; nothing was charged.',
   },
   theme_store_unavailable: {
     status: 503,
+    answeredBy: ['theme'],
     retryAfterSeconds: 2,
     meaning:
       "Redis is unreachable, so a theme can't be stored (`PUT /v1/themes`) or an invoice's `theme` id looked up; answered before any payment, nothing was charged.",
@@ -102,6 +161,7 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
 /** Rejected input (validation_failed and every business rule's code) is the client's to fix. */
 export const INPUT_REJECTED: ErrorAnswer = {
   status: 400,
+  answeredBy: ['body'],
   meaning: "The input breaks a rule: `validation_failed` with every issue, or a business rule's own code.",
 };
 

@@ -26,4 +26,4 @@ export function errorMiddleware(logError: ErrorLogger): Middleware {
 }
 
 /** Our errors as they are; anything else is an internal error (its details stay in the log). */
-export const toAppError = (thrown: unknown): AppError => (thrown instanceof AppError ? thrown : internalError(thrown));
+const toAppError = (thrown: unknown): AppError => (thrown instanceof AppError ? thrown : internalError(thrown));

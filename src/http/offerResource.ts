@@ -4,7 +4,7 @@ import type { PricedResource } from '../payment/offer.js';
 import type { PricedOperation } from '../operations/operation.js';
 
 /** How the bazaar and x402scan list the service (printable ASCII, ≤ 32 characters). */
-export const SERVICE_NAME = 'Invoice PDF API';
+const SERVICE_NAME = 'Invoice PDF API';
 
 /** Short topical tags for discovery search (≤ 5, each ≤ 32 ASCII characters). */
 function tagsOf(route: PricedOperation): string[] {

@@ -7,6 +7,7 @@ import { isPaid, type DocumentBody, type PricedOperation } from '../operations/o
 import type { PayerAdmission } from '../payment/paymentProcessor.js';
 import { documentBody } from './documentBody.js';
 import { jsonText } from './jsonBody.js';
+import { PAYMENT_SIGNATURE } from './paymentEncoding.js';
 import { writeOutcome } from './writeOutcome.js';
 
 /**
@@ -31,7 +32,7 @@ export function buildRouter(
       );
     chain.push(async (ctx) => {
       try {
-        const header = ctx.get('PAYMENT-SIGNATURE');
+        const header = ctx.get(PAYMENT_SIGNATURE);
         const outcome = await caller.call(operation, {
           ...(operation.request ? { body: requestBody(ctx) } : {}),
           ...(paid && header ? { payment: { header } } : {}),
@@ -73,7 +74,7 @@ function priceProbe(operation: PricedOperation, caller: OperationCaller): Middle
   return async (ctx, next) => {
     const empty =
       ctx.get('Transfer-Encoding') === '' && (ctx.get('Content-Length') === '' || ctx.get('Content-Length') === '0');
-    if (!empty || ctx.get('PAYMENT-SIGNATURE') !== '') return next();
+    if (!empty || ctx.get(PAYMENT_SIGNATURE) !== '') return next();
     writeOutcome(ctx, await caller.call(operation, { priceProbe: true }));
   };
 }

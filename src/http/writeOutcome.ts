@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CallOutcome } from '../operations/callOperation.js';
 import type { Answer } from '../operations/operation.js';
+import type { SettleResponse } from '../payment/facilitatorClient.js';
 import type { PaymentRequiredCheck, SettleFailed } from '../payment/paymentProcessor.js';
+import { PAYMENT_REQUIRED, PAYMENT_RESPONSE, paymentRequiredHeader, paymentResponseHeader } from './paymentEncoding.js';
 
 /**
  * The Koa side of a call's outcome (operations/callOperation.ts). The answer is written only here,
@@ -28,7 +30,7 @@ export function writeOutcome(ctx: Context, outcome: CallOutcome): void {
   }
 }
 
-export function writeAnswer(ctx: Context, answer: Answer): void {
+function writeAnswer(ctx: Context, answer: Answer): void {
   ctx.status = answer.status ?? 200;
   if (answer.headers) ctx.set(answer.headers);
   ctx.body = answer.body;
@@ -40,17 +42,22 @@ export function writeAnswer(ctx: Context, answer: Answer): void {
  * for: computed here from the bytes sent, so a replay of the stored answer sends the same digest
  * (MCP's file results carry the same hash as sha256, toolResults.ts).
  */
-function receipt(ctx: Context, header: string, body: Buffer): void {
-  ctx.set('PAYMENT-RESPONSE', header);
+function receipt(ctx: Context, settlement: SettleResponse, body: Buffer): void {
+  ctx.set(PAYMENT_RESPONSE, paymentResponseHeader(settlement));
   ctx.set('Cache-Control', 'private');
   ctx.set('Content-Digest', contentDigestOf(body));
 }
 
 const contentDigestOf = (body: Buffer): string => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
 
+/**
+ * The challenge: what a client needs to pay in PAYMENT-REQUIRED (paymentEncoding.ts keeps it within
+ * a default proxy's header buffer), the whole PaymentRequired, discovery extensions included, in
+ * the JSON body's `payment_required`.
+ */
 function challenge(ctx: Context, check: PaymentRequiredCheck): void {
   ctx.status = 402;
-  ctx.set('PAYMENT-REQUIRED', check.header);
+  ctx.set(PAYMENT_REQUIRED, paymentRequiredHeader(check.paymentRequired));
   ctx.set('Cache-Control', 'no-store');
   ctx.body = {
     error: {
@@ -58,12 +65,13 @@ function challenge(ctx: Context, check: PaymentRequiredCheck): void {
       message: check.message,
       reason: check.paymentRequired.error ?? 'payment_required',
     },
+    payment_required: check.paymentRequired,
   };
 }
 
 function settlementFailed(ctx: Context, failed: SettleFailed): void {
   ctx.status = 402;
-  ctx.set('PAYMENT-RESPONSE', failed.header);
+  ctx.set(PAYMENT_RESPONSE, paymentResponseHeader(failed.receipt));
   ctx.set('Cache-Control', 'no-store');
   ctx.body = {
     error: {

@@ -22,12 +22,12 @@ export const FONT_FAMILIES = ['Noto Sans', 'Noto Serif', 'Noto Serif Display', '
 
 export const THEME_COLOURS = ['accent', 'ink', 'muted', 'rule', 'tint'] as const;
 export const THEME_BLOCKS = ['logo', 'line_numbers', 'item_codes', 'notes'] as const;
-export const LOGO_PLACEMENTS = ['start', 'center', 'end'] as const;
-export const DENSITIES = ['comfortable', 'normal', 'compact'] as const;
+const LOGO_PLACEMENTS = ['start', 'center', 'end'] as const;
+const DENSITIES = ['comfortable', 'normal', 'compact'] as const;
 
 /** A theme's canonical JSON may not be longer (the stored form and the id's input). */
 export const THEME_MAX_BYTES = 8 * 1024;
-export const THEME_REF = /^sha256:[0-9a-f]{64}$/;
+const THEME_REF = /^sha256:[0-9a-f]{64}$/;
 
 /**
  * Contrast limits against the white page (WCAG 2 contrast ratio), so that no theme can make what

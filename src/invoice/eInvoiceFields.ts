@@ -9,7 +9,7 @@ import { amount, calendarDate, text, wholeNumber } from './textRules.js';
  * them; the e-invoice routes write them into the XML under every profile (they are EN 16931
  * terms). Kept apart from the base schemas so that those stay readable.
  */
-export const E_INVOICE_LIMITS = { identifier: 125, businessProcess: 200, legalNote: 1000 } as const;
+const E_INVOICE_LIMITS = { identifier: 125, businessProcess: 200, legalNote: 1000 } as const;
 
 const schemeOf = (codes: readonly [string, ...string[]]) =>
   v.pipe(v.picklist(codes, `must be one of ${codes.join(', ')}`), v.description(`Scheme: ${describeSchemes(codes)}.`));

@@ -31,7 +31,7 @@ const LIMIT_KEYS = [
 ];
 
 /** Walks the JSON Schema and lists every field with its limits, so the notes can't drift from validation. */
-export function listFields(schema: Record<string, unknown>, prefix = '', required = true): FieldNote[] {
+function listFields(schema: Record<string, unknown>, prefix = '', required = true): FieldNote[] {
   const notes: FieldNote[] = [];
   const type = String(schema.type ?? (schema.enum ? 'string' : 'any'));
   if (prefix) {
@@ -55,7 +55,7 @@ export function listFields(schema: Record<string, unknown>, prefix = '', require
   return notes;
 }
 
-export const TOTALS_FORMULA = [
+const TOTALS_FORMULA = [
   'line.amount = round(quantity × unit_price × 10^digits)',
   'subtotal = Σ line.amount',
   'discount = round(discount × 10^digits); a discount larger than the subtotal is a 400 (discount_exceeds_subtotal)',

@@ -6,7 +6,7 @@
  * known), so no value of the document is dropped silently.
  */
 /** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
-export type Syntax = 'cii' | 'ubl' | 'zugferd1';
+type Syntax = 'cii' | 'ubl' | 'zugferd1';
 
 export interface InAddress {
   lines: string[];
@@ -80,7 +80,7 @@ export interface InLine {
   facts: { label: string; value: string }[];
 }
 
-export interface InBreakdown {
+interface InBreakdown {
   category: string;
   rate: string | undefined;
   basis: string;

@@ -30,7 +30,7 @@ function optionIssues(issue: v.BaseIssue<unknown>): { issue: v.BaseIssue<unknown
   return own.flatMap(optionIssues).map((sub) => ({ issue: sub.issue, keys: [...keys, ...sub.keys] }));
 }
 
-export function formatPath(keys: readonly (string | number)[]): string {
+function formatPath(keys: readonly (string | number)[]): string {
   let path = '';
   for (const key of keys) {
     if (typeof key === 'number') path += `[${key}]`;

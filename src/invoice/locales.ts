@@ -38,7 +38,7 @@ export function parseLocaleTag(tag: string): { tag: string; language: Language }
   return isLanguage(language) ? { tag: canonical, language } : undefined;
 }
 
-export function isLanguage(value: string): value is Language {
+function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 

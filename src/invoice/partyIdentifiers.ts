@@ -85,7 +85,7 @@ function mod97(text: string): number {
  * optional fine address of up to 30 letters and digits, and two check digits (ISO/IEC 7064 MOD
  * 97-10 over the whole ID without hyphens), e.g. 04011000-12345-03.
  */
-export const LEITWEG_ID = /^([0-9]{2,12})(?:-([A-Za-z0-9]{1,30}))?-([0-9]{2})$/;
+const LEITWEG_ID = /^([0-9]{2,12})(?:-([A-Za-z0-9]{1,30}))?-([0-9]{2})$/;
 
 export function leitwegIdOk(value: string): boolean {
   const match = LEITWEG_ID.exec(value);

@@ -45,7 +45,7 @@ export interface Totals {
   balanceDue: bigint;
 }
 
-export function lineAmount(quantity: number, unitPrice: number, digits: number): bigint {
+function lineAmount(quantity: number, unitPrice: number, digits: number): bigint {
   const q = decimalFromNumber(quantity);
   const p = decimalFromNumber(unitPrice);
   return scaleRounded(q.coefficient * p.coefficient, q.scale + p.scale, digits);

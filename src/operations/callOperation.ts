@@ -72,6 +72,7 @@ export function operationCaller(deps: CallDependencies) {
         priority,
       );
       if (parsed.kind === 'computed') return answeredJson(parsed.json);
+      if (parsed.kind !== 'parsed') throw new Error(`operation ${operation.operationId} worked before payment`);
       ({ input, fingerprint } = parsed);
       // What the input names (a stored theme) is looked up here, on the main thread, before
       // anything about payment: an unknown name is refused (InputRejected), never charged.
@@ -88,7 +89,9 @@ export function operationCaller(deps: CallDependencies) {
         }
       }
     }
+    const pooled = paid && operation.pooled?.wanted(input) === true && !operation.request?.resolve?.needed(input);
     const work = (signal: AbortSignal): Answer | Promise<Answer> => {
+      if (pooled) return pooledWork(operation, request, context, signal);
       if (operation.handle) return operation.handle(input, { signal });
       if (operation.compute) return { body: operation.compute(input, context) };
       throw new Error(`operation ${operation.operationId} has no work`);
@@ -112,6 +115,32 @@ export function operationCaller(deps: CallDependencies) {
       );
     const payment = request.payment ? decodePayment(request.payment) : undefined;
     return deps.paidCall(resourceFor(operation, input), payment, fingerprint, work, request.hooks);
+  }
+
+  /**
+   * Paid work that is pure CPU, on the compute pool (operation.ts `pooled`): the body goes once more
+   * to a worker, which parses it again and does the work there; a refused verify sets the shared
+   * cancel flag, which the work reads between documents.
+   */
+  async function pooledWork(
+    operation: PricedOperation,
+    request: OperationRequest,
+    context: OperationJob['context'],
+    signal: AbortSignal,
+  ): Promise<Answer> {
+    const cancel = new SharedArrayBuffer(4);
+    const flag = new Int32Array(cancel);
+    const onAbort = () => Atomics.store(flag, 0, 1);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const job = { operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute: false };
+      const done = await deps.runJob({ ...job, pooledWork: { cancel } }, 'high');
+      if (done.kind !== 'worked') throw new Error(`operation ${operation.operationId} did no pooled work`);
+      const { contentType, headers, body } = done.answer;
+      return { contentType, headers, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** The offer's resource of this call: a row priced by its input (operation.ts `priceOf`) is quoted for this input. */

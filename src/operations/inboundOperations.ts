@@ -20,8 +20,8 @@ import { parseRequestJson } from './requestJson.js';
 /** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
 type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
 
-/** Our own CII of the e-invoice example: a document both operations read (documents and tools show it). */
-const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii'), locale: 'de-DE' };
+/** Our own CII of the e-invoice example, as the text the JSON form's `xml` takes (a Buffer would serialize as {type, data}). */
+const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii').toString('utf8'), locale: 'de-DE' };
 const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope, which may also carry a hybrid PDF as BinaryContent) or ZUGFeRD 1.0 (BASIC, COMFORT, EXTENDED), application/pdf for a Factur-X / ZUGFeRD (1.0 or 2.x) / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } (with locale), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, einvoice_binary_unsupported, pdf_malformed, pdf_encrypted, pdf_no_einvoice), 413 or 415, never charged.`;
 
 /** The JSON form { xml } / { pdf_base64 } sent over HTTP, parsed by the operations' strict parser (the same errors as every JSON body). */

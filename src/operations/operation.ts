@@ -69,6 +69,23 @@ export interface Operation<TInput = unknown> {
    * for a bare price probe, which is quoted one unit.
    */
   priceOf?(input: TInput | undefined, configuredUsd: string): string;
+  /**
+   * Paid work that is pure CPU for some inputs (a batch of XML e-invoices and its ZIP): for those,
+   * the call core runs `run` on the compute pool instead of `handle`, so none of it blocks the event
+   * loop while the facilitator verifies. `stopped` turns true once verify refused the payment; `run`
+   * asks it between documents and throws, so refused work stops within one document.
+   */
+  pooled?: {
+    wanted(input: TInput): boolean;
+    run(input: TInput, stopped: () => boolean): PooledAnswer;
+  };
+}
+
+/** A pooled work's answer: plain data whose bytes cross back from the worker without a copy. */
+export interface PooledAnswer {
+  contentType: string;
+  headers: Record<string, string>;
+  body: Uint8Array;
 }
 
 export interface InputResolver<TInput> {
@@ -86,7 +103,7 @@ export interface DocumentBody {
   params: Record<string, string>;
 }
 
-export interface WorkCall {
+interface WorkCall {
   signal: AbortSignal;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bodyIsAnArray } from '../errors.js';
 import type { OperationContext } from '../helpers/operation.js';
-import type { DocumentBody, Operation } from './operation.js';
+import type { DocumentBody, Operation, PooledAnswer } from './operation.js';
 import { parseRequestJson } from './requestJson.js';
 
 /**
@@ -21,13 +21,20 @@ export interface OperationJob {
   context: OperationContext;
   /** Compute the answer as well (a free row with `compute`); otherwise hand the input back. */
   compute: boolean;
+  /**
+   * Run the row's pooled paid work (operation.ts `pooled`) on the parsed input. `cancel` is one
+   * Int32 the main thread sets to 1 when verify refused the payment.
+   */
+  pooledWork?: { cancel: SharedArrayBuffer };
 }
 
 export type OperationJobResult =
   /** The JSON answer's UTF-8 bytes (its buffer transferred, not copied). */
   | { kind: 'computed'; json: Uint8Array }
   /** The work's input, and which body a payment for it pays for (paidCall.ts fingerprint). */
-  | { kind: 'parsed'; input: unknown; fingerprint: string };
+  | { kind: 'parsed'; input: unknown; fingerprint: string }
+  /** The pooled paid work's answer (its body's buffer transferred). */
+  | { kind: 'worked'; answer: PooledAnswer };
 
 const encoder = new TextEncoder();
 
@@ -45,6 +52,11 @@ export function runOperationJob(operations: ReadonlyMap<string, Operation>, job:
     'document' in job.body
       ? parseDocumentBody(operation, job.body.document, job)
       : parseJsonBody(operation, job.body, job);
+  if (job.pooledWork) {
+    if (!operation.pooled) throw new Error(`operation ${job.operationId} has no pooled work`);
+    const cancel = new Int32Array(job.pooledWork.cancel);
+    return { kind: 'worked', answer: operation.pooled.run(input, () => Atomics.load(cancel, 0) === 1) };
+  }
   // An input that names something to look up (request.resolve) goes back to the main thread first.
   if (job.compute && operation.compute && !operation.request.resolve?.needed(input))
     return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
@@ -78,7 +90,7 @@ const documentFingerprintOf = (method: string, path: string, document: DocumentB
     .digest('hex');
 
 /** Which body a payment paid for: the JSON text of the parsed body, with method and path (the same over HTTP and MCP). */
-export const fingerprintOf = (method: string, path: string, body: unknown) =>
+const fingerprintOf = (method: string, path: string, body: unknown) =>
   createHash('sha256')
     .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
     .digest('hex');

@@ -9,5 +9,14 @@ const OPERATIONS = new Map(operationList().map((operation) => [operation.operati
 
 export function runJob(job: OperationJob): { result: OperationJobResult; transfer: ArrayBuffer[] } {
   const result = runOperationJob(OPERATIONS, job);
+  if (result.kind === 'worked') {
+    // A small Buffer is a view on Node's shared 8 KiB pool: transfer a copy of its own, never the pool.
+    const { body } = result.answer;
+    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
+    return {
+      result: { kind: 'worked', answer: { ...result.answer, body: own } },
+      transfer: [own.buffer as ArrayBuffer],
+    };
+  }
   return { result, transfer: result.kind === 'computed' ? [result.json.buffer as ArrayBuffer] : [] };
 }

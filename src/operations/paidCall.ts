@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { PricedResource } from '../payment/offer.js';
+import type { SettleResponse } from '../payment/facilitatorClient.js';
 import type { DecodedPayment } from '../payment/paymentHeader.js';
 import type { ClaimedPayment, PayerAdmission, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
 import { paidAnswerOf, type Answer, type PaidAnswer } from './operation.js';
@@ -11,7 +12,7 @@ export type PaidWork = (signal: AbortSignal) => Answer | Promise<Answer>;
 /** How a paid call ends; each transport (HTTP, MCP) turns it into its own answer. */
 export type PaidOutcome =
   | Exclude<PaymentCheck, { kind: 'claimed' }>
-  | { kind: 'paid'; answer: PaidAnswer; receipt: string }
+  | { kind: 'paid'; answer: PaidAnswer; receipt: SettleResponse }
   /** A free operation's answer, or paid work that answered something other than a 200 (nothing settled): it goes out as is. */
   | { kind: 'answered'; answer: Answer };
 
@@ -110,7 +111,7 @@ export function paidCaller(processor: PaymentProcessor, lifecycle?: Lifecycle) {
         // Paid and done: deliver the result even if it can't be kept for re-sends.
         hooks.onResultNotStored?.(error);
       }
-      return { kind: 'paid', answer, receipt: outcome.header };
+      return { kind: 'paid', answer, receipt: outcome.receipt };
     } finally {
       if (endSettlement && !hooks.whenDelivered) endSettlement();
     }

@@ -69,6 +69,7 @@ export function withPaymentIdentifier(
 
   return {
     requirements: (resource) => processor.requirements(resource),
+    challenge: (resource, error) => processor.challenge(resource, error),
     async check(resource, decoded, fingerprint, admit): Promise<PaymentCheck> {
       const identifier = identifierOf(decoded);
       if (!identifier) return processor.check(resource, decoded, fingerprint, admit);
@@ -166,7 +167,7 @@ export function withPaymentIdentifier(
             headers: result.headers,
             body: result.body,
             fingerprint,
-            receipt: settled.header,
+            receipt: settled.receipt,
             signatureHash: '',
           });
         }

@@ -1,9 +1,9 @@
-import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { AppError } from '../errors.js';
 import { FacilitatorError, type FacilitatorClient, type SettleResponse } from './facilitatorClient.js';
-import { extensionMismatch, offerMismatch, windowMismatch } from './matchOffer.js';
-import { buildPaymentRequired, buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
+import { offerMismatch, windowMismatch } from './matchOffer.js';
+import { createChallenges } from './challenges.js';
+import { buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
 import type { DecodedPayment } from './paymentHeader.js';
 import {
   authorizationKey,
@@ -35,15 +35,18 @@ export type PaymentCheck =
   /** A fresh authorization, locked for this request: verify it (and do the work meanwhile). */
   | { kind: 'claimed'; payment: ClaimedPayment };
 
-/** `paymentRequired.error` is an x402 reason code; `message` says it for people (the 402's JSON body). */
+/**
+ * `paymentRequired` is the whole challenge (its discovery-only extensions too); the transport
+ * decides what of it travels where (http/paymentEncoding.ts). `paymentRequired.error` is an x402
+ * reason code; `message` says it for people (the 402's JSON body).
+ */
 export type PaymentRequiredCheck = {
   kind: 'payment-required';
-  header: string;
   paymentRequired: PaymentRequired;
   message: string;
 };
-export type SettleFailed = { kind: 'settle-failed'; header: string; receipt: SettleResponse };
-export type SettleOutcome = { kind: 'settled'; header: string; receipt: SettleResponse } | SettleFailed;
+export type SettleFailed = { kind: 'settle-failed'; receipt: SettleResponse };
+export type SettleOutcome = { kind: 'settled'; receipt: SettleResponse } | SettleFailed;
 export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
 
 /** What the paid work produced (its whole answer), kept with the claim while a settlement's outcome is unknown. */
@@ -116,6 +119,8 @@ export type PayerAdmission = (payer: Payer) => Promise<void>;
 
 export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
+  /** The challenge of `resource` as a 402 carries it (kept, not signed per request: challenges.ts). */
+  challenge(resource: PricedResource, error: string): Promise<PaymentRequired>;
   /** `payment`: decoded once by the caller (paymentHeader.ts decodePayment); undefined: the challenge. */
   check(
     resource: PricedResource,
@@ -149,11 +154,16 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
   const duplicateWaitMs = options.duplicateWaitMs ?? 60_000;
   const emit = options.onEvent ?? (() => {});
 
-  const challenge = async (resource: PricedResource, error: string, message = error): Promise<PaymentRequiredCheck> => {
-    const unsigned = buildPaymentRequired(resource, terms, baseUrl, error);
-    const paymentRequired = receipts ? await receipts.signOffers(unsigned) : unsigned;
-    return { kind: 'payment-required', header: encodePaymentRequiredHeader(paymentRequired), paymentRequired, message };
-  };
+  const challenges = createChallenges({ terms, baseUrl, receipts, now });
+  const challenge = async (
+    resource: PricedResource,
+    error: string,
+    message = error,
+  ): Promise<PaymentRequiredCheck> => ({
+    kind: 'payment-required',
+    paymentRequired: await challenges.challenge(resource, error),
+    message,
+  });
 
   // The offer-receipt extension (receipts.ts): the settlement as delivered carries the signed receipt.
   const withReceipt = async (
@@ -225,7 +235,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
     if (outcome === 'failed') {
       await store.release(claim.key).catch(() => undefined); // it expires at validBefore anyway
       emit('settle_failed', { ...details, reason: receipt.errorReason });
-      return { kind: 'settle-failed' as const, header: encodeReceipt(receipt), receipt };
+      return { kind: 'settle-failed' as const, receipt };
     }
     return { kind: outcome, receipt };
   }
@@ -266,7 +276,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       resource,
     );
     const { transaction: _transaction, ...answer } = pending;
-    const result: PaidResult = { ...answer, receipt: encodeReceipt(confirmed) };
+    const result: PaidResult = { ...answer, receipt: confirmed };
     try {
       await store.complete(claim.key, result, claim.expiresAtMs);
     } catch {
@@ -300,7 +310,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async verify() {
         let verdict;
         try {
-          verdict = await facilitator.verify(decoded.payload, claim.offer);
+          verdict = await facilitator.verify(claim.payload, claim.offer);
         } catch (error) {
           await release();
           throw facilitatorFailure(error, 'verify');
@@ -336,7 +346,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
         if (step.kind === 'settle-failed') return step;
         emit('settled', details);
         const delivered = await withReceipt(claim, step.receipt, resource);
-        return { kind: 'settled', header: encodeReceipt(delivered), receipt: delivered };
+        return { kind: 'settled', receipt: delivered };
       },
       async abandon() {
         if (state !== 'verified') return release();
@@ -346,7 +356,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       async complete(result, settled) {
         await store.complete(
           claim.key,
-          { ...storedAnswerOf(result), fingerprint, receipt: settled.header, signatureHash: claim.signatureHash },
+          { ...storedAnswerOf(result), fingerprint, receipt: settled.receipt, signatureHash: claim.signatureHash },
           claim.expiresAtMs,
         );
       },
@@ -355,6 +365,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
 
   return {
     requirements: (resource) => buildRequirements(resource, terms),
+    challenge: (resource, error) => challenges.challenge(resource, error),
 
     /** Challenge → decode → match our offer → claim (or replay, or collect) → time window. */
     async check(resource, decoded, fingerprint, admit) {
@@ -364,9 +375,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
       }
       const offer = buildRequirements(resource, terms);
       const { from, nonce, validBefore } = decoded.authorization;
-      const mismatch =
-        offerMismatch(decoded, offer) ??
-        extensionMismatch(decoded.payload.extensions, buildPaymentRequired(resource, terms, baseUrl, '').extensions);
+      const mismatch = offerMismatch(decoded, offer) ?? challenges.echoMismatch(decoded.payload.extensions, resource);
       if (mismatch) {
         emit('invalid', { payer: from, nonce, reason: mismatch.message });
         return challenge(resource, mismatch.reason, mismatch.message);
@@ -380,7 +389,7 @@ export function createPaymentProcessor(options: PaymentProcessorOptions): Paymen
 
       const claim: Claim = {
         key: authorizationKey(offer.network, offer.asset, from, nonce),
-        payload: decoded.payload,
+        payload: challenges.withDiscovery(decoded.payload, resource),
         offer,
         expiresAtMs: Math.min(Number(validBefore) * 1000, now() + MAX_CLAIM_MS),
         details: { payer: from, nonce },
@@ -423,13 +432,6 @@ const storedAnswerOf = ({ status, contentType, headers, body }: WorkResult): Sto
   headers,
   body,
 });
-
-const encodeReceipt = (receipt: SettleResponse) =>
-  encodePaymentResponseHeader({
-    ...receipt,
-    transaction: receipt.transaction,
-    network: receipt.network as `${string}:${string}`,
-  });
 
 const paymentReused = () =>
   new AppError(

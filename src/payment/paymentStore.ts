@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SettleResponse } from './facilitatorClient.js';
 
 /**
  * Shared payment state: a single-flight claim per authorization (network, asset, from, nonce) and
@@ -33,8 +34,8 @@ export interface StoredAnswer {
 export interface PaidResult extends StoredAnswer {
   /** Which request body was paid for: a re-sent signature with another body is refused. */
   fingerprint: string;
-  /** The PAYMENT-RESPONSE header value (base64 settlement receipt). */
-  receipt: string;
+  /** The settlement as delivered (with its signed receipt when receipts are on): a re-send gets it again. */
+  receipt: SettleResponse;
   /** Hash of the signature that paid: only that signature gets the result again (signatureHash.ts). */
   signatureHash: string;
 }

@@ -17,3 +17,15 @@ export function atomicToUsd(atomic: bigint, decimals = 6): string {
 /** A USD price `count` times, exactly (atomic units, no floats): the price of a batch of `count` items. */
 export const timesUsd = (priceUsd: string, count: number): string =>
   atomicToUsd(BigInt(usdToAtomic(priceUsd)) * BigInt(count));
+
+/**
+ * The most a stock x402 client pays in one payment: @x402/core's client refuses any single payment
+ * above `DEFAULT_MAX_AMOUNT_PER_PAYMENT` ("$1") of a known asset such as USDC unless its owner
+ * raises `spendControls.maxAmountPerPayment` (@x402/core client/x402Client). No price this service
+ * asks (a batch at its largest size included) may exceed it: config.ts refuses such PRICES.
+ */
+export const STOCK_CLIENT_MAX_PAYMENT_USD = '1';
+
+/** Whether `priceUsd` is more than `limitUsd` (exactly, in atomic units). */
+export const exceedsUsd = (priceUsd: string, limitUsd: string): boolean =>
+  BigInt(usdToAtomic(priceUsd)) > BigInt(usdToAtomic(limitUsd));

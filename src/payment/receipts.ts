@@ -6,8 +6,9 @@ import type { SettleResponse } from './facilitatorClient.js';
 /**
  * The x402 offer-receipt extension (x402 specs/extensions/extension-offer-and-receipt.md), EIP-712
  * format, signed with the service's receipt key through @x402/extensions:
- *  - every 402 carries `extensions["offer-receipt"].info.offers`: one signed offer per accepts entry
- *    (resource URL, scheme, network, asset, payTo, amount, validUntil), proof of what we asked for;
+ *  - every challenge carries `extensions["offer-receipt"].info.offers`: one signed offer per accepts
+ *    entry (resource URL, scheme, network, asset, payTo, amount, validUntil), proof of what we asked
+ *    for (over HTTP in the 402's JSON body, not its header: compactChallenge.ts);
  *  - every successful settlement (PAYMENT-RESPONSE, and the MCP result's x402/payment-response)
  *    carries `extensions["offer-receipt"].info.receipt`: the signed receipt (resource URL, payer,
  *    network, issuedAt, transaction), proof that this service delivered after that payment.

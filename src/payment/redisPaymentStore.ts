@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../errors.js';
+import type { SettleResponse } from './facilitatorClient.js';
 import {
   DEFAULT_PARKED_LEASE_MS,
   type ClaimOutcome,
@@ -235,7 +236,7 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
           ttlUntil(expiresAtMs),
           result.fingerprint,
           result.contentType,
-          result.receipt,
+          JSON.stringify(result.receipt),
           result.body,
           result.signatureHash,
           headOf(result),
@@ -306,20 +307,31 @@ function inDoubtClaims(withdrawOne: (key: string, claim: string) => Promise<unkn
   };
 }
 
-// An entry written before signatures were kept has none: '' matches no signature, so such an entry
-// is handed to nobody (a forgery must not collect it) and expires at its validBefore.
+/**
+ * The settlement as kept: its JSON. An entry written by a version that kept the PAYMENT-RESPONSE
+ * header value holds base64 of the same JSON; it lives until its authorization's validBefore (at
+ * most a day), so a rolling upgrade still hands it back.
+ */
+function storedReceipt(text: string): SettleResponse {
+  const json = text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8');
+  return JSON.parse(json) as SettleResponse;
+}
+
+/** A paid result as complete() writes it: every field present, or the entry is refused as incomplete. */
 function paidResult([fingerprint, contentType, receipt, body, signature, head]: (Buffer | null)[]): PaidResult {
-  if (!fingerprint || !contentType || !receipt || !body) throw new Error('the stored payment result is incomplete');
+  if (!fingerprint || !contentType || !receipt || !body || !signature || !head)
+    throw new Error('the stored payment result is incomplete');
   return {
     fingerprint: fingerprint.toString(),
     contentType: contentType.toString(),
-    receipt: receipt.toString(),
+    receipt: storedReceipt(receipt.toString()),
     body,
-    signatureHash: signature?.toString() ?? '',
+    signatureHash: signature.toString(),
     ...readHead(head),
   };
 }
 
+/** A parked settlement as park() writes it: every field present, or the entry is refused as incomplete. */
 function pendingResult([
   fingerprint,
   contentType,
@@ -328,13 +340,14 @@ function pendingResult([
   signature,
   head,
 ]: (Buffer | null)[]): PendingResult {
-  if (!fingerprint || !contentType || !transaction || !body) throw new Error('the parked settlement is incomplete');
+  if (!fingerprint || !contentType || !transaction || !body || !signature || !head)
+    throw new Error('the parked settlement is incomplete');
   return {
     fingerprint: fingerprint.toString(),
     contentType: contentType.toString(),
     transaction: transaction.toString(),
     body,
-    signatureHash: signature?.toString() ?? '',
+    signatureHash: signature.toString(),
     ...readHead(head),
   };
 }
@@ -419,9 +432,8 @@ function watchConnection(
 const headOf = (answer: { status: number; headers: Record<string, string> }) =>
   JSON.stringify({ status: answer.status, headers: answer.headers });
 
-/** An entry written before heads were kept has none: a plain 200 without headers, as it was answered then. */
-function readHead(head: Buffer | null | undefined): { status: number; headers: Record<string, string> } {
-  if (!head) return { status: 200, headers: {} };
+/** The answer's status and headers as headOf wrote them. */
+function readHead(head: Buffer): { status: number; headers: Record<string, string> } {
   const { status, headers } = JSON.parse(head.toString()) as { status: number; headers: Record<string, string> };
   return { status, headers };
 }

@@ -49,14 +49,14 @@ export interface RendererOptions {
   idleOrder?: IdleOrder;
 }
 
-export interface RenderResult {
+interface RenderResult {
   pdf: Buffer;
   pages: number;
   /** Wall time of renderPdf, queueing included. */
   ms: number;
 }
 
-export interface RendererStats {
+interface RendererStats {
   browserConnected: boolean;
   browserPid: number | undefined;
   pagesInUse: number;

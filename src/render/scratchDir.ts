@@ -9,7 +9,7 @@ import { join } from 'node:path';
  * that no longer exist; folders of live processes are left alone, so a test run beside a
  * development server doesn't pull the floor from under it.
  */
-export const DEFAULT_SCRATCH_ROOT = join(tmpdir(), 'invoice-pdf-chromium');
+const DEFAULT_SCRATCH_ROOT = join(tmpdir(), 'invoice-pdf-chromium');
 
 export interface ScratchDir {
   path: string;

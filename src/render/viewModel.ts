@@ -13,7 +13,6 @@ import { textLanguage } from './textLanguage.js';
 import { hexColour, lookView, themeOf, type LookView } from './lookView.js';
 import type { InboundView } from './inboundView.js';
 
-export type { PartyView } from './partyView.js';
 export { formatDate } from '../invoice/localeFormat.js';
 
 /**
@@ -67,7 +66,7 @@ export interface InvoiceView extends LookView {
   inbound: InboundView | null;
 }
 
-export interface DetailView {
+interface DetailView {
   label: string;
   value: string;
   lang: string;
@@ -84,7 +83,7 @@ export interface LineView {
   amount: string;
 }
 
-export interface TotalsView {
+interface TotalsView {
   subtotal: string;
   /** Null when there is no discount: a "−$0.00" line only adds noise. */
   discount: string | null;
@@ -99,14 +98,14 @@ export interface TotalsView {
   balanceDue: string | null;
 }
 
-export interface VatRowView {
+interface VatRowView {
   category: string;
   rate: string;
   taxable: string;
   tax: string;
 }
 
-export interface PaymentView {
+interface PaymentView {
   accountName: string | null;
   iban: string | null;
   bic: string | null;

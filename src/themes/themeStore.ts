@@ -17,7 +17,7 @@ export interface ThemeStore {
 
 /** 30 days: long enough for a month's invoicing run, short enough that abandoned themes go. */
 export const THEME_TTL_SECONDS = 30 * 24 * 3600;
-export const THEME_MEMORY_MAX = 10_000;
+const THEME_MEMORY_MAX = 10_000;
 
 export function createMemoryThemeStore(
   options: { ttlSeconds?: number; maxEntries?: number; now?: () => number } = {},

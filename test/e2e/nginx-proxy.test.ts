@@ -6,9 +6,11 @@ import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { MAX_BATCH_ITEMS } from '../../src/batch/batchRequest.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { LONG_BASE_URL } from '../support/challengeSizes.js';
 import { nginxInstalled, startNginxProxy } from '../support/nginxProxy.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 
@@ -24,7 +26,12 @@ let proxy: Awaited<ReturnType<typeof startNginxProxy>>;
 before(async () => {
   if (!installed) return;
   world = await startPaymentWorld();
-  service = await startPaidService({ net: world.net, renderer: world.renderer });
+  // The widest configuration: signed offers and receipts, a public base URL of 100 characters.
+  service = await startPaidService({
+    net: world.net,
+    renderer: world.renderer,
+    env: { RECEIPT_SIGNING_KEY: generatePrivateKey(), PUBLIC_BASE_URL: LONG_BASE_URL },
+  });
   proxy = await startNginxProxy(service.url);
 });
 after(async () => {
@@ -33,7 +40,79 @@ after(async () => {
   await world?.close();
 });
 
-const headerBlock = (response: Response) => headerLines(response).length;
+const headerBlock = (response: Response) =>
+  Buffer.byteLength(`HTTP/1.1 ${response.status} ${response.statusText}\r\n${headerLines(response)}\r\n`);
+
+const stockClient = (privateKey: `0x${string}`) =>
+  new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(privateKey)));
+
+const ITEM_PRICE = 20000n;
+const largestBatch = () => ({
+  format: 'cii',
+  invoices: Array.from({ length: MAX_BATCH_ITEMS }, (_, i) => ({ ...EXAMPLE_EINVOICE, invoice_number: `NGINX-${i}` })),
+});
+
+test(
+  'every paid route answers its 402 through nginx with its default buffers, signed offers on, a 100-character public URL',
+  { skip: installed ? false : 'nginx is not installed (scripts/setup.mjs installs the Debian package nginx)' },
+  async () => {
+    const manifest = (await (await fetch(`${service.url}/.well-known/x402`)).json()) as { resources: string[] };
+    const paths = manifest.resources.map((resource) => new URL(resource).pathname);
+    assert.ok(paths.length >= 6, paths.join(' '));
+    const requests: [string, unknown][] = [...paths.map((path) => [path, undefined] as [string, unknown])];
+    requests.push(['/v1/invoices.zip', largestBatch()], ['/v1/invoice.pdf', EXAMPLE_INVOICE]);
+    for (const [path, body] of requests) {
+      // A bare POST is the price probe (router.ts); a body is validated first, then challenged.
+      const response = await fetch(`${proxy.url}${path}`, {
+        method: 'POST',
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      assert.equal(response.status, 402, `${path}: ${await response.clone().text()}`);
+      const block = headerBlock(response);
+      assert.ok(block <= 4096, `${path}: the 402 header block is ${block} bytes`);
+      const required = decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
+      assert.equal(required.resource.url, `${LONG_BASE_URL}${path}`);
+      console.log(`# nginx 402 ${path}${body === undefined ? ' (probe)' : ''}: header block ${block} B`);
+    }
+  },
+);
+
+test(
+  'a stock @x402/fetch client with default spend controls buys the largest batch through nginx',
+  { skip: installed ? false : 'nginx is not installed (scripts/setup.mjs installs the Debian package nginx)' },
+  async () => {
+    const buyer = world.net.buyers[6]!;
+    const balance = await world.net.balanceOf(buyer.address);
+    const client = stockClient(buyer.privateKey);
+    const paid = await wrapFetchWithPayment(fetch, client)(`${proxy.url}/v1/invoices.zip`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(largestBatch()),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const body = Buffer.from(await paid.arrayBuffer());
+    assert.equal(paid.status, 200, body.toString().slice(0, 300));
+    assert.equal(paid.headers.get('X-Invoice-Count'), String(MAX_BATCH_ITEMS));
+    assert.equal(body.subarray(0, 2).toString(), 'PK');
+    const price = BigInt(MAX_BATCH_ITEMS) * ITEM_PRICE;
+    assert.equal(price, 1_000_000n, 'the largest batch costs 1 USD');
+    assert.equal(await world.net.balanceOf(buyer.address), balance - price, 'charged exactly once');
+    // The cap is real: the same client refuses one atomic unit more.
+    const unpaid = await fetch(`${proxy.url}/v1/invoices.zip`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(largestBatch()),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const required = decodePaymentRequiredHeader(unpaid.headers.get('PAYMENT-REQUIRED')!);
+    const dearer = { ...required, accepts: [{ ...required.accepts[0]!, amount: String(price + 1n) }] };
+    await assert.rejects(client.createPaymentPayload(dearer), /maxAmountPerPayment|spend|exceed/i);
+    console.log(
+      `# nginx: stock client bought ${MAX_BATCH_ITEMS} invoices (${body.length} B ZIP) for ${price} atomic USDC`,
+    );
+  },
+);
 
 /** The response's header block as sent: one `name: value\r\n` line per header. */
 function headerLines(response: Response): string {
@@ -61,6 +140,7 @@ test(
       const required = decodePaymentRequiredHeader(unpaid.headers.get('PAYMENT-REQUIRED')!);
       assert.equal(required.accepts[0]?.amount, String(atomic));
       const challengeBlock = headerBlock(unpaid);
+      assert.equal(required.extensions?.['offer-receipt'], undefined, 'the signed offers are in the body');
       assert.ok(challengeBlock <= 4096, `${path}: the 402 header block is ${challengeBlock} bytes`);
 
       // A real client pays through the proxy; the signature it sends is measured on the way out.
@@ -72,7 +152,7 @@ test(
         signatureBytes = Math.max(signatureBytes, (request.headers.get('PAYMENT-SIGNATURE') ?? '').length);
         return fetch(request);
       };
-      const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
+      const client = stockClient(buyer.privateKey);
       const paid = await wrapFetchWithPayment(measuring, client)(`${proxy.url}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -90,9 +90,19 @@ describe('the 402 challenge', () => {
         extra: { name: 'USD Coin', version: '2' },
       },
     ]);
-    const bazaar = required.extensions?.bazaar as {
+    type Bazaar = {
       info: { input: { method: string; bodyType: string; body: unknown } };
+      schema: { properties: { input: { properties: { body: Record<string, unknown> } } } };
     };
+    // The header's bazaar is compact (compactChallenge.ts): no example body, the schema points on.
+    const compact = required.extensions?.bazaar as Bazaar;
+    assert.equal(compact.info.input.method, 'POST');
+    assert.deepEqual(compact.info.input.body, {});
+    assert.match(String(compact.schema.properties.input.properties.body.description), /openapi\.json#v1_invoice_pdf/);
+    // The body's payment_required is the whole challenge: the same offer, the full declaration.
+    const whole = body.payment_required as typeof required;
+    assert.deepEqual(whole.accepts, required.accepts);
+    const bazaar = whole.extensions?.bazaar as Bazaar;
     assert.equal(bazaar.info.input.method, 'POST');
     assert.equal(bazaar.info.input.bodyType, 'json');
     // The example, cut to its required fields and first line item (compactSchema.ts).
@@ -110,11 +120,7 @@ describe('the 402 challenge', () => {
       response.headers.get('PAYMENT-REQUIRED')!.length <= 4096,
       `PAYMENT-REQUIRED is ${response.headers.get('PAYMENT-REQUIRED')!.length} bytes`,
     );
-    const schema = (
-      required.extensions?.bazaar as {
-        schema: { properties: { input: { properties: { body: Record<string, unknown> } } } };
-      }
-    ).schema.properties.input.properties.body;
+    const schema = bazaar.schema.properties.input.properties.body;
     assert.deepEqual(schema.required, ['seller', 'buyer', 'invoice_number', 'issue_date', 'line_items']);
     assert.match(String(schema.description), /openapi\.json/);
   });

@@ -88,7 +88,7 @@ test('an unpaid POST without a body, or with an empty one, to a paid route is th
   assert.equal((await post('/v1/invoice.pdf', { headers: { 'PAYMENT-SIGNATURE': 'e30=' } })).status, 415);
 });
 
-test('the challenge fits in 4 KB, its bazaar extension is valid, typed for a PDF, with serviceName and tags', async () => {
+test('the challenge fits in 4 KB; its bazaar extension, whole in the body and compact in the header, is valid, typed for a PDF, with serviceName and tags', async () => {
   for (const [path, type, format] of [
     ['/v1/invoice.pdf', 'binary', 'application/pdf'],
     ['/v1/e-invoice/ubl.xml', 'text', 'application/xml'],
@@ -102,7 +102,14 @@ test('the challenge fits in 4 KB, its bazaar extension is valid, typed for a PDF
     assert.equal(required.resource.url, `${app.url}${path}`);
     assert.equal((required.resource as { serviceName?: string }).serviceName, 'Invoice PDF API');
     assert.ok(((required.resource as { tags?: string[] }).tags ?? []).includes('invoice'));
-    const bazaar = required.extensions?.bazaar as Parameters<typeof validateDiscoveryExtension>[0];
+    type Bazaar = Parameters<typeof validateDiscoveryExtension>[0];
+    const compact = required.extensions?.bazaar as Bazaar;
+    assert.deepEqual(validateDiscoveryExtension(compact), { valid: true });
+    assert.equal((compact.info as { input: { method: string } }).input.method, 'POST');
+    // The whole challenge is the body's: the same offer, with the full discovery declaration.
+    const whole = (await response.json()).payment_required as typeof required;
+    assert.deepEqual(whole.accepts, required.accepts);
+    const bazaar = whole.extensions?.bazaar as Bazaar;
     assert.deepEqual(validateDiscoveryExtension(bazaar), { valid: true });
     // The example body in the challenge (cut to the required fields) is itself a valid request.
     const example = (bazaar.info as { input: { body: unknown } }).input.body;

@@ -25,19 +25,21 @@ describe('with a receipt signing key', () => {
   });
   after(() => app.close());
 
-  test('the 402 of a batch and of a single PDF carry signed offers for their amounts, in headers clients accept', async () => {
+  test('the 402 of a batch and of a single PDF carry signed offers for their amounts in the body, the header what a client pays with', async () => {
     for (const [path, body, amount] of [
-      ['/v1/invoices.zip', batchOf(100), '2000000'],
+      ['/v1/invoices.zip', batchOf(50), '1000000'],
       ['/v1/invoice.pdf', EXAMPLE_INVOICE, '20000'],
     ] as const) {
       const response = await postJson(`${app.url}${path}`, body);
       assert.equal(response.status, 402, path);
       const header = response.headers.get('PAYMENT-REQUIRED')!;
-      // Node's client refuses header blocks over 16 KiB, and clients echo the challenge back.
-      assert.ok(header.length <= 6144, `${path}: PAYMENT-REQUIRED is ${header.length} bytes`);
+      // The header fits a proxy's 4 KB buffer (challenge-budget.test.ts): the offers are not in it.
       const required = decodePaymentRequiredHeader(header);
       assert.equal(required.accepts[0]!.amount, amount, path);
-      const [offer] = extractOffersFromPaymentRequired(required) as EIP712SignedOffer[];
+      assert.equal(required.extensions?.['offer-receipt'], undefined, path);
+      const whole = (await response.json()).payment_required as typeof required;
+      assert.deepEqual(whole.accepts, required.accepts);
+      const [offer] = extractOffersFromPaymentRequired(whole) as EIP712SignedOffer[];
       const { signer, payload } = await verifyOfferSignatureEIP712(offer!);
       assert.equal(signer, privateKeyToAddress(key), path);
       assert.equal(payload.amount, amount, path);

@@ -186,7 +186,8 @@ describe('what the profiles produce', () => {
     const schema = JSON.stringify(openapi);
     assert.ok(schema.includes('"enum":["en16931","xrechnung","peppol","fr"]'));
     const llms = await (await fetch(`${free.url}/llms.txt`)).text();
-    assert.match(llms, /"profile": en16931 \(default\), xrechnung/);
+    // The profile list of llms.txt comes from the format registry (src/einvoice/formats/registry.ts).
+    assert.match(llms, /"profile": en16931 \(default; EN 16931 alone\), xrechnung \(XRechnung 3\.0/);
     const fields = await (await fetch(`${free.url}/v1/schema`)).json();
     assert.deepEqual(
       fields.e_invoice_profiles.profiles.map((entry: { profile: string }) => entry.profile),

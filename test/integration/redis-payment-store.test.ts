@@ -74,9 +74,7 @@ const paidResult = (): PaidResult => ({
   contentType: 'application/pdf',
   headers: { 'Content-Disposition': 'inline; filename="invoice.pdf"', 'X-Page-Count': '3' },
   body: randomBytes(200 * 1024),
-  receipt: Buffer.from(JSON.stringify({ success: true, transaction: '0xabc', network: 'eip155:8453' })).toString(
-    'base64',
-  ),
+  receipt: { success: true, transaction: '0xabc', network: 'eip155:8453' },
   signatureHash: randomBytes(32).toString('hex'),
 });
 
@@ -114,7 +112,7 @@ function assertDone(outcome: ClaimOutcome, expected: PaidResult) {
   assert.equal(result.fingerprint, expected.fingerprint);
   assert.equal(result.contentType, expected.contentType);
   assert.deepEqual([result.status, result.headers], [expected.status, expected.headers], 'the answer head comes back');
-  assert.equal(result.receipt, expected.receipt);
+  assert.deepEqual(result.receipt, expected.receipt);
   assert.equal(result.signatureHash, expected.signatureHash, 'the result stays bound to its signature');
   assert.ok(Buffer.isBuffer(result.body));
   assert.equal(result.body.length, expected.body.length);
@@ -414,6 +412,29 @@ describe('redis payment store: Redis itself', () => {
       const heldUntil = Number(await raw.hget(`${keyPrefix}${parkedKey}`, 'heldUntil'));
       const lease = heldUntil - (Number(seconds) * 1000 + Math.floor(Number(micros) / 1000));
       assert.ok(lease > 55_000 && lease <= 60_000, `lease ${lease} ms`);
+    } finally {
+      raw.disconnect();
+      await store.close();
+    }
+  });
+
+  test('an entry of the older layout (no signature, no head) is refused as incomplete, never handed out', async () => {
+    const keyPrefix = uniquePrefix();
+    const store = createRedisPaymentStore({ url: server.url, keyPrefix });
+    const raw = new Redis(server.url);
+    try {
+      const key = newKey();
+      const receipt = JSON.stringify({ success: true, transaction: '0x1', network: 'eip155:8453' });
+      const fields = { fingerprint: 'f', contentType: 'application/pdf', receipt, body: 'PDF' };
+      await raw.hset(`${keyPrefix}${key}`, fields);
+      await assert.rejects(store.claim(key, inAMinute()));
+      const parkedKey = newKey();
+      await raw.hset(`${keyPrefix}${parkedKey}`, { state: 'parked', heldUntil: '0', ...fields, transaction: '0x1' });
+      await assert.rejects(store.claim(parkedKey, inAMinute()));
+      // With every field, as complete() writes it, the same entry is a paid result.
+      await raw.hset(`${keyPrefix}${key}`, { signature: 'hash', head: JSON.stringify({ status: 200, headers: {} }) });
+      const outcome = await store.claim(key, inAMinute());
+      assert.equal(outcome.kind, 'done');
     } finally {
       raw.disconnect();
       await store.close();

@@ -454,8 +454,7 @@ describe('9 SIGTERM during load', () => {
           status: r.status,
           pdf: Buffer.from(await r.arrayBuffer()),
         }));
-        for (let i = 0; i < 400 && slow.calls('settle') === 0; i++)
-          await new Promise((resolve) => setTimeout(resolve, 10));
+        await slow.called('settle');
         assert.equal(slow.calls('settle'), 1, 'the settle call is under way');
         lifecycle.drain();
         lifecycle.passDeadline();

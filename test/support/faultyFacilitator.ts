@@ -40,6 +40,8 @@ export interface FaultyFacilitator {
   fault(fault: Fault, operation?: Operation): void;
   /** Calls received, per operation (including broken ones). */
   calls(operation: Operation): number;
+  /** Resolves when the operation has been called at least once (an event to wait on, not a poll). */
+  called(operation: Operation): Promise<void>;
   /** Calls the real facilitator received, per operation. */
   forwarded(operation: Operation): number;
   /** Closes the listening socket: new connections are refused until acceptConnections(). */
@@ -55,6 +57,13 @@ const UPSTREAM_TIMEOUT_MS = 30_000;
 export async function startFaultyFacilitator(upstreamUrl: string): Promise<FaultyFacilitator> {
   const faults: Record<Operation, Fault> = { verify: 'forward', settle: 'forward' };
   const received: Record<Operation, number> = { verify: 0, settle: 0 };
+  const firstCall = Object.fromEntries(
+    OPERATIONS.map((op) => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      return [op, { promise, resolve }];
+    }),
+  ) as Record<Operation, { promise: Promise<void>; resolve: () => void }>;
   const passed: Record<Operation, number> = { verify: 0, settle: 0 };
   const hanging = new Set<ServerResponse>();
   let server: Server | undefined;
@@ -79,7 +88,10 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const operation = OPERATIONS.find((op) => req.url === `/${op}`);
-    if (operation) received[operation]++;
+    if (operation) {
+      received[operation]++;
+      firstCall[operation].resolve();
+    }
     const fault: Fault = operation ? faults[operation] : 'forward';
 
     if (typeof fault === 'object' && 'answer' in fault) return send(res, 200, JSON.stringify(fault.answer));
@@ -162,6 +174,7 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
       for (const op of operation ? [operation] : OPERATIONS) faults[op] = fault;
     },
     calls: (operation) => received[operation],
+    called: (operation) => firstCall[operation].promise,
     forwarded: (operation) => passed[operation],
     refuseConnections: stop,
     async acceptConnections() {

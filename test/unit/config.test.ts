@@ -56,6 +56,17 @@ test('production mode needs a payTo; prices merge with the defaults', () => {
   assert.throws(() => loadConfig({ PRICES: 'v1_invoice_pdf=0.0000001' }), /PRICES/);
 });
 
+test('a price a stock x402 client would refuse to pay (a batch at its largest size included) is refused, naming PRICES', () => {
+  // 50 invoices at 0.02 USD: exactly the 1 USD @x402/fetch pays with its default spend controls.
+  assert.equal(loadConfig({ PRICES: 'v1_invoices_zip=0.02' }).PRICES.v1_invoices_zip, '0.02');
+  assert.throws(
+    () => loadConfig({ PRICES: 'v1_invoices_zip=0.021' }),
+    /PRICES: v1_invoices_zip=0\.021: a batch of 50 invoices at 0\.021 USD each costs 1\.05 USD.*spendControls\.maxAmountPerPayment; ask at most 0\.02 USD/,
+  );
+  assert.equal(loadConfig({ PRICES: 'v1_invoice_pdf=1' }).PRICES.v1_invoice_pdf, '1');
+  assert.throws(() => loadConfig({ PRICES: 'v1_invoice_pdf=1.000001' }), /PRICES: v1_invoice_pdf=1\.000001/);
+});
+
 test('empty variables count as unset', () => {
   assert.equal(loadConfig({ PORT: '', HOST: '' }).PORT, 8080);
 });

@@ -2,7 +2,7 @@ import type { Issue } from '../../errors.js';
 import type { InboundInvoice, InParty } from './model.js';
 
 /**
- * The national rules are this service's own checks of an invoice it issues (src/einvoice/nationalRules.ts),
+ * The national rules are this service's own checks of an invoice it issues (src/einvoice/formats/<profile>/rules.ts),
  * run on the JSON invoice an inbound document became. Two kinds of their findings are about this
  * service rather than the document, and are not reported as the document's:
  *

@@ -15,7 +15,7 @@ export interface LatePeriod {
 }
 
 /** 100 years of monthly periods: more is certainly a mistake and would make a huge answer. */
-export const MAX_PERIODS = 1200;
+const MAX_PERIODS = 1200;
 
 export function latePeriods(graceEnds: string, asOf: string): LatePeriod[] {
   const periods: LatePeriod[] = [];

@@ -14,7 +14,7 @@ import { stateWarnings } from './stateWarnings.js';
 // Rates are shown with 6 decimals (an annual 10% is 0.833333% a month); the maths uses exact fractions.
 const RATE_DECIMALS = 6;
 
-export function computeLateFee(input: LateFeeRequest, context: OperationContext): LateFeeResult {
+function computeLateFee(input: LateFeeRequest, context: OperationContext): LateFeeResult {
   const state = input.state === undefined ? undefined : stateRulesOf(input.state);
   const issues = feeFieldIssues(input, state);
   if (issues.length > 0) throw validationFailed(issues);

@@ -5,7 +5,7 @@ import { asOfField, currencyField, DateSchema, helperDate, MoneySchema, moneyAmo
 import { STATE_CODES, StateRulesSchema } from './stateRules.js';
 import { WarningSchema } from './stateWarnings.js';
 
-export const FEE_TYPES = ['monthly_percent', 'annual_percent', 'flat'] as const;
+const FEE_TYPES = ['monthly_percent', 'annual_percent', 'flat'] as const;
 
 export const LateFeeRequestSchema = v.strictObject(
   {

@@ -13,7 +13,7 @@ import {
   type PaymentTermsResult,
 } from './schema.js';
 
-export function computePaymentTerms(input: PaymentTermsRequest, context: OperationContext): PaymentTermsResult {
+function computePaymentTerms(input: PaymentTermsRequest, context: OperationContext): PaymentTermsResult {
   const reading = parseTerms(input.terms);
   if (!reading.ok) throw validationFailed([{ path: 'terms', code: 'invalid_terms', message: reading.message }]);
   const { terms } = reading;

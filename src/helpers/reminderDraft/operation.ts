@@ -22,7 +22,7 @@ function longDate(date: string, currency: CurrencyCode): string {
   return new Intl.DateTimeFormat(english, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
-export function draftReminder(input: ReminderDraftRequest, context: OperationContext): ReminderDraft {
+function draftReminder(input: ReminderDraftRequest, context: OperationContext): ReminderDraft {
   const asOf = input.as_of ?? context.today;
   const status = reminderStatus(input.due_date, asOf);
   const amount = moneyInRange(minorFromAmount(input.amount, input.currency), input.currency, 'amount');

@@ -5,7 +5,7 @@ import { text } from '../../invoice/textRules.js';
 import { asOfField, currencyField, DateSchema, helperDate, MoneySchema, moneyAmount, singleLine } from '../fields.js';
 
 export const TONES = ['friendly', 'neutral', 'firm', 'final'] as const;
-export const REMINDER_STATUSES = ['upcoming', 'due_today', 'overdue'] as const;
+const REMINDER_STATUSES = ['upcoming', 'due_today', 'overdue'] as const;
 
 const MAX_LINK_LENGTH = 2000;
 

@@ -21,7 +21,7 @@ import {
  * that rounds to 0 hours cannot be an invoice line (quantity must be > 0): it is left off and its
  * entries are listed in summary.omitted_entries, never dropped silently.
  */
-export function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
+function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
   const terms = checkFields(input);
   const entries = billedEntries(input);
   const groups = groupEntries(entries, input.group_by);

@@ -160,7 +160,7 @@ export type TimesheetRequest = v.InferOutput<typeof TimesheetRequestSchema>;
 
 const numberWith = (description: string) => v.pipe(v.number(), v.description(description));
 
-export const TimesheetGroupSchema = v.object({
+const TimesheetGroupSchema = v.object({
   line_index: v.pipe(
     v.nullable(v.number()),
     v.description('Index of the invoice line; null when the group rounds to 0 hours and is left off the invoice.'),

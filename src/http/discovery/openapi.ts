@@ -38,7 +38,7 @@ export interface RateLimitTerms {
 }
 
 /** The limits that can answer a route with 429 (none on the probes, or with the limits off). */
-export function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
+function limitsOn(route: PricedOperation, limits: RateLimitTerms | undefined): BucketPolicy[] {
   if (!limits || limits.exemptPaths.has(route.path)) return [];
   return [limits.client, isPaid(route) ? limits.payer : undefined].filter(
     (policy): policy is BucketPolicy => policy !== undefined,
@@ -80,7 +80,7 @@ export const offerReceiptDeclaration = (terms: OfferReceiptTerms) => ({
   'offer-receipt': {
     ...terms,
     description:
-      'Every 402 carries signed offers (extensions["offer-receipt"].info.offers) and every paid answer a signed receipt in PAYMENT-RESPONSE (extensions["offer-receipt"].info.receipt: resourceUrl, payer, network, issuedAt, transaction), EIP-712 (domain "x402 receipt"/"1", chainId 1). Verify offline with verifyReceiptSignatureEIP712 from @x402/extensions/offer-receipt and compare the recovered address with signer. The Content-Digest header (RFC 9530, sha-256) of a paid answer is the SHA-256 of the delivered bytes.',
+      'Every 402 carries signed offers in its JSON body (payment_required.extensions["offer-receipt"].info.offers; the PAYMENT-REQUIRED header leaves them out to fit a proxy\'s 4 KB header buffer) and every paid answer a signed receipt in PAYMENT-RESPONSE (extensions["offer-receipt"].info.receipt: resourceUrl, payer, network, issuedAt, transaction), EIP-712 (domain "x402 receipt"/"1", chainId 1). Verify offline with verifyReceiptSignatureEIP712 from @x402/extensions/offer-receipt and compare the recovered address with signer. The Content-Digest header (RFC 9530, sha-256) of a paid answer is the SHA-256 of the delivered bytes.',
   },
 });
 
@@ -237,7 +237,11 @@ export function buildOpenApi(
     components: {
       schemas: { ErrorBody: jsonSchemaOf(ErrorBodySchema) },
       headers: {
-        'PAYMENT-REQUIRED': { description: 'base64(JSON PaymentRequired), x402 v2.', schema: { type: 'string' } },
+        'PAYMENT-REQUIRED': {
+          description:
+            "base64(JSON PaymentRequired), x402 v2: what a client pays with (accepts, resource, payment-identifier, a compact bazaar declaration); the whole PaymentRequired, with signed offers and the bazaar body schema, is the JSON body's payment_required.",
+          schema: { type: 'string' },
+        },
         'PAYMENT-RESPONSE': {
           description:
             'base64(JSON SettleResponse): the settlement receipt, x402 v2 (with the signed offer-receipt receipt when the service signs receipts).',

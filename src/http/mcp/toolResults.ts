@@ -15,9 +15,6 @@ export type ToolResult = {
   _meta?: Record<string, unknown>;
 };
 
-const decodeBase64Json = (header: string): Record<string, unknown> =>
-  JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-
 /**
  * An answer as a tool result: JSON as structuredContent (and its text), a file as an embedded
  * resource (base64 blob for binary, text for XML) with its size and, for a PDF, its page count (X-Page-Count).
@@ -108,7 +105,7 @@ export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolRes
       };
     }
     case 'settle-failed': {
-      const receipt = decodeBase64Json(outcome.header);
+      const { receipt } = outcome;
       const data = {
         x402Version: 2,
         error: receipt.errorReason ?? 'settlement_failed',
@@ -132,13 +129,13 @@ export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolRes
     case 'paid':
       return {
         ...resultOfAnswer(toolName, outcome.answer),
-        _meta: { 'x402/payment-response': decodeBase64Json(outcome.receipt) },
+        _meta: { 'x402/payment-response': outcome.receipt },
       };
     case 'replayed':
     case 'collected':
       return {
         ...resultOfAnswer(toolName, outcome.result),
-        _meta: { 'x402/payment-response': decodeBase64Json(outcome.result.receipt) },
+        _meta: { 'x402/payment-response': outcome.result.receipt },
       };
   }
 }

@@ -57,7 +57,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
  * the facilitator about one payer (besides the client bucket), and which a forger, from however
  * many addresses, never shares with the payer itself.
  */
-export const payerBucketKey = (payer: Payer, clientAddress: string): string =>
+const payerBucketKey = (payer: Payer, clientAddress: string): string =>
   payer.proven ? `payer:${payer.from}` : `payer:${payer.from}:unproven:${clientAddress}`;
 
 function setRateLimitHeaders(ctx: Context, takes: [BucketPolicy, Take][]): void {

@@ -14,7 +14,7 @@ export interface PixQr {
  * expect: accents are dropped (São Paulo → Sao Paulo), then the text is cut to the field's length
  * (25 and 15). The key alone decides where the money goes; it is never changed.
  */
-export function pixText(value: string, max: number): string | undefined {
+function pixText(value: string, max: number): string | undefined {
   const ascii = value.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim();
   if (!/^[\x20-\x7E]+$/.test(ascii)) return undefined;
   return ascii.slice(0, max).trimEnd();

@@ -14,7 +14,7 @@ import { checkUpiVpa } from './upiVpa.js';
  * other. Values come out in their electronic form (IBAN without spaces, upper case; CPF/CNPJ
  * without punctuation), which is what the QR payloads carry.
  */
-export const PAYMENT_LIMITS = {
+const PAYMENT_LIMITS = {
   /** EPC069-12 beneficiary name and Swiss QR-bill creditor name: 70 characters. */
   accountName: 70,
   /** EPC069-12 unstructured remittance and Swiss QR-bill Ustrd: 140 characters. */
@@ -80,7 +80,7 @@ function checkPixKeyText(input: string): Checked {
   return result.ok ? { ok: true, value: result.value.value } : result;
 }
 
-export const QR_MODES = ['auto', 'none'] as const;
+const QR_MODES = ['auto', 'none'] as const;
 
 const PaymentFieldsSchema = v.strictObject(
   {

@@ -14,7 +14,7 @@ export interface SwissAddress {
   country: string;
 }
 
-export type SwissReferenceType = 'QRR' | 'SCOR' | 'NON';
+type SwissReferenceType = 'QRR' | 'SCOR' | 'NON';
 
 export interface SwissQrFields {
   /** IBAN or QR-IBAN, electronic form. */

@@ -27,7 +27,7 @@ export interface FacturXOptions {
   fileName?: string;
 }
 
-export const FACTUR_X_FILE_NAME = 'factur-x.xml';
+const FACTUR_X_FILE_NAME = 'factur-x.xml';
 
 /** Catalog keys this step writes; a Chromium PDF that already has one is refused, never merged. */
 const CATALOG_KEYS = ['/Metadata', '/OutputIntents', '/AF', '/Names'] as const;

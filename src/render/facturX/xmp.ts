@@ -16,7 +16,7 @@ export interface XmpFields {
   conformanceLevel: string;
 }
 
-export const FACTUR_X_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
+const FACTUR_X_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
 
 // XML 1.0 cannot carry unpaired surrogates or U+FFFE/U+FFFF; the request schema already refuses control characters.
 const NOT_XML = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;

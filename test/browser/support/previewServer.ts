@@ -50,7 +50,7 @@ export async function startPreviewServer(): Promise<PreviewServer> {
   const { app, close: closeApp } = createApp({ config, logger, renderer, preview: { renderer } });
   const server = app.listen(0, '127.0.0.1');
   const close = async () => {
-    closeApp();
+    await closeApp();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await renderer.close();

@@ -14,6 +14,7 @@ import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
 import { startRenderer } from '../../../src/settings.js';
 import { startPaidService } from '../../support/paidService.js';
+import { generatePrivateKey } from 'viem/accounts';
 
 const NETWORK_SCRIPT = fileURLToPath(new URL('../../../scripts/local-payment-network.ts', import.meta.url));
 const network = spawn(process.execPath, ['--import', 'tsx', NETWORK_SCRIPT], {
@@ -56,6 +57,8 @@ const service = await startPaidService({
   env: {
     TRUST_PROXY_HOPS: '1',
     RATE_LIMIT_PAYER_BURST: '0',
+    // Signed offers on, as `npm start` has them (its local dev key): every 402 carries them.
+    RECEIPT_SIGNING_KEY: generatePrivateKey(),
     ...(process.env.FLOOD_COMPUTE_THREADS ? { COMPUTE_THREADS: process.env.FLOOD_COMPUTE_THREADS } : {}),
   },
 });

@@ -28,17 +28,17 @@ test('a valid batch is prepared item by item, format pdf by default', () => {
   assert.equal(prepareBatch({ format: 'ubl', invoices: numbered(2, EXAMPLE_EINVOICE) }).format, 'ubl');
 });
 
-test('0 and 101 items, an unknown format, a missing list and unknown properties are refused with their paths', () => {
+test('0 and 51 items, an unknown format, a missing list and unknown properties are refused with their paths', () => {
   assert.deepEqual(
     rejection({ invoices: [] }).issues?.map((issue) => [issue.path, issue.code]),
     [['invoices', 'too_short']],
   );
-  const tooMany = rejection({ invoices: numbered(101) });
+  const tooMany = rejection({ invoices: numbered(51) });
   assert.deepEqual(
     tooMany.issues?.map((issue) => [issue.path, issue.code]),
     [['invoices', 'too_long']],
   );
-  assert.match(tooMany.issues![0]!.message, /at most 100/);
+  assert.match(tooMany.issues![0]!.message, /at most 50/);
   const bad = rejection({ format: 'docx', invoices: 'no', extra: 1 });
   assert.deepEqual(bad.issues?.map((issue) => [issue.path, issue.code]).sort(), [
     ['extra', 'unknown_property'],

@@ -6,7 +6,7 @@ import { eInvoiceXml } from '../../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { compareTotals } from '../../../src/einvoice/inbound/inboundTotals.js';
 import { inspectEInvoice } from '../../../src/einvoice/inbound/inspect.js';
-import { INBOUND_PDF_BOUNDS, INBOUND_XML_BOUNDS } from '../../../src/einvoice/inbound/limits.js';
+import { INBOUND_PDF_BOUNDS } from '../../../src/einvoice/inbound/limits.js';
 import { pdfEmbeddedFiles as scanPdf } from '../../../src/pdf/pdfEmbeddedFiles.js';
 import { readInbound } from '../../../src/einvoice/inbound/readInbound.js';
 import { xmlText } from '../../../src/xml/xmlText.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { inspect } from 'node:util';
 import { paidCaller } from '../../../src/operations/paidCall.js';
 import { createLifecycle } from '../../../src/lifecycle.js';
 import type { ClaimedPayment, PaymentProcessor, SettleOutcome } from '../../../src/payment/paymentProcessor.js';
@@ -13,6 +14,9 @@ import type { SettleResponse } from '@x402/core/types';
 function processorSettlingOnCue() {
   let settleNow!: () => void;
   const settled = new Promise<void>((resolve) => (settleNow = resolve));
+  let settleCalled!: () => void;
+  /** Resolves when paidCall has called settle: the settlement is under way. */
+  const settling = new Promise<void>((resolve) => (settleCalled = resolve));
   const payment: ClaimedPayment = {
     from: '0x0000000000000000000000000000000000000001',
     nonce: '0x01',
@@ -20,8 +24,9 @@ function processorSettlingOnCue() {
     release: async () => undefined,
     abandon: async () => undefined,
     settle: async (): Promise<SettleOutcome> => {
+      settleCalled();
       await settled;
-      return { kind: 'settled', header: 'receipt', receipt: {} as SettleResponse };
+      return { kind: 'settled', receipt: {} as SettleResponse };
     },
     complete: async () => undefined,
   };
@@ -29,25 +34,28 @@ function processorSettlingOnCue() {
     requirements: () => ({}),
     check: async () => ({ kind: 'claimed', payment }),
   } as unknown as PaymentProcessor;
-  return { processor, settleNow };
+  return { processor, settleNow, settling };
 }
+
+/**
+ * Whether a promise is still pending, read from its state rather than by waiting: settlementsDone
+ * returns an already resolved promise when nothing is settling, so no wait could tell more.
+ */
+const isPending = (promise: Promise<unknown>) => inspect(promise).includes('<pending>');
 
 const resource = { method: 'POST', path: '/v1/x', priceUsd: '0.02', description: 'x', mimeType: 'application/pdf' };
 const work = () => ({ contentType: 'application/pdf', body: Buffer.from('%PDF-') });
 
 test('without a delivery hook (MCP), shutdown waits for a settlement under way until it has settled', async () => {
   const lifecycle = createLifecycle();
-  const { processor, settleNow } = processorSettlingOnCue();
+  const { processor, settleNow, settling } = processorSettlingOnCue();
   const call = paidCaller(processor, lifecycle)(resource as never, {} as never, 'fingerprint', work);
-  await new Promise((resolve) => setImmediate(resolve)); // verify done, settle under way
-  let drained = false;
-  const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(drained, false, 'settlementsDone resolved while the settlement was under way');
+  await settling;
+  const done = lifecycle.settlementsDone(5_000);
+  assert.ok(isPending(done), 'settlementsDone resolved while the settlement was under way');
   settleNow();
   assert.equal((await call).kind, 'paid');
-  await done;
-  assert.equal(drained, true);
+  assert.ok(!isPending(done), 'the settlement ended with the call, not at the 5 s bound');
 });
 
 test('with a delivery hook (HTTP), the settlement lasts until the hook says the answer has left', async () => {
@@ -59,11 +67,8 @@ test('with a delivery hook (HTTP), the settlement lasts until the hook says the 
     whenDelivered: (done) => (delivered = done),
   });
   assert.equal(outcome.kind, 'paid');
-  let drained = false;
-  const done = lifecycle.settlementsDone(5_000).then(() => (drained = true));
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(drained, false, 'settled, but its answer has not left yet');
+  const done = lifecycle.settlementsDone(5_000);
+  assert.ok(isPending(done), 'settled, but its answer has not left yet');
   delivered();
-  await done;
-  assert.equal(drained, true);
+  assert.ok(!isPending(done), 'the delivery ended the settlement, not the 5 s bound');
 });
