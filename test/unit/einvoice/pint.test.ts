@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { TAX_IDENTIFIERS } from '../../../src/einvoice/formats/pint/taxIdentifiers.js';
 import { inspectEInvoice } from '../../../src/einvoice/inbound/inspect.js';
@@ -101,3 +102,19 @@ test(
     }
   },
 );
+
+test('the batch route takes PINT and Croatian items under their own profiles, and refuses a broken one by its rule', () => {
+  const profiles = ['pint-eu', 'pint-aunz', 'pint-sg', 'pint-jp', 'pint-my', 'pint-ae', 'hr'] as const;
+  const batch = prepareBatch({ format: 'ubl', invoices: profiles.map((profile) => EXAMPLE_PROFILE_REQUESTS[profile]) });
+  assert.deepEqual(batch.profiles, [...profiles]);
+  const broken = copy(EXAMPLE_PROFILE_REQUESTS['pint-jp']);
+  broken.seller.tax_registration_number = 'T1234567890123';
+  assert.throws(
+    () => prepareBatch({ format: 'ubl', invoices: [EXAMPLE_PROFILE_REQUESTS.hr, broken] }),
+    (error) =>
+      error instanceof InputRejected &&
+      (error.issues ?? []).some(
+        (issue) => issue.code === 'aligned-ibr-jp-01' && issue.path === 'invoices[1].seller.tax_registration_number',
+      ),
+  );
+});
