@@ -19,7 +19,13 @@ import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { pricedResource } from './http/offerResource.js';
 import { operationCaller } from './operations/callOperation.js';
 import type { Operation, PdfRenderer, PricedOperation } from './operations/operation.js';
-import { runOperationJob, type OperationJob, type OperationJobResult } from './operations/operationJobs.js';
+import {
+  runEnvelopeJob,
+  runOperationJob,
+  type EnvelopeJobResult,
+  type OperationJob,
+  type OperationJobResult,
+} from './operations/operationJobs.js';
 import { operationList } from './operations/operationList.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -136,14 +142,20 @@ export function createApp(deps: AppDependencies): AppService {
   app.use(docsAssets());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
-  const tools = mcpTools(routes);
-  const buildMcpServer = mcpServerFactory({
-    tools,
+  const mcpServer = mcpServerFactory({
+    tools: mcpTools(routes),
     version: API_VERSION,
     caller,
     logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
   });
-  app.use(mcpEndpoint(buildMcpServer, config.BODY_LIMIT_BYTES));
+  // The JSON-RPC envelope is split on the pool too; a paid call's (it carries a payment) ahead of free work.
+  const splitEnvelope = (text: string) => {
+    const job = { envelope: { text, path: ['params', 'arguments'] } };
+    return pool
+      ? (pool.run(job, text.includes('"x402/payment"') ? 'high' : 'normal') as Promise<EnvelopeJobResult>)
+      : Promise.resolve().then(() => runEnvelopeJob(job));
+  };
+  app.use(mcpEndpoint({ server: mcpServer, splitEnvelope, bodyLimitBytes: config.BODY_LIMIT_BYTES }));
   app.use(router.routes());
   app.use(fallbacks(router));
   return {

@@ -20,15 +20,15 @@ export const HEADER_BLOCK_BUDGET = 4096;
  * Connection, Keep-Alive, CORS, RateLimit and X-Request-Id (at most 64 characters, requestLog.ts)
  * measure 472 bytes (docs/paying-and-x402.md); the rest is headroom for a header added later.
  */
-export const OTHER_HEADERS_ALLOWANCE = 1024;
+const OTHER_HEADERS_ALLOWANCE = 1024;
 
 /** The most a PAYMENT-REQUIRED line (`name: value\r\n`) may take. */
-export const PAYMENT_REQUIRED_LINE_BUDGET = HEADER_BLOCK_BUDGET - OTHER_HEADERS_ALLOWANCE;
+const PAYMENT_REQUIRED_LINE_BUDGET = HEADER_BLOCK_BUDGET - OTHER_HEADERS_ALLOWANCE;
 
 /** An amount with more digits than any price this service asks (a million USD, in atomic USDC). */
 const WIDEST_PRICE_USD = '999999.999999';
 
-export interface ChallengeSize {
+interface ChallengeSize {
   path: string;
   /** Bytes of the PAYMENT-REQUIRED line at the widest amount and the longest reason code. */
   lineBytes: number;
@@ -37,7 +37,7 @@ export interface ChallengeSize {
 }
 
 /** The widest PAYMENT-REQUIRED line each paid operation can send with this configuration. */
-export async function challengeSizes(
+async function challengeSizes(
   routes: readonly PricedOperation[],
   processor: Pick<PaymentProcessor, 'challenge'>,
 ): Promise<ChallengeSize[]> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { bodyIsAnArray } from '../errors.js';
 import type { OperationContext } from '../helpers/operation.js';
 import type { DocumentBody, Operation, PooledAnswer } from './operation.js';
-import { parseRequestJson } from './requestJson.js';
+import { parseRequestJson, splitRequestJson } from './requestJson.js';
 
 /**
  * What the compute pool does for an operation's body, on a worker thread (or inline when the pool
@@ -35,6 +35,15 @@ export type OperationJobResult =
   | { kind: 'parsed'; input: unknown; fingerprint: string }
   /** The pooled paid work's answer (its body's buffer transferred). */
   | { kind: 'worked'; answer: PooledAnswer };
+
+/** A JSON envelope around a body (an MCP tools/call), split on the pool (requestJson.ts splitRequestJson). */
+export interface EnvelopeJob {
+  envelope: { text: string; path: readonly string[] };
+}
+export type EnvelopeJobResult = ReturnType<typeof splitRequestJson>;
+
+export const runEnvelopeJob = (job: EnvelopeJob): EnvelopeJobResult =>
+  splitRequestJson(job.envelope.text, job.envelope.path);
 
 const encoder = new TextEncoder();
 

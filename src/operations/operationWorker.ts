@@ -1,5 +1,12 @@
 import { operationList } from './operationList.js';
-import { runOperationJob, type OperationJob, type OperationJobResult } from './operationJobs.js';
+import {
+  runEnvelopeJob,
+  runOperationJob,
+  type EnvelopeJob,
+  type EnvelopeJobResult,
+  type OperationJob,
+  type OperationJobResult,
+} from './operationJobs.js';
 
 /**
  * The compute workers' job module (compute/computeWorker.ts loads it by URL): the operation list's
@@ -7,7 +14,11 @@ import { runOperationJob, type OperationJob, type OperationJobResult } from './o
  */
 const OPERATIONS = new Map(operationList().map((operation) => [operation.operationId, operation]));
 
-export function runJob(job: OperationJob): { result: OperationJobResult; transfer: ArrayBuffer[] } {
+export function runJob(job: OperationJob | EnvelopeJob): {
+  result: OperationJobResult | EnvelopeJobResult;
+  transfer: ArrayBuffer[];
+} {
+  if ('envelope' in job) return { result: runEnvelopeJob(job), transfer: [] };
   const result = runOperationJob(OPERATIONS, job);
   if (result.kind === 'worked') {
     // A small Buffer is a view on Node's shared 8 KiB pool: transfer a copy of its own, never the pool.

@@ -27,3 +27,28 @@ export function parseRequestJson(text: string): unknown {
   }
   return value;
 }
+
+/**
+ * A JSON envelope whose member at `path` is an operation's body (an MCP tools/call's
+ * params.arguments): the envelope parsed strictly like a body, the member taken out and handed
+ * back as JSON text, so that the body is parsed and validated on the compute pool like an HTTP
+ * body's text and the envelope that crosses back to the event loop is small.
+ */
+export function splitRequestJson(
+  text: string,
+  path: readonly string[],
+): { envelope: unknown; member?: { text: string; isObject: boolean } } {
+  const envelope = parseRequestJson(text);
+  let holder: unknown = envelope;
+  for (const key of path.slice(0, -1)) {
+    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) return { envelope };
+    holder = (holder as Record<string, unknown>)[key];
+  }
+  const last = path[path.length - 1]!;
+  if (!holder || typeof holder !== 'object' || Array.isArray(holder) || !Object.hasOwn(holder, last))
+    return { envelope };
+  const value = (holder as Record<string, unknown>)[last];
+  delete (holder as Record<string, unknown>)[last];
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  return { envelope, member: { text: JSON.stringify(value), isObject } };
+}

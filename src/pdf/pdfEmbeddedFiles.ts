@@ -9,11 +9,9 @@ export interface PdfScanBounds {
 
 const refuse = (code: string, message: string) => rejected(code, message, [{ path: '', code, message }]);
 
-export const notAPdf = () =>
-  refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
+const notAPdf = () => refuse('pdf_malformed', 'The body is labelled application/pdf but does not start with %PDF-.');
 
-export const encryptedPdf = () =>
-  refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
+const encryptedPdf = () => refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
 
 /**
  * The embedded files of a PDF (a Factur-X / ZUGFeRD / XRechnung hybrid carries its XML as one),

@@ -53,7 +53,7 @@ function signerOf(buyerIndex: number) {
 }
 
 describe('tools', () => {
-  test("one tool per operation, with the route table's valibot schemas", async () => {
+  test("one tool per operation, with the route table's valibot schemas (summarised, the invoice written out once)", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
     for (const name of [
@@ -73,12 +73,14 @@ describe('tools', () => {
     }
     assert.ok(!names.includes('healthz') && !names.includes('openapi'));
     const pdf = tools.find((tool) => tool.name === 'v1_invoice_pdf')!;
-    const properties = pdf.inputSchema.properties as Record<string, { maxItems?: number }>;
-    assert.equal(properties.line_items?.maxItems, 200);
+    assert.match(pdf.inputSchema.description as string, /Same as v1_invoice_validate's arguments/);
+    const validate = tools.find((tool) => tool.name === 'v1_invoice_validate')!;
+    const properties = validate.inputSchema.properties as Record<string, { type?: string }>;
+    assert.equal(properties.line_items?.type, 'array');
     const outputs = (pdf.outputSchema as unknown as { anyOf: { required: string[] }[] }).anyOf.map(
       (schema) => schema.required,
     );
-    assert.deepEqual(outputs, [['contentType', 'bytes', 'uri'], ['error'], ['x402Version']]);
+    assert.deepEqual(outputs, [['fileName', 'contentType', 'bytes', 'uri'], ['error'], ['x402Version']]);
     assert.match(pdf.description ?? '', /0\.02 USD/);
   });
 
@@ -106,6 +108,8 @@ describe('paid tools (x402 MCP transport)', () => {
     const resource = paid.content[0];
     assert.equal(resource.type, 'resource');
     assert.equal(resource.resource.mimeType, 'application/pdf');
+    assert.equal(paid.structuredContent.fileName, 'invoice.pdf');
+    assert.equal(resource.resource.uri, 'invoice://v1_invoice_pdf/invoice.pdf');
     const pdf = Buffer.from(resource.resource.blob, 'base64');
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     assert.equal(paid.structuredContent.bytes, pdf.length);

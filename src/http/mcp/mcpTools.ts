@@ -1,107 +1,195 @@
+import type * as v from 'valibot';
 import { jsonSchemaOf } from '../../invoice/fieldNotes.js';
 import { isPaid, type PricedOperation } from '../../operations/operation.js';
+import { FIELD_SCHEMA_TOOL } from './fieldSchema.js';
+import { summaryLadder, summaryWithin, type JsonSchema, type SchemaSummary } from './schemaSummary.js';
+import { referToHomes, type SchemaHome } from './sharedSchemas.js';
+import { toolDescription, toolTitle } from './toolText.js';
 
-/**
- * The MCP tools, one per operation of the route table (invoices, e-invoices, helpers): the same
- * names (operationId), descriptions and valibot-generated input schemas as the HTTP API.
- */
-export interface McpTool {
+/** What tools/list shows of a tool (MCP Tool). */
+export interface ListedTool {
   name: string;
   title: string;
   description: string;
-  inputSchema: Record<string, unknown> & { type: 'object' };
-  outputSchema?: Record<string, unknown> & { type: 'object' };
+  inputSchema: JsonSchema & { type: 'object' };
+  outputSchema?: JsonSchema & { type: 'object' };
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   _meta?: Record<string, unknown>;
-  route: PricedOperation;
 }
+
+/**
+ * An MCP tool: one per operation of the route table (invoices, e-invoices, helpers), named after
+ * its operationId, listed with summarised schemas; the full ones stay here for field_schema.
+ */
+export interface McpTool extends ListedTool {
+  route: PricedOperation;
+  full: { input: JsonSchema; output?: JsonSchema | undefined };
+  /** The fields tools/list shows as a stub (field_schema and the schema:// resources give them in full). */
+  summarised: { input: string[]; output: string[] };
+}
+
+/** tools/list of the default configuration, in all and per tool (the JSON of the tools array). */
+export const TOOL_LIST_BUDGET_BYTES = 32 * 1024;
+export const TOOL_BUDGET_BYTES = 4 * 1024;
+/** What the summaries aim at: below the budgets, so that a longer price or name cannot break them. */
+const LIST_TARGET_BYTES = TOOL_LIST_BUDGET_BYTES - 1536;
+const TOOL_TARGET_BYTES = TOOL_BUDGET_BYTES - 128;
+/** Below this a tool's schemas would say nothing useful; a tool list that needs less fails its test. */
+const SMALLEST_TOOL_BYTES = 900;
 
 export const isToolRoute = (route: PricedOperation) => route.tag === 'Invoices' || route.tag === 'Helpers';
 
-/** What a file-producing tool answers in structuredContent, beside the file as an embedded resource. */
-const FILE_OUTPUT_SCHEMA = {
-  type: 'object' as const,
+/**
+ * What a file-producing tool answers in structuredContent, beside the file as an embedded resource
+ * (sha256: of the file, what a receipt paid for; uri: content[0].resource.uri).
+ */
+const FILE_OUTPUT_SCHEMA: JsonSchema = {
+  type: 'object',
   properties: {
+    fileName: { type: 'string' },
     contentType: { type: 'string' },
-    bytes: { type: 'integer', description: 'Size of the file in the embedded resource.' },
-    sha256: { type: 'string', description: 'Hex SHA-256 of the file (what a signed receipt paid for).' },
-    pages: { type: 'integer', description: 'Number of pages (PDF only).' },
-    uri: { type: 'string', description: 'URI of the embedded resource (content[0].resource.uri).' },
+    bytes: { type: 'integer' },
+    sha256: { type: 'string' },
+    pages: { type: 'integer' },
+    uri: { type: 'string' },
   },
-  required: ['contentType', 'bytes', 'uri'],
-};
-
-/** MCP schemas are plain JSON Schema objects, without the draft's $schema. */
-function plain(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-}
-
-/** structuredContent of a refused call: the API's error body (with retry_after_seconds where HTTP sends Retry-After). */
-const ERROR_SCHEMA = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: {
-        code: { type: 'string' },
-        message: { type: 'string' },
-        issues: { type: 'array' },
-        retry_after_seconds: { type: 'integer', minimum: 1 },
-      },
-      required: ['code', 'message'],
-    },
-  },
-  required: ['error'],
-};
-
-/** structuredContent of a paid tool's challenge (the x402 PaymentRequired) or failed settlement. */
-const PAYMENT_SCHEMA = {
-  type: 'object',
-  properties: {
-    x402Version: { type: 'integer' },
-    error: { type: 'string' },
-    accepts: { type: 'array' },
-    resource: { type: 'object' },
-    'x402/payment-response': { type: 'object' },
-  },
-  required: ['x402Version'],
+  required: ['fileName', 'contentType', 'bytes', 'uri'],
 };
 
 /**
- * Every structuredContent a tool can answer: its result, or (isError) an error body or, when paid,
- * the payment's. MCP wants an object schema at the top, and clients validate errors too.
+ * structuredContent of a refused call (isError): the API's error body, { error: { code, message,
+ * issues?, retry_after_seconds? } }, or for a paid tool the x402 PaymentRequired or failed
+ * settlement ({ x402Version, ... }). The server instructions describe both once.
  */
-const outputOf = (result: Record<string, unknown>, paid: boolean) => ({
-  type: 'object' as const,
-  anyOf: [result, ERROR_SCHEMA, ...(paid ? [PAYMENT_SCHEMA] : [])],
-});
+const ERROR_SCHEMA: JsonSchema = { type: 'object', required: ['error'] };
+const PAYMENT_SCHEMA: JsonSchema = { type: 'object', required: ['x402Version'] };
 
+const fullSchemas = new WeakMap<v.GenericSchema, JsonSchema>();
+type Ladder = (SchemaSummary & { bytes: number })[];
+const ladders = new Map<string, Ladder>();
+/** The full JSON Schema of a valibot schema and its summaries, made once per process (the schemas are module constants). */
+function fullSchemaOf(schema: v.GenericSchema): JsonSchema {
+  let full = fullSchemas.get(schema);
+  if (!full) fullSchemas.set(schema, (full = jsonSchemaOf(schema)));
+  return full;
+}
+function ladderOf(schema: JsonSchema): Ladder {
+  const key = JSON.stringify(schema);
+  let ladder = ladders.get(key);
+  if (!ladder) ladders.set(key, (ladder = summaryLadder(schema, 200)));
+  return ladder;
+}
+
+/**
+ * The schemas each tool lists before summaries: what another tool's input already has, named
+ * (sharedSchemas.ts). Free tools are the homes first, so the invoice is written out where an agent
+ * checks it for free (v1_invoice_validate) and the paid tools name it.
+ */
+function sharedSchemasOf(routes: readonly PricedOperation[]) {
+  const homes: SchemaHome[] = [];
+  const shared = new Map<string, { input?: JsonSchema; output?: JsonSchema }>();
+  const named = new Set<string>();
+  const freeFirst = [...routes].sort((a, b) => Number(isPaid(a)) - Number(isPaid(b)));
+  for (const route of freeFirst) {
+    if (!route.request) continue;
+    const full = fullSchemaOf(route.request.schema);
+    const { schema, whole, named: homesNamed } = referToHomes(full, homes);
+    for (const home of homesNamed) named.add(home);
+    shared.set(route.operationId, { input: schema });
+    if (!whole) homes.push({ tool: route.operationId, input: full });
+  }
+  for (const route of routes) {
+    if (!route.response.schema) continue;
+    const { schema, named: homesNamed } = referToHomes(fullSchemaOf(route.response.schema), homes);
+    for (const home of homesNamed) named.add(home);
+    shared.set(route.operationId, { ...shared.get(route.operationId), output: schema });
+  }
+  return { shared, named };
+}
+
+const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * Every structuredContent a tool can answer: its result, or (isError) an error body or, when paid,
+ * the payment's. MCP wants an object schema at the top, and clients validate errors too; shared
+ * definitions stay at the root, where their references point.
+ */
+function outputOf(result: JsonSchema, paid: boolean): JsonSchema & { type: 'object' } {
+  const { $defs, ...schema } = result;
+  return {
+    type: 'object',
+    anyOf: [schema, ERROR_SCHEMA, ...(paid ? [PAYMENT_SCHEMA] : [])],
+    ...($defs ? { $defs } : {}),
+  };
+}
+
+/** One operation's tool entry, its schemas summarised to fit `capBytes` (the output first, in at most a quarter). */
+function toolWithin(
+  route: PricedOperation,
+  shared: { input?: JsonSchema; output?: JsonSchema } | undefined,
+  capBytes: number,
+): ListedTool & Pick<McpTool, 'summarised'> {
+  const paid = isPaid(route);
+  const json = route.response.contentType.startsWith('application/json');
+  const inputLadder = shared?.input
+    ? ladderOf(shared.input)
+    : [{ schema: { type: 'object', additionalProperties: false }, summarised: [], bytes: 45 }];
+  const outputLadder = !json
+    ? [{ schema: FILE_OUTPUT_SCHEMA, summarised: [], bytes: bytesOf(FILE_OUTPUT_SCHEMA) }]
+    : shared?.output
+      ? ladderOf(shared.output)
+      : [{ schema: { type: 'object', description: route.response.description }, summarised: [], bytes: 60 }];
+  const base = {
+    name: route.operationId,
+    title: toolTitle(route),
+    description: toolDescription(route),
+    // A PUT stores something (a theme), idempotently: the same body, the same id.
+    annotations: { readOnlyHint: route.method !== 'PUT', idempotentHint: true, openWorldHint: false },
+    ...(paid ? { _meta: { 'x402/price': { amount: route.priceUsd, currency: 'USD' } } } : {}),
+  };
+  const left = capBytes - bytesOf({ ...base, inputSchema: {}, outputSchema: outputOf({}, paid) });
+  const output = summaryWithin(outputLadder, Math.floor(left / 4));
+  const input = summaryWithin(inputLadder, left - output.bytes);
+  return {
+    ...base,
+    inputSchema: input.schema as ListedTool['inputSchema'],
+    outputSchema: outputOf(output.schema, paid),
+    summarised: { input: input.summarised, output: output.summarised },
+  };
+}
+
+/** What tools/list shows: the entry without what stays on the server. */
+export const listed = ({ route: _route, full: _full, summarised: _summarised, ...tool }: McpTool): ListedTool => tool;
+
+/**
+ * The MCP tools of the route table within the budgets. A tool whose schema others name (the invoice
+ * of v1_invoice_validate) is summarised within the per-tool target; every other tool gets the same
+ * cap, the largest under which the whole list (with field_schema) stays within its target, and a
+ * tool whose full entry is smaller keeps it whole.
+ */
 export function mcpTools(routes: readonly PricedOperation[]): McpTool[] {
-  return routes.filter(isToolRoute).map((route) => {
-    const paid = isPaid(route);
-    const input = route.request
-      ? plain(jsonSchemaOf(route.request.schema))
-      : { type: 'object', properties: {}, additionalProperties: false };
-    const json = route.response.contentType.startsWith('application/json');
-    const output: Record<string, unknown> | undefined =
-      json && route.response.schema
-        ? plain(jsonSchemaOf(route.response.schema))
-        : json
-          ? undefined
-          : FILE_OUTPUT_SCHEMA;
-    return {
-      name: route.operationId,
-      title: route.summary,
-      description: paid
-        ? `${route.description}\n\nPrice: ${route.priceUsd} USD per ${route.priceOf ? 'invoice in the call' : 'call'} in USDC, x402 v2 MCP transport: call without payment to get the PaymentRequired (isError, structuredContent), then call again with _meta["x402/payment"]. Invalid input is refused before payment, never charged.`
-        : route.description,
-      inputSchema: input as McpTool['inputSchema'],
-      ...(output && output.type === 'object' ? { outputSchema: outputOf(output, paid) } : {}),
-      // A PUT stores something (a theme), idempotently: the same body, the same id.
-      annotations: { readOnlyHint: route.method !== 'PUT', idempotentHint: true, openWorldHint: false },
-      ...(paid ? { _meta: { 'x402/price': { amount: route.priceUsd, currency: 'USD' } } } : {}),
-      route,
-    };
-  });
+  const toolRoutes = routes.filter(isToolRoute);
+  const { shared, named } = sharedSchemasOf(toolRoutes);
+  const capOf = (route: PricedOperation, cap: number) => (named.has(route.operationId) ? TOOL_TARGET_BYTES : cap);
+  const entryBytes = (route: PricedOperation, cap: number) =>
+    bytesOf(
+      listed({ ...toolWithin(route, shared.get(route.operationId), capOf(route, cap)), route, full: { input: {} } }),
+    );
+  const listBytes = (cap: number) =>
+    toolRoutes.reduce((sum, route) => sum + entryBytes(route, cap) + 1, bytesOf(FIELD_SCHEMA_TOOL) + 2);
+  let low = SMALLEST_TOOL_BYTES;
+  let high = TOOL_TARGET_BYTES;
+  while (low < high) {
+    const cap = Math.ceil((low + high) / 2);
+    if (listBytes(cap) <= LIST_TARGET_BYTES) low = cap;
+    else high = cap - 1;
+  }
+  return toolRoutes.map((route) => ({
+    ...toolWithin(route, shared.get(route.operationId), capOf(route, low)),
+    route,
+    full: {
+      input: route.request ? fullSchemaOf(route.request.schema) : { type: 'object' },
+      output: route.response.schema ? fullSchemaOf(route.response.schema) : undefined,
+    },
+  }));
 }

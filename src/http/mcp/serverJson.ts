@@ -1,13 +1,13 @@
-import type { McpTool } from './mcpTools.js';
-import { isPaid } from '../../operations/operation.js';
+import type { ListedTool } from './mcpTools.js';
 import { MCP_PATH } from './mcpEndpoint.js';
 
 /**
  * The MCP registry's server.json (schema 2025-09-29) for this deployment: a remote server at
  * PUBLIC_BASE_URL/mcp, named in reverse DNS after its host, with the tools and their prices from
- * the route table under the publisher-provided metadata.
+ * the route table under the publisher-provided metadata: the tools exactly as tools/list lists
+ * them (name, title, price), field_schema included.
  */
-export function buildServerJson(tools: readonly McpTool[], baseUrl: string, version: string) {
+export function buildServerJson(tools: readonly ListedTool[], baseUrl: string, version: string) {
   const host = new URL(baseUrl).hostname;
   const namespace = /^[\d.]+$/.test(host) ? host : host.split('.').reverse().join('.');
   return {
@@ -25,7 +25,7 @@ export function buildServerJson(tools: readonly McpTool[], baseUrl: string, vers
         tools: tools.map((tool) => ({
           name: tool.name,
           title: tool.title,
-          ...(isPaid(tool.route) ? { price: { amount: tool.route.priceUsd, currency: 'USD' } } : {}),
+          ...(tool._meta?.['x402/price'] ? { price: tool._meta['x402/price'] } : {}),
         })),
       },
     },

@@ -8,12 +8,18 @@ import type { Answer } from '../../operations/operation.js';
 export type ToolResult = {
   content: (
     | { type: 'text'; text: string }
-    | { type: 'resource'; resource: { uri: string; mimeType: string; blob?: string; text?: string } }
+    | {
+        type: 'resource';
+        resource: { uri: string; mimeType: string; blob?: string; text?: string; _meta?: Record<string, unknown> };
+      }
   )[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 };
+
+/** What a tool call ends with: an operation's outcome (its tool's result is written from it) or a result already. */
+export type ToolCallEnd = { tool: string; outcome: CallOutcome } | { result: ToolResult };
 
 /**
  * An answer as a tool result: JSON as structuredContent (and its text), a file as an embedded
@@ -39,30 +45,25 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
   }
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
   const mimeType = contentType.split(';')[0]!.trim();
-  const extension =
-    mimeType === 'application/pdf'
-      ? 'pdf'
-      : mimeType.includes('xml')
-        ? 'xml'
-        : mimeType === 'application/zip'
-          ? 'zip'
-          : 'bin';
-  const uri = `invoice://${toolName}/result.${extension}`;
+  const fileName = fileNameOf(answer.headers?.['Content-Disposition'], mimeType);
+  const uri = `invoice://${toolName}/${encodeURIComponent(fileName)}`;
   const textual = /xml|^text\//.test(mimeType);
   // A stored result keeps its headers, so a replay names the pages the first answer named.
   const pageCount = answer.headers?.['X-Page-Count'];
   const pages = pageCount === undefined ? undefined : Number(pageCount);
+  const meta = { fileName };
   return {
     content: [
       {
         type: 'resource',
         resource: textual
-          ? { uri, mimeType, text: bytes.toString('utf8') }
-          : { uri, mimeType, blob: bytes.toString('base64') },
+          ? { uri, mimeType, text: bytes.toString('utf8'), _meta: meta }
+          : { uri, mimeType, blob: bytes.toString('base64'), _meta: meta },
       },
     ],
     // sha256: what a paid call's offer-receipt receipt paid for (HTTP sends it as Content-Digest).
     structuredContent: {
+      fileName,
       contentType: mimeType,
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -70,6 +71,15 @@ function fileOrJson(toolName: string, answer: Pick<Answer, 'contentType' | 'body
       ...(pages !== undefined ? { pages } : {}),
     },
   };
+}
+
+const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'application/zip': 'zip' };
+
+/** The file name HTTP's Content-Disposition gives (invoice.pdf, INV-1-cii.xml), else result.<extension>. */
+function fileNameOf(disposition: string | undefined, mimeType: string): string {
+  const named = disposition && /filename="([^"]+)"/.exec(disposition)?.[1];
+  if (named) return named;
+  return `result.${EXTENSIONS[mimeType] ?? (mimeType.includes('xml') ? 'xml' : 'bin')}`;
 }
 
 /**
@@ -139,3 +149,31 @@ export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolRes
       };
   }
 }
+
+/**
+ * A call's end as the JSON text of its tool result, for the endpoint's own tools/call answer: a
+ * JSON answer's bytes go in as they are (structuredContent and, as MCP asks for compatibility, the
+ * same text as a text block) instead of being parsed and serialised again on the event loop.
+ */
+export function resultJsonOf(end: ToolCallEnd): Buffer[] {
+  if ('result' in end) return [Buffer.from(JSON.stringify(end.result))];
+  const { outcome } = end;
+  if (outcome.kind === 'answered' && Buffer.isBuffer(outcome.answer.body) && (outcome.answer.status ?? 200) < 400) {
+    const contentType = outcome.answer.contentType ?? '';
+    if (contentType.startsWith('application/json')) {
+      const json = outcome.answer.body;
+      return [
+        Buffer.from(
+          `{"content":[{"type":"text","text":${JSON.stringify(json.toString('utf8'))}}],"structuredContent":`,
+        ),
+        json,
+        Buffer.from('}'),
+      ];
+    }
+  }
+  return [Buffer.from(JSON.stringify(resultOfOutcome(end.tool, outcome)))];
+}
+
+/** A call's end as a tool result object (the SDK's path). */
+export const resultOf = (end: ToolCallEnd): ToolResult =>
+  'result' in end ? end.result : resultOfOutcome(end.tool, end.outcome);

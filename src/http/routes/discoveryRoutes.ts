@@ -1,5 +1,6 @@
 import type { PricedOperation, Operation } from '../../operations/operation.js';
 import { API_VERSION, buildOpenApi, type PaymentTerms, type RateLimitTerms } from '../discovery/openapi.js';
+import { listedTools } from '../mcp/mcpServer.js';
 import { mcpTools } from '../mcp/mcpTools.js';
 import { buildServerJson } from '../mcp/serverJson.js';
 import { buildApiCatalog, buildLlmsTxt, buildSitemap, buildX402Manifest } from '../discovery/documents.js';
@@ -30,7 +31,7 @@ export function discoveryRoutes(table: () => readonly PricedOperation[], options
   const llms = once(() => buildLlmsTxt(table(), options.baseUrl, options.rateLimits));
   const catalog = once(() => buildApiCatalog(options.baseUrl, options.docsPath));
   const sitemap = once(() => buildSitemap(table(), options.baseUrl));
-  const serverJson = once(() => buildServerJson(mcpTools(table()), options.baseUrl, API_VERSION));
+  const serverJson = once(() => buildServerJson(listedTools(mcpTools(table())), options.baseUrl, API_VERSION));
 
   const document = (
     path: string,
