@@ -18,6 +18,8 @@ export interface EAddress {
   city: string | undefined;
   postalCode: string | undefined;
   country: string | undefined;
+  /** BT-39/54/79. */
+  subdivision?: string;
 }
 
 export interface EParty {
@@ -33,7 +35,7 @@ export interface EParty {
   /** BT-34 / BT-49 with its scheme (BT-34-1 / BT-49-1). */
   electronicAddress: { scheme: string; id: string } | undefined;
   /** BT-30 / BT-47 with its scheme (BT-30-1 / BT-47-1) when given. */
-  legalRegistration: { scheme: string | undefined; id: string } | undefined;
+  legalRegistration: { scheme: string | undefined; id: string; agency?: string; agencyName?: string } | undefined;
 }
 
 /** BG-1: BT-22 with its subject code BT-21 (France's PMT, PMD, AAB). */
@@ -55,12 +57,36 @@ export interface ELine {
   category: VatCategory;
   /** Absent for O (BR-O-05). */
   rate: string | undefined;
+  /** BT-151 as written: the category, or a PINT jurisdiction's own code (SR, AA, SA, …). */
+  categoryCode: string;
+  /** What a PINT or Croatian profile adds to a line (formats/pint, formats/hr). */
+  extra?: ELineExtra;
+}
+
+export interface ELineExtra {
+  /** BT-154. */
+  description?: string;
+  /** BT-158 with its list id BT-158-1. */
+  classification?: { scheme: string; code: string };
+  /** UAE: CommodityCode G (goods) / S (services) of the classification. */
+  commodityType?: 'G' | 'S';
+  /** Croatia's HR-BT-12 tax category name (HR:PDV25, HR:E, …). */
+  taxName?: string;
+  /** The exemption reason on the line (HR-BT-13), and its code (UAE IBT-186). */
+  exemptionReason?: string;
+  exemptionCode?: string;
+  /** UAE IBT-148/IBT-149: the gross price (= the net price, no price discount) and base quantity 1. */
+  grossPrice?: boolean;
+  /** UAE BTAE-08 and BTAE-10: the line's VAT and its amount with VAT. */
+  tax?: string;
+  amountWithTax?: string;
 }
 
 export interface EAllowance {
   amount: string;
   category: VatCategory;
   rate: string | undefined;
+  categoryCode: string;
 }
 
 export interface EBreakdown {
@@ -70,6 +96,7 @@ export interface EBreakdown {
   tax: string;
   exemptionReason: string | undefined;
   exemptionCode: string | undefined;
+  categoryCode: string;
 }
 
 export interface EInvoiceDocument {
@@ -111,6 +138,29 @@ export interface EInvoiceDocument {
     duePayable: string;
   };
   lines: ELine[];
+  /** cac:TaxScheme/cbc:ID: VAT, or GST in PINT A-NZ and Singapore. */
+  taxScheme: string;
+  /** What a PINT or Croatian profile adds to the document (formats/pint, formats/hr). */
+  extra?: EDocumentExtra;
+}
+
+export interface EDocumentExtra {
+  /** BT-6 with the VAT total in it (BT-111) and the rate it was converted with. */
+  taxCurrency?: {
+    code: string;
+    rate: string;
+    taxTotal: string;
+    /** cac:TaxExchangeRate is written (the UAE requires it, ibr-159-ae; elsewhere UBL-CR-490 advises against it). */
+    writeRate: boolean;
+    /** Totals in the tax currency as AdditionalDocumentReference (Singapore sgdtotal-*, UAE aedtotal-incl-vat). */
+    references: { typeCode: string; amount: string }[];
+  };
+  /** UAE BTAE-07 and BTAE-02. */
+  uuid?: string;
+  transactionType?: string;
+  /** Croatia HR-BT-2, and the operator HR-BT-4/HR-BT-5 (cac:SellerContact). */
+  issueTime?: string;
+  operator?: { name: string; id: string };
 }
 
 /** VATEX codes (CEF exemption reason code list) where one code fits every such invoice. */
@@ -126,9 +176,10 @@ const present = (value: string | undefined): string | undefined =>
   value !== undefined && value.trim() !== '' ? value : undefined;
 
 export function toEInvoiceDocument(
-  { invoice, totals }: PreparedInvoice,
+  prepared: PreparedInvoice,
   profile: EInvoiceProfile = DEFAULT_PROFILE,
 ): EInvoiceDocument {
+  const { invoice, totals } = prepared;
   const money = (minor: bigint) => minorToDecimal(minor, totals.digits);
   const rateOf = (category: VatCategory, rate: Parameters<typeof decimalToString>[0]) =>
     category === 'O' ? undefined : decimalToString(rate);
@@ -141,8 +192,7 @@ export function toEInvoiceDocument(
   // date the issue date stands for it (docs/e-invoices.md: the date of supply is the issue date).
   const deliveryDate = invoice.delivery_date ?? (hasIntraEu ? invoice.issue_date : undefined);
   const definition = PROFILES[profile];
-
-  return {
+  const document = {
     specification: definition.specification,
     businessProcess: invoice.business_process ?? definition.defaultBusinessProcess,
     creditNote,
@@ -180,6 +230,7 @@ export function toEInvoiceDocument(
         amount: money(group.discount),
         category: group.category,
         rate: rateOf(group.category, group.rate),
+        categoryCode: group.category,
       })),
     breakdown: totals.groups.map((group) => {
       const exempt = group.category !== 'S' && group.category !== 'Z';
@@ -190,6 +241,7 @@ export function toEInvoiceDocument(
         tax: money(group.tax),
         exemptionReason: exempt ? present(invoice.tax_exemption_reason) : undefined,
         exemptionCode: EXEMPTION_CODES[group.category],
+        categoryCode: group.category,
       };
     }),
     totals: {
@@ -214,9 +266,13 @@ export function toEInvoiceDocument(
         net: money(totals.lineAmounts[at] ?? 0n),
         category,
         rate: tax ? rateOf(category, tax.rate) : '0',
+        categoryCode: category,
       };
     }),
-  };
+    taxScheme: 'VAT',
+  } satisfies EInvoiceDocument;
+  // A PINT jurisdiction or Croatia writes its own codes and fields on top (formats/pint, formats/hr).
+  return definition.adapt ? definition.adapt(document, prepared) : document;
 }
 
 function toParty(party: Party): EParty {
@@ -252,5 +308,11 @@ function toAddress(party: Party): EAddress {
     : textLines.length > 2
       ? [textLines[0]!, textLines[1]!, textLines.slice(2).join(', ')]
       : textLines;
-  return { lines, city: party.city, postalCode: party.postal_code, country: party.country };
+  return {
+    lines,
+    city: party.city,
+    postalCode: party.postal_code,
+    country: party.country,
+    ...(party.country_subdivision !== undefined ? { subdivision: party.country_subdivision } : {}),
+  };
 }

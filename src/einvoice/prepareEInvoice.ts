@@ -61,7 +61,8 @@ export function checkEInvoiceRules(prepared: PreparedInvoice, profile: EInvoiceP
   const national = PROFILES[profile].rules.flatMap((rule) =>
     rule.check(context).map((issue) => ({ path: issue.path, code: rule.id, message: issue.message })),
   );
-  return [...checkEn16931(invoice, totals), ...national];
+  const base = PROFILES[profile].baseRules?.(prepared) ?? checkEn16931(invoice, totals);
+  return [...base, ...national];
 }
 
 export function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRejected {

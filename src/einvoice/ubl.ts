@@ -8,24 +8,28 @@ import { el, leaf, serializeXml, type XmlElement } from './xml.js';
 const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 
-const taxScheme = () => el('cac:TaxScheme', null, leaf('cbc:ID', 'VAT'));
-
 export function buildUbl(doc: EInvoiceDocument): string {
   const credit = doc.creditNote;
   const money = (name: string, value: string | undefined) => leaf(name, value, { currencyID: doc.currency });
-  const { totals } = doc;
+  const taxScheme = () => el('cac:TaxScheme', null, leaf('cbc:ID', doc.taxScheme));
+  const { totals, extra } = doc;
+  const taxCurrency = extra?.taxCurrency;
   const root = el(
     credit ? 'CreditNote' : 'Invoice',
     null,
     leaf('cbc:CustomizationID', doc.specification),
     leaf('cbc:ProfileID', doc.businessProcess),
+    leaf('cbc:ProfileExecutionID', extra?.transactionType),
     leaf('cbc:ID', doc.number),
+    leaf('cbc:UUID', extra?.uuid),
     leaf('cbc:IssueDate', doc.issueDate),
+    leaf('cbc:IssueTime', extra?.issueTime),
     // UBL 2.1 CreditNote has no DueDate: its BT-9 is PaymentMeans/PaymentDueDate (below).
     !credit && leaf('cbc:DueDate', doc.dueDate),
     leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', doc.typeCode),
     doc.notes.map((note) => leaf('cbc:Note', noteText(note))),
     leaf('cbc:DocumentCurrencyCode', doc.currency),
+    leaf('cbc:TaxCurrencyCode', taxCurrency?.code),
     leaf('cbc:BuyerReference', doc.buyerReference),
     doc.invoicingPeriod &&
       el(
@@ -46,8 +50,23 @@ export function buildUbl(doc: EInvoiceDocument): string {
           leaf('cbc:IssueDate', doc.preceding.issueDate),
         ),
       ),
-    el('cac:AccountingSupplierParty', null, party(doc.seller)),
-    el('cac:AccountingCustomerParty', null, party(doc.buyer)),
+    taxCurrency?.references.map((reference) =>
+      el(
+        'cac:AdditionalDocumentReference',
+        null,
+        leaf('cbc:ID', taxCurrency.code),
+        leaf('cbc:DocumentTypeCode', reference.typeCode),
+        leaf('cbc:DocumentDescription', reference.amount),
+      ),
+    ),
+    el(
+      'cac:AccountingSupplierParty',
+      null,
+      party(doc.seller, doc.taxScheme),
+      extra?.operator &&
+        el('cac:SellerContact', null, leaf('cbc:ID', extra.operator.id), leaf('cbc:Name', extra.operator.name)),
+    ),
+    el('cac:AccountingCustomerParty', null, party(doc.buyer, doc.taxScheme)),
     doc.delivery &&
       el(
         'cac:Delivery',
@@ -59,6 +78,8 @@ export function buildUbl(doc: EInvoiceDocument): string {
       ),
     paymentMeans(doc),
     doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
+    // UBL 2.1 CreditNote has the exchange rates before the allowances, Invoice after them.
+    credit && taxExchangeRate(doc),
     doc.allowances.map((allowance) =>
       el(
         'cac:AllowanceCharge',
@@ -70,12 +91,13 @@ export function buildUbl(doc: EInvoiceDocument): string {
         el(
           'cac:TaxCategory',
           null,
-          leaf('cbc:ID', allowance.category),
+          leaf('cbc:ID', allowance.categoryCode),
           leaf('cbc:Percent', allowance.rate),
           taxScheme(),
         ),
       ),
     ),
+    !credit && taxExchangeRate(doc),
     el(
       'cac:TaxTotal',
       null,
@@ -89,7 +111,7 @@ export function buildUbl(doc: EInvoiceDocument): string {
           el(
             'cac:TaxCategory',
             null,
-            leaf('cbc:ID', group.category),
+            leaf('cbc:ID', group.categoryCode),
             leaf('cbc:Percent', group.rate),
             leaf('cbc:TaxExemptionReasonCode', group.exemptionCode),
             leaf('cbc:TaxExemptionReason', group.exemptionReason),
@@ -98,6 +120,9 @@ export function buildUbl(doc: EInvoiceDocument): string {
         ),
       ),
     ),
+    // BT-111: the VAT total in the tax currency, a TaxTotal of its own without breakdown.
+    taxCurrency &&
+      el('cac:TaxTotal', null, leaf('cbc:TaxAmount', taxCurrency.taxTotal, { currencyID: taxCurrency.code })),
     el(
       'cac:LegalMonetaryTotal',
       null,
@@ -118,17 +143,50 @@ export function buildUbl(doc: EInvoiceDocument): string {
         el(
           'cac:Item',
           null,
+          leaf('cbc:Description', line.extra?.description),
           leaf('cbc:Name', line.name),
           line.itemCode !== undefined && el('cac:SellersItemIdentification', null, leaf('cbc:ID', line.itemCode)),
+          line.extra?.classification &&
+            el(
+              'cac:CommodityClassification',
+              null,
+              leaf('cbc:CommodityCode', line.extra.commodityType),
+              leaf('cbc:ItemClassificationCode', line.extra.classification.code, {
+                listID: line.extra.classification.scheme,
+              }),
+            ),
           el(
             'cac:ClassifiedTaxCategory',
             null,
-            leaf('cbc:ID', line.category),
+            leaf('cbc:ID', line.categoryCode),
+            leaf('cbc:Name', line.extra?.taxName),
             leaf('cbc:Percent', line.rate),
+            leaf('cbc:TaxExemptionReasonCode', line.extra?.exemptionCode),
+            leaf('cbc:TaxExemptionReason', line.extra?.exemptionReason),
             taxScheme(),
           ),
         ),
-        el('cac:Price', null, money('cbc:PriceAmount', line.price)),
+        el(
+          'cac:Price',
+          null,
+          money('cbc:PriceAmount', line.price),
+          line.extra?.grossPrice && leaf('cbc:BaseQuantity', '1', { unitCode: line.unitCode }),
+          line.extra?.grossPrice &&
+            el(
+              'cac:AllowanceCharge',
+              null,
+              leaf('cbc:ChargeIndicator', 'false'),
+              money('cbc:Amount', '0'),
+              money('cbc:BaseAmount', line.price),
+            ),
+        ),
+        line.extra?.amountWithTax !== undefined &&
+          el(
+            'cac:ItemPriceExtension',
+            null,
+            money('cbc:Amount', line.extra.amountWithTax),
+            line.extra.tax !== undefined && el('cac:TaxTotal', null, money('cbc:TaxAmount', line.extra.tax)),
+          ),
       ),
     ),
   );
@@ -139,6 +197,20 @@ export function buildUbl(doc: EInvoiceDocument): string {
     cac: CAC,
     cbc: CBC,
   });
+}
+
+/** BT-6's exchange rate, where the profile writes it (the UAE). */
+function taxExchangeRate(doc: EInvoiceDocument): XmlElement | undefined {
+  const taxCurrency = doc.extra?.taxCurrency;
+  if (!taxCurrency?.writeRate) return undefined;
+  return el(
+    'cac:TaxExchangeRate',
+    null,
+    leaf('cbc:SourceCurrencyCode', doc.currency),
+    leaf('cbc:TargetCurrencyCode', taxCurrency.code),
+    leaf('cbc:CalculationRate', taxCurrency.rate),
+    leaf('cbc:MathematicOperatorCode', 'Multiply'),
+  );
 }
 
 /**
@@ -170,7 +242,7 @@ function paymentMeans(doc: EInvoiceDocument): XmlElement | undefined {
 const noteText = (note: ENote) =>
   note.subjectCode === undefined ? note.content : `#${note.subjectCode}#${note.content}`;
 
-function party(value: EParty): XmlElement {
+function party(value: EParty, scheme: string): XmlElement {
   const contact = value.contactName ?? value.phone ?? value.email;
   return el(
     'cac:Party',
@@ -178,7 +250,13 @@ function party(value: EParty): XmlElement {
     value.electronicAddress !== undefined &&
       leaf('cbc:EndpointID', value.electronicAddress.id, { schemeID: value.electronicAddress.scheme }),
     address('cac:PostalAddress', value.address),
-    value.vatId !== undefined && el('cac:PartyTaxScheme', null, leaf('cbc:CompanyID', value.vatId), taxScheme()),
+    value.vatId !== undefined &&
+      el(
+        'cac:PartyTaxScheme',
+        null,
+        leaf('cbc:CompanyID', value.vatId),
+        el('cac:TaxScheme', null, leaf('cbc:ID', scheme)),
+      ),
     // BT-32: a tax registration other than VAT, told apart by a scheme id other than VAT.
     value.taxRegistration !== undefined &&
       el(
@@ -192,7 +270,11 @@ function party(value: EParty): XmlElement {
       null,
       leaf('cbc:RegistrationName', value.name),
       value.legalRegistration !== undefined &&
-        leaf('cbc:CompanyID', value.legalRegistration.id, { schemeID: value.legalRegistration.scheme }),
+        leaf('cbc:CompanyID', value.legalRegistration.id, {
+          schemeID: value.legalRegistration.scheme,
+          schemeAgencyID: value.legalRegistration.agency,
+          schemeAgencyName: value.legalRegistration.agencyName,
+        }),
     ),
     contact !== undefined &&
       el(
@@ -213,6 +295,7 @@ function address(name: string, value: EAddress): XmlElement {
     leaf('cbc:AdditionalStreetName', value.lines[1]),
     leaf('cbc:CityName', value.city),
     leaf('cbc:PostalZone', value.postalCode),
+    leaf('cbc:CountrySubentity', value.subdivision),
     value.lines[2] !== undefined && el('cac:AddressLine', null, leaf('cbc:Line', value.lines[2])),
     value.country !== undefined && el('cac:Country', null, leaf('cbc:IdentificationCode', value.country)),
   );

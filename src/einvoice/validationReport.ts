@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Issue } from '../errors.js';
+import { taxInTaxCurrency } from './formats/pint/taxCurrency.js';
 import { DEFAULT_PROFILE, EINVOICE_PROFILES, PROFILES, type EInvoiceProfile } from './profiles.js';
 
 /** The body of a 200 from POST /v1/e-invoice/validate. */
@@ -41,6 +42,18 @@ export const EInvoiceValidationSchema = v.object({
     ),
     v.description('Every rule the invoice breaks, with the request field to change.'),
   ),
+  tax_currency: v.pipe(
+    v.optional(
+      v.object({
+        code: v.string(),
+        exchange_rate: v.number(),
+        tax: v.pipe(v.string(), v.description('BT-111: the VAT total in the tax currency, exact decimal text.')),
+      }),
+    ),
+    v.description(
+      "Present when the request names tax_currency: the VAT total converted at the request's rate (BT-111), as the XML carries it.",
+    ),
+  ),
   totals: v.pipe(
     TotalsReportSchema,
     v.description('The totals, as POST /v1/invoice/validate answers them; the XML carries exactly these amounts.'),
@@ -71,6 +84,14 @@ export function buildEInvoiceValidation(
     business_process: prepared.invoice.business_process ?? definition.defaultBusinessProcess ?? null,
     rule_sets: [...definition.ruleSets],
     issues,
+    ...(prepared.invoice.tax_currency
+      ? {
+          tax_currency: {
+            ...prepared.invoice.tax_currency,
+            tax: taxInTaxCurrency(prepared.totals, prepared.invoice.tax_currency),
+          },
+        }
+      : {}),
     totals: buildTotalsReport(prepared),
     ...(formatAmounts ? { format_amounts: formatAmounts } : {}),
   };

@@ -1,5 +1,5 @@
 /**
- * The 13 supported currencies (docs/invoice.md). Minor-unit digits come from this table
+ * The 16 supported currencies (docs/invoice.md). Minor-unit digits come from this table
  * (ISO 4217), never from Intl defaults, so a formatter can never disagree with the maths.
  */
 export const CURRENCIES = {
@@ -16,6 +16,10 @@ export const CURRENCIES = {
   BRL: { digits: 2, locale: 'pt-BR' },
   SGD: { digits: 2, locale: 'en-SG' },
   PLN: { digits: 2, locale: 'pl-PL' },
+  // The Peppol PINT markets' own currencies (docs/e-invoices-pint.md).
+  NZD: { digits: 2, locale: 'en-NZ' },
+  MYR: { digits: 2, locale: 'en-MY' },
+  AED: { digits: 2, locale: 'en-AE' },
 } as const satisfies Record<string, { digits: number; locale: string }>;
 
 export type CurrencyCode = keyof typeof CURRENCIES;

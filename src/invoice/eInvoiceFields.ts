@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CURRENCY_CODES } from './currencies.js';
 import { describeSchemes, EAS_CODES, ICD_CODES, IDENTIFIER_SCHEMES } from './partyIdentifiers.js';
 import { amount, calendarDate, text, wholeNumber } from './textRules.js';
 
@@ -44,12 +45,40 @@ export const E_INVOICE_PARTY_FIELDS = {
   legal_registration: v.optional(
     v.pipe(
       v.strictObject(
-        { scheme: v.optional(schemeOf(ICD_CODES)), id: identifierText('legal registration identifier') },
+        {
+          scheme: v.optional(schemeOf(ICD_CODES)),
+          id: identifierText('legal registration identifier'),
+          issuer: v.optional(
+            text({
+              min: 1,
+              max: E_INVOICE_LIMITS.identifier,
+              description:
+                'The authority that issued it (UAE BTAE-12, required by pint-ae for the trade licence, e.g. "Dubai Department of Economy and Tourism"); other profiles ignore it.',
+            }),
+          ),
+        },
         'unknown property',
       ),
       v.forward(v.check(schemeIdOk, schemeIdMessage), ['id']),
       v.description(
         'The party\'s legal registration identifier (EN 16931 BT-30 seller, BT-47 buyer; scheme BT-30-1/BT-47-1, ISO/IEC 6523), e.g. the French SIREN { "scheme": "0002", "id": "732829320" }. Required for a French seller; it also identifies a seller without VAT identifier (category O).',
+      ),
+    ),
+  ),
+  country_subdivision: v.optional(
+    text({
+      min: 1,
+      max: 50,
+      description:
+        'Country subdivision (EN 16931 BT-39 seller, BT-54 buyer, BT-79 deliver-to), e.g. the UAE emirate code DXB, AUH, SHJ (required by pint-ae); 1 to 50 characters.',
+    }),
+  ),
+  tax_registration_number: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[0-9A-Za-z][0-9A-Za-z-]{1,39}$/, 'must be 2 to 40 letters, digits and dashes'),
+      v.description(
+        "The party's tax registration number as its tax authority issues it, without country prefix (Peppol PINT BT-31 seller, BT-48 buyer): Australian ABN, New Zealand GST number, Singapore GST registration number (UEN or M-series), Japanese qualified-invoice registration number (T + 13 digits), Malaysian TIN, UAE TRN. Under a pint-* profile it is written as the tax identifier and checked with the seller's or buyer's country's format and check digits; other profiles ignore it.",
       ),
     ),
   ),
@@ -66,6 +95,66 @@ const LegalNote = (code: string, what: string) =>
 
 /** Added to the invoice schema. */
 export const E_INVOICE_INVOICE_FIELDS = {
+  tax_currency: v.optional(
+    v.strictObject(
+      {
+        code: v.pipe(
+          v.picklist(CURRENCY_CODES, `must be one of ${CURRENCY_CODES.join(', ')}`),
+          v.description('The tax accounting currency (BT-6), ISO 4217, other than the invoice currency.'),
+        ),
+        exchange_rate: amount({
+          min: 0,
+          max: 1_000_000,
+          exclusiveMin: true,
+          description:
+            "Units of the tax currency for one unit of the invoice currency, above 0 (the rate the seller applies; never fetched). The VAT total in the tax currency (BT-111) is the VAT total times this rate, rounded half away from zero to the tax currency's decimals.",
+        }),
+      },
+      'unknown property',
+    ),
+  ),
+  tax_exemption_code: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[A-Z0-9][A-Z0-9.-]{1,39}$/, 'must be an exemption reason code such as VATEX-AE-EDU'),
+      v.description(
+        'The VAT exemption reason code of exempt (E) lines (EN 16931 BT-121 / PINT IBT-186), e.g. VATEX-AE-EDU; required by pint-ae for exempt lines. Other categories keep their VATEX defaults.',
+      ),
+    ),
+  ),
+  issue_time: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$/, 'must be a time hh:mm:ss, such as 14:05:00'),
+      v.description("Issue time hh:mm:ss (Croatia's HR-BT-2, required by the hr profile)."),
+    ),
+  ),
+  operator: v.optional(
+    v.strictObject(
+      {
+        name: text({
+          min: 1,
+          max: E_INVOICE_LIMITS.identifier,
+          description: 'The operator who issues the invoice (HR-BT-4), 1 to 125 characters.',
+        }),
+        oib: v.pipe(
+          v.string('must be a string'),
+          v.regex(/^[0-9]{11}$/, 'must be an OIB: 11 digits'),
+          v.description("The operator's OIB (HR-BT-5), 11 digits with its ISO 7064 check digit."),
+        ),
+      },
+      'unknown property',
+    ),
+  ),
+  transaction_type: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[01]{8}$/, 'must be 8 characters 0 or 1, such as 00000000'),
+      v.description(
+        'The UAE invoice transaction type flags (BTAE-02), 8 characters 0 or 1 (free trade zone, deemed supply, margin scheme, summary invoice, continuous supply, disclosed agent billing, e-commerce, exports); pint-ae writes 00000000 when absent and supports only that.',
+      ),
+    ),
+  ),
   business_process: v.optional(
     text({
       min: 1,

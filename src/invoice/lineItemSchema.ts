@@ -45,6 +45,33 @@ export const LineItemSchema = v.strictObject(
     item_code: v.optional(
       text({ min: 1, max: LIMITS.itemCode, description: "The seller's item number, 1 to 64 characters." }),
     ),
+    // The Peppol PINT and Croatian e-invoice line fields (docs/e-invoices-pint.md); other routes ignore them.
+    tax_code: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^[A-Z0-9-]{1,10}$/, 'must be a tax category code such as SR, SE or AA'),
+        v.description(
+          "The jurisdiction's own tax category code under a pint-* profile where it has several for one EN 16931 category: Singapore SR, SRCA-S, ZR, ES33, ESN33, OS; Malaysia SA (sales tax), SE (service tax), E, O; Japan S, AA (reduced 8 %). It must stand for the line's tax_category.",
+        ),
+      ),
+    ),
+    item_classification: v.optional(
+      v.strictObject(
+        {
+          scheme: v.pipe(
+            v.string('must be a string'),
+            v.regex(/^[A-Z]{2,3}$/, 'must be a UNTDID 7143 list id such as CG (Croatian KPD/CPA) or HS'),
+            v.description("The classification list (BT-158-1, UNTDID 7143): CG for Croatia's KPD (CPA), HS, …"),
+          ),
+          code: text({
+            min: 1,
+            max: 40,
+            description: 'The item classification code (BT-158), e.g. the KPD code 62.01.11.',
+          }),
+        },
+        'unknown property',
+      ),
+    ),
   },
   'unknown property',
 );

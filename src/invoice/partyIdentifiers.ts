@@ -39,6 +39,32 @@ export function luhnOk(value: string): boolean {
   return sum % 10 === 0;
 }
 
+/** Australian Business Number: first digit minus 1, weights 10,1,3,…,19, the sum divisible by 89 (ATO). */
+export function abnOk(id: string): boolean {
+  if (!/^[0-9]{11}$/.test(id)) return false;
+  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+  const sum = [...id].reduce((total, digit, at) => total + (Number(digit) - (at === 0 ? 1 : 0)) * weights[at]!, 0);
+  return sum % 89 === 0;
+}
+
+/** Japanese corporate number: the first digit is 9 − (Σ digit × 1 or 2 alternating from the right) mod 9 (National Tax Agency). */
+export function jpCorporateNumberOk(id: string): boolean {
+  const body = [...id.slice(1)].map(Number);
+  const sum = body.reduce((total, digit, at) => total + digit * ((body.length - at) % 2 === 1 ? 1 : 2), 0);
+  return 9 - (sum % 9) === Number(id[0]);
+}
+
+/** Croatian OIB: 11 digits, ISO 7064 MOD 11,10 check digit. */
+export function oibOk(id: string): boolean {
+  if (!/^[0-9]{11}$/.test(id)) return false;
+  let rest = 10;
+  for (const digit of id.slice(0, 10)) {
+    rest = (rest + Number(digit)) % 10;
+    rest = ((rest === 0 ? 10 : rest) * 2) % 11;
+  }
+  return (11 - rest) % 10 === Number(id[10]);
+}
+
 /** Belgian enterprise number: the last two digits are 97 − (the first eight mod 97). */
 export function kboOk(value: string): boolean {
   return digits(10).test(value) && 97 - (Number(value.slice(0, 8)) % 97) === Number(value.slice(8));
@@ -200,6 +226,55 @@ const schemes: IdentifierScheme[] = [
     name: 'French VAT number',
     format: 'FR followed by 2 letters or digits and the 9-digit SIREN',
     valid: (id) => /^FR[0-9A-Z]{2}[0-9]{9}$/.test(id),
+    eas: true,
+    icd: false,
+  },
+  // The Peppol PINT markets and Croatia (docs/e-invoices-pint.md).
+  {
+    code: '0151',
+    name: 'Australian Business Number (ABN)',
+    format: '11 digits with valid ABN check digits',
+    valid: abnOk,
+    eas: true,
+    icd: true,
+  },
+  {
+    code: '0188',
+    name: 'Japanese corporate number',
+    format: '13 digits with a valid check digit (the first)',
+    valid: (id) => digits(13).test(id) && jpCorporateNumberOk(id),
+    eas: true,
+    icd: true,
+  },
+  {
+    code: '0195',
+    name: 'Singapore UEN',
+    format: 'SGUEN followed by the UEN, e.g. SGUEN200212345Z (or the UEN alone as a legal registration)',
+    valid: (id) => /^(?:SGUEN)?(?:[0-9]{8}[A-Z]|(?:19|20)[0-9]{7}[A-Z]|[RST][0-9]{2}[A-Z]{2}[0-9]{4}[A-Z])$/.test(id),
+    eas: true,
+    icd: true,
+  },
+  {
+    code: '0230',
+    name: 'Malaysian Peppol identifier',
+    format: '1 to 50 letters and digits (the TIN or BRN)',
+    valid: (id) => /^[0-9A-Za-z-]{1,50}$/.test(id),
+    eas: true,
+    icd: true,
+  },
+  {
+    code: '0235',
+    name: 'UAE tax identification number',
+    format: '10 digits (TIN) or 15 digits (TRN), starting with 1',
+    valid: (id) => /^1(?:[0-9]{9}|[0-9]{14})$/.test(id),
+    eas: true,
+    icd: true,
+  },
+  {
+    code: '9934',
+    name: 'Croatian VAT number',
+    format: 'HR followed by the 11-digit OIB with a valid check digit',
+    valid: (id) => /^HR[0-9]{11}$/.test(id) && oibOk(id.slice(2)),
     eas: true,
     icd: false,
   },

@@ -20,7 +20,7 @@ export { LIMITS } from './limits.js';
 export type { LineItem } from './lineItemSchema.js';
 export { PartySchema, type Party } from './partySchema.js';
 
-/** An optional ISO 4217 code among the 13 supported, defaulting to USD; shared with the helpers. */
+/** An optional ISO 4217 code among the 16 supported, defaulting to USD; shared with the helpers. */
 export const CurrencyField = v.optional(
   v.pipe(
     v.picklist(CURRENCY_CODES, `must be one of ${CURRENCY_CODES.join(', ')}`),

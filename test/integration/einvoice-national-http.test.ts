@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { PROFILES, type EInvoiceProfile } from '../../src/einvoice/profiles.js';
+import { EINVOICE_PROFILES, PROFILES, type EInvoiceProfile } from '../../src/einvoice/profiles.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
@@ -159,7 +159,7 @@ describe('what the profiles produce', () => {
   test('each profile example is accepted on every route of its formats (501 when priced: no payment processor here)', async () => {
     for (const [profile, body] of Object.entries(EXAMPLE_PROFILE_REQUESTS)) {
       for (const syntax of ['cii', 'ubl'] as const) {
-        if (!PROFILES[profile as EInvoiceProfile].writes.includes(syntax)) continue;
+        if (!(PROFILES[profile as EInvoiceProfile].writes as readonly string[]).includes(syntax)) continue;
         const response = await postJson(`${free.url}/v1/e-invoice/${syntax}.xml`, body);
         assert.equal(response.status, 200, `${profile} ${syntax}`);
         assert.equal(
@@ -181,7 +181,14 @@ describe('what the profiles produce', () => {
   test('OpenAPI shows profile on the request schema and one example per profile, named after it', async () => {
     const openapi = await (await fetch(`${free.url}/openapi.json`)).json();
     const content = (path: string) => openapi.paths[path].post.requestBody.content['application/json'];
-    assert.deepEqual(Object.keys(content('/v1/e-invoice/ubl.xml').examples), ['minimal', 'xrechnung', 'peppol', 'fr']);
+    const pint = ['pint-eu', 'pint-aunz', 'pint-sg', 'pint-jp', 'pint-my', 'pint-ae', 'hr'];
+    assert.deepEqual(Object.keys(content('/v1/e-invoice/ubl.xml').examples), [
+      'minimal',
+      'xrechnung',
+      'peppol',
+      'fr',
+      ...pint,
+    ]);
     assert.deepEqual(Object.keys(content('/v1/e-invoice/cii.xml').examples), ['minimal', 'xrechnung', 'fr']);
     assert.deepEqual(Object.keys(content('/v1/e-invoice/validate').examples), [
       'minimal',
@@ -189,16 +196,17 @@ describe('what the profiles produce', () => {
       'peppol',
       'fr',
       'ksef',
+      ...pint,
     ]);
     const schema = JSON.stringify(openapi);
-    assert.ok(schema.includes('"enum":["en16931","xrechnung","peppol","fr","ksef"]'));
+    assert.ok(schema.includes(`"enum":${JSON.stringify(['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', ...pint])}`));
     const llms = await (await fetch(`${free.url}/llms.txt`)).text();
     // The profile list of llms.txt comes from the format registry (src/einvoice/formats/registry.ts).
     assert.match(llms, /"profile": en16931 \(default; EN 16931 alone\), xrechnung \(XRechnung 3\.0/);
     const fields = await (await fetch(`${free.url}/v1/schema`)).json();
     assert.deepEqual(
       fields.e_invoice_profiles.profiles.map((entry: { profile: string }) => entry.profile),
-      ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef'],
+      ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', ...pint],
     );
     const note = fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address');
     assert.match(note.description, /BT-34/);
@@ -224,7 +232,7 @@ test('the MCP tools take the same profile: validate over MCP answers the nationa
         tools.find((tool) => tool.name === name)?.inputSchema.properties as
           Record<string, { enum?: string[] }> | undefined
       )?.profile;
-      assert.deepEqual(profile?.enum, ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef'], name);
+      assert.deepEqual(profile?.enum, [...EINVOICE_PROFILES], name);
     }
     const result = await client.callTool({
       name: 'v1_e_invoice_validate',

@@ -28,7 +28,21 @@ export interface OracleResult {
 
 /** check-xml's kinds: EN 16931 alone, and the national rule sets on top of it. */
 export type OracleKind =
-  'cii' | 'ubl' | 'xrechnung-cii' | 'xrechnung-ubl' | 'peppol-ubl' | 'fr-cii' | 'fr-ubl' | 'ksef-fa3';
+  | 'cii'
+  | 'ubl'
+  | 'xrechnung-cii'
+  | 'xrechnung-ubl'
+  | 'peppol-ubl'
+  | 'fr-cii'
+  | 'fr-ubl'
+  | 'pint-eu'
+  | 'pint-aunz'
+  | 'pint-sg'
+  | 'pint-jp'
+  | 'pint-my'
+  | 'pint-ae'
+  | 'hr-ubl'
+  | 'ksef-fa3';
 
 /** Runs check-xml on a file or a folder of *.xml (one JVM for the folder). */
 export function runCheckXml(syntax: OracleKind, path: string): OracleResult {

@@ -1,9 +1,10 @@
 import type * as v from 'valibot';
+import type { Issue } from '../../errors.js';
 import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import type { EInvoiceDocument } from '../document.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
 import type { InboundInvoice } from '../inbound/model.js';
-import type { Issue } from '../../errors.js';
 import type { Rule } from '../rules.js';
 
 /**
@@ -59,6 +60,10 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   writer?: OwnSyntaxWriter;
   /** The docs' line for this profile (docs/e-invoices-national.md's table, generated). */
   docs: { whatYouGet: string; formats: string; businessProcess: string };
+  /** The profile's own codes and fields on top of the EN 16931 document (Peppol PINT, Croatia). */
+  adapt?: (document: EInvoiceDocument, prepared: PreparedInvoice) => EInvoiceDocument;
+  /** EN 16931's rules as the profile applies them (PINT: on its own tax identifier); default checkEn16931. */
+  baseRules?: (prepared: PreparedInvoice) => Issue[];
   /** A request that passes the profile's rules: an OpenAPI example named after the profile. */
   example?: InvoiceInput & { profile: Id };
 }

@@ -1,7 +1,9 @@
 import { en16931 } from './en16931/format.js';
 import { fr } from './fr/format.js';
 import { ksef } from './ksef/format.js';
+import { hr } from './hr/format.js';
 import { peppol } from './peppol/format.js';
+import { pintAe, pintAunz, pintEu, pintJp, pintMy, pintSg } from './pint/formats.js';
 import { xrechnung } from './xrechnung/format.js';
 import { zugferd1 } from './zugferd1/format.js';
 import type { OwnSyntaxReader, ReadOnlyFormat } from './format.js';
@@ -12,7 +14,20 @@ import type { OwnSyntaxReader, ReadOnlyFormat } from './format.js';
  * (docs/architecture.md shows the recipe): the profile enum, /v1/schema, the OpenAPI examples, the
  * MCP descriptions, inspect's detection and docs/e-invoices-national.md's table follow from it.
  */
-export const FORMATS = [en16931, xrechnung, peppol, fr, ksef] as const;
+export const FORMATS = [
+  en16931,
+  xrechnung,
+  peppol,
+  fr,
+  ksef,
+  pintEu,
+  pintAunz,
+  pintSg,
+  pintJp,
+  pintMy,
+  pintAe,
+  hr,
+] as const;
 
 /** Formats only read (inspect, render.pdf), never written. */
 export const READ_ONLY_FORMATS: readonly ReadOnlyFormat[] = [zugferd1];

@@ -1,4 +1,5 @@
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
+import { statesNoTax } from '../formats/pint/jurisdictions.js';
 import {
   TOTAL_KEYS,
   type InAllowanceCharge,
@@ -84,6 +85,8 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   const key = (category: string | undefined, rate: string | undefined) =>
     `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
   let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
+  // A document whose rules say it bears no tax (Japan's non-tax-registered seller) states 0 at any rate.
+  const noTax = statesNoTax(invoice.customization);
   invoice.breakdown.forEach((group, at) => {
     const groupKey = key(group.category, group.rate);
     const basis = hasLines
@@ -99,6 +102,7 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
     // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
     const documentTax = parseDecimal(group.tax);
     if (
+      !noTax &&
       tax !== undefined &&
       documentTax !== undefined &&
       (documentTax - tax > 10_000n || tax - documentTax > 10_000n)

@@ -50,7 +50,7 @@ export function buildLlmsTxt(routes: readonly PricedOperation[], baseUrl: string
   return [
     '# Invoice PDF API',
     '',
-    '> Pay-per-call HTTP service that turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units for 13 currencies; the PDF is paid per call in USDC over x402 version 2, with no accounts and no API keys. Validation and the helper operations are free.',
+    '> Pay-per-call HTTP service that turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units for 16 currencies; the PDF is paid per call in USDC over x402 version 2, with no accounts and no API keys. Validation and the helper operations are free.',
     '',
     'Send POST /v1/invoice/validate first (free, same checks as the paid route), then POST /v1/invoice.pdf with an x402 v2 client: the first answer is 402 with a PAYMENT-REQUIRED header, the paid retry carries PAYMENT-SIGNATURE and returns the PDF with a PAYMENT-RESPONSE receipt. Errors are JSON: {"error":{"code","message","issues":[{"path","code","message"}]}}.',
     '',

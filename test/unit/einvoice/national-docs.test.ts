@@ -4,8 +4,10 @@ import { test } from 'node:test';
 import { EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 
-/** docs/e-invoices-national.md shows the examples the service checks (and the oracle tests pass). */
-const doc = readFileSync(new URL('../../../docs/e-invoices-national.md', import.meta.url), 'utf8');
+/** docs/e-invoices-national.md and docs/e-invoices-pint.md show the examples the service checks (and the oracle tests pass). */
+const doc = ['e-invoices-national.md', 'e-invoices-pint.md']
+  .map((page) => readFileSync(new URL(`../../../docs/${page}`, import.meta.url), 'utf8'))
+  .join('\n');
 
 test('each profile section shows its example request as written in src/einvoice/example.ts', () => {
   for (const [profile, body] of Object.entries(EXAMPLE_PROFILE_REQUESTS)) {

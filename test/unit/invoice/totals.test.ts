@@ -94,6 +94,9 @@ test('every currency formats with its own digits and symbol', () => {
     BRL: 'R$ 1.234,50',
     SGD: '$1,234.50',
     PLN: '1234,50 zł',
+    NZD: '$1,234.50',
+    MYR: 'RM 1,234.50',
+    AED: 'AED 1,234.50',
   };
   for (const code of CURRENCY_CODES) {
     const result = totals([[1, 1234.5]], { currency: code });

@@ -22,6 +22,9 @@ const EXPECTED: Record<CurrencyCode, 'A4' | 'Letter'> = {
   BRL: 'A4',
   SGD: 'A4',
   PLN: 'A4',
+  NZD: 'A4',
+  MYR: 'A4',
+  AED: 'A4',
 };
 
 test('auto: every supported currency has its decided paper, and a new currency needs a decision here', () => {

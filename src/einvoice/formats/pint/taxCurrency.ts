@@ -1,0 +1,55 @@
+import { currencyDigits, type CurrencyCode } from '../../../invoice/currencies.js';
+import { decimalFromNumber, decimalToString } from '../../../invoice/decimal.js';
+import { minorToDecimal } from '../../../invoice/money.js';
+import { divideRounded } from '../../../invoice/rounding.js';
+import type { Totals } from '../../../invoice/totals.js';
+import type { EDocumentExtra } from '../../document.js';
+import type { PintProfile } from './jurisdictions.js';
+
+type TaxCurrencyInput = { code: CurrencyCode; exchange_rate: number };
+
+/**
+ * An amount of the invoice converted to the tax accounting currency: times the request's exchange
+ * rate, rounded half away from zero once, to the tax currency's own decimals (0 for JPY). The rate
+ * is an input; the service never fetches one.
+ */
+export function inTaxCurrency(minor: bigint, digits: number, taxCurrency: TaxCurrencyInput): bigint {
+  const rate = decimalFromNumber(taxCurrency.exchange_rate);
+  const numerator = minor * rate.coefficient * 10n ** BigInt(currencyDigits(taxCurrency.code));
+  return divideRounded(numerator, 10n ** BigInt(digits + rate.scale));
+}
+
+/** BT-111 as exact decimal text: the VAT total in the tax currency (validate answers it). */
+export function taxInTaxCurrency(totals: Totals, taxCurrency: TaxCurrencyInput): string {
+  return minorToDecimal(inTaxCurrency(totals.tax, totals.digits, taxCurrency), currencyDigits(taxCurrency.code));
+}
+
+/** The tax-currency totals a profile writes: BT-111 (the VAT total), and where the jurisdiction asks, the totals with and without tax. */
+export function taxCurrencyTotals(
+  totals: Totals,
+  taxCurrency: TaxCurrencyInput,
+  profile: PintProfile,
+): NonNullable<EDocumentExtra['taxCurrency']> {
+  const targetDigits = currencyDigits(taxCurrency.code);
+  const tax = inTaxCurrency(totals.tax, totals.digits, taxCurrency);
+  // BT-111 is taxInTaxCurrency's value: validate answers the same text.
+  const withoutTax = inTaxCurrency(totals.taxable, totals.digits, taxCurrency);
+  const text = (minor: bigint) => minorToDecimal(minor, targetDigits);
+  // Singapore (BR-53-GST-SG) and the UAE (ibr-175-ae) state the totals in their currency as document references.
+  const references =
+    profile === 'pint-sg'
+      ? [
+          { typeCode: 'sgdtotal-excl-gst', amount: text(withoutTax) },
+          { typeCode: 'sgdtotal-incl-gst', amount: text(withoutTax + tax) },
+        ]
+      : profile === 'pint-ae'
+        ? [{ typeCode: 'aedtotal-incl-vat', amount: text(withoutTax + tax) }]
+        : [];
+  return {
+    code: taxCurrency.code,
+    rate: decimalToString(decimalFromNumber(taxCurrency.exchange_rate)),
+    taxTotal: text(tax),
+    writeRate: profile === 'pint-ae',
+    references,
+  };
+}
