@@ -51,6 +51,7 @@ const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
   v1_e_invoice_ksef_xml: '0.01',
+  v1_e_invoice_fatturapa_xml: '0.01',
   // Per invoice in the batch: a batch of n costs n times this (src/operations/batchOperations.ts).
   v1_invoices_zip: '0.02',
   // Inbound e-invoices (src/operations/inboundOperations.ts): a render like /v1/invoice.pdf.

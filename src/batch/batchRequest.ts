@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import type { FatturaPAFields } from '../einvoice/formats/fatturapa/fields.js';
+import type { ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
@@ -52,6 +54,8 @@ export interface PreparedBatch {
   invoices: PreparedInvoice[];
   /** Each invoice's e-invoice profile (its `profile`, en16931 when absent), in item order. */
   profiles: EInvoiceProfile[];
+  /** Format fatturapa: each invoice's `fatturapa` fields, in item order. */
+  fatturapa?: (FatturaPAFields | undefined)[];
   /** A format module's own syntax (FA(3)): each item's file, written when it was checked (batchFormats.ts). */
   xml?: Uint8Array[];
 }
@@ -74,6 +78,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
   const issues: Issue[] = [];
   const prepared: PreparedInvoice[] = [];
   const profiles: EInvoiceProfile[] = [];
+  const fatturapa: (FatturaPAFields | undefined)[] = [];
   const xml: Uint8Array[] = [];
   let code: string | undefined;
   invoices.forEach((item, index) => {
@@ -81,6 +86,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
       const profiled = prepare(item);
       prepared.push(profiled.prepared);
       profiles.push(profiled.profile);
+      fatturapa.push((profiled as ProfiledInvoice).fatturapa);
       if ('xml' in profiled) xml.push(profiled.xml as Uint8Array);
     } catch (error) {
       if (!(error instanceof InputRejected)) throw error;
@@ -92,7 +98,13 @@ export function prepareBatch(body: unknown): PreparedBatch {
   });
   if (issues.length === 0) issues.push(...duplicateNumbers(prepared));
   if (issues.length > 0) throw batchRejected(code ?? 'validation_failed', issues);
-  return { format, invoices: prepared, profiles, ...(xml.length > 0 ? { xml } : {}) };
+  return {
+    format,
+    invoices: prepared,
+    profiles,
+    ...(format === 'fatturapa' ? { fatturapa } : {}),
+    ...(xml.length > 0 ? { xml } : {}),
+  };
 }
 
 const itemPath = (index: number, path: string) =>

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eInvoiceXml } from '../einvoice/eInvoiceDocuments.js';
+import { produceFatturaPA } from '../einvoice/formats/fatturapa/request.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from '../einvoice/profiles.js';
 import { AppError, type ErrorCode } from '../errors.js';
@@ -104,11 +105,14 @@ export function xmlBatch(batch: PreparedBatch, stopped: () => boolean = () => fa
   const { add, finish } = zipOf(batch);
   batch.invoices.forEach((prepared, index) => {
     if (stopped()) throw workWithdrawn(index);
-    // A syntax of a format's own (FA(3)) was written when its item was checked (batchFormats.ts); CII and UBL are written here.
+    // A syntax of a format's own (FA(3)) was written when its item was checked (batchFormats.ts);
+    // FatturaPA is written here from the invoice specimenBatch may have marked; CII and UBL too.
     const written = batch.xml?.[index];
     const xml = written
       ? Buffer.from(written)
-      : eInvoiceXml(prepared, batch.format as 'cii' | 'ubl', batch.profiles[index]);
+      : batch.format === 'fatturapa'
+        ? produceFatturaPA(prepared, batch.fatturapa![index]!).xml
+        : eInvoiceXml(prepared, batch.format as 'cii' | 'ubl', batch.profiles[index]);
     add(index, xml, null);
   });
   return finish();

@@ -4,6 +4,8 @@ import { toIssues } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
 import { IDENTIFIER_SCHEMES } from '../invoice/partyIdentifiers.js';
+import type { FatturaPAFields } from './formats/fatturapa/fields.js';
+import { checkFatturaPA, parseFatturaPAFields } from './formats/fatturapa/request.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
 import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
 
@@ -16,13 +18,15 @@ import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
 export interface ProfiledInvoice {
   prepared: PreparedInvoice;
   profile: EInvoiceProfile;
+  /** Profile fatturapa: the request's `fatturapa` object with its defaults. */
+  fatturapa?: FatturaPAFields;
 }
 
 /** The invoice of a request checked under its profile (throws every failing rule at once). */
 export function prepareProfiledEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledInvoice {
-  const { prepared, profile, issues } = checkEInvoice(body, format);
-  if (issues.length > 0) throw rulesFailed(profile, issues);
-  return { prepared, profile };
+  const { issues, ...profiled } = checkEInvoice(body, format);
+  if (issues.length > 0) throw rulesFailed(profiled.profile, issues);
+  return profiled;
 }
 
 /** prepareProfiledEInvoice's invoice alone (the profile's rules checked all the same). */
@@ -35,13 +39,17 @@ export function checkEInvoice(
   body: unknown,
   format?: EInvoiceFormat,
 ): ProfiledInvoice & { issues: Issue[]; formatAmounts?: Record<string, string> } {
-  const { invoiceBody, profile, profileIssues } = splitProfile(body);
+  const { invoiceBody, profile, profileIssues: ownIssues, fatturapa: rawFatturaPA } = splitProfile(body);
   // A format with its own request object checks the request itself (FA(3): formats/ksef/format.ts).
   const ownCheck = PROFILES[profile].checkRequest;
-  if (ownCheck && profileIssues.length === 0) {
+  if (ownCheck && ownIssues.length === 0) {
     const { issues, ...checked } = ownCheck(invoiceBody);
     return { ...checked, profile, issues: [...formatIssues(profile, format), ...issues] };
   }
+  // FatturaPA's parsed object travels on with the invoice (its route and validate's report need it),
+  // which checkRequest's answer has no place for: its SDI controls run here (formats/fatturapa/request.ts).
+  const italian = profile === 'fatturapa' ? parseFatturaPAFields(rawFatturaPA) : undefined;
+  const profileIssues = [...ownIssues, ...(italian?.issues ?? [])];
   let prepared: PreparedInvoice;
   try {
     prepared = prepareInvoiceWithRuleIds(invoiceBody);
@@ -51,6 +59,13 @@ export function checkEInvoice(
     throw error;
   }
   if (profileIssues.length > 0) throw validationFailed(profileIssues);
+  if (italian)
+    return {
+      prepared,
+      profile,
+      fatturapa: italian.fields,
+      issues: [...formatIssues(profile, format), ...checkFatturaPA(prepared, italian.fields)],
+    };
   return { prepared, profile, issues: [...formatIssues(profile, format), ...checkEInvoiceRules(prepared, profile)] };
 }
 
@@ -81,18 +96,29 @@ export function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRej
       );
 }
 
-/** The body without `profile` (the invoice schema knows no such field) and the profile it names. */
-function splitProfile(body: unknown): { invoiceBody: unknown; profile: EInvoiceProfile; profileIssues: Issue[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('profile' in body))
-    return { invoiceBody: body, profile: DEFAULT_PROFILE, profileIssues: [] };
-  const { profile, ...invoiceBody } = body as Record<string, unknown>;
+/**
+ * The body without `profile` and `fatturapa` (the invoice schema knows neither), the profile it
+ * names and its `fatturapa` object, which only profile fatturapa takes.
+ */
+function splitProfile(body: unknown): {
+  invoiceBody: unknown;
+  profile: EInvoiceProfile;
+  profileIssues: Issue[];
+  fatturapa: unknown;
+} {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('profile' in body || 'fatturapa' in body))
+    return { invoiceBody: body, profile: DEFAULT_PROFILE, profileIssues: [], fatturapa: undefined };
+  const { profile, fatturapa, ...invoiceBody } = body as Record<string, unknown>;
   const parsed = v.safeParse(ProfileField, profile);
-  if (parsed.success) return { invoiceBody, profile: parsed.output, profileIssues: [] };
-  return {
-    invoiceBody,
-    profile: DEFAULT_PROFILE,
-    profileIssues: toIssues(parsed.issues).map((issue) => ({ ...issue, path: 'profile' })),
-  };
+  const chosen = parsed.success ? parsed.output : DEFAULT_PROFILE;
+  const profileIssues = parsed.success ? [] : toIssues(parsed.issues).map((issue) => ({ ...issue, path: 'profile' }));
+  if (fatturapa !== undefined && chosen !== 'fatturapa')
+    profileIssues.push({
+      path: 'fatturapa',
+      code: 'unknown_property',
+      message: 'is only taken with profile fatturapa',
+    });
+  return { invoiceBody, profile: chosen, profileIssues, fatturapa };
 }
 
 function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefined): Issue[] {

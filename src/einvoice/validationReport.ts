@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Issue } from '../errors.js';
+import type { FatturaPAFields } from './formats/fatturapa/fields.js';
+import { fatturaPAReport, FatturaPAReportSchema } from './formats/fatturapa/request.js';
 import { taxInTaxCurrency } from './formats/pint/taxCurrency.js';
 import { DEFAULT_PROFILE, EINVOICE_PROFILES, PROFILES, type EInvoiceProfile } from './profiles.js';
 
@@ -66,6 +68,16 @@ export const EInvoiceValidationSchema = v.object({
       ),
     ),
   ),
+  // FatturaPA's report is structured (per rate and Natura, the SDI file name), more than a flat
+  // element-to-amount record like format_amounts can carry, so it keeps its own object.
+  fatturapa: v.optional(
+    v.pipe(
+      FatturaPAReportSchema,
+      v.description(
+        'Profile fatturapa: the SDI file name and the amounts of the FatturaPA (DatiRiepilogo per rate and Natura, pension fund, withholding, stamp duty, ImportoTotaleDocumento, ImportoPagamento), exactly as the XML carries them.',
+      ),
+    ),
+  ),
 });
 
 export type EInvoiceValidation = v.InferOutput<typeof EInvoiceValidationSchema>;
@@ -74,7 +86,7 @@ export function buildEInvoiceValidation(
   prepared: PreparedInvoice,
   issues: Issue[],
   profile: EInvoiceProfile = DEFAULT_PROFILE,
-  formatAmounts?: Record<string, string>,
+  own: { formatAmounts?: Record<string, string>; fatturapa?: FatturaPAFields } = {},
 ): EInvoiceValidation {
   const definition = PROFILES[profile];
   return {
@@ -93,6 +105,7 @@ export function buildEInvoiceValidation(
         }
       : {}),
     totals: buildTotalsReport(prepared),
-    ...(formatAmounts ? { format_amounts: formatAmounts } : {}),
+    ...(own.formatAmounts ? { format_amounts: own.formatAmounts } : {}),
+    ...(own.fatturapa ? { fatturapa: fatturaPAReport(prepared, own.fatturapa) } : {}),
   };
 }

@@ -6,7 +6,7 @@
  * known), so no value of the document is dropped silently.
  */
 /** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
-type Syntax = 'cii' | 'ubl' | 'zugferd1' | 'fa3';
+type Syntax = 'cii' | 'ubl' | 'zugferd1' | 'fa3' | 'fatturapa';
 
 export interface InAddress {
   lines: string[];
@@ -80,7 +80,7 @@ export interface InLine {
   facts: { label: string; value: string }[];
 }
 
-interface InBreakdown {
+export interface InBreakdown {
   category: string;
   rate: string | undefined;
   basis: string;
@@ -128,8 +128,8 @@ export interface InboundInvoice {
   document: string;
   /** The syntax as a reader names it: "UN/CEFACT CII", "UBL 2.1 Invoice", "ZUGFeRD 1.0", "KSeF VAT". */
   syntaxLabel: string;
-  /** A Peppol SBDH envelope was removed around the document. */
-  envelope: 'sbdh' | null;
+  /** A Peppol SBDH envelope, or a CAdES signature (.p7m, src/cms/), was removed around the document. */
+  envelope: 'sbdh' | 'cades' | null;
   /** BT-24 and BT-23. */
   customization: string;
   profile: string | undefined;

@@ -1,5 +1,11 @@
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
+import { EXAMPLE_FATTURAPA_REQUEST } from '../einvoice/formats/fatturapa/example.js';
+import {
+  FATTURAPA_ROUTE_DESCRIPTION,
+  produceFatturaPA,
+  withFatturaPAProfile,
+} from '../einvoice/formats/fatturapa/request.js';
 import { FORMATS } from '../einvoice/formats/registry.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import { specimenXml } from '../einvoice/specimenMarks.js';
@@ -110,8 +116,47 @@ export function eInvoiceOperations(
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
-    compute: ({ prepared, issues, profile, formatAmounts }) =>
-      buildEInvoiceValidation(prepared, issues, profile, formatAmounts),
+    compute: ({ prepared, profile, issues, formatAmounts, fatturapa }) =>
+      buildEInvoiceValidation(prepared, issues, profile, { formatAmounts, fatturapa }),
+  };
+
+  const fatturaPA: Operation<ProfiledInvoice> = {
+    method: 'POST',
+    path: '/v1/e-invoice/fatturapa.xml',
+    operationId: 'v1_e_invoice_fatturapa_xml',
+    summary: "Italy's FatturaPA 1.2.3 e-invoice (FPR12; FPA12 on request) checked as the SDI would (paid, x402)",
+    description: FATTURAPA_ROUTE_DESCRIPTION,
+    tag: 'Invoices',
+    request: {
+      schema: EInvoiceRequestSchema,
+      example: EXAMPLE_FATTURAPA_REQUEST,
+      parse: (body: unknown) => prepareProfiledEInvoice(withFatturaPAProfile(body), 'fatturapa'),
+    },
+    response: {
+      contentType: 'application/xml',
+      description:
+        'The FatturaPA XML, UTF-8, named in Content-Disposition as the SDI expects (IT<id>_<progressive>.xml).',
+    },
+    // Paid with test money: the specimen note leads the Causale (FatturaPA has no test flag).
+    handle: ({ prepared, fatturapa }, { specimen = false }) => {
+      const { xml, fileName, signatureRequired } = produceFatturaPA(
+        specimen ? asSpecimen(prepared) : prepared,
+        fatturapa!,
+      );
+      return {
+        contentType: 'application/xml; charset=utf-8',
+        body: xml,
+        headers: {
+          'Content-Disposition': `attachment; filename="${fileName}"`,
+          ...(signatureRequired
+            ? {
+                'X-FatturaPA-Signature':
+                  'required: the SDI accepts FPA12 only signed by the sender (CAdES-BES .p7m or XAdES-BES)',
+              }
+            : {}),
+        },
+      };
+    },
   };
 
   const ksefXml: Operation<KsefXml> = {
@@ -143,6 +188,7 @@ export function eInvoiceOperations(
       'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.',
     ),
     ksefXml,
+    fatturaPA,
     validate,
   ];
 }

@@ -71,12 +71,14 @@ test('/.well-known/x402 lists only priced routes, with the offer', async () => {
       '/v1/e-invoice/cii.xml',
       '/v1/e-invoice/ubl.xml',
       '/v1/e-invoice/ksef.xml',
+      '/v1/e-invoice/fatturapa.xml',
       '/v1/invoices.zip',
       '/v1/e-invoice/render.pdf',
     ].map((path) => `${base}${path}`),
   );
   // The batch's price is per invoice (its 402 asks for it once per invoice).
-  assert.deepEqual(doc.offers[5].price, { amount: '0.02', currency: 'USD', per: 'invoice' });
+  const batch = doc.resources.indexOf(`${base}/v1/invoices.zip`);
+  assert.deepEqual(doc.offers[batch].price, { amount: '0.02', currency: 'USD', per: 'invoice' });
   assert.match(doc.instructions, /PAYMENT-SIGNATURE/);
   assert.deepEqual(doc.offers[0].price, { amount: '0.02', currency: 'USD' });
 });

@@ -196,17 +196,22 @@ describe('what the profiles produce', () => {
       'peppol',
       'fr',
       'ksef',
+      'fatturapa',
       ...pint,
     ]);
     const schema = JSON.stringify(openapi);
-    assert.ok(schema.includes(`"enum":${JSON.stringify(['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', ...pint])}`));
+    assert.ok(
+      schema.includes(
+        `"enum":${JSON.stringify(['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', 'fatturapa', ...pint])}`,
+      ),
+    );
     const llms = await (await fetch(`${free.url}/llms.txt`)).text();
     // The profile list of llms.txt comes from the format registry (src/einvoice/formats/registry.ts).
     assert.match(llms, /"profile": en16931 \(default; EN 16931 alone\), xrechnung \(XRechnung 3\.0/);
     const fields = await (await fetch(`${free.url}/v1/schema`)).json();
     assert.deepEqual(
       fields.e_invoice_profiles.profiles.map((entry: { profile: string }) => entry.profile),
-      ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', ...pint],
+      ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', 'fatturapa', ...pint],
     );
     const note = fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address');
     assert.match(note.description, /BT-34/);

@@ -42,7 +42,8 @@ export type OracleKind =
   | 'pint-my'
   | 'pint-ae'
   | 'hr-ubl'
-  | 'ksef-fa3';
+  | 'ksef-fa3'
+  | 'fatturapa';
 
 /** Runs check-xml on a file or a folder of *.xml (one JVM for the folder). */
 export function runCheckXml(syntax: OracleKind, path: string): OracleResult {

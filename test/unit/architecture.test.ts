@@ -23,6 +23,8 @@ const LAYERS: [part: string, layer: number][] = [
   ['invoice', 1],
   // Stored themes (validated data) and their store.
   ['themes', 1.5],
+  // A general reader of CMS signed envelopes (.p7m): knows no invoice.
+  ['cms', 1],
   ['helpers', 2],
   // EN 16931 XML and its rules: pure, on top of the invoice model.
   ['einvoice', 2],

@@ -1,4 +1,5 @@
 import { en16931 } from './en16931/format.js';
+import { fatturapa } from './fatturapa/format.js';
 import { fr } from './fr/format.js';
 import { ksef } from './ksef/format.js';
 import { hr } from './hr/format.js';
@@ -20,6 +21,7 @@ export const FORMATS = [
   peppol,
   fr,
   ksef,
+  fatturapa,
   pintEu,
   pintAunz,
   pintSg,

@@ -25,7 +25,7 @@ const KNOWN: readonly (readonly [RegExp, string])[] = [
   [/^urn:ferd:CrossIndustryDocument:invoice:1p0:extended$/, 'ZUGFeRD 1.0 EXTENDED'],
   [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],
   [/^urn:cen\.eu:en16931:2017#/, 'EN 16931 (a CIUS or extension)'],
-  // The identifiers of the syntaxes the format modules bring (FA(3)'s "FA (3) 1-0E", …).
+  // The identifiers of the syntaxes the format modules bring (FA(3)'s "FA (3) 1-0E", "FatturaPA 1.2 FPR12", …).
   ...OWN_SYNTAX_READERS.flatMap((reader) => reader.customizations ?? []),
 ];
 

@@ -22,7 +22,14 @@ export interface InboundRequest {
 }
 
 /** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
-export const INBOUND_MEDIA_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'application/json'] as const;
+export const INBOUND_MEDIA_TYPES = [
+  'application/xml',
+  'text/xml',
+  'application/pdf',
+  'application/json',
+  // A signed FatturaPA (.xml.p7m): read as XML inside its CAdES envelope (readInbound.ts).
+  'application/pkcs7-mime',
+] as const;
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 

@@ -19,8 +19,15 @@ import type { Totals } from '../../invoice/totals.js';
 export interface InspectAnswer {
   syntax: InboundInvoice['syntax'];
   document: InboundInvoice['document'];
-  envelope: 'sbdh' | null;
-  source: { format: InboundFormat; embedded_files: number | null };
+  envelope: InboundInvoice['envelope'];
+  source: {
+    format: InboundFormat;
+    embedded_files: number | null;
+    /** A CAdES .p7m envelope: present, with its signers' certificate subjects; not verified (no trust list). */
+    signature?: { present: true; verified: false; signers: string[] };
+    /** A FatturaPA file with several bodies: how many documents it holds; this answer reads the first. */
+    documents?: number;
+  };
   customization: { id: string; name: string | null; known: boolean };
   profile: string | null;
   type_code: string;
@@ -56,6 +63,16 @@ function amountsKept(source: InboundInvoice, totals: Totals): Issue[] {
       code: 'reissue_amounts_differ',
       message: `re-issued from the JSON invoice, ${bt} would be ${minorToDecimal(minor, totals.digits)} instead of ${stated}`,
     }));
+}
+
+/** What a signed or multi-document FatturaPA file holds beyond the document read. */
+export function envelopeNotes(origin: InboundSource): string[] {
+  return [
+    ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
+    ...(origin.documents
+      ? [`The file holds ${origin.documents} documents (FatturaElettronicaBody); this is the first.`]
+      : []),
+  ];
 }
 
 export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): InspectAnswer {
@@ -97,7 +114,12 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     syntax: source.syntax,
     document: source.document,
     envelope: source.envelope,
-    source: { format: origin.format, embedded_files: origin.embeddedFiles },
+    source: {
+      format: origin.format,
+      embedded_files: origin.embeddedFiles,
+      ...(origin.signers ? { signature: { present: true, verified: false, signers: origin.signers } } : {}),
+      ...(origin.documents ? { documents: origin.documents } : {}),
+    },
     customization: { id: source.customization, name, known: name !== null },
     profile: source.profile ?? null,
     type_code: source.typeCode,
@@ -125,6 +147,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
         ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`]
         : []),
       ...document.notes,
+      ...envelopeNotes(origin),
     ],
   };
 }

@@ -1,3 +1,4 @@
+import { looksLikeDer, readSignedData } from '../../cms/signedData.js';
 import { rejected } from '../../errors.js';
 import { pdfEmbeddedFiles } from '../../pdf/pdfEmbeddedFiles.js';
 import { xmlText } from '../../xml/xmlText.js';
@@ -11,7 +12,7 @@ import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 
 /**
  * An inbound e-invoice from the bytes a client sent: XML (CII, UBL Invoice or CreditNote, either
- * inside a Peppol SBDH envelope) or a hybrid PDF whose embedded XML is one of those. Pure CPU work,
+ * inside a Peppol SBDH envelope, or a syntax a format module reads, also in a CAdES .p7m) or a hybrid PDF whose embedded XML is one of those. Pure CPU work,
  * run on the compute pool (operations/operationJobs.ts). Every refusal is an InputRejected (400).
  */
 export type InboundFormat = 'xml' | 'pdf';
@@ -27,6 +28,10 @@ export interface InboundSource {
   format: InboundFormat;
   /** For a PDF: how many embedded files it had, and that the invoice was one of them. */
   embeddedFiles: number | null;
+  /** A CAdES .p7m envelope's signers (certificate subjects; nothing verified). */
+  signers?: string[];
+  /** A FatturaPA file with several bodies: how many documents it holds (the first is read). */
+  documents?: number;
 }
 
 export function readInbound(
@@ -52,6 +57,15 @@ function readPdf(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundS
 }
 
 function readXml(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+  if (!looksLikeDer(bytes)) return readXmlDocument(bytes);
+  // A CAdES .p7m envelope (a signed FatturaPA): its content is read as if it had been sent itself,
+  // once (an envelope inside is not opened); the signers are reported, nothing is verified.
+  const signed = readSignedData(bytes, INBOUND_LIMITS.bodyBytes);
+  const { invoice, source } = readXmlDocument(signed.content);
+  return { invoice: { ...invoice, envelope: 'cades' }, source: { ...source, signers: signed.signers } };
+}
+
+function readXmlDocument(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
   const tree = parseXmlTree(xmlText(bytes), INBOUND_XML_BOUNDS);
   const binary = envelopedBinary(tree);
   if (binary) {
@@ -59,7 +73,13 @@ function readXml(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundS
     const { invoice, source } = readPdf(binary);
     return { invoice: { ...invoice, envelope: 'sbdh' }, source };
   }
-  return { invoice: fromRoot(tree), source: { format: 'xml', embeddedFiles: null } };
+  return { invoice: fromRoot(tree), source: { format: 'xml', embeddedFiles: null, ...documentsIn(tree) } };
+}
+
+/** A file of a syntax that may hold several documents (FatturaPA's bodies): how many, when more than one. */
+function documentsIn(tree: XNode): { documents?: number } {
+  const count = OWN_SYNTAX_READERS.find((reader) => reader.matches(tree))?.documents?.(tree) ?? 1;
+  return count > 1 ? { documents: count } : {};
 }
 
 /** Text every e-invoice file contains (a namespace or root name): other attachments are skipped unparsed. */

@@ -1,5 +1,6 @@
 import { kodI, type KodI } from '../formats/ksef/kodI.js';
 import { customizationName } from './customizations.js';
+import { envelopeNotes } from './inspect.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice } from './model.js';
@@ -24,7 +25,7 @@ export function readForRender(request: InboundRequest): {
   locale: string | undefined;
   ksefQr?: KodI;
 } {
-  const { invoice } = readInbound(request.bytes, request.format);
+  const { invoice, source } = readInbound(request.bytes, request.format);
   const name = customizationName(invoice.customization);
   // An FA(3) printed outside KSeF carries its verification code, hashed over the bytes as received.
   const ksefQr =
@@ -39,7 +40,10 @@ export function readForRender(request: InboundRequest): {
   return {
     invoice,
     totals: compareTotals(invoice),
-    notes: name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : [],
+    notes: [
+      ...(name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : []),
+      ...envelopeNotes(source),
+    ],
     locale: request.locale,
     ...(ksefQr ? { ksefQr } : {}),
   };

@@ -1,0 +1,81 @@
+import { rejected } from '../errors.js';
+
+/**
+ * A small strict DER reader: tag, definite length, value, nothing else. Every read is bounded (the
+ * caller's byte limit, nesting depth, element count) and every length is checked against what is
+ * left, so a truncated or hostile envelope is refused before anything is taken from it. BER's
+ * indefinite lengths are refused (DER has none).
+ */
+export interface Der {
+  /** The identifier octet (class, constructed bit, tag number below 31). */
+  tag: number;
+  /** Where the value starts and ends in the buffer. */
+  start: number;
+  end: number;
+  bytes: Uint8Array;
+}
+
+export const DER_LIMITS = { depth: 32, elements: 100_000 } as const;
+
+export const malformed = (reason: string) =>
+  rejected('p7m_malformed', `The signed envelope (.p7m) is not valid DER: ${reason}.`, [
+    { path: '', code: 'p7m_malformed', message: reason },
+  ]);
+
+export const isConstructed = (node: Der) => (node.tag & 0x20) !== 0;
+
+/** The element at `offset`, its length checked against `limit` (the end of its parent). */
+export function readDer(bytes: Uint8Array, offset: number, limit: number): Der {
+  if (offset + 2 > limit) throw malformed('truncated (an element is cut off)');
+  const tag = bytes[offset]!;
+  if ((tag & 0x1f) === 0x1f) throw malformed('a multi-byte tag');
+  let length = bytes[offset + 1]!;
+  let start = offset + 2;
+  if (length === 0x80) throw malformed('an indefinite length (BER, not DER)');
+  if (length > 0x80) {
+    const count = length & 0x7f;
+    if (count > 4) throw malformed('a length of more than 4 bytes');
+    if (start + count > limit) throw malformed('truncated (a length is cut off)');
+    length = 0;
+    for (let at = 0; at < count; at++) length = length * 256 + bytes[start + at]!;
+    start += count;
+  }
+  const end = start + length;
+  if (end > limit) throw malformed('truncated (an element is longer than what contains it)');
+  return { tag, start, end, bytes };
+}
+
+/** The children of a constructed element, at most DER_LIMITS.elements in all (`budget` counts them). */
+export function childrenOf(node: Der, budget: { elements: number }): Der[] {
+  if (!isConstructed(node)) throw malformed('a primitive element where a constructed one belongs');
+  const out: Der[] = [];
+  let at = node.start;
+  while (at < node.end) {
+    if (--budget.elements < 0) throw malformed(`more than ${DER_LIMITS.elements} elements`);
+    const child = readDer(node.bytes, at, node.end);
+    out.push(child);
+    at = child.end;
+  }
+  return out;
+}
+
+export const valueOf = (node: Der): Uint8Array => node.bytes.subarray(node.start, node.end);
+
+/** An OBJECT IDENTIFIER's dotted text. */
+export function oidOf(node: Der): string {
+  if (node.tag !== 0x06 || node.end === node.start) throw malformed('an object identifier was expected');
+  const value = valueOf(node);
+  const parts: number[] = [];
+  let current = 0;
+  for (const byte of value) {
+    current = current * 128 + (byte & 0x7f);
+    if (current > Number.MAX_SAFE_INTEGER / 256) throw malformed('an object identifier out of range');
+    if ((byte & 0x80) === 0) {
+      if (parts.length === 0)
+        parts.push(current < 80 ? Math.floor(current / 40) : 2, current < 80 ? current % 40 : current - 80);
+      else parts.push(current);
+      current = 0;
+    }
+  }
+  return parts.join('.');
+}

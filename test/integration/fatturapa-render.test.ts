@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
+import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
+import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+/**
+ * POST /v1/e-invoice/render.pdf of a received FatturaPA with the real renderer (price 0 here): the
+ * courtesy copy in Italian and in English, the Italian legal names beside the translated labels,
+ * the withholding and the net amount to pay.
+ */
+let renderer: Renderer;
+let app: TestApp;
+before(
+  async () => {
+    renderer = await createRenderer({ poolSize: 1 });
+    app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
+  },
+  { timeout: 60_000 },
+);
+after(async () => {
+  await app?.close();
+  await renderer?.close();
+});
+
+test('a professional’s FatturaPA printed in Italian and English', { timeout: 120_000 }, async () => {
+  const { prepared, fatturapa } = prepareProfiledEInvoice(
+    FATTURAPA_EXAMPLES['td01-professional-withholding-pension-fund'],
+    'fatturapa',
+  );
+  const xml = produceFatturaPA(prepared, fatturapa!).xml;
+  const expected: Record<string, string[]> = {
+    // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento).
+    it: ['Visualizzazione di una fattura elettronica', 'Totale 1.448,43', 'Saldo da pagare EUR 1.220,43'],
+    en: ['Visualisation of an electronic invoice', 'Total 1,448.43', 'Balance due EUR 1,220.43'],
+  };
+  for (const [locale, labels] of Object.entries(expected)) {
+    const response = await fetch(`${app.url}/v1/e-invoice/render.pdf?locale=${locale}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: xml as unknown as BodyInit,
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(response.status, 200, locale);
+    const text = normalizeText(pdfPages(Buffer.from(await response.arrayBuffer())).join('\n')).replace(/\s+/g, ' ');
+    for (const wanted of [
+      ...labels,
+      'FatturaPA · FatturaPA 1.2 FPR12 · TD01',
+      'Regime fiscale RF01 – Ordinario',
+      'N1 · Escluse ex art. 15 · Art. 15 DPR 633/72',
+      'IVA ad esigibilità immediata',
+      'Ritenuta RT01 20.00 %: 228.00',
+      'Netto a pagare: 1220.43',
+      'Studio Bianchi Ingegneria',
+    ])
+      assert.ok(text.includes(wanted), `${locale}: ${wanted}`);
+  }
+});

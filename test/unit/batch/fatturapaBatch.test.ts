@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { inflateRawSync } from 'node:zlib';
+import { prepareBatch } from '../../../src/batch/batchRequest.js';
+import { produceBatch } from '../../../src/batch/produceBatch.js';
+import { EXAMPLE_FATTURAPA_REQUEST } from '../../../src/einvoice/formats/fatturapa/example.js';
+import { produceFatturaPA } from '../../../src/einvoice/formats/fatturapa/request.js';
+import { prepareProfiledEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
+import { InputRejected } from '../../../src/errors.js';
+import { specimenBatch } from '../../../src/operations/specimenBatch.js';
+import { FATTURAPA_EXAMPLES } from '../../fixtures/fatturapaExamples.js';
+
+/** Entry names and contents in archive order (local headers, walked from the start). */
+function entries(zip: Buffer): [string, string][] {
+  const found: [string, string][] = [];
+  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
+    const method = zip.readUInt16LE(at + 8);
+    const size = zip.readUInt32LE(at + 18);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const name = zip.subarray(at + 30, at + 30 + nameLength).toString();
+    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
+    found.push([name, (method === 8 ? inflateRawSync(data) : data).toString()]);
+    at += 30 + nameLength + size;
+  }
+  return found;
+}
+
+test('format fatturapa: each item written as on the single route, with its own fatturapa fields', async () => {
+  const items = [EXAMPLE_FATTURAPA_REQUEST, FATTURAPA_EXAMPLES['fpa12-public-administration']];
+  const { body, count } = await produceBatch(undefined, prepareBatch({ format: 'fatturapa', invoices: items }));
+  assert.equal(count, 2);
+  const files = entries(body);
+  assert.deepEqual(
+    files.map(([name]) => name),
+    ['invoice-2026_042-fatturapa.xml', 'invoice-PA-2026-1-fatturapa.xml', 'manifest.json'],
+  );
+  items.forEach((item, at) => {
+    const { prepared, fatturapa } = prepareProfiledEInvoice(item, 'fatturapa');
+    assert.equal(files[at]![1], produceFatturaPA(prepared, fatturapa!).xml.toString());
+  });
+  assert.match(files[1]![1], /<FormatoTrasmissione>FPA12</);
+});
+
+// FatturaPA keeps its own batch entry (src/batch/batchFormats.ts) because its XML must be written
+// after specimenBatch marks the invoices; a batch paid with test money carries the note in each Causale.
+test('format fatturapa paid with test money: every file carries the specimen note first in its Causale', async () => {
+  const batch = prepareBatch({
+    format: 'fatturapa',
+    invoices: [EXAMPLE_FATTURAPA_REQUEST, FATTURAPA_EXAMPLES['fpa12-public-administration']],
+  });
+  const [marked] = specimenBatch(batch, undefined);
+  const specimen = entries((await produceBatch(undefined, marked)).body).slice(0, 2);
+  for (const [name, xml] of specimen) assert.match(xml, /<Causale>SPECIMEN - paid with test USDC\./, name);
+  const paid = entries((await produceBatch(undefined, batch)).body).slice(0, 2);
+  for (const [name, xml] of paid) assert.doesNotMatch(xml, /SPECIMEN/, name);
+});
+
+test('an item the SDI would refuse refuses the batch, its control code at the item’s path', () => {
+  const bad = {
+    ...EXAMPLE_FATTURAPA_REQUEST,
+    seller: { ...EXAMPLE_FATTURAPA_REQUEST.seller, vat_id: 'IT01234567890' },
+  };
+  assert.throws(
+    () => prepareBatch({ format: 'fatturapa', invoices: [EXAMPLE_FATTURAPA_REQUEST, bad] }),
+    (error: unknown) =>
+      error instanceof InputRejected &&
+      JSON.stringify(error.issues?.map((issue) => [issue.code, issue.path])) ===
+        JSON.stringify([['00301', 'invoices[1].seller.vat_id']]),
+  );
+});
