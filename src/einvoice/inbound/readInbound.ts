@@ -5,8 +5,9 @@ import { xmlText } from '../../xml/xmlText.js';
 import { parseXmlTree, type XNode } from '../../xml/xmlTree.js';
 import { INBOUND_LIMITS, INBOUND_PDF_BOUNDS, INBOUND_XML_BOUNDS } from './limits.js';
 import type { InboundInvoice } from './model.js';
-import { readCii } from './readCii.js';
-import { readUbl } from './readUbl.js';
+import { CII_TABLE } from './ciiTable.js';
+import { readSyntax } from './readSyntax.js';
+import { UBL_CREDIT_NOTE_TABLE, UBL_INVOICE_TABLE } from './ublTable.js';
 import { noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 
@@ -109,12 +110,10 @@ function fromRoot(tree: XNode): InboundInvoice {
 }
 
 function readRoot(root: XNode): InboundInvoice {
-  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return readCii(root);
-  if (
-    (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') ||
-    (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
-  )
-    return readUbl(root);
+  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return readSyntax(root, CII_TABLE);
+  if (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') return readSyntax(root, UBL_INVOICE_TABLE);
+  if (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
+    return readSyntax(root, UBL_CREDIT_NOTE_TABLE);
   const own = OWN_SYNTAX_READERS.find((reader) => reader.matches(root));
   if (own) return own.read(root);
   throw unknownRoot(

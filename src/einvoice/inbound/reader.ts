@@ -10,9 +10,9 @@ export class Reader {
   private readonly used = new Set<XNode>();
 
   /**
-   * `names` is a syntax binding's table from the element names the mapping asks for (CII D16B's)
-   * to the names its syntax uses (ZUGFeRD 1.0's, src/einvoice/formats/zugferd1/binding.ts); none
-   * for CII itself, which then pays no look-up.
+   * `names` is a syntax binding's table from the element names its syntax table is written in
+   * (CII D16B's, ciiTable.ts) to the names its syntax uses (ZUGFeRD 1.0's,
+   * src/einvoice/formats/zugferd1/binding.ts); none for CII itself, which then pays no look-up.
    */
   constructor(private readonly names?: Readonly<Record<string, string>>) {}
 
@@ -24,9 +24,17 @@ export class Reader {
   }
 
   node(from: XNode | undefined, ...path: string[]): XNode | undefined {
+    return this.at(from, path);
+  }
+
+  /** The element at a path (a syntax table's, read as given: no rest array per call). */
+  at(from: XNode | undefined, path: readonly string[]): XNode | undefined {
     let here = from;
     const names = this.names;
-    for (const name of path) here = kid(here, names ? (names[name] ?? name) : name);
+    for (let index = 0; index < path.length && here; index++) {
+      const name = path[index]!;
+      here = kid(here, names ? (names[name] ?? name) : name);
+    }
     return here;
   }
 
@@ -34,9 +42,26 @@ export class Reader {
     return kids(from, this.names ? (this.names[name] ?? name) : name);
   }
 
+  /** Every element at a path: the children named by its last name, of the node at the rest. */
+  every(from: XNode | undefined, path: readonly string[]): XNode[] {
+    if (path.length === 0) return [];
+    let here = from;
+    const names = this.names;
+    for (let index = 0; index < path.length - 1 && here; index++) {
+      const name = path[index]!;
+      here = kid(here, names ? (names[name] ?? name) : name);
+    }
+    return this.all(here, path[path.length - 1]!);
+  }
+
   /** The text at a path (undefined when absent or empty), marking the element read. */
   text(from: XNode | undefined, ...path: string[]): string | undefined {
-    const found = this.node(from, ...path);
+    return this.textAt(from, path);
+  }
+
+  /** `text` for a syntax table's path. */
+  textAt(from: XNode | undefined, path: readonly string[]): string | undefined {
+    const found = this.at(from, path);
     if (!found) return undefined;
     this.used.add(found);
     return found.text === '' ? undefined : found.text;
@@ -47,7 +72,7 @@ export class Reader {
    * VAT, ChargeIndicator false, …); any other value stays an other value, so it is still shown.
    */
   expect(from: XNode | undefined, expected: string, ...path: string[]): void {
-    const found = this.node(from, ...path);
+    const found = this.at(from, path);
     if (found && found.text === expected) this.used.add(found);
   }
 
@@ -97,6 +122,17 @@ export function isoDate(value: string | undefined): string | undefined {
   const iso = `${match[1]}-${match[2]}-${match[3]}`;
   const date = new Date(`${iso}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : value;
+}
+
+/** The text at a path with its scheme attribute: "scheme: id". */
+export function schemed(
+  r: Reader,
+  from: XNode | undefined,
+  path: readonly string[],
+  scheme = 'schemeID',
+): string | undefined {
+  const found = r.at(from, path);
+  return withScheme(r.text(found), r.attr(found, scheme));
 }
 
 /** "scheme: id" for identifiers that carry a scheme (0088: 4000000000098). */

@@ -1,13 +1,15 @@
-import type { CiiBinding } from '../../inbound/readCii.js';
+import { CII_TABLE } from '../../inbound/ciiTable.js';
+import type { SyntaxTable } from '../../inbound/syntaxTable.js';
 
 /**
  * ZUGFeRD 1.0 (urn:ferd:CrossIndustryDocument:invoice:1p0, the CII D13B schema of 2014) as a
- * binding of the CII mapping: the same business terms at the same places, under the older names
- * of their aggregates. Each entry is a CII D16B element name that readCii asks for and the name
+ * binding of the CII table (src/einvoice/inbound/ciiTable.ts): the same business terms at the same
+ * places, under the older names of their aggregates. Each entry is a CII D16B element name of the
+ * table (the Reader looks every name up here, src/einvoice/inbound/reader.ts) and the name
  * ZUGFeRD 1.0 gives it (from the ZUGFeRD 1.0 schema and its corpus,
  * ../shared/einvoice/corpus/zugferd1); every name not listed is the same in both.
  */
-export const ZUGFERD1_NAMES: Readonly<Record<string, string>> = {
+const ZUGFERD1_NAMES: Readonly<Record<string, string>> = {
   ExchangedDocumentContext: 'SpecifiedExchangedDocumentContext',
   ExchangedDocument: 'HeaderExchangedDocument',
   SupplyChainTradeTransaction: 'SpecifiedSupplyChainTradeTransaction',
@@ -26,9 +28,12 @@ export const ZUGFERD1_NAMES: Readonly<Record<string, string>> = {
   FormattedIssueDateTime: 'IssueDateTime',
 };
 
-export const ZUGFERD1_BINDING: CiiBinding = {
+/** The CII table under ZUGFeRD 1.0's names; its other values carry no BT numbers (those are D16B paths). */
+export const ZUGFERD1_TABLE: SyntaxTable = {
+  ...CII_TABLE,
   syntax: 'zugferd1',
   document: 'CrossIndustryDocument',
   label: 'ZUGFeRD 1.0',
   names: ZUGFERD1_NAMES,
+  otherValueBt: () => null,
 };

@@ -1,6 +1,6 @@
-import { readCii } from '../../inbound/readCii.js';
+import { readSyntax } from '../../inbound/readSyntax.js';
 import type { ReadOnlyFormat } from '../format.js';
-import { ZUGFERD1_BINDING } from './binding.js';
+import { ZUGFERD1_TABLE } from './binding.js';
 
 const NAMESPACE = 'urn:ferd:CrossIndustryDocument:invoice:1p0';
 
@@ -16,6 +16,6 @@ export const zugferd1: ReadOnlyFormat = {
     describe: 'a ZUGFeRD 1.0 CrossIndustryDocument',
     marker: NAMESPACE,
     matches: (root) => root.ns === NAMESPACE && root.name === 'CrossIndustryDocument',
-    read: (root) => readCii(root, ZUGFERD1_BINDING),
+    read: (root) => readSyntax(root, ZUGFERD1_TABLE),
   },
 };
