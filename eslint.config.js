@@ -38,4 +38,32 @@ export default tseslint.config(
     files: ['src/invoice/**', 'src/helpers/**', 'src/einvoice/**', 'src/render/**', 'src/compute/**'],
     rules: restrict(CHAIN, KOA, MCP),
   },
+  // The layout's size limits (docs/architecture.md): a file over 400 lines or a function over 120
+  // holds more than one responsibility. Blank lines and comments don't count: a file is not split
+  // for its explanations.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  // TEMPORARY (the lead removes it once the branches that split these files are merged): files and
+  // functions still over the limits. paymentProcessor.ts and redisPaymentStore.ts are being split
+  // on branch `payments` (redisPaymentStore.ts: 439 lines, under 400 without comments, so listed
+  // only while that split is under way), inboundView.ts on `views`; the others are the ones `npx eslint src`
+  // found on 2026-11-26 outside the readers' files (buildUbl 187 lines, buildOpenApi 156,
+  // createRenderer 139, eInvoiceOperations 123), left to their owners.
+  {
+    files: [
+      'src/payment/paymentProcessor.ts',
+      'src/payment/redisPaymentStore.ts',
+      'src/render/inboundView.ts',
+      'src/einvoice/ubl.ts',
+      'src/http/discovery/openapi.ts',
+      'src/render/renderer.ts',
+      'src/operations/eInvoiceOperations.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
 );
