@@ -44,7 +44,7 @@ export interface ENote {
   subjectCode: string | undefined;
 }
 
-export interface ELine {
+interface ELine {
   id: string;
   name: string;
   itemCode: string | undefined;
@@ -63,7 +63,7 @@ export interface ELine {
   extra?: ELineExtra;
 }
 
-export interface ELineExtra {
+interface ELineExtra {
   /** BT-154. */
   description?: string;
   /** BT-158 with its list id BT-158-1. */
@@ -82,14 +82,14 @@ export interface ELineExtra {
   amountWithTax?: string;
 }
 
-export interface EAllowance {
+interface EAllowance {
   amount: string;
   category: VatCategory;
   rate: string | undefined;
   categoryCode: string;
 }
 
-export interface EBreakdown {
+interface EBreakdown {
   category: VatCategory;
   rate: string | undefined;
   basis: string;

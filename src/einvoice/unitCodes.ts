@@ -6,7 +6,7 @@
  * Rec 20 and 21 at https://unece.org/trade/uncefact/cl-recommendations). Kept here as data so the
  * service checks units itself; 2162 codes.
  */
-export const UNIT_CODES: ReadonlySet<string> = new Set(
+const UNIT_CODES: ReadonlySet<string> = new Set(
   (
     '10 11 13 14 15 20 21 22 23 24 25 27 28 33 34 35 37 38 40 41 56 57 58 59 60 61 74 77 80 81 85 87 89 ' +
     '91 1I 2A 2B 2C 2G 2H 2I 2J 2K 2L 2M 2N 2P 2Q 2R 2U 2X 2Y 2Z 3B 3C 4C 4G 4H 4K 4L 4M 4N 4O 4P 4Q 4R ' +

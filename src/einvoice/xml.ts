@@ -85,12 +85,12 @@ function xmlChars(value: string): string {
   return value.replace(LONE_SURROGATE_OR_NONCHARACTER, '\uFFFD');
 }
 
-export function escapeText(value: string): string {
+function escapeText(value: string): string {
   return xmlChars(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Attribute values also escape quotes and whitespace characters that parsers would normalise. */
-export function escapeAttribute(value: string): string {
+function escapeAttribute(value: string): string {
   return escapeText(value)
     .replace(/"/g, '&quot;')
     .replace(/\t/g, '&#9;')

@@ -32,7 +32,7 @@ export const FORMATS = [
 ] as const;
 
 /** Formats only read (inspect, render.pdf), never written. */
-export const READ_ONLY_FORMATS: readonly ReadOnlyFormat[] = [zugferd1];
+const READ_ONLY_FORMATS: readonly ReadOnlyFormat[] = [zugferd1];
 
 /** Every syntax of a format's own that inbound reads, besides CII and UBL. */
 export const OWN_SYNTAX_READERS: readonly OwnSyntaxReader[] = [...FORMATS, ...READ_ONLY_FORMATS].flatMap((format) =>

@@ -18,7 +18,7 @@ import { OWN_SYNTAX_READERS } from '../formats/registry.js';
  */
 export type InboundFormat = 'xml' | 'pdf';
 
-export const NAMESPACES = {
+const NAMESPACES = {
   cii: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
   ublInvoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   ublCreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',

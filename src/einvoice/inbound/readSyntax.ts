@@ -320,7 +320,7 @@ export function readAllowance(r: Reader, charge: XNode, terms: AllowanceTerms, t
   };
 }
 
-export function emptyParty(): InParty {
+function emptyParty(): InParty {
   return {
     name: '',
     tradingName: undefined,
@@ -338,7 +338,7 @@ export function emptyParty(): InParty {
 }
 
 /** The decoded size of base64 text, without decoding it. */
-export function base64Bytes(text: string): number {
+function base64Bytes(text: string): number {
   const clean = text.replace(/\s+/g, '');
   const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);

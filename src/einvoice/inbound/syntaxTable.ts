@@ -14,7 +14,7 @@ import type { XNode } from '../../xml/xmlTree.js';
  * that what it reads is marked read and what it leaves is still shown as an other value.
  */
 export type Path = readonly string[];
-export type Derive<T = string | undefined> = (r: Reader, node: XNode | undefined, root: XNode) => T;
+type Derive<T = string | undefined> = (r: Reader, node: XNode | undefined, root: XNode) => T;
 export type Term<T = string | undefined> = Path | Derive<T>;
 
 /** 'A/B/C' into a Path; '' is the node itself. */
@@ -42,7 +42,7 @@ export interface AllowanceTerms {
 }
 
 /** A value with its identification scheme as an attribute: "scheme: id". */
-export interface Schemed {
+interface Schemed {
   path: Path;
   scheme: string;
 }

@@ -23,12 +23,12 @@ const SMALLEST_STUB = 120;
 /** How a description names the tool whose schema this part repeats (sharedSchemas.ts); kept whole in every summary. */
 export const SAME_AS = 'Same as ';
 
-export const STUB_NOTE = 'Summarised here (field_schema gives each in full):';
+const STUB_NOTE = 'Summarised here (field_schema gives each in full):';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** The first sentence of a description ("e.g." is no end), at most `max` characters (cut at a word, with an ellipsis). */
-export function firstSentence(text: string, max: number): string {
+function firstSentence(text: string, max: number): string {
   const end = text.search(/(?<!\be\.g|\bi\.e)\.(\s+[A-Z(]|\s*$)/);
   const sentence = end === -1 ? text : text.slice(0, end + 1);
   if (sentence.length <= max) return sentence;
@@ -42,7 +42,7 @@ export function firstSentence(text: string, max: number): string {
  * nested fields shorter than top-level ones).
  */
 /** How much of the descriptions a summary keeps: characters at the top level and below it (0: none). */
-export interface Detail {
+interface Detail {
   top: number;
   nested: number;
   /** Keep lengths, bounds and defaults. */
@@ -69,7 +69,7 @@ const LIMITS = new Set([
   'default',
 ]);
 
-export function compactSchema(schema: JsonSchema, detail: Detail = DETAILS[0]!, depth = 0): JsonSchema {
+function compactSchema(schema: JsonSchema, detail: Detail = DETAILS[0]!, depth = 0): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema' || (!detail.limits && LIMITS.has(key))) continue;
@@ -161,7 +161,7 @@ function withStubsNamed(schema: JsonSchema, summarised: readonly string[]): Json
  * Subtrees written out more than once (the party shape of seller, buyer and ship_to) moved to
  * $defs once and referenced, named after the first field that has them.
  */
-export function shareRepeated(schema: JsonSchema): JsonSchema {
+function shareRepeated(schema: JsonSchema): JsonSchema {
   const tree = structuredClone(schema);
   const seen = new Map<string, FieldNode[]>();
   for (const field of fieldsOf(tree)) {

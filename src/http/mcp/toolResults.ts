@@ -99,7 +99,7 @@ export function resultOfError(error: AppError): ToolResult {
  * is an isError result whose structuredContent is the PaymentRequired (and content[0].text its
  * x402/error wrapper); a paid result carries the settlement in _meta["x402/payment-response"].
  */
-export function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolResult {
+function resultOfOutcome(toolName: string, outcome: CallOutcome): ToolResult {
   switch (outcome.kind) {
     case 'payment-required': {
       const paymentRequired = outcome.paymentRequired as unknown as Record<string, unknown>;

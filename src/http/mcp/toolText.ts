@@ -1,7 +1,7 @@
 import { isPaid, type PricedOperation } from '../../operations/operation.js';
 
 /** What a tool costs, as its description's first sentence says it. */
-export const costOf = (route: PricedOperation): string =>
+const costOf = (route: PricedOperation): string =>
   isPaid(route)
     ? `costs ${route.priceUsd} USD per ${route.priceOf ? 'invoice in the call' : 'call'} in USDC (x402, see the server instructions)`
     : 'free';
