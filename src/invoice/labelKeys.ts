@@ -102,6 +102,8 @@ export const LABEL_KEYS = [
   'exemption_O',
   'vat_id',
   'tax_id',
+  // Japan's qualified-invoice registration number (T + 13 digits), src/render/taxInvoiceMarks.ts.
+  'qualified_invoice_registration',
   'contact',
   'payment_details',
   'account_name',

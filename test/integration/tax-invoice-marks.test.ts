@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PINT_EXAMPLE_REQUESTS } from '../../src/einvoice/formats/pint/examples.js';
+import { readForRender } from '../../src/einvoice/inbound/readInboundRequest.js';
+import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
+import { SHARED_EINVOICE } from '../support/inboundCorpus.js';
+
+/**
+ * The print marks of src/render/taxInvoiceMarks.ts, read back from the PDF as a customer's reader
+ * sees it (pdftotext): "Tax Invoice" and the GST registration of an Australian, New Zealand or
+ * Singapore seller, Japan's registration number, on the JSON invoice route (seller country, no
+ * profile) and on render.pdf of the official PINT examples (BT-24).
+ */
+let renderer: Renderer;
+before(
+  async () => {
+    renderer = await createRenderer({ poolSize: 1 });
+  },
+  { timeout: 60_000 },
+);
+after(async () => {
+  await renderer?.close();
+});
+
+const firstPage = (pdf: Buffer) => normalizeText(pdfPages(pdf, 'raw')[0] ?? '');
+
+/** A PINT example request as a plain invoice for /v1/invoice.pdf: no profile, only the seller's country. */
+function plainInvoice(name: keyof typeof PINT_EXAMPLE_REQUESTS, changes: Record<string, unknown> = {}) {
+  const { profile: _profile, ...invoice } = structuredClone(PINT_EXAMPLE_REQUESTS[name]) as Record<string, unknown>;
+  return { ...invoice, ...changes };
+}
+
+async function invoicePage(body: unknown): Promise<string> {
+  const { pdf } = await renderer.renderPdf(prepareInvoice(body));
+  return firstPage(pdf);
+}
+
+async function inboundPage(path: string, locale?: string): Promise<string> {
+  const bytes = readFileSync(join(SHARED_EINVOICE, 'pint', path));
+  const { pdf } = await renderer.renderInboundPdf(readForRender({ bytes, format: 'xml', locale }));
+  return firstPage(pdf);
+}
+
+describe('JSON invoice route: the seller country decides', () => {
+  test('Australia: "Tax Invoice" and the ABN', { timeout: 60_000 }, async () => {
+    const text = await invoicePage(plainInvoice('pint-aunz'));
+    assert.match(text, /^Tax Invoice$/im);
+    assert.match(text, /ABN\s+51824753556/);
+  });
+
+  test('New Zealand: "Tax Invoice" and the GST number', { timeout: 60_000 }, async () => {
+    const base = plainInvoice('pint-aunz');
+    const seller = { ...(base.seller as object), country: 'NZ', tax_registration_number: '49-091-850' };
+    const text = await invoicePage({ ...base, currency: 'NZD', seller });
+    assert.match(text, /^Tax Invoice$/im);
+    assert.match(text, /GST No\.\s+49-091-850/);
+  });
+
+  test(
+    'Singapore in German: "Tax Invoice", "Rechnung" under it, the GST registration',
+    { timeout: 60_000 },
+    async () => {
+      const text = await invoicePage(plainInvoice('pint-sg', { locale: 'de-SG' }));
+      assert.match(text, /^Tax Invoice\nRechnung$/im);
+      assert.match(text, /GST Reg\. No\.\s+200212345Z/);
+    },
+  );
+
+  test('Singapore without a GST registration, and a credit note: no "Tax Invoice"', { timeout: 60_000 }, async () => {
+    const base = plainInvoice('pint-sg');
+    const { tax_registration_number: _number, ...seller } = base.seller as Record<string, unknown>;
+    const unregistered = await invoicePage({ ...base, seller });
+    assert.doesNotMatch(unregistered, /Tax Invoice/);
+    assert.match(unregistered, /^Invoice$/im);
+    const credit = await invoicePage({ ...base, document_type: 'credit_note' });
+    assert.doesNotMatch(credit, /Tax Invoice/);
+  });
+
+  test('Japan: the registration number T + 13 digits, labelled 登録番号 in Japanese', { timeout: 60_000 }, async () => {
+    const japanese = await invoicePage(plainInvoice('pint-jp', { locale: 'ja-JP' }));
+    assert.match(japanese, /登録番号\s*T8010001008843/);
+    assert.doesNotMatch(japanese, /Tax Invoice/);
+    const english = await invoicePage(plainInvoice('pint-jp'));
+    assert.match(english, /Registration No\.\s+T8010001008843/);
+  });
+
+  test('a German seller: the title and the party block as before', { timeout: 60_000 }, async () => {
+    const base = plainInvoice('pint-sg');
+    const seller = { ...(base.seller as object), country: 'DE' };
+    const text = await invoicePage({ ...base, seller, currency: 'EUR' });
+    assert.match(text, /^Invoice$/im);
+    assert.match(text, /Tax ID\s+200212345Z/);
+  });
+});
+
+describe('render.pdf: received PINT documents (BT-24 decides)', () => {
+  test('PINT SG: "Tax Invoice" and the GST registration (BT-32)', { timeout: 60_000 }, async () => {
+    const text = await inboundPage('sg/examples/PINT-SG INV example 02 - full valid invoice 1.xml');
+    assert.match(text, /^Tax Invoice$/im);
+    assert.match(text, /GST Reg\. No\.\s+M2-1234567-K/);
+    assert.doesNotMatch(text, /Tax ID\s+M2-1234567-K/);
+  });
+
+  test('PINT SG of a seller not GST-registered: no "Tax Invoice"', { timeout: 60_000 }, async () => {
+    const text = await inboundPage('sg/examples/PINT-SG INV example 04 - none GST registered.xml');
+    assert.doesNotMatch(text, /Tax Invoice/);
+  });
+
+  test(
+    'PINT A-NZ: an Australian seller with its ABN as legal identifier; a New Zealand one',
+    { timeout: 60_000 },
+    async () => {
+      const australian = await inboundPage('aunz/examples/AU Invoice Energy Bill Example_1.xml');
+      assert.match(australian, /^Tax Invoice$/im);
+      assert.match(australian, /ABN\s+47555222000/);
+      const zealander = await inboundPage('aunz/examples/NZ No Allowances.xml', 'fr-FR');
+      assert.match(zealander, /^Tax Invoice\nFacture$/im);
+      assert.match(zealander, /GST No\.\s+888-888-888/);
+    },
+  );
+
+  test('PINT A-NZ self-billing: "Recipient Created Tax Invoice"', { timeout: 60_000 }, async () => {
+    const text = await inboundPage('aunz/examples/AUNZ Self Billing.xml');
+    assert.match(text, /^Recipient Created\s+Tax Invoice$/im);
+  });
+
+  test('PINT JP: the seller registration number (BT-31) as 登録番号', { timeout: 60_000 }, async () => {
+    const text = await inboundPage('jp/examples/Japan PINT Invoice UBL Example.xml', 'ja-JP');
+    assert.match(text, /登録番号\s*T1234567890123/);
+    assert.doesNotMatch(text, /Tax Invoice/);
+  });
+});
