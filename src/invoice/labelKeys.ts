@@ -78,6 +78,8 @@ export const LABEL_KEYS = [
   'discount',
   'taxable_amount',
   'tax',
+  // The VAT total in the tax currency (BT-111) when it differs from the invoice currency; {currency} is its code.
+  'tax_currency_total',
   'total_due',
   'total_credit',
   'total',

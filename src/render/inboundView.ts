@@ -55,7 +55,7 @@ const CREDIT_NOTE_TYPE_CODES = ['381', '396', '81', '83', '532'];
 
 export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs): InvoiceView {
   const { invoice: doc } = render;
-  const fmt = inboundText(render.locale, catalogs);
+  const fmt = inboundText(render.locale, doc.currency, catalogs);
   const { labels, locale } = fmt;
   const creditNote = doc.document === 'CreditNote' || CREDIT_NOTE_TYPE_CODES.includes(doc.typeCode);
   const { titles, seller } = inboundTaxMarks(

@@ -1,5 +1,7 @@
 import { UNIT_CODES_WITH_NAMES, type LabelCatalog, type LabelKey } from '../invoice/labelKeys.js';
 import { formatDate, formatPercent, formatQuantity } from '../invoice/localeFormat.js';
+import { inTaxCurrency } from '../einvoice/formats/pint/taxCurrency.js';
+import { toMoney } from '../invoice/money.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Party } from '../invoice/schema.js';
 import { buildTotalsReport, type TotalsReport } from '../invoice/totalsReport.js';
@@ -175,6 +177,7 @@ export function buildInvoiceView(
     creditNote,
   });
   const paid = invoice.amount_paid !== undefined;
+  const taxCurrencyRow = taxCurrencyRows(prepared, labels);
   const party = (value: Party) => ({
     ...partyView(value, locale),
     taxRegistration: taxRegistrationView(value.country, value.tax_registration_number, labels, locale.language),
@@ -202,17 +205,20 @@ export function buildInvoiceView(
     accent: invoice.accent_color === undefined ? null : hexColour(invoice.accent_color),
     rateColumn,
     totalsPad: (rateColumn ? 3 : 2) - (look.lineNumbers ? 0 : 1),
-    totalsRows: 1 + (hasDiscount ? 2 : 0) + report.tax_groups.length + (paid ? 3 : 1),
+    totalsRows: 1 + (hasDiscount ? 2 : 0) + report.tax_groups.length + taxCurrencyRow.length + (paid ? 3 : 1),
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
       subtotal: report.subtotal.formatted,
       discount: hasDiscount ? report.discount.formatted : null,
       taxable: hasDiscount ? report.taxable.formatted : null,
-      taxes: report.tax_groups.map((group) => ({
-        label: `${labels.tax} (${percent(group.rate)})`,
-        amount: group.tax.formatted,
-      })),
+      taxes: [
+        ...report.tax_groups.map((group) => ({
+          label: `${labels.tax} (${percent(group.rate)})`,
+          amount: group.tax.formatted,
+        })),
+        ...taxCurrencyRow,
+      ],
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
       total: report.total.formatted,
       amountPaid: paid ? report.amount_paid.formatted : null,
@@ -236,6 +242,23 @@ export function buildInvoiceView(
     paymentInstructions: textView(invoice.payment_instructions, userLang),
     inbound: null,
   };
+}
+
+/**
+ * The VAT total in the tax currency (BT-111) under the VAT rows, when the request's tax_currency
+ * differs from the invoice currency: converted at its exchange rate exactly as the e-invoice
+ * writes it (src/einvoice/formats/pint/taxCurrency.ts), in that currency's decimals.
+ */
+function taxCurrencyRows({ invoice, totals, locale }: PreparedInvoice, labels: LabelCatalog): TotalsView['taxes'] {
+  const taxCurrency = invoice.tax_currency;
+  if (taxCurrency === undefined || taxCurrency.code === invoice.currency) return [];
+  const tax = inTaxCurrency(totals.tax, totals.digits, taxCurrency);
+  return [
+    {
+      label: labels.tax_currency_total.replace('{currency}', taxCurrency.code),
+      amount: toMoney(tax, taxCurrency.code, locale.tag).formatted,
+    },
+  ];
 }
 
 function detailsOf(prepared: PreparedInvoice, labels: LabelCatalog, userLang: (text: string) => string): DetailView[] {
