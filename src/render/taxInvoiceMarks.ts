@@ -19,7 +19,7 @@ const GST_REGISTRATION_LABELS: Readonly<Record<string, string>> = {
   SG: 'GST Reg. No.',
 };
 
-export const TAX_INVOICE_TITLE = 'Tax Invoice';
+const TAX_INVOICE_TITLE = 'Tax Invoice';
 const RECIPIENT_CREATED_TITLE = 'Recipient Created Tax Invoice';
 
 /** A party's tax registration as printed: the label in `lang`, and the number as given. */

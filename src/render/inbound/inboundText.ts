@@ -34,7 +34,7 @@ function inboundLocale(tag: string | undefined): InvoiceLocale {
 }
 
 /** The decimals of a currency of the table (src/invoice/currencies.ts); 2 for any other code. */
-export function currencyDecimals(code: string): number {
+function currencyDecimals(code: string): number {
   return Object.hasOwn(CURRENCIES, code) ? CURRENCIES[code as CurrencyCode].digits : 2;
 }
 

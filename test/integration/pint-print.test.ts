@@ -10,10 +10,11 @@ import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { SHARED_EINVOICE } from '../support/inboundCorpus.js';
 
 /**
- * The print marks of src/render/taxInvoiceMarks.ts, read back from the PDF as a customer's reader
- * sees it (pdftotext): "Tax Invoice" and the GST registration of an Australian, New Zealand or
- * Singapore seller, Japan's registration number, on the JSON invoice route (seller country, no
- * profile) and on render.pdf of the official PINT examples (BT-24).
+ * What the PDF of a PINT market's invoice prints, read back as a customer's reader sees it
+ * (pdftotext), on the JSON invoice route (seller country, no profile) and on render.pdf of the
+ * official PINT examples (BT-24): the marks of src/render/taxInvoiceMarks.ts ("Tax Invoice" and the
+ * GST registration of an Australian, New Zealand or Singapore seller, Japan's registration number),
+ * the VAT total in the tax currency (BT-111), and JPY amounts without decimals, recomputed ones included.
  */
 let renderer: Renderer;
 before(
@@ -133,4 +134,70 @@ describe('render.pdf: received PINT documents (BT-24 decides)', () => {
     assert.match(text, /登録番号\s*T1234567890123/);
     assert.doesNotMatch(text, /Tax Invoice/);
   });
+});
+
+async function invoiceText(changes: Record<string, unknown>): Promise<string> {
+  const { pdf } = await renderer.renderPdf(prepareInvoice(plainInvoice('pint-sg', changes)));
+  return normalizeText(pdfPages(pdf, 'raw').join('\n'));
+}
+
+async function inboundText(bytes: Uint8Array, locale?: string): Promise<string> {
+  const { pdf } = await renderer.renderInboundPdf(readForRender({ bytes, format: 'xml', locale }));
+  return normalizeText(pdfPages(pdf, 'raw').join('\n'));
+}
+
+const pint = (path: string) => readFileSync(join(SHARED_EINVOICE, 'pint', path));
+
+describe('JSON invoice route: tax currency', () => {
+  test(
+    'a USD invoice with SGD as tax currency: the VAT total in SGD under the VAT rows',
+    { timeout: 60_000 },
+    async () => {
+      // VAT 9 % of 4,000.00 USD = 360.00 USD; at 1.3452 SGD per USD: 484.272 → 484.27 SGD.
+      const page = await invoiceText({ currency: 'USD', tax_currency: { code: 'SGD', exchange_rate: 1.3452 } });
+      assert.match(page, /Tax \(9%\)\s+\$360\.00/);
+      assert.match(page, /Tax total in SGD\s+SGD\s?484\.27/);
+    },
+  );
+
+  test('JPY as tax currency: no decimals', { timeout: 60_000 }, async () => {
+    // 360.00 USD at 151.237 JPY per USD = 54,445.32 → 54,445 JPY.
+    const page = await invoiceText({ currency: 'USD', tax_currency: { code: 'JPY', exchange_rate: 151.237 } });
+    assert.match(page, /Tax total in JPY\s+¥54,445\n/);
+  });
+
+  test('no row when the tax currency is the invoice currency, or absent', { timeout: 60_000 }, async () => {
+    assert.doesNotMatch(await invoiceText({ tax_currency: { code: 'SGD', exchange_rate: 1 } }), /Tax total in/);
+    assert.doesNotMatch(await invoiceText({}), /Tax total in/);
+  });
+});
+
+describe('render.pdf: tax currency and decimals', () => {
+  test('PINT SG in EUR with GST in SGD: the VAT total in SGD (BT-111)', { timeout: 60_000 }, async () => {
+    const page = await inboundText(pint('sg/examples/PINT-SG INV example 16 - GST in SGD.xml'));
+    assert.match(page, /Tax total in SGD \(BT-111\)\s+3,700\.65 SGD/);
+  });
+
+  test('PINT JP in EUR with tax in JPY, in Japanese: the JPY total without decimals', { timeout: 60_000 }, async () => {
+    const page = await inboundText(pint('jp/examples/Japan PINT Invoice UBL Example2-TaxAcctCur.xml'), 'ja-JP');
+    assert.match(page, /税額合計（JPY）\s*\(BT-111\)\s+32,500 JPY/);
+    assert.doesNotMatch(page, /32,500\.00/);
+  });
+
+  test(
+    'a JPY document whose line total differs: document and recomputed totals without decimals',
+    { timeout: 60_000 },
+    async () => {
+      const xml = pint('jp/examples/Japan PINT Invoice UBL Example.xml')
+        .toString('utf8')
+        .replace(
+          '<cbc:LineExtensionAmount currencyID="JPY">255990<',
+          '<cbc:LineExtensionAmount currencyID="JPY">255991<',
+        );
+      const page = await inboundText(Buffer.from(xml));
+      assert.match(page, /BT-106 line_total\s+255,991\s+255,990\n/);
+      assert.match(page, /Total due JPY\s+289,490\n/);
+      assert.doesNotMatch(page, /\d\.00\b/);
+    },
+  );
 });
