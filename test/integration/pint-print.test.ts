@@ -8,6 +8,7 @@ import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { SHARED_EINVOICE } from '../support/inboundCorpus.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
  * What the PDF of a PINT market's invoice prints, read back as a customer's reader sees it
@@ -17,13 +18,19 @@ import { SHARED_EINVOICE } from '../support/inboundCorpus.js';
  * the VAT total in the tax currency (BT-111), and JPY amounts without decimals, recomputed ones included.
  */
 let renderer: Renderer;
+let app: TestApp;
 before(
   async () => {
     renderer = await createRenderer({ poolSize: 1 });
+    app = await startTestApp(
+      { PRICES: 'v1_invoice_pdf=0,v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' },
+      { renderer },
+    );
   },
   { timeout: 60_000 },
 );
 after(async () => {
+  await app?.close();
   await renderer?.close();
 });
 
@@ -200,4 +207,40 @@ describe('render.pdf: tax currency and decimals', () => {
       assert.doesNotMatch(page, /\d\.00\b/);
     },
   );
+});
+
+describe('through the HTTP routes', () => {
+  const post = async (path: string, type: string, body: BodyInit) => {
+    const response = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body,
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(
+      response.status,
+      200,
+      await response
+        .clone()
+        .text()
+        .catch(() => ''),
+    );
+    return normalizeText(pdfPages(Buffer.from(await response.arrayBuffer()), 'raw').join('\n'));
+  };
+
+  test('POST /v1/invoice.pdf of a Singapore seller, with a tax currency', { timeout: 60_000 }, async () => {
+    const body = plainInvoice('pint-sg', { currency: 'USD', tax_currency: { code: 'SGD', exchange_rate: 1.3452 } });
+    const page = await post('/v1/invoice.pdf', 'application/json', JSON.stringify(body));
+    assert.match(page, /^Tax Invoice$/im);
+    assert.match(page, /GST Reg\. No\.\s+200212345Z/);
+    assert.match(page, /Tax total in SGD\s+SGD\s?484\.27/);
+  });
+
+  test('POST /v1/e-invoice/render.pdf of the official PINT JP example', { timeout: 60_000 }, async () => {
+    const xml = pint('jp/examples/Japan PINT Invoice UBL Example.xml');
+    const page = await post('/v1/e-invoice/render.pdf?locale=ja-JP', 'application/xml', xml as BodyInit);
+    assert.match(page, /登録番号\s*T1234567890123/);
+    assert.match(page, /289,490\n/);
+    assert.doesNotMatch(page, /289,490\.00/);
+  });
 });
