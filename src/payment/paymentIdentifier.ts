@@ -5,7 +5,7 @@ import {
 } from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
-import type { DecodedPayment, ExactAuthorization } from './paymentHeader.js';
+import type { DecodedPayment, ExactAuthorization } from './paymentPayload.js';
 import { claimWhenFree, type PaidResult, type PaymentStore } from './paymentStore.js';
 import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
 

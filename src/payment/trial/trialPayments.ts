@@ -25,6 +25,16 @@ export interface TrialPayments {
   terms: OfferTerms;
 }
 
+/** The trial network's offer terms: Base Sepolia's test USDC unless another asset is configured. */
+export const trialTermsOf = (settings: Pick<TrialSettings, 'asset' | 'payTo' | 'maxTimeoutSeconds'>): OfferTerms => ({
+  network: TRIAL_NETWORK,
+  asset: settings.asset ?? USDC_ON_BASE_SEPOLIA,
+  payTo: settings.payTo,
+  eip712Name: TRIAL_USDC_DOMAIN.name,
+  eip712Version: TRIAL_USDC_DOMAIN.version,
+  maxTimeoutSeconds: settings.maxTimeoutSeconds,
+});
+
 /** The settlement's own note that it bought a specimen: `extensions.specimen` of PAYMENT-RESPONSE. */
 const SPECIMEN_EXTENSION = 'specimen';
 
@@ -43,14 +53,7 @@ export async function startTrialPayments(
     duplicateWaitMs?: number | undefined;
   },
 ): Promise<TrialPayments> {
-  const terms: OfferTerms = {
-    network: TRIAL_NETWORK,
-    asset: settings.asset ?? USDC_ON_BASE_SEPOLIA,
-    payTo: settings.payTo,
-    eip712Name: TRIAL_USDC_DOMAIN.name,
-    eip712Version: TRIAL_USDC_DOMAIN.version,
-    maxTimeoutSeconds: settings.maxTimeoutSeconds,
-  };
+  const terms = trialTermsOf(settings);
   const authHeader = settings.facilitatorAuthHeader;
   const authHeaders = authHeader ? () => ({ authorization: authHeader }) : undefined;
   const support = await checkFacilitatorSupport({
