@@ -15,7 +15,7 @@ export type CallOutcome = PaidOutcome;
  * http/paymentSignature.ts), called once, after the body was validated, so that a malformed
  * header never takes precedence over the body's errors.
  */
-export type PaymentInput = { payload: unknown } | { read(): unknown };
+type PaymentInput = { payload: unknown } | { read(): unknown };
 
 /** What a transport read, in transport-free terms. */
 export interface OperationRequest {

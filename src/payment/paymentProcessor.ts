@@ -56,7 +56,7 @@ export interface PaymentProcessor {
   requirements(resource: PricedResource): PaymentRequirements;
   /** The challenge of `resource` as a 402 carries it (kept, not signed per request: challenges.ts). */
   challenge(resource: PricedResource, error: string): Promise<PaymentRequired>;
-  /** `payment`: decoded once by the caller (paymentHeader.ts decodePayment); undefined: the challenge. */
+  /** `payment`: decoded once by the caller (paymentPayload.ts decodePayment); undefined: the challenge. */
   check(
     resource: PricedResource,
     payment: DecodedPayment | undefined,
