@@ -1,4 +1,24 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+
+// Generous enough for a TLS handshake to a managed Redis; calls never wait on it longer than
+// commandTimeoutMs, so it only decides when ioredis gives up on one connection attempt.
+const CONNECT_TIMEOUT_MS = 2_000;
+// Reconnect attempts back off 100 ms, 200 ms, ... up to this, forever: the store heals by itself
+// within about this long after Redis is back, without hammering a Redis that is restarting.
+const MAX_RECONNECT_DELAY_MS = 2_000;
+/** The store's Redis client: commands fail fast rather than queue, and it reconnects forever. */
+export function connectRedis(url: string, commandTimeoutMs: number): Redis {
+  return new Redis(url, {
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
+    // Fail fast instead of queueing: a queued or re-sent claim could run after its caller already
+    // got a 503, and then lock the authorization for nobody until validBefore.
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
+  });
+}
 
 // In-doubt claims remembered for withdrawal; past this, an outage simply leaves them to expire.
 const MAX_IN_DOUBT_CLAIMS = 1_000;

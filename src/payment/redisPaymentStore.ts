@@ -1,9 +1,8 @@
-import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../errors.js';
 import { DEFAULT_PARKED_LEASE_MS, type ClaimOutcome, type PaymentStore } from './paymentStore.js';
-import { inDoubtClaims, watchConnection } from './redisConnection.js';
+import { connectRedis, inDoubtClaims, watchConnection } from './redisConnection.js';
 import { headOf, paidResult, pendingResult } from './redisEntries.js';
 import { withStoreScripts } from './redisScripts.js';
 
@@ -34,12 +33,6 @@ export class PaymentStoreUnavailable extends AppError {
 
 const DEFAULT_KEY_PREFIX = 'invoice-pdf-x402:';
 const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
-// Generous enough for a TLS handshake to a managed Redis; calls never wait on it longer than
-// commandTimeoutMs, so it only decides when ioredis gives up on one connection attempt.
-const CONNECT_TIMEOUT_MS = 2_000;
-// Reconnect attempts back off 100 ms, 200 ms, ... up to this, forever: the store heals by itself
-// within about this long after Redis is back, without hammering a Redis that is restarting.
-const MAX_RECONNECT_DELAY_MS = 2_000;
 // PX must be a positive integer. An expiry already in the past (validBefore passed between the
 // offer check and the store call) gets 1 ms: like the memory store, which accepts such an entry and
 // drops it on the next claim. Refusing instead would need an outcome the processor doesn't have;
@@ -54,16 +47,7 @@ export function createRedisPaymentStore(options: RedisPaymentStoreOptions): Paym
   const log = options.log ?? (() => {});
   const instance = `${hostname()}:${process.pid}`;
 
-  const redis = new Redis(options.url, {
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: commandTimeoutMs,
-    // Fail fast instead of queueing: a queued or re-sent claim could run after its caller already
-    // got a 503, and then lock the authorization for nobody until validBefore.
-    enableOfflineQueue: false,
-    autoResendUnfulfilledCommands: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS),
-  });
+  const redis = connectRedis(options.url, commandTimeoutMs);
   const scripts = withStoreScripts(redis);
   const inDoubt = inDoubtClaims((key, claim) => scripts.paymentWithdraw(key, claim));
   const connection = watchConnection(

@@ -4,14 +4,14 @@ import { checkFacilitatorSupport } from './facilitatorSupport.js';
 import { startLocalPaymentNetwork, type LocalPaymentNetwork } from './local/localPaymentNetwork.js';
 import { createMemoryPaymentStore } from './memoryPaymentStore.js';
 import { createRedisPaymentStore } from './redisPaymentStore.js';
-import { buildRequirements, type OfferTerms, type PricedResource } from './offer.js';
+import type { OfferTerms } from './offer.js';
 import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from './paymentProcessor.js';
 import { withPaymentIdentifier } from './paymentIdentifier.js';
 import type { PaymentStore } from './paymentStore.js';
 import { devKey, RECEIPT_SIGNER_INDEX } from './local/devAccounts.js';
 import { createReceiptSigner, type ReceiptSigner } from './receipts.js';
 import { startSignInWithX, type SignInWithX } from './signInWithX/startSignInWithX.js';
-import { startTrial, trialTermsOf, type TrialConfiguration } from './trial/trialPayments.js';
+import { startTrial, trialAccepts, type TrialConfiguration } from './trial/trialPayments.js';
 
 export interface PaymentSettings {
   localPaymentMode: boolean;
@@ -132,19 +132,11 @@ export async function startPayments(
     hooks.log(
       `signed offers and receipts (x402 offer-receipt, EIP-712) by ${receipts.address}${settings.receiptSigningKey ? '' : ' (local dev key)'}`,
     );
-  // The trial network's offer is part of every main challenge, so that it is signed with it.
-  const trialTerms = settings.trial
-    ? trialTermsOf({
-        asset: settings.trial.asset,
-        payTo: settings.trial.payTo ?? payTo,
-        maxTimeoutSeconds: settings.maxTimeoutSeconds,
-      })
-    : undefined;
   const processor = withPaymentIdentifier(
     createPaymentProcessor({
       receipts,
       terms,
-      ...(trialTerms ? { alsoAccepts: (resource: PricedResource) => [buildRequirements(resource, trialTerms)] } : {}),
+      ...(settings.trial ? { alsoAccepts: trialAccepts(settings.trial, payTo, settings.maxTimeoutSeconds) } : {}),
       baseUrl: settings.baseUrl,
       facilitator,
       store,
