@@ -48,22 +48,17 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
     },
   },
-  // TEMPORARY (the lead removes it once the branches that split these files are merged): files and
-  // functions still over the limits. paymentProcessor.ts and redisPaymentStore.ts are being split
-  // on branch `payments` (redisPaymentStore.ts: 439 lines, under 400 without comments, so listed
-  // only while that split is under way), inboundView.ts on `views`; the others are the ones `npx eslint src`
-  // found on 2026-11-26 outside the readers' files (buildUbl 187 lines, buildOpenApi 156,
-  // createRenderer 139, eInvoiceOperations 123), left to their owners.
+  // TEMPORARY (the lead removes it once these are split): the functions `npx eslint src` found
+  // over 120 lines on 2026-11-26 after merging main (payments and views already split theirs),
+  // outside the readers' files and left to their owners: buildUbl 187 lines, buildOpenApi 156,
+  // createRenderer 139, eInvoiceOperations 123.
   {
     files: [
-      'src/payment/paymentProcessor.ts',
-      'src/payment/redisPaymentStore.ts',
-      'src/render/inboundView.ts',
       'src/einvoice/ubl.ts',
       'src/http/discovery/openapi.ts',
       'src/render/renderer.ts',
       'src/operations/eInvoiceOperations.ts',
     ],
-    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+    rules: { 'max-lines-per-function': 'off' },
   },
 );
