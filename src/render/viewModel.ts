@@ -1,6 +1,6 @@
 import { UNIT_CODES_WITH_NAMES, type LabelCatalog, type LabelKey } from '../invoice/labelKeys.js';
 import { formatDate, formatPercent, formatQuantity } from '../invoice/localeFormat.js';
-import { inTaxCurrency } from '../einvoice/formats/pint/taxCurrency.js';
+import { inTaxCurrency } from '../invoice/taxCurrency.js';
 import { toMoney } from '../invoice/money.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Party } from '../invoice/schema.js';
@@ -247,7 +247,7 @@ export function buildInvoiceView(
 /**
  * The VAT total in the tax currency (BT-111) under the VAT rows, when the request's tax_currency
  * differs from the invoice currency: converted at its exchange rate exactly as the e-invoice
- * writes it (src/einvoice/formats/pint/taxCurrency.ts), in that currency's decimals.
+ * writes it (src/invoice/taxCurrency.ts), in that currency's decimals.
  */
 function taxCurrencyRows({ invoice, totals, locale }: PreparedInvoice, labels: LabelCatalog): TotalsView['taxes'] {
   const taxCurrency = invoice.tax_currency;

@@ -4,6 +4,7 @@ import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import type { EInvoiceDocument } from '../document.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
+import type { InboundTotalsRules } from '../inbound/inboundTotals.js';
 import type { InboundInvoice } from '../inbound/model.js';
 import type { Rule } from '../rules.js';
 
@@ -41,6 +42,8 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
    * fallback).
    */
   recognise?: (document: InboundInvoice) => boolean;
+  /** A recognised document's totals as its own rules compute them where they differ from EN 16931's (Peppol PINT). */
+  inboundTotals?: (document: InboundInvoice) => InboundTotalsRules;
   /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */
   requestField?: v.OptionalSchema<v.GenericSchema, undefined>;
   /**

@@ -1,8 +1,9 @@
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
-import { statesNoTax } from '../formats/pint/jurisdictions.js';
+import { FORMATS } from '../formats/registry.js';
 import {
   TOTAL_KEYS,
   type InAllowanceCharge,
+  type InBreakdown,
   type InboundInvoice,
   type TotalDifference,
   type TotalKey,
@@ -30,11 +31,37 @@ const TOTAL_TERMS: Record<TotalKey, { bt: string; rule: string }> = {
   due_payable: { bt: 'BT-115', rule: 'BR-CO-16' },
 };
 
+/**
+ * Where a profile's own rules compute a document's totals otherwise than EN 16931 (Peppol PINT:
+ * src/einvoice/formats/pint/inboundTotals.ts), so that only what differs under them is reported.
+ */
+export interface InboundTotalsRules {
+  /** Breakdown categories whose VAT is 0 whatever rate they name (the UAE's reverse charge; Japan's non-tax-registered seller). */
+  untaxed?(category: string): boolean;
+  /** Categories whose lines, allowances and charges belong to their breakdown whatever rate each names. */
+  anyRate?(category: string): boolean;
+  /** The document's own amounts are compared rounded to 2 decimals, as its rules compare them. */
+  roundStated?: boolean;
+  /** A breakdown of another tax than VAT (Malaysia's tourism tax): its basis and tax, undefined where its rules derive none. */
+  otherTax?(
+    group: InBreakdown,
+    invoice: InboundInvoice,
+  ): { basis: bigint | undefined; tax: bigint | undefined } | undefined;
+}
+
+/** The rules of the first format of the registry that recognises the document and has its own. */
+function totalsRulesOf(invoice: InboundInvoice): InboundTotalsRules {
+  for (const format of FORMATS)
+    if ('inboundTotals' in format && format.recognise(invoice)) return format.inboundTotals(invoice);
+  return {};
+}
+
 const sum = (values: (bigint | undefined)[]) => values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);
 const signed = (item: InAllowanceCharge) => (item.charge ? 1n : -1n) * (parseDecimal(item.amount) ?? 0n);
 
 export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   const { totals } = invoice;
+  const rules = totalsRulesOf(invoice);
   const differences: TotalDifference[] = [];
   const differ = (
     field: string,
@@ -45,7 +72,8 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   ) => {
     if (documentValue === undefined || recomputed === undefined) return;
     const rounded = roundTo(recomputed, 2);
-    if (rounded !== documentValue) {
+    const stated = rules.roundStated ? roundTo(documentValue, 2) : documentValue;
+    if (rounded !== stated) {
       differences.push({
         field,
         bt,
@@ -83,26 +111,30 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
 
   // Each VAT group: the lines, allowances and charges of its category and rate.
   const key = (category: string | undefined, rate: string | undefined) =>
-    `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
+    rules.anyRate?.(category ?? '') ? `${category}|any` : `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
   let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
-  // A document whose rules say it bears no tax (Japan's non-tax-registered seller) states 0 at any rate.
-  const noTax = statesNoTax(invoice.customization);
   invoice.breakdown.forEach((group, at) => {
     const groupKey = key(group.category, group.rate);
-    const basis = hasLines
-      ? sum(
-          invoice.lines
-            .filter((line) => key(line.category, line.rate) === groupKey)
-            .map((line) => parseDecimal(line.net)),
-        ) + sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
-      : parseDecimal(group.basis);
+    const other = rules.otherTax?.(group, invoice);
+    const basis = other
+      ? other.basis
+      : hasLines
+        ? sum(
+            invoice.lines
+              .filter((line) => key(line.category, line.rate) === groupKey)
+              .map((line) => parseDecimal(line.net)),
+          ) + sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
+        : parseDecimal(group.basis);
     differ(`vat_breakdown[${at}].basis`, 'BT-116', 'BR-S-08', parseDecimal(group.basis), basis);
-    const tax =
-      basis === undefined ? undefined : roundTo(divide(multiply(basis, parseDecimal(group.rate) ?? 0n), HUNDRED), 2);
+    const rate = rules.untaxed?.(group.category) ? 0n : (parseDecimal(group.rate) ?? 0n);
+    const tax = other
+      ? other.tax
+      : basis === undefined
+        ? undefined
+        : roundTo(divide(multiply(basis, rate), HUNDRED), 2);
     // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
     const documentTax = parseDecimal(group.tax);
     if (
-      !noTax &&
       tax !== undefined &&
       documentTax !== undefined &&
       (documentTax - tax > 10_000n || tax - documentTax > 10_000n)

@@ -90,18 +90,54 @@ test('BT-111: the VAT total times the rate, rounded once to the tax currency (wh
   assert.equal(buildEInvoiceValidation(prepared, [], profile).tax_currency?.tax, '1514');
 });
 
-const jpExamples = join(EINVOICE_ORACLE, 'pint', 'jp', 'examples');
+const pintExamples = join(EINVOICE_ORACLE, 'pint');
+const JURISDICTIONS = ['eu', 'aunz', 'sg', 'jp', 'my', 'ae'] as const;
+/**
+ * The only differences the 109 official examples show under their own rules, each a real one: the
+ * line states 100.00 for 10 HUR at 10.00 per base quantity 10 HUR (= 10.00). PINT MY has no line
+ * net rule (A-NZ's aligned-ibrp-053 and the UAE's ibr-147-ae have), so check-xml passes it.
+ */
+const REAL_DIFFERENCES: Record<string, string[]> = {
+  'SB-CompleteSample_LHDN.xml': ['lines[0].net 100.00 10.00'],
+  'SB-CompleteSample_LHDN-CreditNote.xml': ['lines[0].net 100.00 10.00'],
+};
 test(
-  'official PINT JP examples are read under pint-jp; the non-tax-registered one shows no VAT difference',
-  { skip: existsSync(jpExamples) ? false : `the official PINT examples are not beside this checkout (${jpExamples})` },
+  'the 109 official PINT examples are read under their own profile, with no difference their own rules do not have',
+  {
+    skip: existsSync(pintExamples)
+      ? false
+      : `the official PINT examples are not beside this checkout (${pintExamples})`,
+  },
   () => {
-    for (const file of readdirSync(jpExamples)) {
-      const answer = inspectEInvoice(new Uint8Array(readFileSync(join(jpExamples, file))), 'xml');
-      assert.equal(answer.reissue.profile, 'pint-jp', file);
-      assert.deepEqual(answer.totals.differences, [], file);
+    let read = 0;
+    for (const jurisdiction of JURISDICTIONS) {
+      const folder = join(pintExamples, jurisdiction, 'examples');
+      for (const file of readdirSync(folder)) {
+        const answer = inspectEInvoice(new Uint8Array(readFileSync(join(folder, file))), 'xml');
+        assert.equal(answer.reissue.profile, `pint-${jurisdiction}`, file);
+        const differences = answer.totals.differences.map(
+          (difference) => `${difference.field} ${difference.document} ${difference.recomputed}`,
+        );
+        assert.deepEqual(differences, REAL_DIFFERENCES[file] ?? [], `${jurisdiction}/${file}`);
+        read += 1;
+      }
     }
+    assert.equal(read, 109);
   },
 );
+
+test('under PINT AE a reverse-charge breakdown states VAT 0 at 5 %; under EN 16931 the same 0 is a difference', () => {
+  const file = join(pintExamples, 'ae', 'examples', 'Supply under Reverse charge mechanism.xml');
+  if (!existsSync(file)) return assert.ok(!existsSync(pintExamples), 'the AE example is missing');
+  const xml = readFileSync(file, 'utf8');
+  assert.deepEqual(inspectEInvoice(new Uint8Array(Buffer.from(xml)), 'xml').totals.differences, []);
+  const asEn16931 = xml.replace(/urn:peppol:pint:billing-1@ae-1/g, 'urn:cen.eu:en16931:2017');
+  const differences = inspectEInvoice(new Uint8Array(Buffer.from(asEn16931)), 'xml').totals.differences;
+  assert.deepEqual(
+    differences.map((difference) => [difference.field, difference.document, difference.recomputed]),
+    [['vat_breakdown[0].tax', '0.00', '148.50']],
+  );
+});
 
 test('the batch route takes PINT and Croatian items under their own profiles, and refuses a broken one by its rule', () => {
   const profiles = ['pint-eu', 'pint-aunz', 'pint-sg', 'pint-jp', 'pint-my', 'pint-ae', 'hr'] as const;

@@ -2,6 +2,7 @@ import type { InboundInvoice } from '../../inbound/model.js';
 import { defineFormat } from '../format.js';
 import { PINT_EXAMPLE_REQUESTS } from './examples.js';
 import { PINT_BUSINESS_PROCESS, PINT_JURISDICTIONS, type PintProfile } from './jurisdictions.js';
+import { pintInboundTotals } from './inboundTotals.js';
 import { adaptPint } from './pintDocument.js';
 import { PINT_RULES, pintBaseIssues } from './rules.js';
 
@@ -82,6 +83,7 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     requiredFields: [...SHARED_FIELDS, ...JURISDICTION_FIELDS[id]],
     rules: PINT_RULES[id],
     recognise: recogniser(id),
+    inboundTotals: pintInboundTotals(id),
     adapt: adaptPint(id),
     ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues }),
     docs: {

@@ -234,7 +234,7 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
       when(
         c.invoice.document_type === 'credit_note',
         'document_type',
-        'is credit_note, which PINT JP billing does not have: issue a negative-free corrective invoice instead (aligned-ibrp-cl-02-jp)',
+        'is credit_note, which PINT JP does not have (type 380 only): a return is an invoice with negative quantities, which this service does not write (aligned-ibrp-cl-02-jp)',
       ),
     ),
     wholeAmounts('aligned-ibr-jp-06'),

@@ -1,23 +1,12 @@
 import { currencyDigits, type CurrencyCode } from '../../../invoice/currencies.js';
 import { decimalFromNumber, decimalToString } from '../../../invoice/decimal.js';
 import { minorToDecimal } from '../../../invoice/money.js';
-import { divideRounded } from '../../../invoice/rounding.js';
+import { inTaxCurrency } from '../../../invoice/taxCurrency.js';
 import type { Totals } from '../../../invoice/totals.js';
 import type { EDocumentExtra } from '../../document.js';
 import type { PintProfile } from './jurisdictions.js';
 
 type TaxCurrencyInput = { code: CurrencyCode; exchange_rate: number };
-
-/**
- * An amount of the invoice converted to the tax accounting currency: times the request's exchange
- * rate, rounded half away from zero once, to the tax currency's own decimals (0 for JPY). The rate
- * is an input; the service never fetches one.
- */
-export function inTaxCurrency(minor: bigint, digits: number, taxCurrency: TaxCurrencyInput): bigint {
-  const rate = decimalFromNumber(taxCurrency.exchange_rate);
-  const numerator = minor * rate.coefficient * 10n ** BigInt(currencyDigits(taxCurrency.code));
-  return divideRounded(numerator, 10n ** BigInt(digits + rate.scale));
-}
 
 /** BT-111 as exact decimal text: the VAT total in the tax currency (validate answers it). */
 export function taxInTaxCurrency(totals: Totals, taxCurrency: TaxCurrencyInput): string {
