@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { FatturaPAFields } from '../einvoice/formats/fatturapa/fields.js';
+import { fatturaPAFieldsOf } from '../einvoice/formats/fatturapa/request.js';
 import type { ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
@@ -86,7 +87,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
       const profiled = prepare(item);
       prepared.push(profiled.prepared);
       profiles.push(profiled.profile);
-      fatturapa.push((profiled as ProfiledInvoice).fatturapa);
+      fatturapa.push(fatturaPAFieldsOf(profiled as ProfiledInvoice));
       if ('xml' in profiled) xml.push(profiled.xml as Uint8Array);
     } catch (error) {
       if (!(error instanceof InputRejected)) throw error;

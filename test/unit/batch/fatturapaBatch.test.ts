@@ -4,7 +4,7 @@ import { inflateRawSync } from 'node:zlib';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch } from '../../../src/batch/produceBatch.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from '../../../src/einvoice/formats/fatturapa/example.js';
-import { produceFatturaPA } from '../../../src/einvoice/formats/fatturapa/request.js';
+import { fatturaPAFieldsOf, produceFatturaPA } from '../../../src/einvoice/formats/fatturapa/request.js';
 import { prepareProfiledEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { InputRejected } from '../../../src/errors.js';
 import { specimenBatch } from '../../../src/operations/specimenBatch.js';
@@ -35,7 +35,9 @@ test('format fatturapa: each item written as on the single route, with its own f
     ['invoice-2026_042-fatturapa.xml', 'invoice-PA-2026-1-fatturapa.xml', 'manifest.json'],
   );
   items.forEach((item, at) => {
-    const { prepared, fatturapa } = prepareProfiledEInvoice(item, 'fatturapa');
+    const checked = prepareProfiledEInvoice(item, 'fatturapa');
+    const { prepared } = checked;
+    const fatturapa = fatturaPAFieldsOf(checked);
     assert.equal(files[at]![1], produceFatturaPA(prepared, fatturapa!).xml.toString());
   });
   assert.match(files[1]![1], /<FormatoTrasmissione>FPA12</);
