@@ -109,7 +109,12 @@ export interface OwnSyntaxWriter {
   /** Its single route (src/operations/eInvoiceOperations.ts) and its files' name ending, which a batch of it uses too. */
   route: string;
   fileSuffix: string;
-  write(body: unknown): { prepared: PreparedInvoice; file: Uint8Array };
+  /**
+   * The format's specimen hook: with `specimen` (paid with test money) the file is marked as a test
+   * document the way the format can (FatturaPA: the specimen note leading Causale; CII and UBL are
+   * marked by src/einvoice/specimenMarks.ts). The prepared invoice answered stays unmarked.
+   */
+  write(body: unknown, options?: { specimen?: boolean }): { prepared: PreparedInvoice; file: Uint8Array };
 }
 
 /** Declares a format module, keeping its id, syntaxes and example as literal types for the derived enums. */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { FatturaPAFieldsSchema } from './fields.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from './example.js';
-import { checkFatturaPARequest } from './request.js';
+import { checkFatturaPARequest, writeFatturaPAItem } from './request.js';
 import { isFatturaPARoot, readFatturaPA } from './reader.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 import { unknownRoot } from '../../inbound/refusals.js';
@@ -52,6 +52,12 @@ export const fatturapa = defineFormat({
       return first;
     },
     documents: (root) => root.children.filter((child) => child.name === 'FatturaElettronicaBody').length,
+  },
+  writer: {
+    mediaType: 'application/xml',
+    route: '/v1/e-invoice/fatturapa.xml',
+    fileSuffix: '-fatturapa.xml',
+    write: writeFatturaPAItem,
   },
   docs: {
     whatYouGet: "Italy's FatturaPA 1.2.3 (FPR12; FPA12 on request), checked as the SDI would; docs/e-invoices-italy.md",

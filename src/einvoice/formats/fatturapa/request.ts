@@ -4,6 +4,7 @@ import { toIssues } from '../../../invoice/issues.js';
 import { minorToDecimal } from '../../../invoice/money.js';
 import { decimalToString } from '../../../invoice/decimal.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
+import { asSpecimen } from '../../../invoice/specimen.js';
 import { prepareInvoiceWithRuleIds } from '../../prepareWithRuleIds.js';
 import type { CheckedRequest } from '../format.js';
 import { FatturaPAFieldsSchema, type FatturaPAFields } from './fields.js';
@@ -80,6 +81,33 @@ export function produceFatturaPA(
     fileName: fatturaFileName(prepared.invoice.seller, prepared.invoice.invoice_number, fields),
     signatureRequired: fields.transmission_format === 'FPA12',
   };
+}
+
+/**
+ * The registry writer's work (format.ts `writer`, a batch item of format fatturapa): the request
+ * checked as the single route checks it (a 400 before payment), then the file. With `specimen`
+ * (paid with test money) the specimen note leads the Causale: FatturaPA has no test flag.
+ */
+export function writeFatturaPAItem(
+  body: unknown,
+  { specimen = false }: { specimen?: boolean } = {},
+): { prepared: PreparedInvoice; file: Uint8Array } {
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const { profile = 'fatturapa', ...invoiceBody } = isObject ? (body as Record<string, unknown>) : {};
+  if (profile !== 'fatturapa')
+    throw validationFailed([
+      { path: 'profile', code: 'profile_format', message: `is ${String(profile)}, which is not written as fatturapa` },
+    ]);
+  const { prepared, issues, own } = checkFatturaPARequest(isObject ? invoiceBody : body);
+  if (issues.length > 0) {
+    const rules = [...new Set(issues.map((issue) => issue.code))].join(', ');
+    throw new InputRejected(
+      'einvoice_rules_failed',
+      `The invoice breaks Italy FatturaPA 1.2.3 (FPR12, FPA12 on request) rule${issues.length === 1 ? '' : 's'} ${rules}; see issues. Nothing was charged.`,
+      issues,
+    );
+  }
+  return { prepared, file: produceFatturaPA(specimen ? asSpecimen(prepared) : prepared, own).xml };
 }
 
 /** The FatturaPA route's body: profile fatturapa unless the request names one (another is refused). */
