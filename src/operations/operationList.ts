@@ -7,6 +7,7 @@ import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
 import type { ThemeStore } from '../themes/themeStore.js';
+import type { BatchOptions } from '../batch/produceBatch.js';
 import type { KsefEnvironment } from '../einvoice/formats/ksef/kodI.js';
 
 /** What operations' work may need; the compute workers build the list without any (they only parse). */
@@ -17,6 +18,8 @@ export interface OperationDependencies {
   themes?: ThemeStore | undefined;
   /** The KSeF environment of a printed FA(3)'s QR link when the request names none (KSEF_QR_ENVIRONMENT). */
   ksefQrEnvironment?: KsefEnvironment | undefined;
+  /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
+  assembleZip?: BatchOptions['assembleZip'];
 }
 
 /**
@@ -29,7 +32,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes),
     ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
-    ...batchOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip),
     ...themeOperations(deps.themes),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.ksefQrEnvironment),
     ...helperOperations(HELPER_OPERATIONS),
