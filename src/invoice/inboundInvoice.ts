@@ -183,6 +183,12 @@ export interface InboundInvoice {
   otherValues: OtherValue[];
   /** A syntax of a format's own: the request fields a re-issue under its profile adds to the invoice (FA(3): its `ksef` object). */
   reissueFields?: Record<string, unknown>;
+  /**
+   * A syntax with arithmetic of its own (FA(3): gross-priced lines, advances, settlements): its totals
+   * compared by its reader under its own rules; src/einvoice/inbound/inboundTotals.ts then answers these
+   * instead of recomputing by EN 16931's.
+   */
+  ownTotals?: TotalsComparison;
   /** An FA(3) only: its kind and the seller NIP as written, which its KSeF verification code (KOD I) needs (src/einvoice/formats/ksef/readFa3.ts). */
   fa3?: { kind: string; sellerNip: string | undefined };
 }
