@@ -90,7 +90,7 @@ export function createApp(deps: AppDependencies): AppService {
     renderer: deps.renderer,
     onRendered: deps.metrics?.observeRender,
     themes,
-    ksefQrEnvironment: config.KSEF_QR_ENVIRONMENT,
+    verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
   });
   const specs: Operation[] = [
     ...operations,

@@ -189,8 +189,6 @@ export interface InboundInvoice {
    * instead of recomputing by EN 16931's.
    */
   ownTotals?: TotalsComparison;
-  /** An FA(3) only: its kind and the seller NIP as written, which its KSeF verification code (KOD I) needs (src/einvoice/formats/ksef/readFa3.ts). */
-  fa3?: { kind: string; sellerNip: string | undefined };
 }
 
 /** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */

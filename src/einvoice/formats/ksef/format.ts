@@ -1,5 +1,6 @@
 import { defineFormat } from '../format.js';
 import { fa3AmountFields } from './fa3Amounts.js';
+import { kodIHook } from './kodI.js';
 import { KSEF_EXAMPLE } from './ksefExample.js';
 import { KsefField } from './ksefFields.js';
 import { checkKsefRequest } from './ksefRequest.js';
@@ -45,6 +46,7 @@ export const ksef = defineFormat({
     customizations: [[/^FA \(3\) 1-0E$/, 'Poland KSeF FA(3)']],
     matches: isFa3Root,
     read: readFa3,
+    verificationCode: kodIHook,
   },
   writer: {
     mediaType: 'application/xml',

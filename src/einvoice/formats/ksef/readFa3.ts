@@ -53,7 +53,6 @@ export function readFa3(root: XNode): InboundInvoice {
   const prepaid = paid ?? (partial.length > 0 ? sum(partial) : undefined);
   const settled = r.text(fa, 'Rozliczenie', 'DoZaplaty');
   const taxPln = SLOT_RATES.slice(0, 5).map(([slot]) => r.text(fa, `P_14_${slot}W`));
-  const sellerNip = r.text(root, 'Podmiot1', 'DaneIdentyfikacyjne', 'NIP');
   const kind = r.text(fa, 'RodzajFaktury') ?? '';
   const corrected = r.node(fa, 'DaneFaKorygowanej');
   const invoice: InboundInvoice = {
@@ -136,9 +135,8 @@ export function readFa3(root: XNode): InboundInvoice {
     attachments: [],
     otherValues: [],
     reissueFields: { ksef: requestFields(r, fa, kind) },
-    fa3: { kind, sellerNip },
   };
-  // KOD I needs the NIP as written; a corrected KSeF number is printed as a reference too.
+  // A corrected KSeF number is printed as a reference too.
   const correctedNumber = r.text(corrected, 'NrKSeFFaKorygowanej');
   if (correctedNumber) invoice.references.push({ bt: 'NrKSeFFaKorygowanej', value: correctedNumber });
   invoice.ownTotals = compareFa3Totals(r, fa);
