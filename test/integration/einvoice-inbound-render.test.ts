@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
-import { formatAmount } from '../../src/render/inboundView.js';
+import { formatAmount } from '../../src/render/inbound/amountText.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { CORPUS_ABSENT_MESSAGE, CORPUS_PRESENT, inboundCorpus, SHARED_EINVOICE } from '../support/inboundCorpus.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';

@@ -12,7 +12,7 @@ import { readInbound } from '../../../src/einvoice/inbound/readInbound.js';
 import { xmlText } from '../../../src/xml/xmlText.js';
 import { prepareEInvoice, prepareProfiledEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { PROFILES } from '../../../src/einvoice/profiles.js';
-import { formatAmount } from '../../../src/render/inboundView.js';
+import { formatAmount } from '../../../src/render/inbound/amountText.js';
 
 /** The scanner and reader with the bounds the service reads inbound e-invoices within. */
 const pdfEmbeddedFiles = (pdf: Uint8Array) => scanPdf(pdf, INBOUND_PDF_BOUNDS);
