@@ -191,6 +191,14 @@ export interface InboundInvoice {
   ownTotals?: TotalsComparison;
 }
 
+/** A verification code as the PDF prints it (src/einvoice/formats/format.ts VerificationCodeHook): a QR code of the link, its caption beneath. */
+export interface VerificationCode {
+  link: string;
+  caption: string;
+  /** The code's own name, printed in its language whatever the page's (FA(3): "KOD I · weryfikacja w KSeF", pl). */
+  name: { text: string; lang: string };
+}
+
 /** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */
 export const TOTAL_KEYS = [
   'line_total',

@@ -5,6 +5,7 @@ import type { EInvoiceDocument } from '../document.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
 import type { InboundInvoice } from '../inbound/model.js';
+import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import type { Rule } from '../rules.js';
 
 /**
@@ -111,11 +112,6 @@ export interface VerificationCodeHook {
   ): VerificationCode | undefined;
 }
 
-/** A verification code as the PDF prints it: a QR code of the link, with its caption beneath. */
-export interface VerificationCode {
-  link: string;
-  caption: string;
-}
 
 /**
  * How a syntax of the format's own is written: from the request body (its `profile`, if any, the format's), since

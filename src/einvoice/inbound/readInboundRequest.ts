@@ -1,4 +1,4 @@
-import type { VerificationCode } from '../formats/format.js';
+import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 import { customizationName } from './customizations.js';
 import { envelopeNotes } from './inspect.js';

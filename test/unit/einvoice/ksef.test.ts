@@ -178,6 +178,7 @@ test('KOD I: the hash of the bytes as given, on the host of the environment', ()
   assert.deepEqual(code, {
     link: `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
     caption: 'OFFLINE',
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
   });
   assert.equal(
     kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, 'test').link,
@@ -203,11 +204,13 @@ test('KOD I through the registry hook: render.pdf reads an FA(3) with its code, 
   assert.deepEqual(read({}).verificationCode, {
     link: `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
     caption: 'OFFLINE',
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
   });
   const number = withKsefChecksum('5250000009-20260302-0100001AF629');
   assert.deepEqual(read({ ksef_environment: 'demo', ksef_number: number }).verificationCode, {
     link: `https://qr-demo.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
     caption: number,
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
   });
   assert.throws(
     () => read({ ksef_number: withKsefChecksum('7770000005-20260302-0100001AF629') }),

@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { rejected } from '../../../errors.js';
 import { parseOrReject } from '../../../invoice/issues.js';
 import type { InboundInvoice } from '../../inbound/model.js';
-import type { VerificationCode, VerificationCodeHook } from '../format.js';
+import type { VerificationCode } from '../../../invoice/inboundInvoice.js';
+import type { VerificationCodeHook } from '../format.js';
 import { checkKsefNumber } from './ksefNumber.js';
 
 /**
@@ -66,6 +67,7 @@ export function kodI(
     caption = checked.canonical;
   }
   return {
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
     link: `${KSEF_QR_HOSTS[environment]}/invoice/${document.sellerNip}/${date[3]}-${date[2]}-${date[1]}/${invoiceHash(bytes)}`,
     caption,
   };
