@@ -1,5 +1,4 @@
 import { DEFAULT_DESIGN } from '../invoice/designFields.js';
-import type Handlebars from 'handlebars';
 import type { InboundInvoice, TotalsComparison, VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import type { PartyView } from './partyView.js';

@@ -112,7 +112,6 @@ export interface VerificationCodeHook {
   ): VerificationCode | undefined;
 }
 
-
 /**
  * How a syntax of the format's own is written: from the request body (its `profile`, if any, the format's), since
  * such a format may take its own request object (FA(3)'s `ksef`), checked under its rules (an
