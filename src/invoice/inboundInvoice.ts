@@ -5,6 +5,8 @@
  * the reader does not map lands in `otherValues` with its element path (and BT number where
  * known), so no value of the document is dropped silently.
  */
+import type { LabelKey } from './labelKeys.js';
+
 /** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
 type Syntax = 'cii' | 'ubl' | 'zugferd1' | 'fa3' | 'fatturapa';
 
@@ -189,6 +191,19 @@ export interface InboundInvoice {
    * instead of recomputing by EN 16931's.
    */
   ownTotals?: TotalsComparison;
+  /** Terms whose legal name in the document's own language matters (FA(3): its kind, Adnotacje, rate codes). */
+  legalTerms?: LegalTerm[];
+}
+
+/**
+ * A term the PDF prints in the page's language (`label`, a catalog key) with the legal name the
+ * document's own law gives it beside (in `lang`, Polish for FA(3)) and the element that states it.
+ */
+export interface LegalTerm {
+  label: LabelKey;
+  legalName: string;
+  lang: string;
+  element: string;
 }
 
 /** A verification code as the PDF prints it (src/einvoice/formats/format.ts VerificationCodeHook): a QR code of the link, its caption beneath. */

@@ -4,6 +4,7 @@ type InBreakdown = InboundInvoice['breakdown'][number];
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../../xml/xmlTree.js';
+import { fa3LegalTerms } from './fa3LegalTerms.js';
 import { compareFa3Totals } from './fa3Totals.js';
 import { categoryOfCode } from './rateCodes.js';
 import { FA3_NAMESPACE } from './writeFa3.js';
@@ -140,6 +141,7 @@ export function readFa3(root: XNode): InboundInvoice {
   const correctedNumber = r.text(corrected, 'NrKSeFFaKorygowanej');
   if (correctedNumber) invoice.references.push({ bt: 'NrKSeFFaKorygowanej', value: correctedNumber });
   invoice.ownTotals = compareFa3Totals(r, fa);
+  invoice.legalTerms = fa3LegalTerms(r, fa, kind);
   markRoutine(r, root, fa);
   invoice.otherValues = r.leftovers(root, () => null);
   return invoice;
