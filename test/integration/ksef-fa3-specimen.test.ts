@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { specimenFa3 } from '../../src/einvoice/formats/ksef/fa3Specimen.js';
+import { parseKsefRoute } from '../../src/einvoice/formats/ksef/ksefRoute.js';
+import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
+import { SPECIMEN_NOTE } from '../../src/invoice/specimen.js';
+import { eInvoiceOperations } from '../../src/operations/eInvoiceOperations.js';
+import { KSEF_EXAMPLES } from '../fixtures/ksefExamples.js';
+import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
+
+/**
+ * An FA(3) paid with test money is a specimen: the specimen note is the first StopkaFaktury (FA(3)
+ * has no test flag), whether the invoice had a footer or not; the marked file still passes the
+ * official schema and reads back with the note first.
+ */
+const NOW = new Date('2026-03-02T10:00:00Z');
+const withNotes = { ...KSEF_EXAMPLES['ksef-vat-example'], notes: 'Dziękujemy za zakupy.' };
+const withoutNotes = { ...KSEF_EXAMPLES['ksef-vat-example'], notes: undefined };
+
+test('the note is the first footer text, with or without the invoice’s own notes', () => {
+  for (const body of [withNotes, withoutNotes]) {
+    const marked = specimenFa3(parseKsefRoute(body, NOW).xml);
+    const { invoice } = readInbound(marked, 'xml');
+    assert.equal(invoice.notes.filter((note) => note.subject === undefined)[0]?.text, SPECIMEN_NOTE);
+    if (body.notes) assert.ok(invoice.notes.some((note) => note.text === body.notes));
+  }
+});
+
+test('the single route marks the file only when paid with test money', () => {
+  const route = eInvoiceOperations(undefined).find((operation) => operation.path === '/v1/e-invoice/ksef.xml')!;
+  const parsed = parseKsefRoute(withNotes, NOW);
+  const answer = (specimen: boolean) =>
+    (route.handle as (input: unknown, call: { signal: AbortSignal; specimen: boolean }) => { body: Buffer })(parsed, {
+      signal: AbortSignal.timeout(10_000),
+      specimen,
+    }).body.toString('utf8');
+  assert.ok(answer(true).includes(SPECIMEN_NOTE));
+  assert.ok(!answer(false).includes(SPECIMEN_NOTE));
+});
+
+test('check-xml ksef-fa3 accepts the marked files', { skip: oracleMissing }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ksef-fa3-specimen-'));
+  try {
+    writeFileSync(join(dir, 'with-notes.xml'), specimenFa3(parseKsefRoute(withNotes, NOW).xml));
+    writeFileSync(join(dir, 'without-notes.xml'), specimenFa3(parseKsefRoute(withoutNotes, NOW).xml));
+    const result = runCheckXml('ksef-fa3', dir);
+    assert.equal(result.files, 2, result.output.slice(0, 2000));
+    assert.equal(result.fatal, 0, result.output.slice(0, 4000));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
