@@ -27,6 +27,7 @@ import {
   type OperationJobResult,
 } from './operations/operationJobs.js';
 import { operationList } from './operations/operationList.js';
+import { fromPooled, writePdfBatchZip, type PooledBatchFile } from './batch/pdfBatchZip.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
 import { createMemoryThemeStore, type ThemeStore } from './themes/themeStore.js';
@@ -86,8 +87,19 @@ export function createApp(deps: AppDependencies): AppService {
   const buckets = deps.buckets ?? createMemoryBucketStore();
   const themes = deps.themes ?? createMemoryThemeStore();
   let routes: PricedOperation[] = [];
+  // Every operation's body is parsed and validated on the compute pool (a free computed one is
+  // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
+  // A queue of 64 per thread and priority: about a second of maximal work, beyond which 503 server_busy.
+  const pool =
+    config.COMPUTE_THREADS > 0
+      ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64, jobModule: OPERATION_WORKER })
+      : undefined;
   const operations = operationList({
     renderer: deps.renderer,
+    // A rendered PDF batch's ZIP is written on the pool too (hashing and copying its PDFs).
+    assembleZip: pool
+      ? async (job) => fromPooled((await pool.run(job, 'high')) as PooledBatchFile)
+      : async (job) => writePdfBatchZip(job),
     onRendered: deps.metrics?.observeRender,
     themes,
     verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
@@ -109,13 +121,6 @@ export function createApp(deps: AppDependencies): AppService {
   ];
   routes = priceRoutes(specs, config.PRICES);
 
-  // Every operation's body is parsed and validated on the compute pool (a free computed one is
-  // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
-  // A queue of 64 per thread and priority: about a second of maximal work, beyond which 503 server_busy.
-  const pool =
-    config.COMPUTE_THREADS > 0
-      ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64, jobModule: OPERATION_WORKER })
-      : undefined;
   const byId = new Map<string, Operation>(operations.map((operation) => [operation.operationId, operation]));
   const runJob = pool
     ? (job: OperationJob, priority: 'high' | 'normal') => pool.run(job, priority) as Promise<OperationJobResult>

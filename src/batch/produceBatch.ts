@@ -10,6 +10,7 @@ import { BATCH_FORMATS } from './batchFormats.js';
 import type { PreparedBatch } from './batchRequest.js';
 import { fileNamesOf } from './fileNames.js';
 import { manifestBytes, manifestFile, type ManifestFile } from './manifest.js';
+import { pdfBatchZipJob, writePdfBatchZip, type BatchFile, type PdfBatchZipJob } from './pdfBatchZip.js';
 import { ZipWriter } from './zipWriter.js';
 
 /** The renderer as the batch uses it (render/renderer.ts): admission throws renderer_busy synchronously. */
@@ -24,13 +25,11 @@ export interface BatchOptions {
   /** How long a later item waits for the renderer to admit it when other traffic fills it (default 30 s). */
   admissionWaitMs?: number;
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
+  /** Writes the rendered files' ZIP (pdfBatchZip.ts); the app runs it on the compute pool. Default: here. */
+  assembleZip?: ((job: PdfBatchZipJob) => Promise<BatchFile>) | undefined;
 }
 
-export interface BatchFile {
-  contentType: 'application/zip';
-  body: Buffer;
-  count: number;
-}
+export type { BatchFile } from './pdfBatchZip.js';
 
 const DEFAULT_CONCURRENCY = 2;
 const DEFAULT_ADMISSION_WAIT_MS = 30_000;
@@ -46,19 +45,22 @@ const DEFAULT_ADMISSION_WAIT_MS = 30_000;
  * because other callers fill the renderer waits and tries again. If any item fails, the others
  * are withdrawn and the error names the item (`invoices[3]`): nothing is settled.
  *
- * Memory: each finished file is added to the ZIP as soon as the files before it are (so at most
- * `concurrency` rendered files wait outside it); the archive is assembled once at the end.
+ * The rendered files are kept in item order and their ZIP is written once at the end, by
+ * `assembleZip` (on the compute pool in the app: hashing and copying a batch's PDFs is CPU work
+ * that would otherwise hold the event loop); an XML batch is written by xmlBatch below.
  */
 export function produceBatch(
   renderer: BatchRenderer | undefined,
   batch: PreparedBatch,
   options: BatchOptions = {},
 ): Promise<BatchFile> {
-  const { add, finish } = zipOf(batch);
-
   if (isXmlBatch(batch)) return Promise.resolve(xmlBatch(batch));
   if (!renderer) throw new AppError('not_implemented', 'PDF rendering is not available on this instance.');
-  return renderAll(renderer, batch, batch.format as 'pdf' | 'factur-x', options, add).then(finish);
+  const rendered: { bytes: Buffer; pages: number }[] = [];
+  const assemble = options.assembleZip ?? ((job) => Promise.resolve(writePdfBatchZip(job)));
+  return renderAll(renderer, batch, batch.format as 'pdf' | 'factur-x', options, (index, bytes, pages) => {
+    rendered[index] = { bytes, pages: pages! };
+  }).then(() => assemble(pdfBatchZipJob(batch, rendered)));
 }
 
 /** The batch's ZIP as files are added in item order: `add` each file, then `finish` with the manifest. */

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '../errors.js';
-import { MAX_PAYMENT_HEADER_BYTES } from '../payment/paymentHeader.js';
+import { MAX_PAYMENT_HEADER_BYTES } from './paymentSignature.js';
 import { httpAnswerOf } from './errorAnswers.js';
 
 /**

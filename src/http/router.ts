@@ -8,6 +8,7 @@ import type { PayerAdmission } from '../payment/paymentProcessor.js';
 import { documentBody } from './documentBody.js';
 import { jsonText } from './jsonBody.js';
 import { PAYMENT_SIGNATURE } from './paymentEncoding.js';
+import { readPaymentSignature } from './paymentSignature.js';
 import { writeOutcome } from './writeOutcome.js';
 
 /**
@@ -36,7 +37,7 @@ export function buildRouter(
         const signIn = ctx.get('SIGN-IN-WITH-X');
         const outcome = await caller.call(operation, {
           ...(operation.request ? { body: requestBody(ctx) } : {}),
-          ...(paid && header ? { payment: { header } } : {}),
+          ...(paid && header ? { payment: { read: () => readPaymentSignature(header) } } : {}),
           hooks: {
             ...(paid && signIn ? { signIn: { header: signIn } } : {}),
             admitPayer: ctx.state.admitPayer as PayerAdmission | undefined,

@@ -1,6 +1,6 @@
 import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
 import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
-import { isXmlBatch, produceBatch, xmlBatch, type BatchFile } from '../batch/produceBatch.js';
+import { isXmlBatch, produceBatch, xmlBatch, type BatchFile, type BatchOptions } from '../batch/produceBatch.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { timesUsd } from '../payment/price.js';
 import type { ThemeStore } from '../themes/themeStore.js';
@@ -27,6 +27,7 @@ export function batchOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
+  assembleZip?: BatchOptions['assembleZip'],
 ): Operation[] {
   const batch: Operation<PreparedBatch> = {
     method: 'POST',
@@ -56,7 +57,7 @@ export function batchOperations(
     // Not async: the first render's admission must throw before this returns (operation.ts `handle`).
     handle(input, { signal, specimen = false }) {
       const [items, printer] = specimen ? specimenBatch(input, renderer) : [input, renderer];
-      return produceBatch(printer, items, { signal, onRendered }).then(zipAnswer);
+      return produceBatch(printer, items, { signal, onRendered, assembleZip }).then(zipAnswer);
     },
   };
   return [batch];

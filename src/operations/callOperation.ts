@@ -1,13 +1,21 @@
 import { AppError } from '../errors.js';
 import { operationContextAt } from '../helpers/operation.js';
 import type { PricedResource } from '../payment/offer.js';
-import { decodePayment, type PaymentInput } from '../payment/paymentHeader.js';
+import { decodePayment } from '../payment/paymentPayload.js';
 import { isPaid, type Answer, type PricedOperation } from './operation.js';
 import type { OperationJob, OperationJobResult } from './operationJobs.js';
 import type { PaidCall, PaidCallHooks, PaidOutcome, PaidWork } from './paidCall.js';
 
 /** How a call ends; each transport (HTTP, MCP) writes it its own way. */
 export type CallOutcome = PaidOutcome;
+
+/**
+ * A payment as a transport hands it over: the payload object itself (MCP's `_meta["x402/payment"]`),
+ * or a reader that decodes it from the transport's encoding (HTTP's base64 PAYMENT-SIGNATURE,
+ * http/paymentSignature.ts), called once, after the body was validated, so that a malformed
+ * header never takes precedence over the body's errors.
+ */
+type PaymentInput = { payload: unknown } | { read(): unknown };
 
 /** What a transport read, in transport-free terms. */
 export interface OperationRequest {
@@ -114,7 +122,8 @@ export function operationCaller(deps: CallDependencies) {
         'payment_unavailable',
         'Payments are not configured on this instance, so this paid operation is unavailable.',
       );
-    const payment = request.payment ? decodePayment(request.payment) : undefined;
+    const carried = request.payment;
+    const payment = carried ? decodePayment('read' in carried ? carried.read() : carried.payload) : undefined;
     return deps.paidCall(resourceFor(operation, input), payment, fingerprint, work, request.hooks);
   }
 

@@ -7,6 +7,7 @@ import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
 import type { ThemeStore } from '../themes/themeStore.js';
+import type { BatchOptions } from '../batch/produceBatch.js';
 
 /** What operations' work may need; the compute workers build the list without any (they only parse). */
 export interface OperationDependencies {
@@ -16,6 +17,8 @@ export interface OperationDependencies {
   themes?: ThemeStore | undefined;
   /** The server's defaults of the formats' verification-code arguments on render.pdf (ksef_environment). */
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
+  /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
+  assembleZip?: BatchOptions['assembleZip'];
 }
 
 /**
@@ -28,7 +31,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes),
     ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
-    ...batchOperations(deps.renderer, deps.onRendered, deps.themes),
+    ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip),
     ...themeOperations(deps.themes),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(HELPER_OPERATIONS),

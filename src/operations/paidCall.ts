@@ -2,7 +2,7 @@ import { AppError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { PricedResource } from '../payment/offer.js';
 import type { SettleResponse } from '../payment/facilitatorClient.js';
-import type { DecodedPayment } from '../payment/paymentHeader.js';
+import type { DecodedPayment } from '../payment/paymentPayload.js';
 import type { SignInInput } from '../payment/signInWithX/signInProof.js';
 import type { ClaimedPayment, PayerAdmission, PaymentCheck, PaymentProcessor } from '../payment/paymentProcessor.js';
 import { paidAnswerOf, type Answer, type PaidAnswer } from './operation.js';

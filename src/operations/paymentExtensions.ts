@@ -26,7 +26,7 @@ export function withPaymentExtensions(
     ? withTrialNetwork(paidCall, {
         call: paidCaller(trial.processor, lifecycle),
         requirements: (resource) => trial.processor.requirements(resource),
-        mainRequirements: (resource) => processor.requirements(resource),
+        mainChallenge: (resource, error) => processor.challenge(resource, error),
       })
     : paidCall;
   if (!signIn) return withTrial;

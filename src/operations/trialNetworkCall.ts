@@ -9,8 +9,8 @@ export interface TrialNetworkOptions {
   call: PaidCall;
   /** The trial network's offer for a resource, appended to every 402's accepts. */
   requirements(resource: PricedResource): PaymentRequirements;
-  /** The main network's offer, put first in the 402 that refuses a trial payment. */
-  mainRequirements(resource: PricedResource): PaymentRequirements;
+  /** The main processor's challenge (both networks' offers, each signed when receipts are on), for the 402 that refuses a trial payment. */
+  mainChallenge(resource: PricedResource, error: string): Promise<PaymentRequired>;
 }
 
 type Challenge = Extract<PaidOutcome, { kind: 'payment-required' }>;
@@ -31,27 +31,22 @@ export function withTrialNetwork(mainCall: PaidCall, trial: TrialNetworkOptions)
       : await mainCall(resource, payment, fingerprint, work, hooks);
     if (outcome.kind !== 'payment-required') return outcome;
     return onTrial
-      ? withMainOffer(outcome, trial.mainRequirements(resource))
+      ? { ...outcome, paymentRequired: await trial.mainChallenge(resource, outcome.paymentRequired.error ?? '') }
       : withTrialOffer(outcome, trial, resource);
   };
 }
 
-/** The challenge with the trial network's offer after the main one(s). */
-export const withTrialAccepts = (
-  paymentRequired: PaymentRequired,
-  trialOffer: PaymentRequirements,
-): PaymentRequired => ({
-  ...paymentRequired,
-  accepts: [...paymentRequired.accepts, trialOffer],
-});
+/**
+ * The challenge with the trial network's offer after the main one(s). The main processor lists it
+ * already (payment/startPayments.ts: its offer is signed with the main one's); a challenge built
+ * without it gets it appended, unsigned.
+ */
+export const withTrialAccepts = (paymentRequired: PaymentRequired, trialOffer: PaymentRequirements): PaymentRequired =>
+  paymentRequired.accepts.some((accept) => accept.network === trialOffer.network)
+    ? paymentRequired
+    : { ...paymentRequired, accepts: [...paymentRequired.accepts, trialOffer] };
 
 const withTrialOffer = (outcome: Challenge, trial: TrialNetworkOptions, resource: PricedResource): Challenge => ({
   ...outcome,
   paymentRequired: withTrialAccepts(outcome.paymentRequired, trial.requirements(resource)),
-});
-
-/** A refused trial payment's 402 still offers both networks, the main one first. */
-const withMainOffer = (outcome: Challenge, mainOffer: PaymentRequirements): Challenge => ({
-  ...outcome,
-  paymentRequired: { ...outcome.paymentRequired, accepts: [mainOffer, ...outcome.paymentRequired.accepts] },
 });

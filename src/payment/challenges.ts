@@ -1,4 +1,4 @@
-import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { BAZAAR } from '@x402/extensions/bazaar';
 import { compactPaymentRequired } from './compactChallenge.js';
 import { extensionMismatch, type Refusal } from './matchOffer.js';
@@ -40,9 +40,11 @@ export function createChallenges(options: {
   terms: OfferTerms;
   baseUrl: string;
   receipts?: ReceiptSigner | undefined;
+  /** Offers on other networks listed after ours (the trial network's), signed with ours. */
+  alsoAccepts?: ((resource: PricedResource) => PaymentRequirements[]) | undefined;
   now?: () => number;
 }): Challenges {
-  const { terms, baseUrl, receipts } = options;
+  const { terms, baseUrl, receipts, alsoAccepts } = options;
   const now = options.now ?? Date.now;
   const unsigned = new Map<string, PaymentRequired>();
   const signed = new Map<string, { until: number; paymentRequired: Promise<PaymentRequired> }>();
@@ -56,6 +58,9 @@ export function createChallenges(options: {
     if (!paymentRequired) {
       if (unsigned.size >= MAX_KEPT) unsigned.clear();
       paymentRequired = buildPaymentRequired(resource, terms, baseUrl, '');
+      // Before signing: every accepts entry gets its signed offer (acceptIndex is its position).
+      if (alsoAccepts)
+        paymentRequired = { ...paymentRequired, accepts: [...paymentRequired.accepts, ...alsoAccepts(resource)] };
       unsigned.set(key, paymentRequired);
     }
     return paymentRequired;

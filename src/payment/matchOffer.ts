@@ -1,5 +1,5 @@
 import type { PaymentRequirements } from '@x402/core/types';
-import type { DecodedPayment, ExactAuthorization } from './paymentHeader.js';
+import type { DecodedPayment, ExactAuthorization } from './paymentPayload.js';
 
 const same = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
 

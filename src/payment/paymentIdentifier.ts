@@ -5,7 +5,7 @@ import {
 } from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
-import type { DecodedPayment, ExactAuthorization } from './paymentHeader.js';
+import type { DecodedPayment, ExactAuthorization } from './paymentPayload.js';
 import { claimWhenFree, type PaidResult, type PaymentStore } from './paymentStore.js';
 import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
 
@@ -103,7 +103,7 @@ export function withPaymentIdentifier(
       const remember = (result: PaidResult) => store.complete(key, result, expiresAtMs).catch(() => store.release(key));
       switch (check.kind) {
         case 'claimed':
-          return { kind: 'claimed', payment: tracked(check.payment, key, fingerprint, remember) };
+          return { kind: 'claimed', payment: tracked(store, check.payment, key, fingerprint, remember) };
         case 'replayed':
         case 'collected':
           await remember(check.result);
@@ -114,66 +114,67 @@ export function withPaymentIdentifier(
       }
     },
   };
+}
 
-  /** The claimed payment, with the id following its fate: completed with it, or released. */
-  function tracked(
-    payment: ClaimedPayment,
-    key: string,
-    fingerprint: string,
-    remember: (result: PaidResult) => Promise<void>,
-  ): ClaimedPayment {
-    const free = () => store.release(key).catch(() => undefined);
-    return {
-      from: payment.from,
-      nonce: payment.nonce,
-      async verify() {
-        let verdict;
-        try {
-          verdict = await payment.verify();
-        } catch (error) {
-          await free();
-          throw error;
-        }
-        if (verdict.kind !== 'verified') await free();
-        return verdict;
-      },
-      async release() {
-        await payment.release();
+/** The claimed payment, with the id following its fate: completed with it, or released. */
+function tracked(
+  store: PaymentStore,
+  payment: ClaimedPayment,
+  key: string,
+  fingerprint: string,
+  remember: (result: PaidResult) => Promise<void>,
+): ClaimedPayment {
+  const free = () => store.release(key).catch(() => undefined);
+  return {
+    from: payment.from,
+    nonce: payment.nonce,
+    async verify() {
+      let verdict;
+      try {
+        verdict = await payment.verify();
+      } catch (error) {
         await free();
-      },
-      async settle(work) {
-        try {
-          const outcome = await payment.settle(work);
-          if (outcome.kind === 'settle-failed') await free();
-          return outcome;
-        } catch (error) {
-          await free();
-          throw error;
-        }
-      },
-      async abandon() {
-        await payment.abandon();
+        throw error;
+      }
+      if (verdict.kind !== 'verified') await free();
+      return verdict;
+    },
+    async release() {
+      await payment.release();
+      await free();
+    },
+    async settle(work) {
+      try {
+        const outcome = await payment.settle(work);
+        if (outcome.kind === 'settle-failed') await free();
+        return outcome;
+      } catch (error) {
         await free();
-      },
-      async complete(result, settled) {
-        try {
-          await payment.complete(result, settled);
-        } finally {
-          // Read back only by this wrapper, which hands it out to payloads signed by the payer
-          // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
-          await remember({
-            status: result.status,
-            contentType: result.contentType,
-            headers: result.headers,
-            body: result.body,
-            fingerprint,
-            receipt: settled.receipt,
-            signatureHash: '',
-          });
-        }
-      },
-    };
-  }
+        throw error;
+      }
+    },
+    async abandon() {
+      await payment.abandon();
+      await free();
+    },
+    async complete(result, settled) {
+      try {
+        await payment.complete(result, settled);
+      } finally {
+        // Read back only by this wrapper, which hands it out to payloads signed by the payer
+        // (signedByPayer), never by the processor's signature-bound replay: no hash to keep.
+        await remember({
+          status: result.status,
+          contentType: result.contentType,
+          headers: result.headers,
+          body: result.body,
+          fingerprint,
+          receipt: settled.receipt,
+          signatureHash: '',
+        });
+      }
+    },
+  };
 }
 
 /** Whether the payload is a plain ECDSA signature by `authorization.from` over our offer. */

@@ -1,6 +1,6 @@
 import type { PaymentRequirements } from '@x402/core/types';
 import { isAddressEqual, recoverTypedDataAddress, type Hex } from 'viem';
-import type { ExactAuthorization } from './paymentHeader.js';
+import type { ExactAuthorization } from './paymentPayload.js';
 
 /** EIP-3009's signed struct, as USDC (FiatToken v2) checks it. */
 const TRANSFER_WITH_AUTHORIZATION = {

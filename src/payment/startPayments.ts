@@ -11,7 +11,7 @@ import type { PaymentStore } from './paymentStore.js';
 import { devKey, RECEIPT_SIGNER_INDEX } from './local/devAccounts.js';
 import { createReceiptSigner, type ReceiptSigner } from './receipts.js';
 import { startSignInWithX, type SignInWithX } from './signInWithX/startSignInWithX.js';
-import { startTrial, type TrialConfiguration } from './trial/trialPayments.js';
+import { startTrial, trialAccepts, type TrialConfiguration } from './trial/trialPayments.js';
 
 export interface PaymentSettings {
   localPaymentMode: boolean;
@@ -136,6 +136,7 @@ export async function startPayments(
     createPaymentProcessor({
       receipts,
       terms,
+      ...(settings.trial ? { alsoAccepts: trialAccepts(settings.trial, payTo, settings.maxTimeoutSeconds) } : {}),
       baseUrl: settings.baseUrl,
       facilitator,
       store,

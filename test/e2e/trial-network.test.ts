@@ -14,9 +14,14 @@ import {
 } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import {
+  extractOffersFromPaymentRequired,
+  verifyOfferSignatureEIP712,
+  type EIP712SignedOffer,
+} from '@x402/extensions/offer-receipt';
 import { wrapFetchWithSIWx } from '@x402/extensions/sign-in-with-x';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { SPECIMEN_TEXT } from '../../src/invoice/specimen.js';
@@ -39,7 +44,11 @@ before(
       net: world.net,
       renderer: world.renderer,
       ownOrigin: true,
-      env: { TRIAL_NETWORK: 'on', TRIAL_FACILITATOR_URL: trialChain.facilitatorUrl },
+      env: {
+        TRIAL_NETWORK: 'on',
+        TRIAL_FACILITATOR_URL: trialChain.facilitatorUrl,
+        RECEIPT_SIGNING_KEY: generatePrivateKey(),
+      },
     });
     withoutTrial = await startPaidService({ net: world.net, renderer: world.renderer });
   },
@@ -87,6 +96,23 @@ describe('a service with the trial network', () => {
         [TRIAL_NETWORK, USDC_ON_BASE_SEPOLIA, { name: 'USDC', version: '2' }],
       ],
     );
+  });
+
+  test('with receipts signed, the trial entry gets its signed offer like the main entry', async () => {
+    const response = await postJson(`${service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
+    assert.equal(response.status, 402);
+    // Signed offers travel in the 402's JSON body (payment/compactChallenge.ts keeps them out of the header).
+    const body = (await response.json()) as { payment_required: PaymentRequired };
+    const offers = extractOffersFromPaymentRequired(body.payment_required) as EIP712SignedOffer[];
+    const verified = await Promise.all(offers.map((offer) => verifyOfferSignatureEIP712(offer)));
+    assert.deepEqual(
+      verified.map(({ payload }, index) => [offers[index]!.acceptIndex, payload.network, payload.asset]),
+      [
+        [0, 'eip155:8453', world.net.usdc],
+        [1, TRIAL_NETWORK, USDC_ON_BASE_SEPOLIA],
+      ],
+    );
+    assert.equal(new Set(verified.map(({ signer }) => signer)).size, 1, 'both signed by the one receipt signer');
   });
 
   test('a trial payment settles on the trial chain and buys a PDF stamped SPECIMEN on every page', async () => {

@@ -1,7 +1,8 @@
-import { decodePaymentSignature } from '../../src/payment/paymentHeader.js';
+import { readPaymentSignature } from '../../src/http/paymentSignature.js';
+import { decodePayment } from '../../src/payment/paymentPayload.js';
 import type { PaymentProcessor } from '../../src/payment/paymentProcessor.js';
 
-/** processor.check on a PAYMENT-SIGNATURE value, decoded as the call core decodes it (once, before the check). */
+/** processor.check on a PAYMENT-SIGNATURE value, decoded as HTTP and the call core decode it (once, before the check). */
 export const checkHeader = (
   processor: PaymentProcessor,
   ...[resource, header, fingerprint, admit]: [
@@ -10,4 +11,10 @@ export const checkHeader = (
     string,
     Parameters<PaymentProcessor['check']>[3]?,
   ]
-) => processor.check(resource, header === undefined ? undefined : decodePaymentSignature(header), fingerprint, admit);
+) =>
+  processor.check(
+    resource,
+    header === undefined ? undefined : decodePayment(readPaymentSignature(header)),
+    fingerprint,
+    admit,
+  );

@@ -150,3 +150,30 @@ test('the checker sees real imports (it would catch a climb)', () => {
     'type-only imports are told apart',
   );
 });
+
+/**
+ * payment/ takes a decoded PaymentPayload object: the HTTP transport's encoding (base64 JSON in
+ * named headers) is undone in http/paymentSignature.ts, and MCP hands its `_meta` object straight
+ * in. Base64 stays where it is no transport's payment encoding, each named with why.
+ */
+const PAYMENT_BASE64_ALLOWED = new Map([
+  // Settlements stored by an earlier version as header values (base64), read back during a rolling upgrade.
+  ['payment/redisEntries.ts', 'legacy stored receipts'],
+  // SIGN-IN-WITH-X is its own extension header, not the payment; it is decoded beside its verifier.
+  ['payment/signInWithX/signInProof.ts', 'the SIGN-IN-WITH-X proof'],
+]);
+
+test('payment/ knows neither the HTTP header encoding nor its helpers', () => {
+  const wrong: string[] = [];
+  for (const file of files.filter((path) => partOf(path) === 'payment')) {
+    const name = relative(SRC, file);
+    const text = readFileSync(file, 'utf8');
+    for (const { specifier } of importsOf(file))
+      if (/^@x402\/core\/http|paymentEncoding|paymentSignature/.test(specifier))
+        wrong.push(`${name} imports ${specifier}`);
+    if (/['"]base64['"]|atob\(|btoa\(/.test(text) && !PAYMENT_BASE64_ALLOWED.has(name))
+      wrong.push(`${name} decodes base64`);
+    if (/export const PAYMENT_(SIGNATURE|REQUIRED|RESPONSE)\b/.test(text)) wrong.push(`${name} names a payment header`);
+  }
+  assert.deepEqual(wrong, []);
+});

@@ -1,7 +1,8 @@
 import { SPECIMEN_NOTE } from '../../invoice/specimen.js';
 import { createFacilitatorClient, type SettleResponse } from '../facilitatorClient.js';
 import { checkFacilitatorSupport } from '../facilitatorSupport.js';
-import type { OfferTerms } from '../offer.js';
+import type { PaymentRequirements } from '@x402/core/types';
+import { buildRequirements, type OfferTerms, type PricedResource } from '../offer.js';
 import { createPaymentProcessor, type PaymentEvent, type PaymentProcessor } from '../paymentProcessor.js';
 import { withPaymentIdentifier } from '../paymentIdentifier.js';
 import type { PaymentStore } from '../paymentStore.js';
@@ -25,6 +26,29 @@ export interface TrialPayments {
   terms: OfferTerms;
 }
 
+/** The trial network's offer terms: Base Sepolia's test USDC unless another asset is configured. */
+const trialTermsOf = (settings: Pick<TrialSettings, 'asset' | 'payTo' | 'maxTimeoutSeconds'>): OfferTerms => ({
+  network: TRIAL_NETWORK,
+  asset: settings.asset ?? USDC_ON_BASE_SEPOLIA,
+  payTo: settings.payTo,
+  eip712Name: TRIAL_USDC_DOMAIN.name,
+  eip712Version: TRIAL_USDC_DOMAIN.version,
+  maxTimeoutSeconds: settings.maxTimeoutSeconds,
+});
+
+/**
+ * The trial network's offer for a resource, as the main processor lists it after its own in every
+ * challenge (startPayments.ts), so that it is signed with it when receipts are on.
+ */
+export const trialAccepts =
+  (configuration: TrialConfiguration, mainPayTo: string, maxTimeoutSeconds: number) =>
+  (resource: PricedResource): PaymentRequirements[] => [
+    buildRequirements(
+      resource,
+      trialTermsOf({ asset: configuration.asset, payTo: configuration.payTo ?? mainPayTo, maxTimeoutSeconds }),
+    ),
+  ];
+
 /** The settlement's own note that it bought a specimen: `extensions.specimen` of PAYMENT-RESPONSE. */
 const SPECIMEN_EXTENSION = 'specimen';
 
@@ -43,14 +67,7 @@ export async function startTrialPayments(
     duplicateWaitMs?: number | undefined;
   },
 ): Promise<TrialPayments> {
-  const terms: OfferTerms = {
-    network: TRIAL_NETWORK,
-    asset: settings.asset ?? USDC_ON_BASE_SEPOLIA,
-    payTo: settings.payTo,
-    eip712Name: TRIAL_USDC_DOMAIN.name,
-    eip712Version: TRIAL_USDC_DOMAIN.version,
-    maxTimeoutSeconds: settings.maxTimeoutSeconds,
-  };
+  const terms = trialTermsOf(settings);
   const authHeader = settings.facilitatorAuthHeader;
   const authHeaders = authHeader ? () => ({ authorization: authHeader }) : undefined;
   const support = await checkFacilitatorSupport({

@@ -13,7 +13,7 @@ import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.j
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
 import { buildRequirements, type OfferTerms, type PricedResource } from '../../../src/payment/offer.js';
 import { createPaymentProcessor, type PaymentProcessor } from '../../../src/payment/paymentProcessor.js';
-import type { ExactAuthorization } from '../../../src/payment/paymentHeader.js';
+import type { ExactAuthorization } from '../../../src/payment/paymentPayload.js';
 import { signerMismatch } from '../../../src/payment/signerCheck.js';
 import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
