@@ -13,7 +13,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from '../src/einvoice/formats/fatturapa/example.js';
-import { produceFatturaPA } from '../src/einvoice/formats/fatturapa/request.js';
+import { fatturaPAFieldsOf, produceFatturaPA } from '../src/einvoice/formats/fatturapa/request.js';
 import { checkEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { createHttpServer } from '../src/http/httpServer.js';
 import { createLogger } from '../src/logger.js';
@@ -35,7 +35,9 @@ const { fatturapa: _fields, profile: _profile, ...plain } = fatturaPA;
 const ubl = { ...plain, profile: 'en16931' };
 
 const writeFatturaPA = () => {
-  const { issues, prepared, fatturapa } = checkEInvoice(fatturaPA);
+  const checked = checkEInvoice(fatturaPA);
+  const { issues, prepared } = checked;
+  const fatturapa = fatturaPAFieldsOf(checked);
   if (issues.length > 0) throw new Error(JSON.stringify(issues));
   return produceFatturaPA(prepared, fatturapa!).xml;
 };

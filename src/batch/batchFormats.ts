@@ -1,6 +1,5 @@
 import { prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE } from '../einvoice/profiles.js';
-import { withFatturaPAProfile } from '../einvoice/formats/fatturapa/request.js';
 import { FORMATS } from '../einvoice/formats/registry.js';
 import { prepareInvoice } from '../invoice/prepareInvoice.js';
 
@@ -14,7 +13,11 @@ interface BatchFormatEntry {
 
 type WithWriter = Extract<(typeof FORMATS)[number], { writer: object }>;
 
-/** A batch format per format module that writes a syntax of its own (FA(3)): its writer checks and writes each item. */
+/**
+ * A batch format per format module that writes a syntax of its own (FA(3), FatturaPA): its writer
+ * checks and writes each item. A batch paid with test money is written again by the same writer
+ * with its specimen hook (produceBatch.ts xmlBatch), from the item's body.
+ */
 const OWN_SYNTAX_FORMATS = Object.fromEntries(
   FORMATS.filter((format): format is WithWriter => 'writer' in format).map((format): [string, BatchFormatEntry] => [
     format.id,
@@ -61,15 +64,6 @@ export const BATCH_FORMATS = {
     singleRoute: '/v1/e-invoice/ubl.xml',
   },
   ...OWN_SYNTAX_FORMATS,
-  // Not a writer of OWN_SYNTAX_FORMATS: that writes each item when it is checked, before
-  // specimenBatch (src/batch) marks the prepared invoices of a batch paid with test money; FatturaPA
-  // is written from the marked invoice (produceBatch.ts), so its specimen note leads the Causale.
-  fatturapa: {
-    prepare: (body: unknown) => prepareProfiledEInvoice(withFatturaPAProfile(body), 'fatturapa'),
-    suffix: '-fatturapa.xml',
-    mimeType: 'application/xml',
-    singleRoute: '/v1/e-invoice/fatturapa.xml',
-  },
 } as const satisfies Record<string, BatchFormatEntry>;
 
 export type BatchFormat = keyof typeof BATCH_FORMATS;

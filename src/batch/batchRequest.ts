@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { FatturaPAFields } from '../einvoice/formats/fatturapa/fields.js';
 import type { ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
@@ -54,10 +53,12 @@ export interface PreparedBatch {
   invoices: PreparedInvoice[];
   /** Each invoice's e-invoice profile (its `profile`, en16931 when absent), in item order. */
   profiles: EInvoiceProfile[];
-  /** Format fatturapa: each invoice's `fatturapa` fields, in item order. */
-  fatturapa?: (FatturaPAFields | undefined)[];
-  /** A format module's own syntax (FA(3)): each item's file, written when it was checked (batchFormats.ts). */
+  /** A format module's own syntax (FA(3), FatturaPA): each item's file, written when it was checked (batchFormats.ts). */
   xml?: Uint8Array[];
+  /** With `xml`: each item's request body, which a batch paid with test money is written again from, marked. */
+  bodies?: unknown[];
+  /** Paid with test money (src/operations/specimenBatch.ts): every file is marked before it is written. */
+  specimen?: boolean;
 }
 
 /**
@@ -78,7 +79,6 @@ export function prepareBatch(body: unknown): PreparedBatch {
   const issues: Issue[] = [];
   const prepared: PreparedInvoice[] = [];
   const profiles: EInvoiceProfile[] = [];
-  const fatturapa: (FatturaPAFields | undefined)[] = [];
   const xml: Uint8Array[] = [];
   let code: string | undefined;
   invoices.forEach((item, index) => {
@@ -86,7 +86,6 @@ export function prepareBatch(body: unknown): PreparedBatch {
       const profiled = prepare(item);
       prepared.push(profiled.prepared);
       profiles.push(profiled.profile);
-      fatturapa.push((profiled as ProfiledInvoice).fatturapa);
       if ('xml' in profiled) xml.push(profiled.xml as Uint8Array);
     } catch (error) {
       if (!(error instanceof InputRejected)) throw error;
@@ -102,8 +101,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
     format,
     invoices: prepared,
     profiles,
-    ...(format === 'fatturapa' ? { fatturapa } : {}),
-    ...(xml.length > 0 ? { xml } : {}),
+    ...(xml.length > 0 ? { xml, bodies: invoices } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { eInvoiceXml } from '../einvoice/eInvoiceDocuments.js';
-import { produceFatturaPA } from '../einvoice/formats/fatturapa/request.js';
+import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
+import type { FormatModule } from '../einvoice/formats/format.js';
+import { FORMATS } from '../einvoice/formats/registry.js';
+import { markSpecimenXml } from '../einvoice/specimenMarks.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from '../einvoice/profiles.js';
 import { AppError, type ErrorCode } from '../errors.js';
@@ -107,17 +109,25 @@ export function xmlBatch(batch: PreparedBatch, stopped: () => boolean = () => fa
   const { add, finish } = zipOf(batch);
   batch.invoices.forEach((prepared, index) => {
     if (stopped()) throw workWithdrawn(index);
-    // A syntax of a format's own (FA(3)) was written when its item was checked (batchFormats.ts);
-    // FatturaPA is written here from the invoice specimenBatch may have marked; CII and UBL too.
-    const written = batch.xml?.[index];
-    const xml = written
-      ? Buffer.from(written)
-      : batch.format === 'fatturapa'
-        ? produceFatturaPA(prepared, batch.fatturapa![index]!).xml
-        : eInvoiceXml(prepared, batch.format as 'cii' | 'ubl', batch.profiles[index]);
-    add(index, xml, null);
+    add(index, batchItemXml(batch, prepared, index), null);
   });
   return finish();
+}
+
+/**
+ * One item's XML. A syntax of a format's own (FA(3), FatturaPA) was written when its item was
+ * checked (batchFormats.ts); paid with test money, its writer writes it again with its specimen
+ * hook. CII and UBL are written here from the invoice specimenBatch marked, CII with its TestIndicator.
+ */
+function batchItemXml(batch: PreparedBatch, prepared: PreparedInvoice, index: number): Buffer {
+  const written = batch.xml?.[index];
+  if (written && !batch.specimen) return Buffer.from(written);
+  const module: FormatModule | undefined = FORMATS.find((format) => format.id === batch.format);
+  const writer = module?.writer;
+  if (writer) return Buffer.from(writer.write(batch.bodies![index], { specimen: true }).file);
+  const syntax = batch.format as XmlSyntax;
+  const xml = eInvoiceXml(prepared, syntax, batch.profiles[index]);
+  return batch.specimen ? markSpecimenXml(xml, syntax) : xml;
 }
 
 /** Never an answer: the call's verify refused the payment, and the call answers its 402 instead. */

@@ -1,13 +1,10 @@
 import * as v from 'valibot';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import { toIssues } from '../invoice/issues.js';
-import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
-import type { VatCategory } from '../invoice/vatCategories.js';
-import { IDENTIFIER_SCHEMES } from '../invoice/partyIdentifiers.js';
-import type { FatturaPAFields } from './formats/fatturapa/fields.js';
-import { checkFatturaPA, parseFatturaPAFields } from './formats/fatturapa/request.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { prepareInvoiceWithRuleIds } from './prepareWithRuleIds.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
-import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
+import { checkEn16931, type RuleContext } from './rules.js';
 
 /**
  * The e-invoice routes' input: the invoice of /v1/invoice.pdf (same schema, same rules, same
@@ -18,8 +15,8 @@ import { categoryRateRule, checkEn16931, type RuleContext } from './rules.js';
 export interface ProfiledInvoice {
   prepared: PreparedInvoice;
   profile: EInvoiceProfile;
-  /** Profile fatturapa: the request's `fatturapa` object with its defaults. */
-  fatturapa?: FatturaPAFields;
+  /** A format that checks its own request object (checkRequest): that object parsed and checked. */
+  own?: unknown;
 }
 
 /** The invoice of a request checked under its profile (throws every failing rule at once). */
@@ -39,17 +36,14 @@ export function checkEInvoice(
   body: unknown,
   format?: EInvoiceFormat,
 ): ProfiledInvoice & { issues: Issue[]; formatAmounts?: Record<string, string> } {
-  const { invoiceBody, profile, profileIssues: ownIssues, fatturapa: rawFatturaPA } = splitProfile(body);
-  // A format with its own request object checks the request itself (FA(3): formats/ksef/format.ts).
+  const { invoiceBody, profile, profileIssues } = splitProfile(body);
+  // A format with its own request object checks the request itself (FA(3): formats/ksef/format.ts,
+  // FatturaPA: formats/fatturapa/format.ts), its parsed object answered as `own`.
   const ownCheck = PROFILES[profile].checkRequest;
-  if (ownCheck && ownIssues.length === 0) {
+  if (ownCheck && profileIssues.length === 0) {
     const { issues, ...checked } = ownCheck(invoiceBody);
     return { ...checked, profile, issues: [...formatIssues(profile, format), ...issues] };
   }
-  // FatturaPA's parsed object travels on with the invoice (its route and validate's report need it),
-  // which checkRequest's answer has no place for: its SDI controls run here (formats/fatturapa/request.ts).
-  const italian = profile === 'fatturapa' ? parseFatturaPAFields(rawFatturaPA) : undefined;
-  const profileIssues = [...ownIssues, ...(italian?.issues ?? [])];
   let prepared: PreparedInvoice;
   try {
     prepared = prepareInvoiceWithRuleIds(invoiceBody);
@@ -59,13 +53,6 @@ export function checkEInvoice(
     throw error;
   }
   if (profileIssues.length > 0) throw validationFailed(profileIssues);
-  if (italian)
-    return {
-      prepared,
-      profile,
-      fatturapa: italian.fields,
-      issues: [...formatIssues(profile, format), ...checkFatturaPA(prepared, italian.fields)],
-    };
   return { prepared, profile, issues: [...formatIssues(profile, format), ...checkEInvoiceRules(prepared, profile)] };
 }
 
@@ -97,28 +84,22 @@ export function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRej
 }
 
 /**
- * The body without `profile` and `fatturapa` (the invoice schema knows neither), the profile it
- * names and its `fatturapa` object, which only profile fatturapa takes.
+ * The body without `profile` (the invoice schema does not know it) and the profile it names. A
+ * format's own request object (`fatturapa`) stays in the body for its checkRequest; under another
+ * profile it is refused by name rather than as an unknown property of the invoice.
  */
-function splitProfile(body: unknown): {
-  invoiceBody: unknown;
-  profile: EInvoiceProfile;
-  profileIssues: Issue[];
-  fatturapa: unknown;
-} {
+function splitProfile(body: unknown): { invoiceBody: unknown; profile: EInvoiceProfile; profileIssues: Issue[] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !('profile' in body || 'fatturapa' in body))
-    return { invoiceBody: body, profile: DEFAULT_PROFILE, profileIssues: [], fatturapa: undefined };
-  const { profile, fatturapa, ...invoiceBody } = body as Record<string, unknown>;
+    return { invoiceBody: body, profile: DEFAULT_PROFILE, profileIssues: [] };
+  const { profile, ...withOwn } = body as Record<string, unknown>;
   const parsed = v.safeParse(ProfileField, profile);
   const chosen = parsed.success ? parsed.output : DEFAULT_PROFILE;
   const profileIssues = parsed.success ? [] : toIssues(parsed.issues).map((issue) => ({ ...issue, path: 'profile' }));
-  if (fatturapa !== undefined && chosen !== 'fatturapa')
-    profileIssues.push({
-      path: 'fatturapa',
-      code: 'unknown_property',
-      message: 'is only taken with profile fatturapa',
-    });
-  return { invoiceBody, profile: chosen, profileIssues, fatturapa };
+  if (withOwn.fatturapa === undefined || chosen === 'fatturapa')
+    return { invoiceBody: withOwn, profile: chosen, profileIssues };
+  const { fatturapa: _refused, ...invoiceBody } = withOwn;
+  profileIssues.push({ path: 'fatturapa', code: 'unknown_property', message: 'is only taken with profile fatturapa' });
+  return { invoiceBody, profile: chosen, profileIssues };
 }
 
 function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefined): Issue[] {
@@ -131,39 +112,4 @@ function formatIssues(profile: EInvoiceProfile, format: EInvoiceFormat | undefin
       message: `is ${profile}, which exists as ${formats.join(', ')} only, not as ${format}`,
     },
   ];
-}
-
-/**
- * prepareInvoice, with two of its checks reported under the official rule ids: the category/rate
- * mismatch (the invoice model refuses it on every route) under EN 16931's, and a malformed scheme
- * identifier (electronic address, legal registration) under the rule that checks that scheme
- * (PEPPOL-COMMON-R040 for a GLN, …), the way e-invoice users look them up.
- */
-function prepareInvoiceWithRuleIds(body: unknown): PreparedInvoice {
-  try {
-    return prepareInvoice(body);
-  } catch (error) {
-    if (!(error instanceof InputRejected) || !error.issues) throw error;
-    const lines = (body as { line_items?: { tax_category?: VatCategory }[] }).line_items ?? [];
-    const issues = error.issues.map((issue) => {
-      if (issue.code === 'category_rate_mismatch') {
-        const at = Number(/^line_items\[(\d+)\]/.exec(issue.path)?.[1]);
-        const category = lines[at]?.tax_category;
-        return category ? { ...issue, code: categoryRateRule(category) } : issue;
-      }
-      const rule = identifierRule(body, issue);
-      return rule ? { ...issue, code: rule } : issue;
-    });
-    throw new InputRejected(error.code, error.message, issues);
-  }
-}
-
-/** The official rule of a scheme identifier's format issue ("seller.electronic_address.id"). */
-function identifierRule(body: unknown, issue: Issue): string | undefined {
-  const match = /^(seller|buyer|ship_to)\.(electronic_address|legal_registration)\.id$/.exec(issue.path);
-  if (!match || issue.code !== 'invalid_value') return undefined;
-  const identifier = (body as Record<string, Record<string, { scheme?: unknown } | undefined> | undefined>)[
-    match[1]!
-  ]?.[match[2]!];
-  return typeof identifier?.scheme === 'string' ? IDENTIFIER_SCHEMES.get(identifier.scheme)?.rule : undefined;
 }

@@ -14,9 +14,14 @@ const CII_TEST_INDICATOR = '<ram:TestIndicator><udt:Indicator>true</udt:Indicato
  * mark is a bug that must not hand out an unmarked specimen, so it throws.
  */
 export function specimenXml(prepared: PreparedInvoice, syntax: XmlSyntax, profile?: EInvoiceProfile): Buffer {
-  const xml = eInvoiceXml(asSpecimen(prepared), syntax, profile).toString('utf8');
+  return markSpecimenXml(eInvoiceXml(asSpecimen(prepared), syntax, profile), syntax);
+}
+
+/** The marks of specimenXml on a file written from an invoice asSpecimen already marked (a batch's). */
+export function markSpecimenXml(written: Buffer, syntax: XmlSyntax): Buffer {
+  const xml = written.toString('utf8');
   if (!xml.includes(SPECIMEN_NOTE.slice(0, 40))) throw new Error(`the ${syntax} writer dropped the specimen note`);
-  if (syntax === 'ubl') return Buffer.from(xml, 'utf8');
+  if (syntax === 'ubl') return written;
   const at = xml.indexOf(CII_CONTEXT);
   if (at === -1) throw new Error('the CII writer wrote no ExchangedDocumentContext to mark as a test document');
   const end = at + CII_CONTEXT.length;

@@ -3,6 +3,7 @@ import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.
 import { EXAMPLE_FATTURAPA_REQUEST } from '../einvoice/formats/fatturapa/example.js';
 import {
   FATTURAPA_ROUTE_DESCRIPTION,
+  fatturaPAFieldsOf,
   produceFatturaPA,
   withFatturaPAProfile,
 } from '../einvoice/formats/fatturapa/request.js';
@@ -117,8 +118,11 @@ export function eInvoiceOperations(
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
-    compute: ({ prepared, profile, issues, formatAmounts, fatturapa }) =>
-      buildEInvoiceValidation(prepared, issues, profile, { formatAmounts, fatturapa }),
+    compute: (checked) =>
+      buildEInvoiceValidation(checked.prepared, checked.issues, checked.profile, {
+        formatAmounts: checked.formatAmounts,
+        fatturapa: fatturaPAFieldsOf(checked),
+      }),
   };
 
   const fatturaPA: Operation<ProfiledInvoice> = {
@@ -139,10 +143,10 @@ export function eInvoiceOperations(
         'The FatturaPA XML, UTF-8, named in Content-Disposition as the SDI expects (IT<id>_<progressive>.xml).',
     },
     // Paid with test money: the specimen note leads the Causale (FatturaPA has no test flag).
-    handle: ({ prepared, fatturapa }, { specimen = false }) => {
+    handle: (checked, { specimen = false }) => {
       const { xml, fileName, signatureRequired } = produceFatturaPA(
-        specimen ? asSpecimen(prepared) : prepared,
-        fatturapa!,
+        specimen ? asSpecimen(checked.prepared) : checked.prepared,
+        fatturaPAFieldsOf(checked)!,
       );
       return {
         contentType: 'application/xml; charset=utf-8',

@@ -15,5 +15,5 @@ export function specimenBatch(
   const stamping: BatchRenderer | undefined = renderer && {
     renderPdf: (prepared, options) => renderer.renderPdf(prepared, { ...options, specimen: true }),
   };
-  return [{ ...batch, invoices: batch.invoices.map(asSpecimen) }, stamping];
+  return [{ ...batch, invoices: batch.invoices.map(asSpecimen), specimen: true }, stamping];
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { fatturaPAReport, produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
+import { fatturaPAReport, fatturaPAFieldsOf, produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
 import { checkEInvoice, type ProfiledInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { FATTURAPA_EXAMPLES, fatturapaArbitrary } from '../fixtures/fatturapaExamples.js';
 import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
@@ -32,8 +32,8 @@ const corpus = [
 let dir: string;
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'fatturapa-'));
-  for (const [name, { prepared, fatturapa }] of corpus)
-    writeFileSync(join(dir, `${name}.xml`), produceFatturaPA(prepared, fatturapa!).xml);
+  for (const [name, checked] of corpus)
+    writeFileSync(join(dir, `${name}.xml`), produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -43,7 +43,7 @@ const all = (xml: string, element: string) =>
 test('the corpus covers each case the format must', () => {
   const invoices = corpus.map(([, profiled]) => profiled);
   assert.ok(invoices.length >= 200 + 9);
-  const report = (at: number) => fatturaPAReport(invoices[at]!.prepared, invoices[at]!.fatturapa!);
+  const report = (at: number) => fatturaPAReport(invoices[at]!.prepared, fatturaPAFieldsOf(invoices[at]!)!);
   const types = new Set(invoices.map((_, at) => report(at).document_type));
   assert.deepEqual([...types].sort(), ['TD01', 'TD04', 'TD24']);
   assert.ok(
@@ -63,7 +63,7 @@ test('the corpus covers each case the format must', () => {
     'foreign buyer',
   );
   assert.ok(
-    invoices.some((profiled) => profiled.fatturapa?.transmission_format === 'FPA12'),
+    invoices.some((profiled) => fatturaPAFieldsOf(profiled)?.transmission_format === 'FPA12'),
     'FPA12',
   );
   assert.ok(
@@ -73,9 +73,9 @@ test('the corpus covers each case the format must', () => {
 });
 
 test('every amount in the XML is the one validate answers', () => {
-  for (const [name, { prepared, fatturapa }] of corpus) {
+  for (const [name, checked] of corpus) {
     const xml = readFileSync(join(dir, `${name}.xml`), 'utf8');
-    const report = fatturaPAReport(prepared, fatturapa!);
+    const report = fatturaPAReport(checked.prepared, fatturaPAFieldsOf(checked)!);
     const twoDecimals = (text: string) => (text.includes('.') ? text : `${text}.00`);
     assert.deepEqual(all(xml, 'ImportoTotaleDocumento'), [twoDecimals(report.total)], name);
     assert.deepEqual(
@@ -88,9 +88,9 @@ test('every amount in the XML is the one validate answers', () => {
       report.summaries.map((s) => twoDecimals(s.tax)),
       name,
     );
-    if (!report.pension_fund && prepared.totals.amountPaid === 0n && !report.withholding) {
+    if (!report.pension_fund && checked.prepared.totals.amountPaid === 0n && !report.withholding) {
       // Without a pension fund the summaries are the JSON invoice's own VAT groups and total.
-      assert.equal(report.total, validateTotal(prepared), name);
+      assert.equal(report.total, validateTotal(checked.prepared), name);
     }
   }
 });

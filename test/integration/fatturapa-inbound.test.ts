@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
+import { fatturaPAFieldsOf, produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
@@ -58,7 +58,9 @@ const inspect = async (body: Uint8Array | string, type = 'application/xml') => {
 };
 
 const ownFile = (name: keyof typeof FATTURAPA_EXAMPLES) => {
-  const { prepared, fatturapa } = prepareProfiledEInvoice(FATTURAPA_EXAMPLES[name], 'fatturapa');
+  const checked = prepareProfiledEInvoice(FATTURAPA_EXAMPLES[name], 'fatturapa');
+  const { prepared } = checked;
+  const fatturapa = fatturaPAFieldsOf(checked);
   return produceFatturaPA(prepared, fatturapa!).xml;
 };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
+import { fatturaPAFieldsOf, produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
@@ -27,11 +27,11 @@ after(async () => {
 });
 
 test('a professional’s FatturaPA printed in Italian and English', { timeout: 120_000 }, async () => {
-  const { prepared, fatturapa } = prepareProfiledEInvoice(
+  const checked = prepareProfiledEInvoice(
     FATTURAPA_EXAMPLES['td01-professional-withholding-pension-fund'],
     'fatturapa',
   );
-  const xml = produceFatturaPA(prepared, fatturapa!).xml;
+  const xml = produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml;
   const expected: Record<string, string[]> = {
     // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento).
     it: ['Visualizzazione di una fattura elettronica', 'Totale 1.448,43', 'Saldo da pagare EUR 1.220,43'],

@@ -3,6 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { inflateRawSync } from 'node:zlib';
+import { prepareBatch } from '../../src/batch/batchRequest.js';
+import { produceBatch } from '../../src/batch/produceBatch.js';
+import { specimenBatch } from '../../src/operations/specimenBatch.js';
 import { specimenFa3 } from '../../src/einvoice/formats/ksef/fa3Specimen.js';
 import { parseKsefRoute } from '../../src/einvoice/formats/ksef/ksefRoute.js';
 import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
@@ -39,6 +43,31 @@ test('the single route marks the file only when paid with test money', () => {
     }).body.toString('utf8');
   assert.ok(answer(true).includes(SPECIMEN_NOTE));
   assert.ok(!answer(false).includes(SPECIMEN_NOTE));
+});
+
+/** A ZIP's entries in archive order (local headers walked from the start), as fatturapaBatch.test.ts reads them. */
+function entries(zip: Buffer): [string, string][] {
+  const found: [string, string][] = [];
+  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
+    const method = zip.readUInt16LE(at + 8);
+    const size = zip.readUInt32LE(at + 18);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const name = zip.subarray(at + 30, at + 30 + nameLength).toString();
+    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
+    found.push([name, (method === 8 ? inflateRawSync(data) : data).toString()]);
+    at += 30 + nameLength + size;
+  }
+  return found;
+}
+
+test('a ksef batch paid with test money: every file carries the note once (the specimen hook of the registry writer)', async () => {
+  const batch = prepareBatch({ format: 'ksef', invoices: [withNotes, KSEF_EXAMPLES['ksef-advance']] });
+  const [marked] = specimenBatch(batch, undefined);
+  const specimen = entries((await produceBatch(undefined, marked)).body).filter(([name]) => name.endsWith('.xml'));
+  assert.equal(specimen.length, 2);
+  for (const [name, xml] of specimen) assert.equal(xml.split(SPECIMEN_NOTE).length, 2, name);
+  const paid = entries((await produceBatch(undefined, batch)).body).filter(([name]) => name.endsWith('.xml'));
+  for (const [name, xml] of paid) assert.ok(!xml.includes(SPECIMEN_NOTE), name);
 });
 
 test('check-xml ksef-fa3 accepts the marked files', { skip: oracleMissing }, () => {

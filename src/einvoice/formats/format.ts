@@ -45,16 +45,12 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */
   requestField?: v.OptionalSchema<v.GenericSchema, undefined>;
   /**
-   * A format whose checks need more than the invoice (FA(3)'s `ksef` object): the request without
-   * `profile` checked by the module itself instead of EN 16931 + `rules` (prepareEInvoice.ts);
-   * every issue returned, not thrown, unless the body is no valid invoice. `formatAmounts` are the
-   * amounts as the format writes them, which validate answers beside its totals.
+   * A format whose checks need more than the invoice (FA(3)'s `ksef`, FatturaPA's `fatturapa`
+   * object): the request without `profile` checked by the module itself instead of EN 16931 +
+   * `rules` (prepareEInvoice.ts); every issue returned, not thrown, unless the body is no valid
+   * invoice or its own object is malformed.
    */
-  checkRequest?: (invoiceBody: unknown) => {
-    prepared: PreparedInvoice;
-    issues: Issue[];
-    formatAmounts?: Record<string, string>;
-  };
+  checkRequest?: (invoiceBody: unknown) => CheckedRequest;
   /** A syntax of the format's own (FA(3), FatturaPA, ZUGFeRD 1.0) that inbound reads. */
   reader?: OwnSyntaxReader;
   /** A syntax of the format's own that it writes: the file for a prepared invoice. */
@@ -67,6 +63,19 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   baseRules?: (prepared: PreparedInvoice) => Issue[];
   /** A request that passes the profile's rules: an OpenAPI example named after the profile. */
   example?: InvoiceInput & { profile: Id };
+}
+
+/**
+ * A request checked by its format's module. `formatAmounts` are the amounts as the format writes
+ * them, which validate answers beside its totals; `own` is the format's own request object parsed
+ * and checked (FatturaPA's fields), which travels on with the invoice to the format's writer and
+ * validate's report; only the module that returned it reads it (formats/fatturapa/request.ts).
+ */
+export interface CheckedRequest {
+  prepared: PreparedInvoice;
+  issues: Issue[];
+  formatAmounts?: Record<string, string>;
+  own?: unknown;
 }
 
 /** A format this service reads but does not write (ZUGFeRD 1.0): no profile, only a reader. */
@@ -122,7 +131,12 @@ export interface OwnSyntaxWriter {
   /** Its single route (src/operations/eInvoiceOperations.ts) and its files' name ending, which a batch of it uses too. */
   route: string;
   fileSuffix: string;
-  write(body: unknown): { prepared: PreparedInvoice; file: Uint8Array };
+  /**
+   * The format's specimen hook: with `specimen` (paid with test money) the file is marked as a test
+   * document the way the format can (FatturaPA: the specimen note leading Causale; CII and UBL are
+   * marked by src/einvoice/specimenMarks.ts). The prepared invoice answered stays unmarked.
+   */
+  write(body: unknown, options?: { specimen?: boolean }): { prepared: PreparedInvoice; file: Uint8Array };
 }
 
 /** Declares a format module, keeping its id, syntaxes and example as literal types for the derived enums. */

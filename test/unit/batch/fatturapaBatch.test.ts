@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inflateRawSync } from 'node:zlib';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
-import { produceBatch } from '../../../src/batch/produceBatch.js';
+import { produceBatch, xmlBatch } from '../../../src/batch/produceBatch.js';
+import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from '../../../src/einvoice/formats/fatturapa/example.js';
-import { produceFatturaPA } from '../../../src/einvoice/formats/fatturapa/request.js';
+import { fatturaPAFieldsOf, produceFatturaPA } from '../../../src/einvoice/formats/fatturapa/request.js';
 import { prepareProfiledEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { InputRejected } from '../../../src/errors.js';
 import { specimenBatch } from '../../../src/operations/specimenBatch.js';
+import { SPECIMEN_NOTE } from '../../../src/invoice/specimen.js';
 import { FATTURAPA_EXAMPLES } from '../../fixtures/fatturapaExamples.js';
 
 /** Entry names and contents in archive order (local headers, walked from the start). */
@@ -35,14 +37,16 @@ test('format fatturapa: each item written as on the single route, with its own f
     ['invoice-2026_042-fatturapa.xml', 'invoice-PA-2026-1-fatturapa.xml', 'manifest.json'],
   );
   items.forEach((item, at) => {
-    const { prepared, fatturapa } = prepareProfiledEInvoice(item, 'fatturapa');
+    const checked = prepareProfiledEInvoice(item, 'fatturapa');
+    const { prepared } = checked;
+    const fatturapa = fatturaPAFieldsOf(checked);
     assert.equal(files[at]![1], produceFatturaPA(prepared, fatturapa!).xml.toString());
   });
   assert.match(files[1]![1], /<FormatoTrasmissione>FPA12</);
 });
 
-// FatturaPA keeps its own batch entry (src/batch/batchFormats.ts) because its XML must be written
-// after specimenBatch marks the invoices; a batch paid with test money carries the note in each Causale.
+// FatturaPA is a batch format of the registry's writers (src/batch/batchFormats.ts); paid with test
+// money, each item is written again with the writer's specimen hook: the note leads each Causale.
 test('format fatturapa paid with test money: every file carries the specimen note first in its Causale', async () => {
   const batch = prepareBatch({
     format: 'fatturapa',
@@ -53,6 +57,18 @@ test('format fatturapa paid with test money: every file carries the specimen not
   for (const [name, xml] of specimen) assert.match(xml, /<Causale>SPECIMEN - paid with test USDC\./, name);
   const paid = entries((await produceBatch(undefined, batch)).body).slice(0, 2);
   for (const [name, xml] of paid) assert.doesNotMatch(xml, /SPECIMEN/, name);
+});
+
+test('a CII batch paid with test money carries TestIndicator and the note; UBL the note (it has no test flag)', async () => {
+  const items = [EXAMPLE_EINVOICE, { ...EXAMPLE_EINVOICE, invoice_number: 'X-2' }];
+  for (const format of ['cii', 'ubl'] as const) {
+    const [marked] = specimenBatch(prepareBatch({ format, invoices: items }), undefined);
+    const files = entries(xmlBatch(marked).body).slice(0, 2);
+    for (const [name, xml] of files) {
+      assert.equal(xml.split(SPECIMEN_NOTE).length, 2, `${name}: the note once`);
+      assert.equal(xml.includes('<ram:TestIndicator><udt:Indicator>true</udt:Indicator>'), format === 'cii', name);
+    }
+  }
 });
 
 test('an item the SDI would refuse refuses the batch, its control code at the item’s path', () => {

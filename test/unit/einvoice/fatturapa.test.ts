@@ -9,6 +9,7 @@ import {
   isPartitaIva,
 } from '../../../src/einvoice/formats/fatturapa/identifiers.js';
 import { buildFatturaModel } from '../../../src/einvoice/formats/fatturapa/model.js';
+import { fatturaPAFieldsOf } from '../../../src/einvoice/formats/fatturapa/request.js';
 import { modelChecks } from '../../../src/einvoice/formats/fatturapa/sdiChecks.js';
 import { latin1 } from '../../../src/einvoice/formats/fatturapa/text.js';
 import { fatturaFileName } from '../../../src/einvoice/formats/fatturapa/transmission.js';
@@ -36,8 +37,9 @@ describe('Italian identifiers', () => {
 });
 
 describe('the SDI’s arithmetic over the written amounts', () => {
-  const { prepared, fatturapa } = prepareProfiledEInvoice(EXAMPLE_FATTURAPA_REQUEST, 'fatturapa');
-  const fields = fatturapa!;
+  const checked = prepareProfiledEInvoice(EXAMPLE_FATTURAPA_REQUEST, 'fatturapa');
+  const { prepared } = checked;
+  const fields = fatturaPAFieldsOf(checked)!;
   const fresh = () => buildFatturaModel(prepared, fields);
   const codes = (model: ReturnType<typeof fresh>) =>
     modelChecks(prepared, fields, model).map((issue) => [issue.code, issue.path]);

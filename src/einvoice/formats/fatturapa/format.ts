@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { FatturaPAFieldsSchema } from './fields.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from './example.js';
+import { checkFatturaPARequest, writeFatturaPAItem } from './request.js';
 import { isFatturaPARoot, readFatturaPA } from './reader.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 import { unknownRoot } from '../../inbound/refusals.js';
@@ -9,8 +10,8 @@ import { unknownRoot } from '../../inbound/refusals.js';
 /**
  * Italy's FatturaPA 1.2.3: a syntax of its own (format fatturapa, one route POST
  * /v1/e-invoice/fatturapa.xml in src/operations/eInvoiceOperations.ts), not EN 16931. Its SDI
- * controls need the request's `fatturapa` object, so prepareEInvoice.ts runs them (request.ts)
- * instead of EN 16931 and `rules`. A received file's several bodies are several documents: the
+ * controls need the request's `fatturapa` object, so they run as the module's own request check
+ * (request.ts), whose parsed fields travel on as the checked request's `own`. A received file's several bodies are several documents: the
  * first is read, the count reported (inbound/readInbound.ts).
  */
 export const fatturapa = defineFormat({
@@ -39,6 +40,7 @@ export const fatturapa = defineFormat({
   ),
   // FatturaPA is not EN 16931: its SDI controls are sdiChecks.ts, run by request.ts's checkFatturaPA.
   rules: [],
+  checkRequest: checkFatturaPARequest,
   reader: {
     describe: 'an Italian FatturaElettronica (also signed, .p7m)',
     marker: FATTURAPA_NAMESPACE,
@@ -50,6 +52,12 @@ export const fatturapa = defineFormat({
       return first;
     },
     documents: (root) => root.children.filter((child) => child.name === 'FatturaElettronicaBody').length,
+  },
+  writer: {
+    mediaType: 'application/xml',
+    route: '/v1/e-invoice/fatturapa.xml',
+    fileSuffix: '-fatturapa.xml',
+    write: writeFatturaPAItem,
   },
   docs: {
     whatYouGet: "Italy's FatturaPA 1.2.3 (FPR12; FPA12 on request), checked as the SDI would; docs/e-invoices-italy.md",

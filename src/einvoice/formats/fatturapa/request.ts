@@ -1,9 +1,12 @@
 import * as v from 'valibot';
-import type { Issue } from '../../../errors.js';
+import { InputRejected, validationFailed, type Issue } from '../../../errors.js';
 import { toIssues } from '../../../invoice/issues.js';
 import { minorToDecimal } from '../../../invoice/money.js';
 import { decimalToString } from '../../../invoice/decimal.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
+import { asSpecimen } from '../../../invoice/specimen.js';
+import { prepareInvoiceWithRuleIds } from '../../prepareWithRuleIds.js';
+import type { CheckedRequest } from '../format.js';
 import { FatturaPAFieldsSchema, type FatturaPAFields } from './fields.js';
 import { buildFatturaModel, type FatturaModel } from './model.js';
 import { modelChecks, requestChecks } from './sdiChecks.js';
@@ -12,9 +15,42 @@ import { buildFatturaPA, documentTypeOf } from './writer.js';
 
 /**
  * The profile fatturapa's part of an e-invoice request: its `fatturapa` object read (issues at
- * `fatturapa.…`), the SDI's checks, the file, and the amounts validate answers. prepareEInvoice.ts
- * calls these for profile fatturapa instead of the EN 16931 rules: FatturaPA is its own format.
+ * `fatturapa.…`), the SDI's checks, the file, and the amounts validate answers. The format's
+ * checkRequest (format.ts) runs them for profile fatturapa instead of the EN 16931 rules: FatturaPA
+ * is its own format.
  */
+
+/**
+ * The registry's checkRequest for profile fatturapa: the invoice and its `fatturapa` object, every
+ * SDI control broken (returned, not thrown), the parsed fields as `own`. A malformed `fatturapa`
+ * object is thrown with the invoice's own issues, as a malformed invoice is.
+ */
+export function checkFatturaPARequest(invoiceBody: unknown): CheckedRequest & { own: FatturaPAFields } {
+  const { body, raw } = splitFatturaPA(invoiceBody);
+  const italian = parseFatturaPAFields(raw);
+  let prepared: PreparedInvoice;
+  try {
+    prepared = prepareInvoiceWithRuleIds(body);
+  } catch (error) {
+    if (error instanceof InputRejected && italian.issues.length > 0)
+      throw new InputRejected(error.code, error.message, [...italian.issues, ...(error.issues ?? [])]);
+    throw error;
+  }
+  if (italian.issues.length > 0) throw validationFailed(italian.issues);
+  return { prepared, issues: checkFatturaPA(prepared, italian.fields), own: italian.fields };
+}
+
+function splitFatturaPA(invoiceBody: unknown): { body: unknown; raw: unknown } {
+  if (typeof invoiceBody !== 'object' || invoiceBody === null || Array.isArray(invoiceBody))
+    return { body: invoiceBody, raw: undefined };
+  const { fatturapa: raw, ...body } = invoiceBody as Record<string, unknown>;
+  return { body, raw };
+}
+
+/** The `fatturapa` fields checkFatturaPARequest answered, from a checked request of profile fatturapa. */
+export function fatturaPAFieldsOf(checked: { profile: string; own?: unknown }): FatturaPAFields | undefined {
+  return checked.profile === 'fatturapa' ? (checked.own as FatturaPAFields) : undefined;
+}
 export function parseFatturaPAFields(raw: unknown): { fields: FatturaPAFields; issues: Issue[] } {
   const parsed = v.safeParse(FatturaPAFieldsSchema, raw ?? {}, { abortEarly: false });
   if (parsed.success) return { fields: parsed.output, issues: [] };
@@ -45,6 +81,33 @@ export function produceFatturaPA(
     fileName: fatturaFileName(prepared.invoice.seller, prepared.invoice.invoice_number, fields),
     signatureRequired: fields.transmission_format === 'FPA12',
   };
+}
+
+/**
+ * The registry writer's work (format.ts `writer`, a batch item of format fatturapa): the request
+ * checked as the single route checks it (a 400 before payment), then the file. With `specimen`
+ * (paid with test money) the specimen note leads the Causale: FatturaPA has no test flag.
+ */
+export function writeFatturaPAItem(
+  body: unknown,
+  { specimen = false }: { specimen?: boolean } = {},
+): { prepared: PreparedInvoice; file: Uint8Array } {
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const { profile = 'fatturapa', ...invoiceBody } = isObject ? (body as Record<string, unknown>) : {};
+  if (profile !== 'fatturapa')
+    throw validationFailed([
+      { path: 'profile', code: 'profile_format', message: `is ${String(profile)}, which is not written as fatturapa` },
+    ]);
+  const { prepared, issues, own } = checkFatturaPARequest(isObject ? invoiceBody : body);
+  if (issues.length > 0) {
+    const rules = [...new Set(issues.map((issue) => issue.code))].join(', ');
+    throw new InputRejected(
+      'einvoice_rules_failed',
+      `The invoice breaks Italy FatturaPA 1.2.3 (FPR12, FPA12 on request) rule${issues.length === 1 ? '' : 's'} ${rules}; see issues. Nothing was charged.`,
+      issues,
+    );
+  }
+  return { prepared, file: produceFatturaPA(specimen ? asSpecimen(prepared) : prepared, own).xml };
 }
 
 /** The FatturaPA route's body: profile fatturapa unless the request names one (another is refused). */
