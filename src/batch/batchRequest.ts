@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
