@@ -85,6 +85,8 @@ export const LABEL_KEYS = [
   'discount',
   'taxable_amount',
   'tax',
+  // The VAT total in the tax currency (BT-111) when it differs from the invoice currency; {currency} is its code.
+  'tax_currency_total',
   'total_due',
   'total_credit',
   'total',
@@ -109,6 +111,8 @@ export const LABEL_KEYS = [
   'exemption_O',
   'vat_id',
   'tax_id',
+  // Japan's qualified-invoice registration number (T + 13 digits), src/render/taxInvoiceMarks.ts.
+  'qualified_invoice_registration',
   'contact',
   'payment_details',
   'account_name',

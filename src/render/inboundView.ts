@@ -10,6 +10,7 @@ import { inboundLineDetails, inboundLines } from './inbound/inboundLines.js';
 import { deliveryParty, inboundParty, otherParties } from './inbound/inboundParties.js';
 import { inboundPayment, inboundPaymentMeans } from './inbound/inboundPayment.js';
 import { inboundReferences } from './inbound/inboundReferences.js';
+import { inboundTaxMarks } from './inbound/inboundTaxMarks.js';
 import { inboundText } from './inbound/inboundText.js';
 import { inboundDifferences, inboundTaxBreakdown, inboundTotals } from './inbound/inboundTotals.js';
 
@@ -53,10 +54,16 @@ const CREDIT_NOTE_TYPE_CODES = ['381', '396', '81', '83', '532'];
 
 export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs): InvoiceView {
   const { invoice: doc } = render;
-  const fmt = inboundText(render.locale, catalogs);
+  const fmt = inboundText(render.locale, doc.currency, catalogs);
   const { labels, locale } = fmt;
   const creditNote = doc.document === 'CreditNote' || CREDIT_NOTE_TYPE_CODES.includes(doc.typeCode);
-  const documentTitle = creditNote ? labels.credit_note : labels.invoice;
+  const { titles, seller } = inboundTaxMarks(
+    doc,
+    inboundParty(doc.seller, locale),
+    creditNote ? labels.credit_note : labels.invoice,
+    creditNote,
+    fmt,
+  );
   const rateColumn = new Set(doc.lines.map((line) => `${line.category}|${line.rate}`)).size > 1;
   const lines = inboundLines(doc, fmt);
   const split = Math.max(0, lines.length - LINES_KEPT_WITH_TOTALS);
@@ -82,16 +89,16 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     pageClass: `design-${DEFAULT_DESIGN}`,
     lineNumbers: true,
     style: null,
-    title: `${documentTitle} ${doc.number}`,
+    title: `${titles.documentTitle} ${doc.number}`,
     lang: locale.language,
     dir: locale.direction === 'rtl' ? 'rtl' : null,
     labels,
-    documentTitle,
+    ...titles,
     invoiceNumber: doc.number,
     issueDate: fmt.date(doc.issueDate),
     dueDate: doc.dueDate === undefined ? null : fmt.date(doc.dueDate),
     currency: doc.currency,
-    seller: inboundParty(doc.seller, locale),
+    seller,
     buyer: inboundParty(doc.buyer, locale),
     shipTo: deliveryParty(doc, locale),
     details: [],

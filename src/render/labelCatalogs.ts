@@ -31,6 +31,8 @@ function readCatalog(file: string): LabelCatalog {
   const pageOf = data.page_of;
   if (typeof pageOf === 'string' && !(pageOf.includes('{page}') && pageOf.includes('{pages}')))
     problems.push('"page_of" must contain {page} and {pages}');
+  if (typeof data.tax_currency_total === 'string' && !data.tax_currency_total.includes('{currency}'))
+    problems.push('"tax_currency_total" must contain {currency}');
   if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}`);
   return data as LabelCatalog;
 }

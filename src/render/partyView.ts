@@ -1,6 +1,7 @@
 import { countryName } from '../invoice/localeFormat.js';
 import type { InvoiceLocale } from '../invoice/locales.js';
 import type { Party } from '../invoice/schema.js';
+import type { TaxRegistrationView } from './taxInvoiceMarks.js';
 import { textLanguage } from './textLanguage.js';
 
 export interface PartyView {
@@ -20,6 +21,8 @@ export interface PartyView {
   phone: string | null;
   vatId: string | null;
   taxId: string | null;
+  /** The tax registration number with its country's label (ABN, GST No., 登録番号): taxInvoiceMarks.ts. */
+  taxRegistration: TaxRegistrationView | null;
 }
 
 export function partyView(party: Party, locale: InvoiceLocale): PartyView {
@@ -35,6 +38,7 @@ export function partyView(party: Party, locale: InvoiceLocale): PartyView {
     phone: nonBlank(party.phone),
     vatId: nonBlank(party.vat_id),
     taxId: nonBlank(party.tax_id),
+    taxRegistration: null,
   };
 }
 

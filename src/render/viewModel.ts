@@ -1,6 +1,9 @@
 import { UNIT_CODES_WITH_NAMES, type LabelCatalog, type LabelKey } from '../invoice/labelKeys.js';
 import { formatDate, formatPercent, formatQuantity } from '../invoice/localeFormat.js';
+import { inTaxCurrency } from '../einvoice/formats/pint/taxCurrency.js';
+import { toMoney } from '../invoice/money.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import type { Party } from '../invoice/schema.js';
 import { buildTotalsReport, type TotalsReport } from '../invoice/totalsReport.js';
 import { EXEMPT_CATEGORIES, type VatCategory } from '../invoice/vatCategories.js';
 import Handlebars from 'handlebars';
@@ -9,6 +12,7 @@ import type { LabelCatalogs } from './labelCatalogs.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
 import { nonBlank, partyView, type PartyView } from './partyView.js';
+import { documentTitleView, taxRegistrationView } from './taxInvoiceMarks.js';
 import { textLanguage } from './textLanguage.js';
 import { hexColour, lookView, themeOf, type LookView } from './lookView.js';
 import type { InboundView } from './inboundView.js';
@@ -29,8 +33,12 @@ export interface InvoiceView extends LookView {
   dir: 'rtl' | null;
   /** The words of the page: the language's catalog with the request's `labels` over it. */
   labels: LabelCatalog;
-  /** "Invoice" or "Credit note" in the invoice language. */
+  /** "Invoice" or "Credit note" in the invoice language, or the law's "Tax Invoice" (taxInvoiceMarks.ts). */
   documentTitle: string;
+  /** "en" when documentTitle is the law's English wording on a page in another language. */
+  documentTitleLang: string | null;
+  /** The invoice language's own title under the legal one, when the page is not in English. */
+  documentSubtitle: string | null;
   invoiceNumber: string;
   issueDate: string;
   dueDate: string | null;
@@ -163,21 +171,30 @@ export function buildInvoiceView(
   const split = Math.max(0, lines.length - LINES_KEPT_WITH_TOTALS);
   const hasDiscount = report.discount.minor !== 0;
   const creditNote = report.document_type === 'credit_note';
-  const documentTitle = creditNote ? labels.credit_note : labels.invoice;
+  const titles = documentTitleView(creditNote ? labels.credit_note : labels.invoice, locale.language, {
+    country: invoice.seller.country,
+    registered: nonBlank(invoice.seller.tax_registration_number) !== null,
+    creditNote,
+  });
   const paid = invoice.amount_paid !== undefined;
+  const taxCurrencyRow = taxCurrencyRows(prepared, labels);
+  const party = (value: Party) => ({
+    ...partyView(value, locale),
+    taxRegistration: taxRegistrationView(value.country, value.tax_registration_number, labels, locale.language),
+  });
   return {
     ...look,
-    title: `${documentTitle} ${invoice.invoice_number}`,
+    title: `${titles.documentTitle} ${invoice.invoice_number}`,
     lang: locale.language,
     dir: locale.direction === 'rtl' ? 'rtl' : null,
     labels,
-    documentTitle,
+    ...titles,
     invoiceNumber: invoice.invoice_number,
     issueDate: formatDate(report.issue_date, locale),
     dueDate: report.due_date === null ? null : formatDate(report.due_date, locale),
     currency: report.currency.code,
-    seller: partyView(invoice.seller, locale),
-    buyer: partyView(invoice.buyer, locale),
+    seller: party(invoice.seller),
+    buyer: party(invoice.buyer),
     shipTo: invoice.ship_to ? partyView(invoice.ship_to, locale) : null,
     details: detailsOf(prepared, labels, userLang),
     logo:
@@ -188,17 +205,20 @@ export function buildInvoiceView(
     accent: invoice.accent_color === undefined ? null : hexColour(invoice.accent_color),
     rateColumn,
     totalsPad: (rateColumn ? 3 : 2) - (look.lineNumbers ? 0 : 1),
-    totalsRows: 1 + (hasDiscount ? 2 : 0) + report.tax_groups.length + (paid ? 3 : 1),
+    totalsRows: 1 + (hasDiscount ? 2 : 0) + report.tax_groups.length + taxCurrencyRow.length + (paid ? 3 : 1),
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
       subtotal: report.subtotal.formatted,
       discount: hasDiscount ? report.discount.formatted : null,
       taxable: hasDiscount ? report.taxable.formatted : null,
-      taxes: report.tax_groups.map((group) => ({
-        label: `${labels.tax} (${percent(group.rate)})`,
-        amount: group.tax.formatted,
-      })),
+      taxes: [
+        ...report.tax_groups.map((group) => ({
+          label: `${labels.tax} (${percent(group.rate)})`,
+          amount: group.tax.formatted,
+        })),
+        ...taxCurrencyRow,
+      ],
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
       total: report.total.formatted,
       amountPaid: paid ? report.amount_paid.formatted : null,
@@ -222,6 +242,23 @@ export function buildInvoiceView(
     paymentInstructions: textView(invoice.payment_instructions, userLang),
     inbound: null,
   };
+}
+
+/**
+ * The VAT total in the tax currency (BT-111) under the VAT rows, when the request's tax_currency
+ * differs from the invoice currency: converted at its exchange rate exactly as the e-invoice
+ * writes it (src/einvoice/formats/pint/taxCurrency.ts), in that currency's decimals.
+ */
+function taxCurrencyRows({ invoice, totals, locale }: PreparedInvoice, labels: LabelCatalog): TotalsView['taxes'] {
+  const taxCurrency = invoice.tax_currency;
+  if (taxCurrency === undefined || taxCurrency.code === invoice.currency) return [];
+  const tax = inTaxCurrency(totals.tax, totals.digits, taxCurrency);
+  return [
+    {
+      label: labels.tax_currency_total.replace('{currency}', taxCurrency.code),
+      amount: toMoney(tax, taxCurrency.code, locale.tag).formatted,
+    },
+  ];
 }
 
 function detailsOf(prepared: PreparedInvoice, labels: LabelCatalog, userLang: (text: string) => string): DetailView[] {

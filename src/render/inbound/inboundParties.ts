@@ -80,6 +80,7 @@ function partyBlock(fields: PartyFields, locale: InvoiceLocale): PartyView {
     phone: fields.phone ?? null,
     vatId: fields.vatId ?? null,
     taxId: fields.taxId ?? null,
+    taxRegistration: null,
     emailParts: fields.email?.split(/(?<=@)|(?=\.)/) ?? null,
   };
 }

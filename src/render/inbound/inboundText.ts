@@ -1,10 +1,11 @@
+import { CURRENCIES, type CurrencyCode } from '../../invoice/currencies.js';
 import type { LabelCatalog } from '../../invoice/labelKeys.js';
 import { formatDate, formatPercent } from '../../invoice/localeFormat.js';
 import { directionOf, parseLocaleTag, type InvoiceLocale } from '../../invoice/locales.js';
 import type { LabelCatalogs } from '../labelCatalogs.js';
 import { textLanguage } from '../textLanguage.js';
 import type { TextView } from '../viewModel.js';
-import { formatAmount } from './amountText.js';
+import { formatAmount, trimComputed } from './amountText.js';
 
 /**
  * The formatters every section builder of an inbound page shares: the reader's locale and words,
@@ -15,7 +16,12 @@ export interface InboundText {
   labels: LabelCatalog;
   /** The `lang` of a piece of the document's own text (CJK script tells more than the locale). */
   userLang: (text: string) => string;
+  /** An amount of the document in its currency, with at least that currency's decimals. */
   amount: (text: string | undefined) => string;
+  /** An amount the service recomputed, in the currency's own decimals (amountText.ts trimComputed). */
+  computed: (text: string) => string;
+  /** An amount in another currency (the tax currency, BT-111), with that currency's decimals. */
+  amountIn: (text: string, currency: string) => string;
   percent: (rate: string | undefined) => string;
   date: (iso: string | undefined) => string;
 }
@@ -27,13 +33,21 @@ function inboundLocale(tag: string | undefined): InvoiceLocale {
     : { tag: 'en-GB', language: 'en', direction: 'ltr', explicit: false };
 }
 
-export function inboundText(tag: string | undefined, catalogs: LabelCatalogs): InboundText {
+/** The decimals of a currency of the table (src/invoice/currencies.ts); 2 for any other code. */
+function currencyDecimals(code: string): number {
+  return Object.hasOwn(CURRENCIES, code) ? CURRENCIES[code as CurrencyCode].digits : 2;
+}
+
+export function inboundText(tag: string | undefined, currency: string, catalogs: LabelCatalogs): InboundText {
   const locale = inboundLocale(tag);
+  const digits = currencyDecimals(currency);
   return {
     locale,
     labels: catalogs[locale.language],
     userLang: (text) => textLanguage(text, locale.tag),
-    amount: (text) => (text === undefined ? '' : formatAmount(text, locale.tag)),
+    amount: (text) => (text === undefined ? '' : formatAmount(text, locale.tag, digits)),
+    computed: (text) => formatAmount(trimComputed(text, digits), locale.tag, digits),
+    amountIn: (text, other) => formatAmount(text, locale.tag, currencyDecimals(other)),
     percent: (rate) => (rate === undefined ? '' : formatPercent(rate, locale)),
     date: (iso) =>
       // A date no calendar has (a UBL 2013-91-02) is shown as sent rather than failing the render.

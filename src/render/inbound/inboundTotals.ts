@@ -52,7 +52,7 @@ function taxRows(doc: InboundInvoice, fmt: InboundText): AmountRow[] {
       label: `${labels.tax} (${labels[`category_${group.category}` as LabelKey] ?? group.category}${group.category === 'O' ? '' : ` ${percent(group.rate)}`})`,
       amount: amount(group.tax),
     })),
-    ...(t.taxTotalAccounting !== undefined ? [{ label: `${labels.tax} (BT-111)`, amount: t.taxTotalAccounting }] : []),
+    ...taxCurrencyRow(doc, fmt),
     ...(rounded && !nonZero(t.prepaid) ? [{ label: `${labels.total} (BT-112)`, amount: amount(t.grandTotal) }] : []),
     ...(rounded ? [{ label: 'BT-114', amount: amount(t.rounding) }] : []),
   ];
@@ -90,7 +90,25 @@ export function inboundDifferences(
 ): { label: string; document: string; recomputed: string }[] {
   return totals.differences.map((difference) => ({
     label: `${difference.bt} ${difference.field}`,
-    document: fmt.amount(difference.document),
-    recomputed: fmt.amount(difference.recomputed),
+    document: fmt.computed(difference.document),
+    recomputed: fmt.computed(difference.recomputed),
   }));
+}
+
+/**
+ * The VAT total in the tax currency (BT-111, with BT-6), as the readers give it: its amount and
+ * currency ("3700.65 SGD"). Printed with that currency's code and decimals.
+ */
+function taxCurrencyRow(doc: InboundInvoice, fmt: InboundText): AmountRow[] {
+  const stated = doc.totals.taxTotalAccounting?.trim();
+  if (!stated) return [];
+  const match = /^(\S+)(?:\s+([A-Z]{3}))?$/.exec(stated);
+  const currency = match?.[2] ?? doc.taxCurrency;
+  if (!match || currency === undefined) return [{ label: `${fmt.labels.tax} (BT-111)`, amount: stated }];
+  return [
+    {
+      label: `${fmt.labels.tax_currency_total.replace('{currency}', currency)} (BT-111)`,
+      amount: `${fmt.amountIn(match[1]!, currency)} ${currency}`,
+    },
+  ];
 }

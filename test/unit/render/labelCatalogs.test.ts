@@ -9,6 +9,12 @@ import { invoiceCss, pageOfContent } from '../../../src/render/invoiceCss.js';
 import { loadLabelCatalogs } from '../../../src/render/labelCatalogs.js';
 import { PROJECT_ROOT } from '../../../src/render/templates.js';
 
+/** The placeholders a label must carry (and no other label may). */
+const PLACEHOLDERS: Record<string, string[]> = {
+  page_of: ['{page}', '{pages}'].sort(),
+  tax_currency_total: ['{currency}'],
+};
+
 const catalogFile = (root: string, language: string) => join(root, 'templates', 'locales', `${language}.json`);
 
 describe('label catalogs (templates/locales)', () => {
@@ -22,7 +28,7 @@ describe('label catalogs (templates/locales)', () => {
         assert.ok(value.length > 0, `${language}.${key} is empty`);
         assert.deepEqual(
           value.match(/\{\w+\}/g)?.sort() ?? [],
-          key === 'page_of' ? ['{page}', '{pages}'].sort() : [],
+          PLACEHOLDERS[key] ?? [],
           `${language}.${key} placeholders`,
         );
       }
@@ -54,6 +60,10 @@ describe('label catalogs (templates/locales)', () => {
     ['a missing key', (catalog: Record<string, string>) => delete catalog.subtotal],
     ['an unknown key', (catalog: Record<string, string>) => (catalog.subtotall = 'x')],
     ['page_of without {pages}', (catalog: Record<string, string>) => (catalog.page_of = 'Seite {page}')],
+    [
+      'tax_currency_total without {currency}',
+      (catalog: Record<string, string>) => (catalog.tax_currency_total = 'Steuerbetrag'),
+    ],
   ] as const) {
     test(`${breakage} stops the load, naming the file and the key`, () => {
       const root = mkdtempSync(join(tmpdir(), 'catalogs-'));
@@ -62,7 +72,7 @@ describe('label catalogs (templates/locales)', () => {
         const catalog = JSON.parse(readFileSync(catalogFile(root, 'de'), 'utf8')) as Record<string, string>;
         edit(catalog);
         writeFileSync(catalogFile(root, 'de'), JSON.stringify(catalog));
-        assert.throws(() => loadLabelCatalogs(root), /de\.json: .*(subtotal|page_of)/);
+        assert.throws(() => loadLabelCatalogs(root), /de\.json: .*(subtotal|page_of|tax_currency_total)/);
       } finally {
         rmSync(root, { recursive: true, force: true });
       }

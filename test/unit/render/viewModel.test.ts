@@ -77,6 +77,7 @@ describe('buildInvoiceView', () => {
       phone: null,
       vatId: null,
       taxId: null,
+      taxRegistration: null,
     });
   });
 
