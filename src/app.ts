@@ -102,7 +102,7 @@ export function createApp(deps: AppDependencies): AppService {
       : async (job) => writePdfBatchZip(job),
     onRendered: deps.metrics?.observeRender,
     themes,
-    ksefQrEnvironment: config.KSEF_QR_ENVIRONMENT,
+    verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
   });
   const specs: Operation[] = [
     ...operations,

@@ -5,6 +5,8 @@
  * the reader does not map lands in `otherValues` with its element path (and BT number where
  * known), so no value of the document is dropped silently.
  */
+import type { LabelKey } from './labelKeys.js';
+
 /** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
 type Syntax = 'cii' | 'ubl' | 'zugferd1' | 'fa3' | 'fatturapa';
 
@@ -183,8 +185,33 @@ export interface InboundInvoice {
   otherValues: OtherValue[];
   /** A syntax of a format's own: the request fields a re-issue under its profile adds to the invoice (FA(3): its `ksef` object). */
   reissueFields?: Record<string, unknown>;
-  /** An FA(3) only: its kind and the seller NIP as written, which its KSeF verification code (KOD I) needs (src/einvoice/formats/ksef/readFa3.ts). */
-  fa3?: { kind: string; sellerNip: string | undefined };
+  /**
+   * A syntax with arithmetic of its own (FA(3): gross-priced lines, advances, settlements): its totals
+   * compared by its reader under its own rules; src/einvoice/inbound/inboundTotals.ts then answers these
+   * instead of recomputing by EN 16931's.
+   */
+  ownTotals?: TotalsComparison;
+  /** Terms whose legal name in the document's own language matters (FA(3): its kind, Adnotacje, rate codes). */
+  legalTerms?: LegalTerm[];
+}
+
+/**
+ * A term the PDF prints in the page's language (`label`, a catalog key) with the legal name the
+ * document's own law gives it beside (in `lang`, Polish for FA(3)) and the element that states it.
+ */
+export interface LegalTerm {
+  label: LabelKey;
+  legalName: string;
+  lang: string;
+  element: string;
+}
+
+/** A verification code as the PDF prints it (src/einvoice/formats/format.ts VerificationCodeHook): a QR code of the link, its caption beneath. */
+export interface VerificationCode {
+  link: string;
+  caption: string;
+  /** The code's own name, printed in its language whatever the page's (FA(3): "KOD I · weryfikacja w KSeF", pl). */
+  name: { text: string; lang: string };
 }
 
 /** The document's totals beside the totals its lines give (src/einvoice/inbound/inboundTotals.ts). */

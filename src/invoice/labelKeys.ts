@@ -47,6 +47,13 @@ export const INBOUND_LABEL_KEYS = [
   'inbound_type_code',
   'inbound_payee',
   'inbound_tax_representative',
+  // Terms whose legal name in the document's own language is printed beside them (InboundInvoice.legalTerms).
+  'inbound_kind_correction',
+  'inbound_kind_advance',
+  'inbound_split_payment',
+  'inbound_cash_accounting',
+  'inbound_self_billing',
+  'inbound_exemption_basis',
 ] as const;
 
 export const LABEL_KEYS = [

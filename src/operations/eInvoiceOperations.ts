@@ -10,6 +10,7 @@ import {
 import { FORMATS } from '../einvoice/formats/registry.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import { specimenXml } from '../einvoice/specimenMarks.js';
+import { specimenFa3 } from '../einvoice/formats/ksef/fa3Specimen.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import {
   checkEInvoice,
@@ -172,9 +173,10 @@ export function eInvoiceOperations(
     tag: 'Invoices',
     request: { schema: EInvoiceRequestSchema, example: KSEF_EXAMPLE, parse: (body: unknown) => parseKsefRoute(body) },
     response: { contentType: 'application/xml', description: 'The FA(3) XML, UTF-8.' },
-    handle: ({ xml, fileName }) => ({
+    // Paid with test money: the specimen note leads the footer (FA(3) has no test flag, fa3Specimen.ts).
+    handle: ({ xml, fileName }, { specimen = false }) => ({
       contentType: 'application/xml; charset=utf-8',
-      body: Buffer.from(xml),
+      body: specimen ? specimenFa3(xml) : Buffer.from(xml),
       headers: { 'Content-Disposition': `attachment; filename="${fileName}"` },
     }),
   };

@@ -6,8 +6,8 @@ import {
   InboundArgumentsSchema,
   parseInboundArguments,
   parseInboundDocument,
+  type InboundRequest,
 } from '../einvoice/inbound/inboundRequest.js';
-import { withEnvironment, type KodI, type KsefEnvironment } from '../einvoice/formats/ksef/kodI.js';
 import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
@@ -42,17 +42,23 @@ function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
 export function inboundOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
-  ksefQrEnvironment: KsefEnvironment = 'production',
+  verificationDefaults: Readonly<Record<string, unknown>> = {},
 ): Operation[] {
   const inboundRenderer = renderer && 'renderInboundPdf' in renderer ? (renderer as InboundRenderer) : undefined;
+  // The server's configured verification-code arguments (KSEF_QR_ENVIRONMENT) apply where the request names none.
+  const withDefaults = (request: InboundRequest): InboundRequest => ({
+    ...request,
+    codeArguments: { ...verificationDefaults, ...request.codeArguments },
+  });
   const requestReadBy = <T>(read: (request: ReturnType<typeof parseInboundArguments>) => T) => ({
     schema: InboundArgumentsSchema,
     example: EXAMPLE,
-    parse: (body: unknown) => read(parseInboundArguments(body)),
+    parse: (body: unknown) => read(withDefaults(parseInboundArguments(body))),
     document: {
       mediaTypes: INBOUND_MEDIA_TYPES,
       limitBytes: INBOUND_LIMITS.bodyBytes,
-      parseDocument: (document: DocumentBody) => read(parseInboundDocument(document, jsonFormOf(document))),
+      parseDocument: (document: DocumentBody) =>
+        read(withDefaults(parseInboundDocument(document, jsonFormOf(document)))),
     },
   });
 
@@ -80,9 +86,7 @@ export function inboundOperations(
     response: { contentType: 'application/pdf', description: 'The PDF.' },
     // Not async: renderInboundPdf's admission must throw before this returns (see PdfRenderer).
     handle(read, { signal, specimen = false }) {
-      const { ksefQr } = read as InboundRender & { ksefQr?: KodI };
-      const render = ksefQr ? { ...read, ksefQr: withEnvironment(ksefQr, ksefQrEnvironment) } : read;
-      return produceInboundPdf(inboundRenderer, render, signal, onRendered, specimen);
+      return produceInboundPdf(inboundRenderer, read, signal, onRendered, specimen);
     },
   };
   return [inspect, render];

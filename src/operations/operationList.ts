@@ -8,7 +8,6 @@ import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { BatchOptions } from '../batch/produceBatch.js';
-import type { KsefEnvironment } from '../einvoice/formats/ksef/kodI.js';
 
 /** What operations' work may need; the compute workers build the list without any (they only parse). */
 export interface OperationDependencies {
@@ -16,8 +15,8 @@ export interface OperationDependencies {
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
   /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
   themes?: ThemeStore | undefined;
-  /** The KSeF environment of a printed FA(3)'s QR link when the request names none (KSEF_QR_ENVIRONMENT). */
-  ksefQrEnvironment?: KsefEnvironment | undefined;
+  /** The server's defaults of the formats' verification-code arguments on render.pdf (ksef_environment). */
+  verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
   assembleZip?: BatchOptions['assembleZip'];
 }
@@ -34,7 +33,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
     ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
     ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip),
     ...themeOperations(deps.themes),
-    ...inboundOperations(deps.renderer, deps.onRendered, deps.ksefQrEnvironment),
+    ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(HELPER_OPERATIONS),
   ];
 }

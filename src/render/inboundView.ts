@@ -1,11 +1,10 @@
 import { DEFAULT_DESIGN } from '../invoice/designFields.js';
-import type Handlebars from 'handlebars';
-import type { InboundInvoice, TotalsComparison } from '../invoice/inboundInvoice.js';
+import type { InboundInvoice, TotalsComparison, VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import type { PartyView } from './partyView.js';
 import { LINES_KEPT_WITH_TOTALS, type InvoiceView, type TextView } from './viewModel.js';
 import { inboundAllowances } from './inbound/inboundAllowances.js';
-import { inboundBanner, ksefQrView } from './inbound/inboundBanner.js';
+import { inboundBanner, verificationCodeView } from './inbound/inboundBanner.js';
 import { inboundAttachments, inboundNotes, inboundOtherValues } from './inbound/inboundExtras.js';
 import { inboundLineDetails, inboundLines } from './inbound/inboundLines.js';
 import { deliveryParty, inboundParty, otherParties } from './inbound/inboundParties.js';
@@ -30,8 +29,8 @@ export interface InboundRender {
   locale: string | undefined;
   /** A note on the document (an unknown specification identifier). */
   notes: string[];
-  /** An FA(3)'s KSeF verification code (src/einvoice/formats/ksef/kodI.ts). */
-  ksefQr?: { link: string; caption: string } | undefined;
+  /** The verification code a format's printed copies carry (src/einvoice/formats/format.ts VerificationCodeHook). */
+  verificationCode?: VerificationCode | undefined;
 }
 
 export interface InboundView {
@@ -47,8 +46,8 @@ export interface InboundView {
   parties: { heading: string; party: PartyView }[];
   attachments: { id: string; text: string; lang: string }[];
   otherValues: { bt: string; path: string; value: string; lang: string }[];
-  /** KOD I of an FA(3): the QR code of its KSeF link, captioned with its KSeF number or OFFLINE. */
-  ksefQr: { svg: Handlebars.SafeString; link: string; caption: string } | null;
+  /** The format's verification code: its QR code, caption and name (FA(3): KOD I, the KSeF number or OFFLINE). */
+  verificationCode: ReturnType<typeof verificationCodeView>;
 }
 
 const CREDIT_NOTE_TYPE_CODES = ['381', '396', '81', '83', '532'];
@@ -79,7 +78,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     paymentMeans: inboundPaymentMeans(doc, fmt),
     parties: otherParties(doc, fmt),
     attachments: inboundAttachments(doc, fmt),
-    ksefQr: ksefQrView(render.ksefQr),
+    verificationCode: verificationCodeView(render.verificationCode),
     otherValues: inboundOtherValues(doc, fmt),
   };
 

@@ -107,7 +107,7 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
       try {
         const { tools } = await client.listTools();
         const render = tools.find((tool) => tool.name === 'v1_e_invoice_render_pdf');
-        // ksef_number and ksef_environment: an FA(3)'s KSeF verification code (src/einvoice/inbound/inboundRequest.ts).
+        // ksef_number and ksef_environment: FA(3)'s KOD I arguments (src/einvoice/formats/ksef/kodI.ts, the registry's verificationCode hook).
         assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), [
           'ksef_environment',
           'ksef_number',

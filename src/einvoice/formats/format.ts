@@ -6,6 +6,7 @@ import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
 import type { InboundTotalsRules } from '../inbound/inboundTotals.js';
 import type { InboundInvoice } from '../inbound/model.js';
+import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import type { Rule } from '../rules.js';
 
 /**
@@ -100,6 +101,27 @@ export interface OwnSyntaxReader {
   /** Whether `root` is this syntax's (namespace and local name). */
   matches(root: XNode): boolean;
   read(root: XNode): InboundInvoice;
+  /** A code a printed copy of this syntax's documents must carry (FA(3): the KSeF verification QR, KOD I). */
+  verificationCode?: VerificationCodeHook;
+}
+
+/**
+ * How render.pdf prints a format's verification code (src/einvoice/inbound/readInboundRequest.ts asks
+ * every reader's hook; the generic code knows no format): the render arguments it takes, and the code.
+ */
+export interface VerificationCodeHook {
+  /** Its render.pdf arguments (query parameters, or JSON fields as over MCP), each optional. */
+  arguments: Record<string, v.OptionalSchema<v.GenericSchema, undefined>>;
+  /**
+   * The code of a document this reader read (else undefined), from the bytes exactly as received and the
+   * checked arguments, the server's configured defaults (src/operations/inboundOperations.ts) under the request's.
+   * A bad argument is an InputRejected naming it: a 400 before anything is charged.
+   */
+  build(
+    invoice: InboundInvoice,
+    received: { bytes: Uint8Array; format: 'xml' | 'pdf' },
+    args: Readonly<Record<string, unknown>>,
+  ): VerificationCode | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { rejected } from '../../errors.js';
 import { parseOrReject } from '../../invoice/issues.js';
 import { LocaleField } from '../../invoice/schema.js';
-import { KSEF_ENVIRONMENTS, type KsefEnvironment } from '../formats/ksef/kodI.js';
+import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 import { INBOUND_LIMITS } from './limits.js';
 import type { InboundFormat } from './readInbound.js';
 
@@ -16,9 +16,8 @@ export interface InboundRequest {
   bytes: Uint8Array;
   format: InboundFormat;
   locale: string | undefined;
-  /** render.pdf of an FA(3): its KSeF number (KOD I's caption) and the KSeF environment of the link. */
-  ksefNumber?: string | undefined;
-  ksefEnvironment?: KsefEnvironment | undefined;
+  /** render.pdf: the arguments of a format's verification code (FA(3)'s KOD I: ksef_number, ksef_environment), unchecked. */
+  codeArguments: Record<string, unknown>;
 }
 
 /** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */
@@ -33,26 +32,14 @@ export const INBOUND_MEDIA_TYPES = [
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
-/** render.pdf of an FA(3): the query parameters (or JSON fields) of its KSeF verification code. */
-const KSEF_ARGUMENTS = {
-  ksef_number: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.maxLength(36, 'must be at most 36 characters'),
-      v.description(
-        "FA(3) only: the invoice's KSeF number, printed under its verification QR code (KOD I); checked (format, CRC-8, the seller's NIP). Absent: OFFLINE.",
-      ),
-    ),
-  ),
-  ksef_environment: v.optional(
-    v.pipe(
-      v.picklist(KSEF_ENVIRONMENTS, `must be one of ${KSEF_ENVIRONMENTS.join(', ')}`),
-      v.description(
-        'FA(3) only: the KSeF environment of the QR link: production (default, qr.ksef.mf.gov.pl), test or demo.',
-      ),
-    ),
-  ),
-};
+/** render.pdf: the query parameters (or JSON fields) the formats' verification codes take (format.ts VerificationCodeHook). */
+const CODE_ARGUMENTS: Record<string, v.OptionalSchema<v.GenericSchema, undefined>> = Object.assign(
+  {},
+  ...OWN_SYNTAX_READERS.map((reader) => reader.verificationCode?.arguments ?? {}),
+);
+const CODE_ARGUMENT_NAMES = Object.keys(CODE_ARGUMENTS);
+const codeArgumentsOf = (input: Record<string, unknown>) =>
+  Object.fromEntries(CODE_ARGUMENT_NAMES.flatMap((name) => (input[name] === undefined ? [] : [[name, input[name]]])));
 
 export const InboundArgumentsSchema = v.pipe(
   v.strictObject(
@@ -78,7 +65,7 @@ export const InboundArgumentsSchema = v.pipe(
         ),
       ),
       locale: LocaleField,
-      ...KSEF_ARGUMENTS,
+      ...CODE_ARGUMENTS,
     },
     'unknown property',
   ),
@@ -93,10 +80,10 @@ const exactlyOne = () =>
 export function parseInboundArguments(body: unknown): InboundRequest {
   const input = parseOrReject(InboundArgumentsSchema, body);
   if ((input.xml === undefined) === (input.pdf_base64 === undefined)) throw exactlyOne();
-  const ksef = { ksefNumber: input.ksef_number, ksefEnvironment: input.ksef_environment };
+  const codeArguments = codeArgumentsOf(input);
   return input.xml !== undefined
-    ? { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', locale: input.locale, ...ksef }
-    : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale, ...ksef };
+    ? { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', locale: input.locale, codeArguments }
+    : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale: input.locale, codeArguments };
 }
 
 /**
@@ -108,9 +95,10 @@ export function parseInboundDocument(
   document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> },
   json?: { value: unknown },
 ): InboundRequest {
-  const { locale, ksef_number, ksef_environment } = document.params;
   const params = Object.fromEntries(
-    Object.entries({ locale, ksef_number, ksef_environment }).filter(([, value]) => value !== undefined),
+    ['locale', ...CODE_ARGUMENT_NAMES].flatMap((name) =>
+      document.params[name] === undefined ? [] : [[name, document.params[name]]],
+    ),
   );
   if (json) {
     const { value } = json;
@@ -118,12 +106,11 @@ export function parseInboundDocument(
       typeof value === 'object' && value !== null ? { ...(value as Record<string, unknown>), ...params } : value,
     );
   }
-  const checked = parseOrReject(v.object({ locale: LocaleField, ...KSEF_ARGUMENTS }), params);
+  const checked = parseOrReject(v.object({ locale: LocaleField, ...CODE_ARGUMENTS }), params);
   return {
     bytes: document.bytes,
     format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml',
     locale: checked.locale,
-    ksefNumber: checked.ksef_number,
-    ksefEnvironment: checked.ksef_environment,
+    codeArguments: codeArgumentsOf(checked),
   };
 }

@@ -60,6 +60,7 @@ const sum = (values: (bigint | undefined)[]) => values.reduce<bigint>((total, va
 const signed = (item: InAllowanceCharge) => (item.charge ? 1n : -1n) * (parseDecimal(item.amount) ?? 0n);
 
 export function compareTotals(invoice: InboundInvoice): TotalsComparison {
+  if (invoice.ownTotals) return invoice.ownTotals;
   const { totals } = invoice;
   const rules = totalsRulesOf(invoice);
   const differences: TotalDifference[] = [];

@@ -1,4 +1,5 @@
-import { kodI, type KodI } from '../formats/ksef/kodI.js';
+import type { VerificationCode } from '../../invoice/inboundInvoice.js';
+import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 import { customizationName } from './customizations.js';
 import { envelopeNotes } from './inspect.js';
 import type { InboundRequest } from './inboundRequest.js';
@@ -23,20 +24,15 @@ export function readForRender(request: InboundRequest): {
   totals: TotalsComparison;
   notes: string[];
   locale: string | undefined;
-  ksefQr?: KodI;
+  verificationCode?: VerificationCode;
 } {
   const { invoice, source } = readInbound(request.bytes, request.format);
   const name = customizationName(invoice.customization);
-  // An FA(3) printed outside KSeF carries its verification code, hashed over the bytes as received.
-  const ksefQr =
-    invoice.fa3 && request.format === 'xml'
-      ? kodI(
-          request.bytes,
-          { sellerNip: invoice.fa3.sellerNip, issueDate: invoice.issueDate },
-          request.ksefNumber,
-          request.ksefEnvironment,
-        )
-      : undefined;
+  // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
+  const received = { bytes: request.bytes, format: request.format };
+  const verificationCode = OWN_SYNTAX_READERS.map((reader) =>
+    reader.verificationCode?.build(invoice, received, request.codeArguments),
+  ).find((code) => code !== undefined);
   return {
     invoice,
     totals: compareTotals(invoice),
@@ -45,6 +41,6 @@ export function readForRender(request: InboundRequest): {
       ...envelopeNotes(source),
     ],
     locale: request.locale,
-    ...(ksefQr ? { ksefQr } : {}),
+    ...(verificationCode ? { verificationCode } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import type { InboundInvoice } from '../../invoice/inboundInvoice.js';
+import type { InboundInvoice, VerificationCode } from '../../invoice/inboundInvoice.js';
 import { paymentQrSvg } from '../paymentQrSvg.js';
 import type { InboundText } from './inboundText.js';
 
@@ -23,15 +23,19 @@ export function inboundBanner(
   };
 }
 
-/** KOD I of an FA(3): the QR code of its KSeF link, captioned with its KSeF number or OFFLINE. */
-export function ksefQrView(
-  ksefQr: { link: string; caption: string } | undefined,
-): { svg: Handlebars.SafeString; link: string; caption: string } | null {
-  if (!ksefQr) return null;
-  // The link is built from digits, a date and Base64URL only; the QR SVG is geometry only.
+/**
+ * A format's verification code (src/einvoice/formats/format.ts VerificationCodeHook, e.g. FA(3)'s KOD I):
+ * the QR code of its link, its caption and its name. All three are printed as escaped text; only the
+ * QR SVG, geometry built here, is markup.
+ */
+export function verificationCodeView(
+  code: VerificationCode | undefined,
+): { svg: Handlebars.SafeString; link: string; caption: string; name: VerificationCode['name'] } | null {
+  if (!code) return null;
   return {
-    svg: new Handlebars.SafeString(paymentQrSvg(ksefQr.link, { size: '32mm' }).svg),
-    link: ksefQr.link,
-    caption: ksefQr.caption,
+    svg: new Handlebars.SafeString(paymentQrSvg(code.link, { size: '32mm' }).svg),
+    link: code.link,
+    caption: code.caption,
+    name: code.name,
   };
 }

@@ -47,6 +47,12 @@ export function inboundReferences(
       : []),
     ...(doc.taxCurrency ? [{ label: 'VAT accounting currency (BT-6)', value: doc.taxCurrency, lang: 'en' }] : []),
     { label: `${labels.inbound_type_code} (BT-3)`, value: doc.typeCode, lang: 'en' },
+    // The page's word, the law's own name beside it (FA(3)'s Polish terms, InboundInvoice.legalTerms).
+    ...(doc.legalTerms ?? []).map((term) => ({
+      label: `${labels[term.label]} (${term.element})`,
+      value: term.legalName,
+      lang: term.lang,
+    })),
   ];
 }
 

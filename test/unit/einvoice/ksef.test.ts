@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { checkKsefNumber, crc8 } from '../../../src/einvoice/formats/ksef/ksefNumber.js';
+import { checkKsefNumber, crc8, withKsefChecksum } from '../../../src/einvoice/formats/ksef/ksefNumber.js';
 import { KSEF_EXAMPLE } from '../../../src/einvoice/formats/ksef/ksefExample.js';
 import { parseKsefRoute } from '../../../src/einvoice/formats/ksef/ksefRoute.js';
 import { isValidNip } from '../../../src/einvoice/formats/ksef/nip.js';
@@ -9,7 +9,12 @@ import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch } from '../../../src/batch/produceBatch.js';
 import { InputRejected } from '../../../src/errors.js';
-import { kodI, withEnvironment } from '../../../src/einvoice/formats/ksef/kodI.js';
+import { kodI } from '../../../src/einvoice/formats/ksef/kodI.js';
+import { readForRender } from '../../../src/einvoice/inbound/readInboundRequest.js';
+import { inboundOperations } from '../../../src/operations/inboundOperations.js';
+import { eInvoiceXml } from '../../../src/einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
+import { prepareEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { KSEF_EXAMPLES } from '../../fixtures/ksefExamples.js';
 import type { JsonAnswer } from '../../support/json.js';
 
@@ -166,29 +171,63 @@ test('the batch route writes one FA(3) per item (format ksef), checked as the si
   );
 });
 
-test('KOD I: the hash of the bytes as given, the configured host unless the request chose one', () => {
+test('KOD I: the hash of the bytes as given, on the host of the environment', () => {
   const bytes = Buffer.from('<Faktura/>\n');
   const hash = createHash('sha256').update(bytes).digest('base64url');
-  const code = kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, undefined);
+  const code = kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, 'production');
   assert.deepEqual(code, {
-    environmentChosen: false,
     link: `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
     caption: 'OFFLINE',
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
   });
   assert.equal(
-    withEnvironment(code, 'test').link,
+    kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, 'test').link,
     `https://qr-test.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
   );
-  const chosen = kodI(bytes, { sellerNip: '5250000009', issueDate: '2026-03-02' }, undefined, 'production');
-  assert.equal(withEnvironment(chosen, 'demo').link, code.link);
   // One byte more (a re-serialisation would add or drop whitespace) is another code.
   assert.notEqual(
     kodI(
       Buffer.concat([bytes, Buffer.from(' ')]),
       { sellerNip: '5250000009', issueDate: '2026-03-02' },
       undefined,
-      undefined,
+      'production',
     ).link,
     code.link,
+  );
+});
+
+test('KOD I through the registry hook: render.pdf reads an FA(3) with its code, other syntaxes without', () => {
+  const xml = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).xml;
+  const hash = createHash('sha256').update(xml).digest('base64url');
+  const read = (codeArguments: Record<string, unknown>) =>
+    readForRender({ bytes: xml, format: 'xml', locale: undefined, codeArguments });
+  assert.deepEqual(read({}).verificationCode, {
+    link: `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
+    caption: 'OFFLINE',
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
+  });
+  const number = withKsefChecksum('5250000009-20260302-0100001AF629');
+  assert.deepEqual(read({ ksef_environment: 'demo', ksef_number: number }).verificationCode, {
+    link: `https://qr-demo.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`,
+    caption: number,
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
+  });
+  assert.throws(
+    () => read({ ksef_number: withKsefChecksum('7770000005-20260302-0100001AF629') }),
+    (error: unknown) => error instanceof InputRejected && error.issues?.[0]?.code === 'ksef_number_seller',
+  );
+  // The server's configured environment applies when the request names none (inboundOperations' defaults).
+  const render = inboundOperations(undefined, undefined, { ksef_environment: 'test' }).find((operation) =>
+    operation.path.endsWith('render.pdf'),
+  )!;
+  const parsed = render.request!.parse(
+    { xml: Buffer.from(xml).toString('utf8') },
+    { today: '2026-03-02' },
+  ) as ReturnType<typeof readForRender>;
+  assert.ok(parsed.verificationCode?.link.startsWith('https://qr-test.ksef.mf.gov.pl/invoice/5250000009/'));
+  const cii = eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii');
+  assert.equal(
+    readForRender({ bytes: cii, format: 'xml', locale: undefined, codeArguments: {} }).verificationCode,
+    undefined,
   );
 });

@@ -1,5 +1,7 @@
 import { defineFormat } from '../format.js';
 import { fa3AmountFields } from './fa3Amounts.js';
+import { specimenFa3 } from './fa3Specimen.js';
+import { kodIHook } from './kodI.js';
 import { KSEF_EXAMPLE } from './ksefExample.js';
 import { KsefField } from './ksefFields.js';
 import { checkKsefRequest } from './ksefRequest.js';
@@ -45,14 +47,16 @@ export const ksef = defineFormat({
     customizations: [[/^FA \(3\) 1-0E$/, 'Poland KSeF FA(3)']],
     matches: isFa3Root,
     read: readFa3,
+    verificationCode: kodIHook,
   },
   writer: {
     mediaType: 'application/xml',
     route: '/v1/e-invoice/ksef.xml',
     fileSuffix: '-ksef-fa3.xml',
-    write: (body) => {
+    // Paid with test money: the specimen note leads the footer (FA(3) has no test flag, fa3Specimen.ts).
+    write: (body: unknown, options?: { specimen?: boolean }) => {
       const { prepared, xml } = prepareKsefItem(body);
-      return { prepared, file: xml };
+      return { prepared, file: options?.specimen ? specimenFa3(xml) : xml };
     },
   },
   docs: {

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
+import * as v from 'valibot';
 import { rejected } from '../../../errors.js';
+import { parseOrReject } from '../../../invoice/issues.js';
+import type { InboundInvoice } from '../../inbound/model.js';
+import type { VerificationCode } from '../../../invoice/inboundInvoice.js';
+import type { VerificationCodeHook } from '../format.js';
 import { checkKsefNumber } from './ksefNumber.js';
 
 /**
@@ -18,13 +23,6 @@ export const KSEF_QR_HOSTS = {
 export type KsefEnvironment = keyof typeof KSEF_QR_HOSTS;
 export const KSEF_ENVIRONMENTS = Object.keys(KSEF_QR_HOSTS) as [KsefEnvironment, ...KsefEnvironment[]];
 
-export interface KodI {
-  link: string;
-  caption: string;
-  /** Whether the request chose the environment; if not, the server's configured one applies (withEnvironment). */
-  environmentChosen: boolean;
-}
-
 export function invoiceHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url');
 }
@@ -36,8 +34,8 @@ export function kodI(
   bytes: Uint8Array,
   document: { sellerNip: string | undefined; issueDate: string },
   ksefNumber: string | undefined,
-  environment: KsefEnvironment | undefined,
-): KodI {
+  environment: KsefEnvironment,
+): VerificationCode {
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(document.issueDate);
   if (!document.sellerNip || !/^\d{10}$/.test(document.sellerNip) || !date)
     throw refuse(
@@ -69,14 +67,47 @@ export function kodI(
     caption = checked.canonical;
   }
   return {
-    environmentChosen: environment !== undefined,
-    link: `${KSEF_QR_HOSTS[environment ?? 'production']}/invoice/${document.sellerNip}/${date[3]}-${date[2]}-${date[1]}/${invoiceHash(bytes)}`,
+    name: { text: 'KOD I · weryfikacja w KSeF', lang: 'pl' },
+    link: `${KSEF_QR_HOSTS[environment]}/invoice/${document.sellerNip}/${date[3]}-${date[2]}-${date[1]}/${invoiceHash(bytes)}`,
     caption,
   };
 }
 
-/** The code on the configured environment's host, unless the request chose one. */
-export function withEnvironment(code: KodI, configured: KsefEnvironment): KodI {
-  if (code.environmentChosen || configured === 'production') return code;
-  return { ...code, link: KSEF_QR_HOSTS[configured] + code.link.slice(KSEF_QR_HOSTS.production.length) };
-}
+/** render.pdf's arguments of KOD I: query parameters, or JSON fields as over MCP. */
+const KOD_I_ARGUMENTS = {
+  ksef_number: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.maxLength(36, 'must be at most 36 characters'),
+      v.description(
+        "FA(3) only: the invoice's KSeF number, printed under its verification QR code (KOD I); checked (format, CRC-8, the seller's NIP). Absent: OFFLINE.",
+      ),
+    ),
+  ),
+  ksef_environment: v.optional(
+    v.pipe(
+      v.picklist(KSEF_ENVIRONMENTS, `must be one of ${KSEF_ENVIRONMENTS.join(', ')}`),
+      v.description(
+        'FA(3) only: the KSeF environment of the QR link: production (default, qr.ksef.mf.gov.pl), test or demo.',
+      ),
+    ),
+  ),
+};
+
+/** The seller's NIP as written (readFa3.ts reads Podmiot1's NIP as its VAT id, prefixed PL or PrefiksPodatnika). */
+const sellerNipOf = (invoice: InboundInvoice) => /^[A-Z]{2}(\d{10})$/.exec(invoice.seller.vatId ?? '')?.[1];
+
+/** The format module's verification-code hook (format.ts): KOD I on every printed FA(3), over the XML as received. */
+export const kodIHook: VerificationCodeHook = {
+  arguments: KOD_I_ARGUMENTS,
+  build(invoice, received, args) {
+    if (invoice.syntax !== 'fa3' || received.format !== 'xml') return undefined;
+    const checked = parseOrReject(v.object(KOD_I_ARGUMENTS), args);
+    return kodI(
+      received.bytes,
+      { sellerNip: sellerNipOf(invoice), issueDate: invoice.issueDate },
+      checked.ksef_number,
+      checked.ksef_environment ?? 'production',
+    );
+  },
+};

@@ -4,6 +4,8 @@ type InBreakdown = InboundInvoice['breakdown'][number];
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../../xml/xmlTree.js';
+import { fa3LegalTerms } from './fa3LegalTerms.js';
+import { compareFa3Totals } from './fa3Totals.js';
 import { categoryOfCode } from './rateCodes.js';
 import { FA3_NAMESPACE } from './writeFa3.js';
 
@@ -52,7 +54,6 @@ export function readFa3(root: XNode): InboundInvoice {
   const prepaid = paid ?? (partial.length > 0 ? sum(partial) : undefined);
   const settled = r.text(fa, 'Rozliczenie', 'DoZaplaty');
   const taxPln = SLOT_RATES.slice(0, 5).map(([slot]) => r.text(fa, `P_14_${slot}W`));
-  const sellerNip = r.text(root, 'Podmiot1', 'DaneIdentyfikacyjne', 'NIP');
   const kind = r.text(fa, 'RodzajFaktury') ?? '';
   const corrected = r.node(fa, 'DaneFaKorygowanej');
   const invoice: InboundInvoice = {
@@ -135,11 +136,12 @@ export function readFa3(root: XNode): InboundInvoice {
     attachments: [],
     otherValues: [],
     reissueFields: { ksef: requestFields(r, fa, kind) },
-    fa3: { kind, sellerNip },
   };
-  // KOD I needs the NIP as written; a corrected KSeF number is printed as a reference too.
+  // A corrected KSeF number is printed as a reference too.
   const correctedNumber = r.text(corrected, 'NrKSeFFaKorygowanej');
   if (correctedNumber) invoice.references.push({ bt: 'NrKSeFFaKorygowanej', value: correctedNumber });
+  invoice.ownTotals = compareFa3Totals(r, fa);
+  invoice.legalTerms = fa3LegalTerms(r, fa, kind);
   markRoutine(r, root, fa);
   invoice.otherValues = r.leftovers(root, () => null);
   return invoice;
@@ -260,6 +262,12 @@ function requestFields(r: Reader, fa: XNode | undefined, kind: string): Record<s
       .all(fa, 'FaWiersz')
       .map((line) => r.text(line, 'KursWaluty'))
       .find(Boolean) ?? r.text(fa, 'KursWalutyZ');
+  const paidOn =
+    r.text(fa, 'Platnosc', 'DataZaplaty') ??
+    r
+      .all(r.node(fa, 'Platnosc'), 'ZaplataCzesciowa')
+      .map((part) => r.text(part, 'DataZaplatyCzesciowej'))
+      .find(Boolean);
   const annotations = Object.fromEntries(
     Object.entries({
       cash_accounting: flag('P_16'),
@@ -273,8 +281,14 @@ function requestFields(r: Reader, fa: XNode | undefined, kind: string): Record<s
     Object.entries({
       kind: ['VAT', 'KOR', 'ZAL'].includes(kind) ? kind : undefined,
       place_of_issue: r.text(fa, 'P_1M'),
-      corrected_ksef_number: r.text(fa, 'DaneFaKorygowanej', 'NrKSeFFaKorygowanej'),
-      correction_reason: r.text(fa, 'PrzyczynaKorekty'),
+      // The request object knows corrections of kind KOR only; KOR_ZAL / KOR_ROZ keep theirs as other values.
+      corrected_ksef_number: kind === 'KOR' ? r.text(fa, 'DaneFaKorygowanej', 'NrKSeFFaKorygowanej') : undefined,
+      correction_reason: kind === 'KOR' ? r.text(fa, 'PrzyczynaKorekty') : undefined,
+      paid_on: paidOn,
+      advance:
+        kind === 'ZAL' && r.text(fa, 'P_15') && (r.text(fa, 'P_6') ?? paidOn)
+          ? { amount: Number(r.text(fa, 'P_15')), received_on: r.text(fa, 'P_6') ?? paidOn }
+          : undefined,
       exchange_rate: rate === undefined ? undefined : Number(rate),
       annotations: Object.keys(annotations).length > 0 ? annotations : undefined,
       exemption: basis ? { basis: bases[basis], text: r.text(notes, 'Zwolnienie', basis) } : undefined,
