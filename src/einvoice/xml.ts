@@ -85,7 +85,7 @@ function xmlChars(value: string): string {
   return value.replace(LONE_SURROGATE_OR_NONCHARACTER, '\uFFFD');
 }
 
-function escapeText(value: string): string {
+export function escapeText(value: string): string {
   return xmlChars(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -49,7 +49,7 @@ async function invoicePage(body: unknown): Promise<string> {
 
 async function inboundPage(path: string, locale?: string): Promise<string> {
   const bytes = readFileSync(join(SHARED_EINVOICE, 'pint', path));
-  const { pdf } = await renderer.renderInboundPdf(readForRender({ bytes, format: 'xml', locale }));
+  const { pdf } = await renderer.renderInboundPdf(readForRender({ bytes, format: 'xml', locale, codeArguments: {} }));
   return firstPage(pdf);
 }
 
@@ -149,7 +149,7 @@ async function invoiceText(changes: Record<string, unknown>): Promise<string> {
 }
 
 async function inboundText(bytes: Uint8Array, locale?: string): Promise<string> {
-  const { pdf } = await renderer.renderInboundPdf(readForRender({ bytes, format: 'xml', locale }));
+  const { pdf } = await renderer.renderInboundPdf(readForRender({ bytes, format: 'xml', locale, codeArguments: {} }));
   return normalizeText(pdfPages(pdf, 'raw').join('\n'));
 }
 
