@@ -17,7 +17,7 @@ export interface InboundRequest {
   format: InboundFormat;
   locale: string | undefined;
   /** render.pdf: the arguments of a format's verification code (FA(3)'s KOD I: ksef_number, ksef_environment), unchecked. */
-  codeArguments: Record<string, unknown>;
+  codeArguments?: Record<string, unknown> | undefined;
 }
 
 /** The document as itself, or (as MCP and the x402 bazaar describe the input) JSON { xml } / { pdf_base64 }. */

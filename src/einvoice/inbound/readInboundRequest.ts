@@ -31,7 +31,7 @@ export function readForRender(request: InboundRequest): {
   // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
   const received = { bytes: request.bytes, format: request.format };
   const verificationCode = OWN_SYNTAX_READERS.map((reader) =>
-    reader.verificationCode?.build(invoice, received, request.codeArguments),
+    reader.verificationCode?.build(invoice, received, request.codeArguments ?? {}),
   ).find((code) => code !== undefined);
   return {
     invoice,
