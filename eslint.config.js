@@ -58,6 +58,8 @@ export default tseslint.config(
       'src/http/discovery/openapi.ts',
       'src/render/renderer.ts',
       'src/operations/eInvoiceOperations.ts',
+      // compareTotals grew past 120 lines when the PINT and FA(3) own-rules hooks met (merge of 2026-11-26).
+      'src/einvoice/inbound/inboundTotals.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },
