@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { inflateRawSync } from 'node:zlib';
 import { prepareBatch } from '../../src/batch/batchRequest.js';
 import { produceBatch } from '../../src/batch/produceBatch.js';
 import { specimenBatch } from '../../src/operations/specimenBatch.js';
@@ -14,6 +13,7 @@ import { SPECIMEN_NOTE } from '../../src/invoice/specimen.js';
 import { eInvoiceOperations } from '../../src/operations/eInvoiceOperations.js';
 import { KSEF_EXAMPLES } from '../fixtures/ksefExamples.js';
 import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
+import { zipEntries } from '../support/zipEntries.js';
 
 /**
  * An FA(3) paid with test money is a specimen: the specimen note is the first StopkaFaktury (FA(3)
@@ -45,28 +45,13 @@ test('the single route marks the file only when paid with test money', () => {
   assert.ok(!answer(false).includes(SPECIMEN_NOTE));
 });
 
-/** A ZIP's entries in archive order (local headers walked from the start), as fatturapaBatch.test.ts reads them. */
-function entries(zip: Buffer): [string, string][] {
-  const found: [string, string][] = [];
-  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
-    const method = zip.readUInt16LE(at + 8);
-    const size = zip.readUInt32LE(at + 18);
-    const nameLength = zip.readUInt16LE(at + 26);
-    const name = zip.subarray(at + 30, at + 30 + nameLength).toString();
-    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
-    found.push([name, (method === 8 ? inflateRawSync(data) : data).toString()]);
-    at += 30 + nameLength + size;
-  }
-  return found;
-}
-
 test('a ksef batch paid with test money: every file carries the note once (the specimen hook of the registry writer)', async () => {
   const batch = prepareBatch({ format: 'ksef', invoices: [withNotes, KSEF_EXAMPLES['ksef-advance']] });
   const [marked] = specimenBatch(batch, undefined);
-  const specimen = entries((await produceBatch(undefined, marked)).body).filter(([name]) => name.endsWith('.xml'));
+  const specimen = zipEntries((await produceBatch(undefined, marked)).body).filter(([name]) => name.endsWith('.xml'));
   assert.equal(specimen.length, 2);
   for (const [name, xml] of specimen) assert.equal(xml.split(SPECIMEN_NOTE).length, 2, name);
-  const paid = entries((await produceBatch(undefined, batch)).body).filter(([name]) => name.endsWith('.xml'));
+  const paid = zipEntries((await produceBatch(undefined, batch)).body).filter(([name]) => name.endsWith('.xml'));
   for (const [name, xml] of paid) assert.ok(!xml.includes(SPECIMEN_NOTE), name);
 });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inflateRawSync } from 'node:zlib';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch, xmlBatch } from '../../../src/batch/produceBatch.js';
 import { EXAMPLE_EINVOICE } from '../../../src/einvoice/example.js';
@@ -11,27 +10,13 @@ import { InputRejected } from '../../../src/errors.js';
 import { specimenBatch } from '../../../src/operations/specimenBatch.js';
 import { SPECIMEN_NOTE } from '../../../src/invoice/specimen.js';
 import { FATTURAPA_EXAMPLES } from '../../fixtures/fatturapaExamples.js';
-
-/** Entry names and contents in archive order (local headers, walked from the start). */
-function entries(zip: Buffer): [string, string][] {
-  const found: [string, string][] = [];
-  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
-    const method = zip.readUInt16LE(at + 8);
-    const size = zip.readUInt32LE(at + 18);
-    const nameLength = zip.readUInt16LE(at + 26);
-    const name = zip.subarray(at + 30, at + 30 + nameLength).toString();
-    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
-    found.push([name, (method === 8 ? inflateRawSync(data) : data).toString()]);
-    at += 30 + nameLength + size;
-  }
-  return found;
-}
+import { zipEntries } from '../../support/zipEntries.js';
 
 test('format fatturapa: each item written as on the single route, with its own fatturapa fields', async () => {
   const items = [EXAMPLE_FATTURAPA_REQUEST, FATTURAPA_EXAMPLES['fpa12-public-administration']];
   const { body, count } = await produceBatch(undefined, prepareBatch({ format: 'fatturapa', invoices: items }));
   assert.equal(count, 2);
-  const files = entries(body);
+  const files = zipEntries(body);
   assert.deepEqual(
     files.map(([name]) => name),
     ['invoice-2026_042-fatturapa.xml', 'invoice-PA-2026-1-fatturapa.xml', 'manifest.json'],
@@ -53,9 +38,9 @@ test('format fatturapa paid with test money: every file carries the specimen not
     invoices: [EXAMPLE_FATTURAPA_REQUEST, FATTURAPA_EXAMPLES['fpa12-public-administration']],
   });
   const [marked] = specimenBatch(batch, undefined);
-  const specimen = entries((await produceBatch(undefined, marked)).body).slice(0, 2);
+  const specimen = zipEntries((await produceBatch(undefined, marked)).body).slice(0, 2);
   for (const [name, xml] of specimen) assert.match(xml, /<Causale>SPECIMEN - paid with test USDC\./, name);
-  const paid = entries((await produceBatch(undefined, batch)).body).slice(0, 2);
+  const paid = zipEntries((await produceBatch(undefined, batch)).body).slice(0, 2);
   for (const [name, xml] of paid) assert.doesNotMatch(xml, /SPECIMEN/, name);
 });
 
@@ -63,7 +48,7 @@ test('a CII batch paid with test money carries TestIndicator and the note; UBL t
   const items = [EXAMPLE_EINVOICE, { ...EXAMPLE_EINVOICE, invoice_number: 'X-2' }];
   for (const format of ['cii', 'ubl'] as const) {
     const [marked] = specimenBatch(prepareBatch({ format, invoices: items }), undefined);
-    const files = entries(xmlBatch(marked).body).slice(0, 2);
+    const files = zipEntries(xmlBatch(marked).body).slice(0, 2);
     for (const [name, xml] of files) {
       assert.equal(xml.split(SPECIMEN_NOTE).length, 2, `${name}: the note once`);
       assert.equal(xml.includes('<ram:TestIndicator><udt:Indicator>true</udt:Indicator>'), format === 'cii', name);

@@ -2,12 +2,12 @@
 // test/e2e/paid-batch.test.ts): bounded concurrency, item order, admission, failures named.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inflateRawSync } from 'node:zlib';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
 import { produceBatch, type BatchRenderer } from '../../../src/batch/produceBatch.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { AppError } from '../../../src/errors.js';
 import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
+import { zipEntries } from '../../support/zipEntries.js';
 
 const batchOf = (n: number, format = 'pdf', base: object = EXAMPLE_INVOICE) =>
   prepareBatch({ format, invoices: Array.from({ length: n }, (_, i) => ({ ...base, invoice_number: `N-${i}` })) });
@@ -44,30 +44,15 @@ function fakeRenderer(options: { busyTimes?: number; failOn?: string; refuseFirs
   return { renderer, stats: () => ({ maxInFlight, calls }) };
 }
 
-/** Entry names and contents in archive order (local headers, walked from the start). */
-function entries(zip: Buffer): [string, string][] {
-  const found: [string, string][] = [];
-  for (let at = 0; zip.readUInt32LE(at) === 0x04034b50;) {
-    const method = zip.readUInt16LE(at + 8);
-    const size = zip.readUInt32LE(at + 18);
-    const nameLength = zip.readUInt16LE(at + 26);
-    const name = zip.subarray(at + 30, at + 30 + nameLength).toString();
-    const data = zip.subarray(at + 30 + nameLength, at + 30 + nameLength + size);
-    found.push([name, (method === 8 ? inflateRawSync(data) : data).toString()]);
-    at += 30 + nameLength + size;
-  }
-  return found;
-}
-
 test('files in item order whatever order the renders finish in, at most `concurrency` at once, manifest last', async () => {
   const { renderer, stats } = fakeRenderer();
   const { body, count } = await produceBatch(renderer, batchOf(12), { concurrency: 3 });
   assert.equal(count, 12);
-  const names = entries(body).map(([name]) => name);
+  const names = zipEntries(body).map(([name]) => name);
   assert.deepEqual(names, [...Array.from({ length: 12 }, (_, i) => `invoice-N-${i}.pdf`), 'manifest.json']);
-  assert.equal(entries(body)[5]![1], '%PDF N-5');
+  assert.equal(zipEntries(body)[5]![1], '%PDF N-5');
   assert.equal(stats().maxInFlight, 3);
-  const manifest = JSON.parse(entries(body).at(-1)![1]);
+  const manifest = JSON.parse(zipEntries(body).at(-1)![1]);
   assert.equal(manifest.files[11].invoice_number, 'N-11');
   assert.equal(manifest.files[11].total, '10803.74');
   const again = await produceBatch(fakeRenderer().renderer, batchOf(12), { concurrency: 1 });
@@ -110,7 +95,7 @@ test('an aborted batch stops starting renders', async () => {
 
 test('XML formats need no renderer and deflate their files', async () => {
   const { body } = await produceBatch(undefined, batchOf(2, 'ubl', EXAMPLE_EINVOICE));
-  const [[name, xml]] = entries(body) as [[string, string]];
+  const [[name, xml]] = zipEntries(body) as [[string, string]];
   assert.equal(name, 'invoice-N-0-ubl.xml');
   assert.match(xml, /<Invoice/);
   assert.throws(() => produceBatch(undefined, batchOf(1)), /not available/);
@@ -118,7 +103,7 @@ test('XML formats need no renderer and deflate their files', async () => {
 
 test('each e-invoice item is written under its own profile: its customization in the XML (the hybrid: factur-x-pdf.test.ts)', async () => {
   const items = [EXAMPLE_EINVOICE, { ...EXAMPLE_PROFILE_REQUESTS.xrechnung, invoice_number: 'X-1' }];
-  const ubl = entries((await produceBatch(undefined, prepareBatch({ format: 'ubl', invoices: items }))).body);
+  const ubl = zipEntries((await produceBatch(undefined, prepareBatch({ format: 'ubl', invoices: items }))).body);
   assert.match(ubl[0]![1], /<cbc:CustomizationID>urn:cen\.eu:en16931:2017<\/cbc:CustomizationID>/);
   assert.match(
     ubl[1]![1],
