@@ -5,6 +5,7 @@ import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { prepareInvoiceWithRuleIds } from './prepareWithRuleIds.js';
 import { DEFAULT_PROFILE, PROFILES, ProfileField, type EInvoiceFormat, type EInvoiceProfile } from './profiles.js';
 import { checkEn16931, type RuleContext } from './rules.js';
+import { profileRulesFailed } from './rulesFailed.js';
 
 /**
  * The e-invoice routes' input: the invoice of /v1/invoice.pdf (same schema, same rules, same
@@ -76,11 +77,7 @@ export function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRej
         `The invoice breaks EN 16931 rule${s} ${rules}; see issues. Nothing was charged.`,
         issues,
       )
-    : new InputRejected(
-        'einvoice_rules_failed',
-        `The invoice breaks ${PROFILES[profile].title} rule${s} ${rules}; see issues. Nothing was charged.`,
-        issues,
-      );
+    : profileRulesFailed(PROFILES[profile].title, issues);
 }
 
 /**

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { FatturaPAFieldsSchema } from './fields.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from './example.js';
-import { checkFatturaPARequest, writeFatturaPAItem } from './request.js';
+import { checkFatturaPARequest, FATTURAPA_TITLE, writeFatturaPAItem } from './request.js';
 import { isFatturaPARoot, readFatturaPA } from './reader.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 import { unknownRoot } from '../../inbound/refusals.js';
@@ -16,7 +16,7 @@ import { unknownRoot } from '../../inbound/refusals.js';
  */
 export const fatturapa = defineFormat({
   id: 'fatturapa',
-  title: 'Italy FatturaPA 1.2.3 (FPR12, FPA12 on request)',
+  title: FATTURAPA_TITLE,
   blurb: 'Italy, FatturaPA 1.2.3 at /v1/e-invoice/fatturapa.xml, with the optional fatturapa object',
   writes: ['fatturapa'],
   specification: 'FatturaPA 1.2.3 (FPR12)',

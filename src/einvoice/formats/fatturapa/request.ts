@@ -6,6 +6,7 @@ import { decimalToString } from '../../../invoice/decimal.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { asSpecimen } from '../../../invoice/specimen.js';
 import { prepareInvoiceWithRuleIds } from '../../prepareWithRuleIds.js';
+import { profileRulesFailed } from '../../rulesFailed.js';
 import type { CheckedRequest } from '../format.js';
 import { FatturaPAFieldsSchema, type FatturaPAFields } from './fields.js';
 import { buildFatturaModel, type FatturaModel } from './model.js';
@@ -83,6 +84,9 @@ export function produceFatturaPA(
   };
 }
 
+/** The profile's title, in its registry entry and in its refusals. */
+export const FATTURAPA_TITLE = 'Italy FatturaPA 1.2.3 (FPR12, FPA12 on request)';
+
 /**
  * The registry writer's work (format.ts `writer`, a batch item of format fatturapa): the request
  * checked as the single route checks it (a 400 before payment), then the file. With `specimen`
@@ -99,14 +103,7 @@ export function writeFatturaPAItem(
       { path: 'profile', code: 'profile_format', message: `is ${String(profile)}, which is not written as fatturapa` },
     ]);
   const { prepared, issues, own } = checkFatturaPARequest(isObject ? invoiceBody : body);
-  if (issues.length > 0) {
-    const rules = [...new Set(issues.map((issue) => issue.code))].join(', ');
-    throw new InputRejected(
-      'einvoice_rules_failed',
-      `The invoice breaks Italy FatturaPA 1.2.3 (FPR12, FPA12 on request) rule${issues.length === 1 ? '' : 's'} ${rules}; see issues. Nothing was charged.`,
-      issues,
-    );
-  }
+  if (issues.length > 0) throw profileRulesFailed(FATTURAPA_TITLE, issues);
   return { prepared, file: produceFatturaPA(specimen ? asSpecimen(prepared) : prepared, own).xml };
 }
 
