@@ -1,7 +1,7 @@
 import { InputRejected, type Issue } from '../../errors.js';
 import { checkEInvoice } from '../prepareEInvoice.js';
 import { PROFILES, type EInvoiceProfile } from '../profiles.js';
-import { customizationName } from './customizations.js';
+import { specificationName } from './customizations.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice, OtherValue } from './model.js';
 import { documentNationalIssues } from './nationalIssues.js';
@@ -109,7 +109,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
       })),
     ...document.issues,
   ];
-  const name = customizationName(source.customization);
+  const name = specificationName(source);
   return {
     syntax: source.syntax,
     document: source.document,

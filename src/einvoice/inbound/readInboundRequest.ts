@@ -1,6 +1,6 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
-import { customizationName } from './customizations.js';
+import { specificationName } from './customizations.js';
 import { envelopeNotes } from './inspect.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
@@ -27,7 +27,7 @@ export function readForRender(request: InboundRequest): {
   verificationCode?: VerificationCode;
 } {
   const { invoice, source } = readInbound(request.bytes, request.format);
-  const name = customizationName(invoice.customization);
+  const name = specificationName(invoice);
   // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
   const received = { bytes: request.bytes, format: request.format };
   const verificationCode = OWN_SYNTAX_READERS.map((reader) =>
