@@ -38,6 +38,9 @@ export function buildUbl(doc: EInvoiceDocument): string {
         leaf('cbc:StartDate', doc.invoicingPeriod.start),
         leaf('cbc:EndDate', doc.invoicingPeriod.end),
       ),
+    credit &&
+      extra?.creditNoteReason !== undefined &&
+      el('cac:DiscrepancyResponse', null, leaf('cbc:ResponseCode', extra.creditNoteReason)),
     doc.orderReference !== undefined && el('cac:OrderReference', null, leaf('cbc:ID', doc.orderReference)),
     doc.preceding &&
       el(

@@ -99,6 +99,9 @@ export const adaptPint =
           ? { uuid: documentUuid(invoice.seller.name, invoice.invoice_number, invoice.issue_date) }
           : {}),
         ...(uae ? { transactionType: invoice.transaction_type ?? '00000000' } : {}),
+        ...(uae && document.creditNote && invoice.credit_note_reason_code !== undefined
+          ? { creditNoteReason: invoice.credit_note_reason_code }
+          : {}),
       },
     };
   };
