@@ -60,3 +60,31 @@ test('the UAE credit note writes BTAE-03 as DiscrepancyResponse between the peri
   };
   assert.doesNotMatch(ubl(singapore), /DiscrepancyResponse/);
 });
+
+test('a Japanese credit note is an invoice 380 with negative quantities and amounts, prices positive', () => {
+  const japan = structuredClone(EXAMPLE_PROFILE_REQUESTS['pint-jp']);
+  const body = {
+    ...japan,
+    document_type: 'credit_note',
+    preceding_invoice: { number: 'JP-2026-0041', issue_date: '2026-10-01' },
+    line_items: [
+      { description: 'Returned unit', quantity: 2, unit_price: 50000, unit: 'C62', tax_rate: 10 },
+      { description: 'Sample (free)', quantity: 1, unit_price: 0, unit: 'C62', tax_rate: 10 },
+    ],
+  };
+  assert.deepEqual(codesOf(body), []);
+  const xml = ubl(body);
+  assert.match(xml, /^<\?xml[^>]*>\s*<Invoice /);
+  assert.match(xml, /<cbc:InvoiceTypeCode>380<\/cbc:InvoiceTypeCode>/);
+  assert.match(xml, /<cac:BillingReference>\s*<cac:InvoiceDocumentReference>\s*<cbc:ID>JP-2026-0041</);
+  const amounts = (name: string) =>
+    [...xml.matchAll(new RegExp(`<cbc:${name}[^>]*>([^<]*)<`, 'g'))].map((match) => match[1]);
+  assert.deepEqual(amounts('InvoicedQuantity'), ['-2', '-1']);
+  assert.deepEqual(amounts('LineExtensionAmount'), ['-100000', '-100000', '0']);
+  assert.deepEqual(amounts('PriceAmount'), ['50000', '0']);
+  assert.deepEqual(amounts('TaxAmount'), ['-10000', '-10000']);
+  assert.deepEqual(amounts('PayableAmount'), ['-110000']);
+  // The same body under Singapore's profile stays a CreditNote with positive amounts.
+  const singapore = { ...body, ...structuredClone(EXAMPLE_PROFILE_REQUESTS['pint-sg']), document_type: 'credit_note' };
+  assert.match(ubl(singapore), /<CreditNote [\s\S]*<cbc:PayableAmount currencyID="SGD">[0-9]/);
+});

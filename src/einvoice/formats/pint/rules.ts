@@ -230,13 +230,6 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
         'is required by PINT JP: the period (or day) of the transaction (aligned-ibrp-052)',
       ),
     ),
-    rule('aligned-ibrp-cl-02-jp', 'a PINT JP billing document is an invoice (type 380)', (c) =>
-      when(
-        c.invoice.document_type === 'credit_note',
-        'document_type',
-        'is credit_note, which PINT JP does not have (type 380 only): a return is an invoice with negative quantities, which this service does not write (aligned-ibrp-cl-02-jp)',
-      ),
-    ),
     wholeAmounts('aligned-ibr-jp-06'),
   ],
   'pint-my': [
