@@ -81,7 +81,7 @@ export const E_INVOICE_PARTY_FIELDS = {
       v.string('must be a string'),
       v.regex(/^[0-9A-Za-z][0-9A-Za-z-]{1,39}$/, 'must be 2 to 40 letters, digits and dashes'),
       v.description(
-        "The party's tax registration number as its tax authority issues it, without country prefix (Peppol PINT BT-31 seller, BT-48 buyer): Australian ABN, New Zealand GST number, Singapore GST registration number (UEN or M-series), Japanese qualified-invoice registration number (T + 13 digits), Malaysian TIN, UAE TRN. Under a pint-* profile it is written as the tax identifier and checked with the seller's or buyer's country's format and check digits; other profiles do not write it. The PDF prints it in the party block (ABN, GST No., GST Reg. No., 登録番号 by the party's country), and an Australian, New Zealand or Singapore seller's invoice with it is titled \"Tax Invoice\".",
+        "The party's tax registration number as its tax authority issues it, without country prefix (Peppol PINT BT-31 seller, BT-48 buyer): Australian ABN, New Zealand GST number, Singapore GST registration number (UEN or M-series), Japanese qualified-invoice registration number (T + 13 digits), Malaysian TIN, UAE TRN. Under a pint-* profile it is written as the tax identifier and checked with the seller's or buyer's country's format and check digits; other profiles do not write it. The PDF prints it in the party block (ABN, GST No., GST Reg. No., TRN, TIN, 登録番号 by the party's country), and an Australian, New Zealand, Singapore or UAE seller's invoice with it is titled \"Tax Invoice\" (a UAE credit note \"Tax Credit Note\").",
       ),
     ),
   ),
