@@ -159,8 +159,6 @@ test('the checker sees real imports (it would catch a climb)', () => {
 const PAYMENT_BASE64_ALLOWED = new Map([
   // Settlements stored by an earlier version as header values (base64), read back during a rolling upgrade.
   ['payment/redisEntries.ts', 'legacy stored receipts'],
-  // SIGN-IN-WITH-X is its own extension header, not the payment; it is decoded beside its verifier.
-  ['payment/signInWithX/signInProof.ts', 'the SIGN-IN-WITH-X proof'],
 ]);
 
 test('payment/ knows neither the HTTP header encoding nor its helpers', () => {

@@ -1,13 +1,14 @@
 import { InputRejected, type Issue } from '../../errors.js';
 import { checkEInvoice } from '../prepareEInvoice.js';
 import { PROFILES, type EInvoiceProfile } from '../profiles.js';
-import { customizationName } from './customizations.js';
+import { specificationName } from './customizations.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice, OtherValue } from './model.js';
 import { documentNationalIssues } from './nationalIssues.js';
 import { nationalProfileOf } from './nationalProfile.js';
 import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
 import { toInvoiceJson } from './toInvoiceJson.js';
+import { envelopeNotes, fileDocuments, type FileDocument } from './fileDocuments.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import { minorToDecimal } from '../../invoice/money.js';
 import type { Totals } from '../../invoice/totals.js';
@@ -25,9 +26,12 @@ export interface InspectAnswer {
     embedded_files: number | null;
     /** A CAdES .p7m envelope: present, with its signers' certificate subjects; not verified (no trust list). */
     signature?: { present: true; verified: false; signers: string[] };
-    /** A FatturaPA file with several bodies: how many documents it holds; this answer reads the first. */
+    /** A file with several documents (FatturaPA's bodies): how many it holds, and which one this answer reads (from 1). */
     documents?: number;
+    document?: number;
   };
+  /** A file with several documents: each with its own totals (the `document` argument reads another). */
+  documents?: FileDocument[];
   customization: { id: string; name: string | null; known: boolean };
   profile: string | null;
   type_code: string;
@@ -65,16 +69,6 @@ function amountsKept(source: InboundInvoice, totals: Totals): Issue[] {
     }));
 }
 
-/** What a signed or multi-document FatturaPA file holds beyond the document read. */
-export function envelopeNotes(origin: InboundSource): string[] {
-  return [
-    ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
-    ...(origin.documents
-      ? [`The file holds ${origin.documents} documents (FatturaElettronicaBody); this is the first.`]
-      : []),
-  ];
-}
-
 export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): InspectAnswer {
   const { invoice, source } = readInbound(bytes, format);
   return buildInspectAnswer(invoice, source);
@@ -109,7 +103,8 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
       })),
     ...document.issues,
   ];
-  const name = customizationName(source.customization);
+  const name = specificationName(source);
+  const documents = fileDocuments(origin);
   return {
     syntax: source.syntax,
     document: source.document,
@@ -118,8 +113,9 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
       format: origin.format,
       embedded_files: origin.embeddedFiles,
       ...(origin.signers ? { signature: { present: true, verified: false, signers: origin.signers } } : {}),
-      ...(origin.documents ? { documents: origin.documents } : {}),
+      ...(origin.documents ? { documents: origin.documents, document: origin.document ?? 1 } : {}),
     },
+    ...(documents ? { documents } : {}),
     customization: { id: source.customization, name, known: name !== null },
     profile: source.profile ?? null,
     type_code: source.typeCode,

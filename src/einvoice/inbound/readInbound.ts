@@ -8,7 +8,7 @@ import type { InboundInvoice } from './model.js';
 import { CII_TABLE } from './ciiTable.js';
 import { readSyntax } from './readSyntax.js';
 import { UBL_CREDIT_NOTE_TABLE, UBL_INVOICE_TABLE } from './ublTable.js';
-import { noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
+import { documentNotFound, noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 
 /**
@@ -31,14 +31,30 @@ export interface InboundSource {
   embeddedFiles: number | null;
   /** A CAdES .p7m envelope's signers (certificate subjects; nothing verified). */
   signers?: string[];
-  /** A FatturaPA file with several bodies: how many documents it holds (the first is read). */
+  /** A file with several documents (FatturaPA's bodies): how many, which one was read (1-based), and all of them. */
   documents?: number;
+  document?: number;
+  all?: InboundInvoice[];
 }
 
+/** `document`: which document of a file that holds several is read (1-based; 1 for any other file). */
 export function readInbound(
   bytes: Uint8Array,
   format: InboundFormat,
+  document = 1,
 ): { invoice: InboundInvoice; source: InboundSource } {
+  const read = readFile(bytes, format);
+  const all = read.all ?? [read.invoice];
+  if (document > all.length) throw documentNotFound(document, all.length);
+  if (all.length === 1) return { invoice: read.invoice, source: read.source };
+  const envelope = read.invoice.envelope;
+  const chosen = { ...all[document - 1]!, envelope };
+  return { invoice: chosen, source: { ...read.source, documents: all.length, document, all } };
+}
+
+type FileRead = { invoice: InboundInvoice; source: InboundSource; all?: InboundInvoice[] };
+
+function readFile(bytes: Uint8Array, format: InboundFormat): FileRead {
   if (bytes.byteLength > INBOUND_LIMITS.bodyBytes) {
     throw rejected('einvoice_too_large', `The document is larger than ${INBOUND_LIMITS.bodyBytes} bytes.`, [
       { path: '', code: 'einvoice_too_large', message: 'too large' },
@@ -48,7 +64,7 @@ export function readInbound(
   return readPdf(bytes);
 }
 
-function readPdf(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+function readPdf(bytes: Uint8Array): FileRead {
   const files = pdfEmbeddedFiles(bytes, INBOUND_PDF_BOUNDS);
   for (const file of files) {
     const root = tryRoot(file);
@@ -57,16 +73,20 @@ function readPdf(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundS
   throw noEInvoiceInPdf();
 }
 
-function readXml(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+function readXml(bytes: Uint8Array): FileRead {
   if (!looksLikeDer(bytes)) return readXmlDocument(bytes);
   // A CAdES .p7m envelope (a signed FatturaPA): its content is read as if it had been sent itself,
   // once (an envelope inside is not opened); the signers are reported, nothing is verified.
   const signed = readSignedData(bytes, INBOUND_LIMITS.bodyBytes);
-  const { invoice, source } = readXmlDocument(signed.content);
-  return { invoice: { ...invoice, envelope: 'cades' }, source: { ...source, signers: signed.signers } };
+  const read = readXmlDocument(signed.content);
+  return {
+    ...read,
+    invoice: { ...read.invoice, envelope: 'cades' },
+    source: { ...read.source, signers: signed.signers },
+  };
 }
 
-function readXmlDocument(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+function readXmlDocument(bytes: Uint8Array): FileRead {
   const tree = parseXmlTree(xmlText(bytes), INBOUND_XML_BOUNDS);
   const binary = envelopedBinary(tree);
   if (binary) {
@@ -74,13 +94,12 @@ function readXmlDocument(bytes: Uint8Array): { invoice: InboundInvoice; source: 
     const { invoice, source } = readPdf(binary);
     return { invoice: { ...invoice, envelope: 'sbdh' }, source };
   }
-  return { invoice: fromRoot(tree), source: { format: 'xml', embeddedFiles: null, ...documentsIn(tree) } };
-}
-
-/** A file of a syntax that may hold several documents (FatturaPA's bodies): how many, when more than one. */
-function documentsIn(tree: XNode): { documents?: number } {
-  const count = OWN_SYNTAX_READERS.find((reader) => reader.matches(tree))?.documents?.(tree) ?? 1;
-  return count > 1 ? { documents: count } : {};
+  const source: InboundSource = { format: 'xml', embeddedFiles: null };
+  // A syntax whose files may hold several documents (FatturaPA's bodies) is read whole.
+  const several = OWN_SYNTAX_READERS.find((reader) => reader.readAll && reader.matches(tree));
+  const all = several?.readAll?.(tree);
+  if (all && all.length > 0) return { invoice: all[0]!, source, all };
+  return { invoice: fromRoot(tree), source };
 }
 
 /** Text every e-invoice file contains (a namespace or root name): other attachments are skipped unparsed. */

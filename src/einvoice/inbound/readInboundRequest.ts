@@ -1,7 +1,7 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
-import { customizationName } from './customizations.js';
-import { envelopeNotes } from './inspect.js';
+import { specificationName } from './customizations.js';
+import { envelopeNotes } from './fileDocuments.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice } from './model.js';
@@ -15,7 +15,7 @@ import { readInbound, type InboundSource } from './readInbound.js';
 
 /** What inspect answers from (inspect.ts buildInspectAnswer). */
 export function readForInspect(request: InboundRequest): { invoice: InboundInvoice; source: InboundSource } {
-  return readInbound(request.bytes, request.format);
+  return readInbound(request.bytes, request.format, request.document);
 }
 
 /** What render.pdf prints (render/inboundView.ts InboundRender): the document, its totals comparison, notes and the language. */
@@ -26,8 +26,8 @@ export function readForRender(request: InboundRequest): {
   locale: string | undefined;
   verificationCode?: VerificationCode;
 } {
-  const { invoice, source } = readInbound(request.bytes, request.format);
-  const name = customizationName(invoice.customization);
+  const { invoice, source } = readInbound(request.bytes, request.format, request.document);
+  const name = specificationName(invoice);
   // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
   const received = { bytes: request.bytes, format: request.format };
   const verificationCode = OWN_SYNTAX_READERS.map((reader) =>

@@ -51,7 +51,7 @@ export const fatturapa = defineFormat({
       if (!first) throw unknownRoot('FatturaElettronica without FatturaElettronicaBody', []);
       return first;
     },
-    documents: (root) => root.children.filter((child) => child.name === 'FatturaElettronicaBody').length,
+    readAll: readFatturaPA,
   },
   writer: {
     mediaType: 'application/xml',

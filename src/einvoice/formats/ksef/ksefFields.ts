@@ -103,7 +103,7 @@ export const KsefFieldsSchema = v.pipe(
           max: 1_000_000,
           exclusiveMin: true,
           description:
-            'A foreign-currency invoice: PLN per unit of the currency (KursWaluty, at most 6 decimals), the NBP table A rate of the last working day before the tax point; the VAT is then also written in PLN (P_14_xW). Never fetched.',
+            'A foreign-currency invoice with VAT lines (required then; optional for 0 % or exempt lines only): PLN per unit of the currency (KursWaluty, at most 6 decimals), the NBP table A rate of the last working day before the tax point; the VAT is then also written in PLN (P_14_xW). Never fetched.',
         }),
       ),
       annotations: v.optional(
