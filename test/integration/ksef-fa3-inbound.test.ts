@@ -147,6 +147,19 @@ describe('render.pdf with KOD I', { skip: zbarMissing }, () => {
     assert.match(normalizeText(pdfPages(pdf, 'raw')[0]!), new RegExp(number));
   });
 
+  test('an FA(3) attached to a PDF: the same link, over the attached XML', { timeout: 120_000 }, async () => {
+    const pdfWith = Buffer.concat([
+      Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /EmbeddedFile /Length ${OWN.length} >>\nstream\n`, 'latin1'),
+      OWN,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
+    ]);
+    const response = await post('/v1/e-invoice/render.pdf?locale=en', pdfWith, 'application/pdf');
+    const pdf = Buffer.from(await response.arrayBuffer());
+    assert.equal(response.status, 200, pdf.toString('utf8').slice(0, 300));
+    assert.ok(decodeQr(pdf).includes(link), decodeQr(pdf).join('\n'));
+    assert.match(normalizeText(pdfPages(pdf, 'raw')[0]!), /OFFLINE/);
+  });
+
   test('a bad KSeF number is a 400 naming ksef_number, before any render', async () => {
     const cases: [string, string][] = [
       ['not-a-number', 'ksef_number_malformed'],
