@@ -71,7 +71,7 @@ export function inboundOperations(
     tag: 'Invoices',
     request: requestReadBy(readForInspect),
     response: { contentType: 'application/json', description: 'What the document is and holds.' },
-    compute: ({ invoice, source }) => buildInspectAnswer(invoice, source),
+    compute: ({ invoice, source, further }) => buildInspectAnswer(invoice, source, further),
   };
 
   const render: Operation<InboundRender> = {

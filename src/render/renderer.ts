@@ -163,8 +163,8 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     paper: PaperFormat,
     info: { author: string; date: string },
     { timeoutMs, specimen }: Pick<Required<RenderCall>, 'timeoutMs' | 'specimen'>,
+    page = templates.printPage(view),
   ) {
-    const page = templates.printPage(view);
     const html = specimen ? withSpecimenStamp(page) : page;
     const params = printParams(paper, settings.tagged);
     try {
@@ -220,6 +220,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const timeoutMs = call.timeoutMs ?? settings.renderTimeoutMs;
       // The view is built before admission, so a document the template cannot fill fails here.
       const view = templates.inboundView(render);
+      // A file's further documents follow the first, each from a new page (inboundPages.ts).
+      const further = (render.further ?? []).map((document) =>
+        templates.inboundView({ ...document, locale: render.locale }),
+      );
+      const page = further.length > 0 ? templates.printPages([view, ...further]) : undefined;
       const paper = inboundPaper(render.invoice.currency, settings.paperSize);
       const info = {
         author: render.invoice.seller.name,
@@ -231,7 +236,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
         started,
         call.signal,
         supervisor.run(
-          (pooled) => printView(pooled, view, paper, info, { timeoutMs, specimen: call.specimen === true }),
+          (pooled) => printView(pooled, view, paper, info, { timeoutMs, specimen: call.specimen === true }, page),
           call.signal,
         ),
       );

@@ -5,6 +5,7 @@ import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
+import { withBodies } from '../support/fatturapaBodies.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
@@ -58,4 +59,38 @@ test('a professional’s FatturaPA printed in Italian and English', { timeout: 1
     ])
       assert.ok(text.includes(wanted), `${locale}: ${wanted}`);
   }
+});
+
+test('a file of three bodies prints each, every one from a new page', { timeout: 120_000 }, async () => {
+  const checked = prepareProfiledEInvoice(FATTURAPA_EXAMPLES['td01-mixed-rates'], 'fatturapa');
+  const xml = withBodies(produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml, [
+    { number: 'FT-101' },
+    { number: 'FT-102', statedTotal: '1471.36' },
+    { number: 'FT-103' },
+  ]);
+  const response = await fetch(`${app.url}/v1/e-invoice/render.pdf?locale=it`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/xml' },
+    body: xml as unknown as BodyInit,
+    signal: AbortSignal.timeout(60_000),
+  });
+  assert.equal(response.status, 200);
+  const pages = pdfPages(Buffer.from(await response.arrayBuffer())).map((page) =>
+    normalizeText(page).replace(/\s+/g, ' '),
+  );
+  // Each body opens with its masthead (its number) and the visualisation notice at the top of a page.
+  const banner = 'Visualizzazione di una fattura elettronica';
+  const starts = pages.flatMap((page, at) => (page.includes(banner) ? [at] : []));
+  assert.equal(starts.length, 3, starts.join());
+  assert.equal(starts[0], 0);
+  ['FT-101', 'FT-102', 'FT-103'].forEach((number, at) => {
+    const top = pages[starts[at]!]!.slice(0, pages[starts[at]!]!.indexOf(banner));
+    assert.ok(top.includes(number) && top.length < 120, `${number}: ${top}`);
+  });
+  assert.equal(Number(response.headers.get('x-page-count')), pages.length);
+  // Each body's pages carry its own body marker; the tampered second shows its own difference.
+  const second = pages.slice(starts[1], starts[2]).join(' ');
+  assert.ok(second.includes('FatturaElettronicaBody 2') && !second.includes('FatturaElettronicaBody 3'));
+  assert.ok(second.includes('BT-112 grand_total 1.471,36 1.461,36'), second);
+  assert.ok(!pages.slice(0, starts[1]!).join(' ').includes('1.471,36'));
 });

@@ -96,8 +96,8 @@ export interface OwnSyntaxReader {
   marker: string;
   /** Its specification identifiers as the inspect answer and the PDF name them (inbound/customizations.ts). */
   customizations?: readonly (readonly [RegExp, string])[];
-  /** How many documents a file holds when it may hold several (FatturaPA's bodies): the first is read, the count reported. */
-  documents?(root: XNode): number;
+  /** Every document of a file that may hold several (FatturaPA's bodies), in file order; `read` is the first. */
+  readAll?(root: XNode): InboundInvoice[];
   /** Whether `root` is this syntax's (namespace and local name). */
   matches(root: XNode): boolean;
   read(root: XNode): InboundInvoice;

@@ -25,7 +25,7 @@ export interface InspectAnswer {
     embedded_files: number | null;
     /** A CAdES .p7m envelope: present, with its signers' certificate subjects; not verified (no trust list). */
     signature?: { present: true; verified: false; signers: string[] };
-    /** A FatturaPA file with several bodies: how many documents it holds; this answer reads the first. */
+    /** A FatturaPA file with several bodies: how many documents it holds (each answered in `documents`). */
     documents?: number;
   };
   customization: { id: string; name: string | null; known: boolean };
@@ -41,7 +41,16 @@ export interface InspectAnswer {
   rules: { valid: boolean; checked: string[]; issues: Issue[] };
   other_values: OtherValue[];
   notes: string[];
+  /**
+   * A file of several documents (FatturaPA's bodies): each answered in file order, documents[0] the
+   * first, whose answer the fields above also are; rules above carry every document's issues, a
+   * further one's under `documents[i].`.
+   */
+  documents?: DocumentAnswer[];
 }
+
+/** One document of a file of several: the answer without what belongs to the file. */
+export type DocumentAnswer = Omit<InspectAnswer, 'source' | 'documents'>;
 
 /**
  * The JSON invoice's own totals against the document's: where the smaller JSON model cannot hold
@@ -70,17 +79,46 @@ export function envelopeNotes(origin: InboundSource): string[] {
   return [
     ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
     ...(origin.documents
-      ? [`The file holds ${origin.documents} documents (FatturaElettronicaBody); this is the first.`]
+      ? [
+          `The file holds ${origin.documents} documents (FatturaElettronicaBody), each read on its own; this is the first.`,
+        ]
       : []),
   ];
 }
 
 export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): InspectAnswer {
-  const { invoice, source } = readInbound(bytes, format);
-  return buildInspectAnswer(invoice, source);
+  const { invoice, source, further } = readInbound(bytes, format);
+  return buildInspectAnswer(invoice, source, further);
 }
 
-export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource): InspectAnswer {
+/** The answer for a file: its first document's, with every document answered in `documents` when it holds several. */
+export function buildInspectAnswer(
+  source: InboundInvoice,
+  origin: InboundSource,
+  further: InboundInvoice[] = [],
+): InspectAnswer {
+  const first = answerDocument(source, origin);
+  if (further.length === 0) return first;
+  // A further document's own answer names no file-wide facts (the count is the file's).
+  const { documents: _count, ...single } = origin;
+  const { source: _first, ...firstDocument } = first;
+  const documents: DocumentAnswer[] = [
+    firstDocument,
+    ...further.map((invoice) => {
+      const { source: _source, ...answer } = answerDocument(invoice, single);
+      return answer;
+    }),
+  ];
+  const furtherIssues = documents
+    .slice(1)
+    .flatMap((answer, at) =>
+      answer.rules.issues.map((issue) => ({ ...issue, path: `documents[${at + 1}].${issue.path}` })),
+    );
+  const issues = [...first.rules.issues, ...furtherIssues];
+  return { ...first, rules: { ...first.rules, valid: issues.length === 0, issues }, documents };
+}
+
+function answerDocument(source: InboundInvoice, origin: InboundSource): InspectAnswer {
   const totals = compareTotals(source);
   const { invoice, folded } = toInvoiceJson(source);
   let reissueIssues: Issue[] = [];

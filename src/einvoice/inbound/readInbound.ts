@@ -31,14 +31,18 @@ export interface InboundSource {
   embeddedFiles: number | null;
   /** A CAdES .p7m envelope's signers (certificate subjects; nothing verified). */
   signers?: string[];
-  /** A FatturaPA file with several bodies: how many documents it holds (the first is read). */
+  /** A FatturaPA file with several bodies: how many documents it holds (InboundRead.further has the others). */
   documents?: number;
 }
 
-export function readInbound(
-  bytes: Uint8Array,
-  format: InboundFormat,
-): { invoice: InboundInvoice; source: InboundSource } {
+/** What a file holds: its (first) document, where it came from, and the documents after the first (FatturaPA's further bodies). */
+export interface InboundRead {
+  invoice: InboundInvoice;
+  source: InboundSource;
+  further: InboundInvoice[];
+}
+
+export function readInbound(bytes: Uint8Array, format: InboundFormat): InboundRead {
   if (bytes.byteLength > INBOUND_LIMITS.bodyBytes) {
     throw rejected('einvoice_too_large', `The document is larger than ${INBOUND_LIMITS.bodyBytes} bytes.`, [
       { path: '', code: 'einvoice_too_large', message: 'too large' },
@@ -48,39 +52,47 @@ export function readInbound(
   return readPdf(bytes);
 }
 
-function readPdf(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+function readPdf(bytes: Uint8Array): InboundRead {
   const files = pdfEmbeddedFiles(bytes, INBOUND_PDF_BOUNDS);
   for (const file of files) {
     const root = tryRoot(file);
-    if (root) return { invoice: fromRoot(root), source: { format: 'pdf', embeddedFiles: files.length } };
+    if (root) return read(root, { format: 'pdf', embeddedFiles: files.length });
   }
   throw noEInvoiceInPdf();
 }
 
-function readXml(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+function readXml(bytes: Uint8Array): InboundRead {
   if (!looksLikeDer(bytes)) return readXmlDocument(bytes);
   // A CAdES .p7m envelope (a signed FatturaPA): its content is read as if it had been sent itself,
   // once (an envelope inside is not opened); the signers are reported, nothing is verified.
   const signed = readSignedData(bytes, INBOUND_LIMITS.bodyBytes);
-  const { invoice, source } = readXmlDocument(signed.content);
-  return { invoice: { ...invoice, envelope: 'cades' }, source: { ...source, signers: signed.signers } };
+  const { invoice, source, further } = readXmlDocument(signed.content);
+  return {
+    invoice: { ...invoice, envelope: 'cades' },
+    source: { ...source, signers: signed.signers },
+    further: further.map((document) => ({ ...document, envelope: 'cades' as const })),
+  };
 }
 
-function readXmlDocument(bytes: Uint8Array): { invoice: InboundInvoice; source: InboundSource } {
+function readXmlDocument(bytes: Uint8Array): InboundRead {
   const tree = parseXmlTree(xmlText(bytes), INBOUND_XML_BOUNDS);
   const binary = envelopedBinary(tree);
   if (binary) {
     // A Peppol envelope around a binary document: the PDF is read as if it had been sent itself.
-    const { invoice, source } = readPdf(binary);
-    return { invoice: { ...invoice, envelope: 'sbdh' }, source };
+    const { invoice, source, further } = readPdf(binary);
+    return { invoice: { ...invoice, envelope: 'sbdh' }, source, further };
   }
-  return { invoice: fromRoot(tree), source: { format: 'xml', embeddedFiles: null, ...documentsIn(tree) } };
+  return read(tree, { format: 'xml', embeddedFiles: null });
 }
 
-/** A file of a syntax that may hold several documents (FatturaPA's bodies): how many, when more than one. */
-function documentsIn(tree: XNode): { documents?: number } {
-  const count = OWN_SYNTAX_READERS.find((reader) => reader.matches(tree))?.documents?.(tree) ?? 1;
-  return count > 1 ? { documents: count } : {};
+/** Every document of the file (several for FatturaPA's bodies), the count in the source when more than one. */
+function read(tree: XNode, source: InboundSource): InboundRead {
+  const [invoice, ...further] = fromRoot(tree);
+  return {
+    invoice: invoice!,
+    source: further.length > 0 ? { ...source, documents: further.length + 1 } : source,
+    further,
+  };
 }
 
 /** Text every e-invoice file contains (a namespace or root name): other attachments are skipped unparsed. */
@@ -103,19 +115,19 @@ function tryRoot(file: Buffer): XNode | undefined {
   return isInvoiceRoot(root) ? root : undefined;
 }
 
-function fromRoot(tree: XNode): InboundInvoice {
+function fromRoot(tree: XNode): InboundInvoice[] {
   const root = unwrap(tree);
-  const invoice = readRoot(root);
-  return root === tree ? invoice : { ...invoice, envelope: 'sbdh' };
+  const documents = readRoot(root);
+  return root === tree ? documents : documents.map((invoice) => ({ ...invoice, envelope: 'sbdh' as const }));
 }
 
-function readRoot(root: XNode): InboundInvoice {
-  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return readSyntax(root, CII_TABLE);
-  if (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') return readSyntax(root, UBL_INVOICE_TABLE);
+function readRoot(root: XNode): InboundInvoice[] {
+  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return [readSyntax(root, CII_TABLE)];
+  if (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') return [readSyntax(root, UBL_INVOICE_TABLE)];
   if (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
-    return readSyntax(root, UBL_CREDIT_NOTE_TABLE);
+    return [readSyntax(root, UBL_CREDIT_NOTE_TABLE)];
   const own = OWN_SYNTAX_READERS.find((reader) => reader.matches(root));
-  if (own) return own.read(root);
+  if (own) return own.readAll ? own.readAll(root) : [own.read(root)];
   throw unknownRoot(
     describe(root),
     OWN_SYNTAX_READERS.map((reader) => reader.describe),

@@ -5,7 +5,7 @@ import { envelopeNotes } from './inspect.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice } from './model.js';
-import { readInbound, type InboundSource } from './readInbound.js';
+import { readInbound, type InboundRead } from './readInbound.js';
 
 /**
  * The inbound operations' reading of the document, done by their `parse` on the compute pool (never
@@ -14,7 +14,7 @@ import { readInbound, type InboundSource } from './readInbound.js';
  */
 
 /** What inspect answers from (inspect.ts buildInspectAnswer). */
-export function readForInspect(request: InboundRequest): { invoice: InboundInvoice; source: InboundSource } {
+export function readForInspect(request: InboundRequest): InboundRead {
   return readInbound(request.bytes, request.format);
 }
 
@@ -25,8 +25,10 @@ export function readForRender(request: InboundRequest): {
   notes: string[];
   locale: string | undefined;
   verificationCode?: VerificationCode;
+  /** The file's further documents (a FatturaPA's further bodies). */
+  further?: { invoice: InboundInvoice; totals: TotalsComparison; notes: string[] }[];
 } {
-  const { invoice, source } = readInbound(request.bytes, request.format);
+  const { invoice, source, further } = readInbound(request.bytes, request.format);
   const name = customizationName(invoice.customization);
   // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
   const received = { bytes: request.bytes, format: request.format };
@@ -42,5 +44,9 @@ export function readForRender(request: InboundRequest): {
     ],
     locale: request.locale,
     ...(verificationCode ? { verificationCode } : {}),
+    // A file's further documents (a FatturaPA's further bodies), each printed from a new page.
+    ...(further.length > 0
+      ? { further: further.map((document) => ({ invoice: document, totals: compareTotals(document), notes: [] })) }
+      : {}),
   };
 }
