@@ -27,7 +27,7 @@ after(async () => {
   await renderer?.close();
 });
 
-test('a professional’s FatturaPA printed in Italian and English', { timeout: 120_000 }, async () => {
+test('a professional’s FatturaPA printed in Italian, English and German', { timeout: 120_000 }, async () => {
   const checked = prepareProfiledEInvoice(
     FATTURAPA_EXAMPLES['td01-professional-withholding-pension-fund'],
     'fatturapa',
@@ -37,6 +37,22 @@ test('a professional’s FatturaPA printed in Italian and English', { timeout: 1
     // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento).
     it: ['Visualizzazione di una fattura elettronica', 'Totale 1.448,43', 'Saldo da pagare EUR 1.220,43'],
     en: ['Visualisation of an electronic invoice', 'Total 1,448.43', 'Balance due EUR 1,220.43'],
+    de: ['Visualisierung einer elektronischen Rechnung', 'Gesamt 1.448,43', 'Noch zu zahlen EUR 1.220,43'],
+  };
+  const ITALIAN_NAMES = [
+    'Regime fiscale RF01 – Ordinario',
+    'Natura N1 – Escluse ex art. 15 · Art. 15 DPR 633/72',
+    'Esigibilità IVA I – IVA ad esigibilità immediata',
+  ];
+  // The page's own word for each code, its Italian legal name beside (readerLegalTerms.ts).
+  const legalTerms: Record<string, string[]> = {
+    it: ['Regime fiscale (RegimeFiscale)', 'Natura dell’operazione (Natura)', 'Esigibilità IVA (EsigibilitaIVA)'],
+    en: ['Tax regime (RegimeFiscale)', 'Type of VAT-free transaction (Natura)', 'VAT chargeability (EsigibilitaIVA)'],
+    de: [
+      'Steuerregelung (RegimeFiscale)',
+      'Art des umsatzsteuerfreien Umsatzes (Natura)',
+      'Entstehung der Umsatzsteuer (EsigibilitaIVA)',
+    ],
   };
   for (const [locale, labels] of Object.entries(expected)) {
     const response = await fetch(`${app.url}/v1/e-invoice/render.pdf?locale=${locale}`, {
@@ -49,6 +65,7 @@ test('a professional’s FatturaPA printed in Italian and English', { timeout: 1
     const text = normalizeText(pdfPages(Buffer.from(await response.arrayBuffer())).join('\n')).replace(/\s+/g, ' ');
     for (const wanted of [
       ...labels,
+      ...legalTerms[locale]!.map((term, at) => `${term} ${ITALIAN_NAMES[at]}`),
       'FatturaPA · FatturaPA 1.2 FPR12 · TD01',
       'Regime fiscale RF01 – Ordinario',
       'N1 · Escluse ex art. 15 · Art. 15 DPR 633/72',

@@ -13,6 +13,7 @@ import {
   PAYMENT_TERMS_NAMES,
   REGIME_NAMES,
 } from './legalNames.js';
+import { fatturaPALegalTerms } from './readerLegalTerms.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 
 /**
@@ -146,6 +147,8 @@ function readBody(file: XNode, body: XNode, only: number | undefined): InboundIn
     }),
     otherValues: [],
   };
+  // The codes read by their Italian legal names, printed beside the page's own words (readerLegalTerms.ts).
+  invoice.legalTerms = fatturaPALegalTerms(r, r.node(header, 'CedentePrestatore'), goods);
   return { ...invoice, otherValues: r.leftovers(root, () => null) };
 }
 
