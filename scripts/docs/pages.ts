@@ -206,7 +206,7 @@ export function errorsPage(document: OpenApiDocument): string {
     'national rule id (`BR-DE-15`, `PEPPOL-EN16931-R010`, `BR-FR-10`, …), or `profile_format` when the profile has no',
     'form in the requested format (Peppol is UBL only); see [national e-invoices](../e-invoices-national.md). On the inbound e-invoice',
     'routes (`/v1/e-invoice/inspect`, `/v1/e-invoice/render.pdf`) what refuses the document: `xml_malformed`, `xml_doctype_refused`,',
-    '`xml_too_deep`, `einvoice_too_large`, `einvoice_unknown_root`, `einvoice_binary_unsupported`, `pdf_malformed`, `pdf_encrypted`, `pdf_no_einvoice`',
+    '`xml_too_deep`, `einvoice_too_large`, `einvoice_unknown_root`, `einvoice_binary_unsupported`, `einvoice_document_not_found`, `pdf_malformed`, `pdf_encrypted`, `pdf_no_einvoice`',
     '([inbound e-invoices](../e-invoices-inbound.md)).',
     '',
     "**Payment** (402) answers are x402 challenges, not this body: the `PAYMENT-REQUIRED` header, and the challenge's",

@@ -46,9 +46,14 @@ export function serializeXml(root: XmlElement, namespaces: Record<string, string
   return out.join('');
 }
 
+/** Indentation per depth, built once: documents are a few levels deep but thousands of lines long. */
+const INDENTS: string[] = [];
+const indentOf = (depth: number) => (INDENTS[depth] ??= '  '.repeat(depth));
+
 function write(node: XmlElement, depth: number, out: string[]): void {
-  const indent = '  '.repeat(depth);
-  const attributes = node.attributes.map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`).join('');
+  const indent = indentOf(depth);
+  let attributes = '';
+  for (const [key, value] of node.attributes) attributes += ` ${key}="${escapeAttribute(value)}"`;
   if (node.text !== undefined) {
     out.push(`${indent}<${node.name}${attributes}>${escapeText(node.text)}</${node.name}>\n`);
   } else if (node.children.length === 0) {
@@ -85,12 +90,19 @@ function xmlChars(value: string): string {
   return value.replace(LONE_SURROGATE_OR_NONCHARACTER, '\uFFFD');
 }
 
+/** Anything escapeText changes; most values (amounts, codes, dates) hold none and are returned as they are. */
+const NEEDS_ESCAPE = /[&<>\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function escapeText(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return xmlChars(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Attribute values also escape quotes and whitespace characters that parsers would normalise. */
+const ATTRIBUTE_NEEDS_ESCAPE = /[&<>"\t\n\r\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 function escapeAttribute(value: string): string {
+  if (!ATTRIBUTE_NEEDS_ESCAPE.test(value)) return value;
   return escapeText(value)
     .replace(/"/g, '&quot;')
     .replace(/\t/g, '&#9;')

@@ -9,6 +9,7 @@ import { documentBody } from './documentBody.js';
 import { jsonText } from './jsonBody.js';
 import { PAYMENT_SIGNATURE } from './paymentEncoding.js';
 import { readPaymentSignature } from './paymentSignature.js';
+import { readSignInHeader } from './signInHeader.js';
 import { writeOutcome } from './writeOutcome.js';
 
 /**
@@ -39,7 +40,7 @@ export function buildRouter(
           ...(operation.request ? { body: requestBody(ctx) } : {}),
           ...(paid && header ? { payment: { read: () => readPaymentSignature(header) } } : {}),
           hooks: {
-            ...(paid && signIn ? { signIn: { header: signIn } } : {}),
+            ...(paid && signIn ? { signIn: { read: () => readSignInHeader(signIn) } } : {}),
             admitPayer: ctx.state.admitPayer as PayerAdmission | undefined,
             onVerified: (details) => (ctx.state.logFields = details),
             onResultNotStored: (error) =>

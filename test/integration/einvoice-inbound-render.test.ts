@@ -107,8 +107,10 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
       try {
         const { tools } = await client.listTools();
         const render = tools.find((tool) => tool.name === 'v1_e_invoice_render_pdf');
-        // ksef_number and ksef_environment: FA(3)'s KOD I arguments (src/einvoice/formats/ksef/kodI.ts, the registry's verificationCode hook).
+        // ksef_number and ksef_environment: FA(3)'s KOD I arguments (src/einvoice/formats/ksef/kodI.ts, the registry's verificationCode hook);
+        // document: which document of a multi-document file (FatturaPA's bodies) is printed.
         assert.deepEqual(Object.keys(render?.inputSchema.properties ?? {}).sort(), [
+          'document',
           'ksef_environment',
           'ksef_number',
           'locale',

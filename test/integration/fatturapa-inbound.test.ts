@@ -8,7 +8,6 @@ import { fatturaPAFieldsOf, produceFatturaPA } from '../../src/einvoice/formats/
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
-import { withBodies } from '../support/fatturapaBodies.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
@@ -93,69 +92,6 @@ describe("AdE's official examples", { skip: examplesMissing }, () => {
       answer.totals.differences.map((difference: { field: string }) => difference.field),
       ['vat_breakdown[0].basis', 'vat_breakdown[0].tax', 'tax_basis', 'grand_total', 'due_payable'],
     );
-  });
-});
-
-describe('a file of several documents (FatturaElettronicaBody)', () => {
-  test("FPR03's two bodies are answered each, with its own totals and number", { skip: examplesMissing }, async () => {
-    const { status, answer } = await inspect(readFileSync(join(EXAMPLES, 'IT01234567890_FPR03.xml')));
-    assert.equal(status, 200);
-    assert.equal(answer.source.documents, 2);
-    // The top-level fields stay the first body's, as before.
-    assert.equal(answer.invoice_number, '123');
-    assert.equal(answer.totals.document.grand_total, '32.95');
-    assert.deepEqual(
-      answer.documents.map((document: { invoice_number: string; totals: { document: { grand_total: string } } }) => [
-        document.invoice_number,
-        document.totals.document.grand_total,
-      ]),
-      [
-        ['123', '32.95'],
-        ['456', '2440.00'],
-      ],
-    );
-    // The first body states 27.00 where its lines give 25.00; the second adds up.
-    assert.equal(answer.documents[0].totals.differences.length, 5);
-    assert.deepEqual(answer.documents[1].totals.differences, []);
-    assert.ok(answer.rules.issues.every((issue: { path: string }) => !issue.path.startsWith('documents[')));
-  });
-
-  test('a three-body file whose second body is tampered: that body shows its own difference', async () => {
-    const xml = withBodies(ownFile('td01-mixed-rates'), [
-      { number: 'FT-101' },
-      { number: 'FT-102', statedTotal: '1471.36' },
-      { number: 'FT-103' },
-    ]);
-    for (const body of [xml, sign(Buffer.from(xml), 'IT12345678903_FT102.xml')]) {
-      const { status, answer } = await inspect(body);
-      assert.equal(status, 200);
-      assert.equal(answer.source.documents, 3);
-      assert.equal(answer.invoice_number, 'FT-101');
-      assert.deepEqual(answer.totals.differences, []);
-      type Answer = {
-        invoice_number: string;
-        totals: {
-          document: { grand_total: string };
-          differences: { field: string; document: string; recomputed: string }[];
-        };
-      };
-      const documents: Answer[] = answer.documents;
-      assert.deepEqual(
-        documents.map((document) => [document.invoice_number, document.totals.document.grand_total]),
-        [
-          ['FT-101', '1461.36'],
-          ['FT-102', '1471.36'],
-          ['FT-103', '1461.36'],
-        ],
-      );
-      assert.deepEqual(documents[0]!.totals.differences, []);
-      assert.deepEqual(documents[2]!.totals.differences, []);
-      const tampered = documents[1]!.totals.differences.find((difference) => difference.field === 'grand_total');
-      assert.deepEqual([tampered?.document, tampered?.recomputed], ['1471.36', '1461.36']);
-      // The file is not valid: the second body's issue is at the top, under its document's path.
-      assert.equal(answer.rules.valid, false);
-      assert.ok(answer.rules.issues.some((issue: { path: string }) => issue.path === 'documents[1].grand_total'));
-    }
   });
 });
 

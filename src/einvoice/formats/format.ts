@@ -96,7 +96,10 @@ export interface OwnSyntaxReader {
   marker: string;
   /** Its specification identifiers as the inspect answer and the PDF name them (inbound/customizations.ts). */
   customizations?: readonly (readonly [RegExp, string])[];
-  /** Every document of a file that may hold several (FatturaPA's bodies), in file order; `read` is the first. */
+  /**
+   * Every document of a file that may hold several (FatturaPA's bodies), in order; `read` is the
+   * first. inspect compares each one's totals, and the `document` argument picks the one read.
+   */
   readAll?(root: XNode): InboundInvoice[];
   /** Whether `root` is this syntax's (namespace and local name). */
   matches(root: XNode): boolean;
@@ -129,7 +132,7 @@ export interface VerificationCodeHook {
  * such a format may take its own request object (FA(3)'s `ksef`), checked under its rules (an
  * InputRejected naming every issue, before any payment) and written in one step, on the compute pool.
  */
-export interface OwnSyntaxWriter {
+interface OwnSyntaxWriter {
   mediaType: string;
   /** Its single route (src/operations/eInvoiceOperations.ts) and its files' name ending, which a batch of it uses too. */
   route: string;

@@ -1,4 +1,7 @@
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
+import { PROFILES } from '../profiles.js';
+import type { InboundInvoice } from './model.js';
+import { nationalProfileOf } from './nationalProfile.js';
 
 /**
  * The specification identifiers (BT-24) this service knows. Any other is read as plain EN 16931
@@ -6,6 +9,8 @@ import { OWN_SYNTAX_READERS } from '../formats/registry.js';
  * the PDF say so: refusing would leave the receiver with nothing readable, and the reader keeps
  * every element it does not map as an "other value".
  */
+const CIUS_OR_EXTENSION = 'EN 16931 (a CIUS or extension)';
+
 const KNOWN: readonly (readonly [RegExp, string])[] = [
   [/^urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_\d/, 'XRechnung'],
   [/^urn:cen\.eu:en16931:2017#conformant#urn:xeinkauf\.de:kosit:extension:xrechnung_\d/, 'XRechnung extension'],
@@ -24,11 +29,32 @@ const KNOWN: readonly (readonly [RegExp, string])[] = [
   [/^urn:ferd:CrossIndustryDocument:invoice:1p0:comfort$/, 'ZUGFeRD 1.0 COMFORT'],
   [/^urn:ferd:CrossIndustryDocument:invoice:1p0:extended$/, 'ZUGFeRD 1.0 EXTENDED'],
   [/^urn:cen\.eu:en16931:2017$/, 'EN 16931'],
-  [/^urn:cen\.eu:en16931:2017#/, 'EN 16931 (a CIUS or extension)'],
+  [/^urn:cen\.eu:en16931:2017#/, CIUS_OR_EXTENSION],
   // The identifiers of the syntaxes the format modules bring (FA(3)'s "FA (3) 1-0E", "FatturaPA 1.2 FPR12", …).
   ...OWN_SYNTAX_READERS.flatMap((reader) => reader.customizations ?? []),
 ];
 
-export function customizationName(id: string): string | null {
+function customizationName(id: string): string | null {
   return KNOWN.find(([pattern]) => pattern.test(id))?.[1] ?? null;
+}
+
+/** The kinds of document a Peppol PINT jurisdiction defines beside billing, named in BT-24. */
+const PINT_VARIANTS: readonly (readonly [RegExp, string])[] = [
+  [/^urn:peppol:pint:selfbilling-1@/, 'self-billing'],
+  [/^urn:peppol:pint:nontaxinvoice-1@/, 'non-tax-registered invoice'],
+];
+
+/**
+ * The name inspect and the PDF give a document's specification: a known identifier's, else the
+ * title of the registry's profile that recognises the document (Peppol PINT, HR-CIUS), with its
+ * kind where BT-24 names one (Japan's non-tax-registered invoice is PINT JP's, not a qualified
+ * invoice). Null only for an identifier nothing here knows: it is then read as plain EN 16931.
+ */
+export function specificationName(document: InboundInvoice): string | null {
+  const known = customizationName(document.customization);
+  if (known !== null && known !== CIUS_OR_EXTENSION) return known;
+  const national = nationalProfileOf(document);
+  if (national === undefined) return known;
+  const variant = PINT_VARIANTS.find(([pattern]) => pattern.test(document.customization.trim()))?.[1];
+  return variant ? `${PROFILES[national].title}: ${variant}` : PROFILES[national].title;
 }

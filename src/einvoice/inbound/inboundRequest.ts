@@ -16,6 +16,8 @@ export interface InboundRequest {
   bytes: Uint8Array;
   format: InboundFormat;
   locale: string | undefined;
+  /** Which document of a file that holds several (FatturaPA's bodies) is read: 1-based, 1 by default. */
+  document?: number | undefined;
   /** render.pdf: the arguments of a format's verification code (FA(3)'s KOD I: ksef_number, ksef_environment), unchecked. */
   codeArguments?: Record<string, unknown> | undefined;
 }
@@ -31,6 +33,23 @@ export const INBOUND_MEDIA_TYPES = [
 ] as const;
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/** The most documents a file is read for: a FatturaPA lot holds a few bodies, never thousands. */
+const MAX_DOCUMENT = 1000;
+const DocumentField = v.optional(
+  v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(1, 'must be at least 1'),
+    v.maxValue(MAX_DOCUMENT, `must be at most ${MAX_DOCUMENT}`),
+    v.description(
+      'A file that holds several documents (an Italian FatturaPA with several FatturaElettronicaBody): which one to read, from 1 (the default). inspect lists every one under `documents`; render.pdf without it prints every one, each from a new page.',
+    ),
+  ),
+);
+/** A query parameter's text as the number DocumentField checks (anything else stays text, and is refused as such). */
+const documentParam = (text: string | undefined) =>
+  text !== undefined && /^\d{1,6}$/.test(text) ? Number(text) : text;
 
 /** render.pdf: the query parameters (or JSON fields) the formats' verification codes take (format.ts VerificationCodeHook). */
 const CODE_ARGUMENTS: Record<string, v.OptionalSchema<v.GenericSchema, undefined>> = Object.assign(
@@ -78,6 +97,7 @@ export const InboundArgumentsSchema = v.pipe(
         ),
       ),
       locale: LocaleField,
+      document: DocumentField,
       ...CODE_ARGUMENTS,
     },
     'unknown property',
@@ -95,12 +115,12 @@ export function parseInboundArguments(body: unknown): InboundRequest {
   const given = [input.xml, input.pdf_base64, input.p7m_base64].filter((field) => field !== undefined);
   if (given.length !== 1) throw exactlyOne();
   const codeArguments = codeArgumentsOf(input);
-  const { locale } = input;
-  if (input.xml !== undefined) return { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', locale, codeArguments };
+  const common = { locale: input.locale, document: input.document, codeArguments };
+  if (input.xml !== undefined) return { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', ...common };
   // A .p7m is read as the HTTP route reads application/pkcs7-mime: as XML, opened when it is DER (readInbound.ts).
   if (input.p7m_base64 !== undefined)
-    return { bytes: Buffer.from(input.p7m_base64, 'base64'), format: 'xml', locale, codeArguments };
-  return { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', locale, codeArguments };
+    return { bytes: Buffer.from(input.p7m_base64, 'base64'), format: 'xml', ...common };
+  return { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', ...common };
 }
 
 /**
@@ -112,22 +132,24 @@ export function parseInboundDocument(
   document: { bytes: Uint8Array; mediaType: string; params: Record<string, string> },
   json?: { value: unknown },
 ): InboundRequest {
-  const params = Object.fromEntries(
+  const params: Record<string, unknown> = Object.fromEntries(
     ['locale', ...CODE_ARGUMENT_NAMES].flatMap((name) =>
       document.params[name] === undefined ? [] : [[name, document.params[name]]],
     ),
   );
+  if (document.params.document !== undefined) params.document = documentParam(document.params.document);
   if (json) {
     const { value } = json;
     return parseInboundArguments(
       typeof value === 'object' && value !== null ? { ...(value as Record<string, unknown>), ...params } : value,
     );
   }
-  const checked = parseOrReject(v.object({ locale: LocaleField, ...CODE_ARGUMENTS }), params);
+  const checked = parseOrReject(v.object({ locale: LocaleField, document: DocumentField, ...CODE_ARGUMENTS }), params);
   return {
     bytes: document.bytes,
     format: document.mediaType === 'application/pdf' ? 'pdf' : 'xml',
     locale: checked.locale,
+    document: checked.document,
     codeArguments: codeArgumentsOf(checked),
   };
 }

@@ -1,13 +1,14 @@
 import { InputRejected, type Issue } from '../../errors.js';
 import { checkEInvoice } from '../prepareEInvoice.js';
 import { PROFILES, type EInvoiceProfile } from '../profiles.js';
-import { customizationName } from './customizations.js';
+import { specificationName } from './customizations.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice, OtherValue } from './model.js';
 import { documentNationalIssues } from './nationalIssues.js';
 import { nationalProfileOf } from './nationalProfile.js';
 import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
 import { toInvoiceJson } from './toInvoiceJson.js';
+import { envelopeNotes, fileDocuments, type FileDocument } from './fileDocuments.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import { minorToDecimal } from '../../invoice/money.js';
 import type { Totals } from '../../invoice/totals.js';
@@ -25,9 +26,12 @@ export interface InspectAnswer {
     embedded_files: number | null;
     /** A CAdES .p7m envelope: present, with its signers' certificate subjects; not verified (no trust list). */
     signature?: { present: true; verified: false; signers: string[] };
-    /** A FatturaPA file with several bodies: how many documents it holds (each answered in `documents`). */
+    /** A file with several documents (FatturaPA's bodies): how many it holds, and which one this answer reads (from 1). */
     documents?: number;
+    document?: number;
   };
+  /** A file with several documents: each with its own totals (the `document` argument reads another). */
+  documents?: FileDocument[];
   customization: { id: string; name: string | null; known: boolean };
   profile: string | null;
   type_code: string;
@@ -41,16 +45,7 @@ export interface InspectAnswer {
   rules: { valid: boolean; checked: string[]; issues: Issue[] };
   other_values: OtherValue[];
   notes: string[];
-  /**
-   * A file of several documents (FatturaPA's bodies): each answered in file order, documents[0] the
-   * first, whose answer the fields above also are; rules above carry every document's issues, a
-   * further one's under `documents[i].`.
-   */
-  documents?: DocumentAnswer[];
 }
-
-/** One document of a file of several: the answer without what belongs to the file. */
-export type DocumentAnswer = Omit<InspectAnswer, 'source' | 'documents'>;
 
 /**
  * The JSON invoice's own totals against the document's: where the smaller JSON model cannot hold
@@ -74,51 +69,12 @@ function amountsKept(source: InboundInvoice, totals: Totals): Issue[] {
     }));
 }
 
-/** What a signed or multi-document FatturaPA file holds beyond the document read. */
-export function envelopeNotes(origin: InboundSource): string[] {
-  return [
-    ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
-    ...(origin.documents
-      ? [
-          `The file holds ${origin.documents} documents (FatturaElettronicaBody), each read on its own; this is the first.`,
-        ]
-      : []),
-  ];
-}
-
 export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): InspectAnswer {
-  const { invoice, source, further } = readInbound(bytes, format);
-  return buildInspectAnswer(invoice, source, further);
+  const { invoice, source } = readInbound(bytes, format);
+  return buildInspectAnswer(invoice, source);
 }
 
-/** The answer for a file: its first document's, with every document answered in `documents` when it holds several. */
-export function buildInspectAnswer(
-  source: InboundInvoice,
-  origin: InboundSource,
-  further: InboundInvoice[] = [],
-): InspectAnswer {
-  const first = answerDocument(source, origin);
-  if (further.length === 0) return first;
-  // A further document's own answer names no file-wide facts (the count is the file's).
-  const { documents: _count, ...single } = origin;
-  const { source: _first, ...firstDocument } = first;
-  const documents: DocumentAnswer[] = [
-    firstDocument,
-    ...further.map((invoice) => {
-      const { source: _source, ...answer } = answerDocument(invoice, single);
-      return answer;
-    }),
-  ];
-  const furtherIssues = documents
-    .slice(1)
-    .flatMap((answer, at) =>
-      answer.rules.issues.map((issue) => ({ ...issue, path: `documents[${at + 1}].${issue.path}` })),
-    );
-  const issues = [...first.rules.issues, ...furtherIssues];
-  return { ...first, rules: { ...first.rules, valid: issues.length === 0, issues }, documents };
-}
-
-function answerDocument(source: InboundInvoice, origin: InboundSource): InspectAnswer {
+export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource): InspectAnswer {
   const totals = compareTotals(source);
   const { invoice, folded } = toInvoiceJson(source);
   let reissueIssues: Issue[] = [];
@@ -147,7 +103,8 @@ function answerDocument(source: InboundInvoice, origin: InboundSource): InspectA
       })),
     ...document.issues,
   ];
-  const name = customizationName(source.customization);
+  const name = specificationName(source);
+  const documents = fileDocuments(origin);
   return {
     syntax: source.syntax,
     document: source.document,
@@ -156,8 +113,9 @@ function answerDocument(source: InboundInvoice, origin: InboundSource): InspectA
       format: origin.format,
       embedded_files: origin.embeddedFiles,
       ...(origin.signers ? { signature: { present: true, verified: false, signers: origin.signers } } : {}),
-      ...(origin.documents ? { documents: origin.documents } : {}),
+      ...(origin.documents ? { documents: origin.documents, document: origin.document ?? 1 } : {}),
     },
+    ...(documents ? { documents } : {}),
     customization: { id: source.customization, name, known: name !== null },
     profile: source.profile ?? null,
     type_code: source.typeCode,

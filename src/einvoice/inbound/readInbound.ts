@@ -8,7 +8,7 @@ import type { InboundInvoice } from './model.js';
 import { CII_TABLE } from './ciiTable.js';
 import { readSyntax } from './readSyntax.js';
 import { UBL_CREDIT_NOTE_TABLE, UBL_INVOICE_TABLE } from './ublTable.js';
-import { noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
+import { documentNotFound, noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 
 /**
@@ -31,18 +31,30 @@ export interface InboundSource {
   embeddedFiles: number | null;
   /** A CAdES .p7m envelope's signers (certificate subjects; nothing verified). */
   signers?: string[];
-  /** A FatturaPA file with several bodies: how many documents it holds (InboundRead.further has the others). */
+  /** A file with several documents (FatturaPA's bodies): how many, which one was read (1-based), and all of them. */
   documents?: number;
+  document?: number;
+  all?: InboundInvoice[];
 }
 
-/** What a file holds: its (first) document, where it came from, and the documents after the first (FatturaPA's further bodies). */
-export interface InboundRead {
-  invoice: InboundInvoice;
-  source: InboundSource;
-  further: InboundInvoice[];
+/** `document`: which document of a file that holds several is read (1-based; 1 for any other file). */
+export function readInbound(
+  bytes: Uint8Array,
+  format: InboundFormat,
+  document = 1,
+): { invoice: InboundInvoice; source: InboundSource } {
+  const read = readFile(bytes, format);
+  const all = read.all ?? [read.invoice];
+  if (document > all.length) throw documentNotFound(document, all.length);
+  if (all.length === 1) return { invoice: read.invoice, source: read.source };
+  const envelope = read.invoice.envelope;
+  const chosen = { ...all[document - 1]!, envelope };
+  return { invoice: chosen, source: { ...read.source, documents: all.length, document, all } };
 }
 
-export function readInbound(bytes: Uint8Array, format: InboundFormat): InboundRead {
+type FileRead = { invoice: InboundInvoice; source: InboundSource; all?: InboundInvoice[] };
+
+function readFile(bytes: Uint8Array, format: InboundFormat): FileRead {
   if (bytes.byteLength > INBOUND_LIMITS.bodyBytes) {
     throw rejected('einvoice_too_large', `The document is larger than ${INBOUND_LIMITS.bodyBytes} bytes.`, [
       { path: '', code: 'einvoice_too_large', message: 'too large' },
@@ -52,47 +64,42 @@ export function readInbound(bytes: Uint8Array, format: InboundFormat): InboundRe
   return readPdf(bytes);
 }
 
-function readPdf(bytes: Uint8Array): InboundRead {
+function readPdf(bytes: Uint8Array): FileRead {
   const files = pdfEmbeddedFiles(bytes, INBOUND_PDF_BOUNDS);
   for (const file of files) {
     const root = tryRoot(file);
-    if (root) return read(root, { format: 'pdf', embeddedFiles: files.length });
+    if (root) return { invoice: fromRoot(root), source: { format: 'pdf', embeddedFiles: files.length } };
   }
   throw noEInvoiceInPdf();
 }
 
-function readXml(bytes: Uint8Array): InboundRead {
+function readXml(bytes: Uint8Array): FileRead {
   if (!looksLikeDer(bytes)) return readXmlDocument(bytes);
   // A CAdES .p7m envelope (a signed FatturaPA): its content is read as if it had been sent itself,
   // once (an envelope inside is not opened); the signers are reported, nothing is verified.
   const signed = readSignedData(bytes, INBOUND_LIMITS.bodyBytes);
-  const { invoice, source, further } = readXmlDocument(signed.content);
+  const read = readXmlDocument(signed.content);
   return {
-    invoice: { ...invoice, envelope: 'cades' },
-    source: { ...source, signers: signed.signers },
-    further: further.map((document) => ({ ...document, envelope: 'cades' as const })),
+    ...read,
+    invoice: { ...read.invoice, envelope: 'cades' },
+    source: { ...read.source, signers: signed.signers },
   };
 }
 
-function readXmlDocument(bytes: Uint8Array): InboundRead {
+function readXmlDocument(bytes: Uint8Array): FileRead {
   const tree = parseXmlTree(xmlText(bytes), INBOUND_XML_BOUNDS);
   const binary = envelopedBinary(tree);
   if (binary) {
     // A Peppol envelope around a binary document: the PDF is read as if it had been sent itself.
-    const { invoice, source, further } = readPdf(binary);
-    return { invoice: { ...invoice, envelope: 'sbdh' }, source, further };
+    const { invoice, source } = readPdf(binary);
+    return { invoice: { ...invoice, envelope: 'sbdh' }, source };
   }
-  return read(tree, { format: 'xml', embeddedFiles: null });
-}
-
-/** Every document of the file (several for FatturaPA's bodies), the count in the source when more than one. */
-function read(tree: XNode, source: InboundSource): InboundRead {
-  const [invoice, ...further] = fromRoot(tree);
-  return {
-    invoice: invoice!,
-    source: further.length > 0 ? { ...source, documents: further.length + 1 } : source,
-    further,
-  };
+  const source: InboundSource = { format: 'xml', embeddedFiles: null };
+  // A syntax whose files may hold several documents (FatturaPA's bodies) is read whole.
+  const several = OWN_SYNTAX_READERS.find((reader) => reader.readAll && reader.matches(tree));
+  const all = several?.readAll?.(tree);
+  if (all && all.length > 0) return { invoice: all[0]!, source, all };
+  return { invoice: fromRoot(tree), source };
 }
 
 /** Text every e-invoice file contains (a namespace or root name): other attachments are skipped unparsed. */
@@ -115,19 +122,19 @@ function tryRoot(file: Buffer): XNode | undefined {
   return isInvoiceRoot(root) ? root : undefined;
 }
 
-function fromRoot(tree: XNode): InboundInvoice[] {
+function fromRoot(tree: XNode): InboundInvoice {
   const root = unwrap(tree);
-  const documents = readRoot(root);
-  return root === tree ? documents : documents.map((invoice) => ({ ...invoice, envelope: 'sbdh' as const }));
+  const invoice = readRoot(root);
+  return root === tree ? invoice : { ...invoice, envelope: 'sbdh' };
 }
 
-function readRoot(root: XNode): InboundInvoice[] {
-  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return [readSyntax(root, CII_TABLE)];
-  if (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') return [readSyntax(root, UBL_INVOICE_TABLE)];
+function readRoot(root: XNode): InboundInvoice {
+  if (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') return readSyntax(root, CII_TABLE);
+  if (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') return readSyntax(root, UBL_INVOICE_TABLE);
   if (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
-    return [readSyntax(root, UBL_CREDIT_NOTE_TABLE)];
+    return readSyntax(root, UBL_CREDIT_NOTE_TABLE);
   const own = OWN_SYNTAX_READERS.find((reader) => reader.matches(root));
-  if (own) return own.readAll ? own.readAll(root) : [own.read(root)];
+  if (own) return own.read(root);
   throw unknownRoot(
     describe(root),
     OWN_SYNTAX_READERS.map((reader) => reader.describe),

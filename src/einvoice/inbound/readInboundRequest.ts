@@ -1,11 +1,11 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
-import { customizationName } from './customizations.js';
-import { envelopeNotes } from './inspect.js';
+import { specificationName } from './customizations.js';
+import { envelopeNotes } from './fileDocuments.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice } from './model.js';
-import { readInbound, type InboundRead } from './readInbound.js';
+import { readInbound, type InboundSource } from './readInbound.js';
 
 /**
  * The inbound operations' reading of the document, done by their `parse` on the compute pool (never
@@ -14,8 +14,8 @@ import { readInbound, type InboundRead } from './readInbound.js';
  */
 
 /** What inspect answers from (inspect.ts buildInspectAnswer). */
-export function readForInspect(request: InboundRequest): InboundRead {
-  return readInbound(request.bytes, request.format);
+export function readForInspect(request: InboundRequest): { invoice: InboundInvoice; source: InboundSource } {
+  return readInbound(request.bytes, request.format, request.document);
 }
 
 /** What render.pdf prints (render/inboundView.ts InboundRender): the document, its totals comparison, notes and the language. */
@@ -25,11 +25,13 @@ export function readForRender(request: InboundRequest): {
   notes: string[];
   locale: string | undefined;
   verificationCode?: VerificationCode;
-  /** The file's further documents (a FatturaPA's further bodies). */
+  /** The file's further documents (a FatturaPA's further bodies), printed each from a new page. */
   further?: { invoice: InboundInvoice; totals: TotalsComparison; notes: string[] }[];
 } {
-  const { invoice, source, further } = readInbound(request.bytes, request.format);
-  const name = customizationName(invoice.customization);
+  const { invoice, source } = readInbound(request.bytes, request.format, request.document);
+  // A file of several documents is printed whole unless the document argument picks one.
+  const further = request.document === undefined ? (source.all ?? []).slice(1) : [];
+  const name = specificationName(invoice);
   // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
   const received = { bytes: request.bytes, format: request.format };
   const verificationCode = OWN_SYNTAX_READERS.map((reader) =>
@@ -44,9 +46,14 @@ export function readForRender(request: InboundRequest): {
     ],
     locale: request.locale,
     ...(verificationCode ? { verificationCode } : {}),
-    // A file's further documents (a FatturaPA's further bodies), each printed from a new page.
     ...(further.length > 0
-      ? { further: further.map((document) => ({ invoice: document, totals: compareTotals(document), notes: [] })) }
+      ? {
+          further: further.map((document) => ({
+            invoice: { ...document, envelope: invoice.envelope },
+            totals: compareTotals(document),
+            notes: [],
+          })),
+        }
       : {}),
   };
 }

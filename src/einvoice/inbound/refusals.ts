@@ -28,3 +28,11 @@ export const noEInvoiceInPdf = () =>
     'pdf_no_einvoice',
     'The PDF carries no embedded CII, UBL or ZUGFeRD 1.0 invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml).',
   );
+
+/** The `document` argument names a document the file does not hold. */
+export const documentNotFound = (document: number, count: number) => {
+  const message = `The file holds ${count} document${count === 1 ? '' : 's'}: document ${document} does not exist (give document 1${count > 1 ? ` to ${count}` : ''}).`;
+  return rejected('einvoice_document_not_found', message, [
+    { path: 'document', code: 'einvoice_document_not_found', message },
+  ]);
+};

@@ -63,7 +63,7 @@ export function toolCaller(options: ToolCallerOptions): (call: ToolCall) => Prom
         signal: call.signal,
         hooks: {
           admitPayer: call.admitPayer,
-          ...(call.signIn === undefined ? {} : { signIn: { payload: call.signIn } }),
+          ...(call.signIn === undefined ? {} : { signIn: { read: () => call.signIn } }),
         },
       });
       return { tool: tool.name, outcome };

@@ -6,41 +6,33 @@ import {
 } from '@x402/extensions/sign-in-with-x';
 import { AppError } from '../../errors.js';
 
-/** A sign-in as a transport carries it: the SIGN-IN-WITH-X header, or MCP's `_meta["sign-in-with-x"]` object. */
-export type SignInInput = { header: string } | { payload: unknown };
+/**
+ * A sign-in as a transport hands it over, decoded lazily so that a malformed one is refused only
+ * when a paid route reads it: the SIGN-IN-WITH-X header (http/signInHeader.ts) or MCP's
+ * `_meta["sign-in-with-x"]` object.
+ */
+export interface SignInInput {
+  read(): unknown;
+}
 
-/** Largest SIGN-IN-WITH-X we read: a real one is about 1 KB of base64. */
-export const MAX_SIGN_IN_HEADER_BYTES = 4 * 1024;
+/** Largest sign-in payload we read: a real one is about 700 bytes of JSON (1 KB as a header). */
+export const MAX_SIGN_IN_BYTES = 3 * 1024;
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const malformed = (message: string) =>
+export const malformedSignIn = (message: string) =>
   new AppError('invalid_sign_in_header', `SIGN-IN-WITH-X is malformed: ${message}.`);
 
 /**
- * Size cap → base64 → JSON → the extension's own payload schema (@x402/extensions/sign-in-with-x
+ * Size cap → the extension's own payload schema (@x402/extensions/sign-in-with-x
  * SIWxPayloadSchema). Anything off is a 400, like a malformed PAYMENT-SIGNATURE: a client bug, not
  * a sign-in decision.
  */
 export function decodeSignIn(input: SignInInput): SIWxPayload {
-  let json: unknown;
-  if ('header' in input) {
-    const text = input.header.trim();
-    if (Buffer.byteLength(text) > MAX_SIGN_IN_HEADER_BYTES) throw malformed(`over ${MAX_SIGN_IN_HEADER_BYTES} bytes`);
-    if (!BASE64.test(text)) throw malformed('not standard base64');
-    try {
-      json = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
-    } catch {
-      throw malformed('the decoded value is not JSON');
-    }
-  } else {
-    json = input.payload;
-    if (Buffer.byteLength(JSON.stringify(json) ?? '') > MAX_SIGN_IN_HEADER_BYTES)
-      throw malformed(`over ${MAX_SIGN_IN_HEADER_BYTES} bytes`);
-  }
+  const json = input.read();
+  if (Buffer.byteLength(JSON.stringify(json) ?? '') > MAX_SIGN_IN_BYTES)
+    throw malformedSignIn(`over ${MAX_SIGN_IN_BYTES} bytes`);
   const parsed = SIWxPayloadSchema.safeParse(json);
   if (!parsed.success)
-    throw malformed(`not a sign-in-with-x payload (${parsed.error.issues[0]?.path.join('.') || 'value'})`);
+    throw malformedSignIn(`not a sign-in-with-x payload (${parsed.error.issues[0]?.path.join('.') || 'value'})`);
   return parsed.data;
 }
 

@@ -93,6 +93,16 @@ test('bad input: each rule names its field, all at once', () => {
       (r) => (r.currency = 'EUR'),
       [['ksef_exchange_rate', 'ksef.exchange_rate']],
     ],
+    [
+      // No Polish VAT to state in PLN (P_14_xW): the ministry's examples 22 and 23 carry no rate.
+      'a foreign-currency export at 0 % without the rate',
+      (r) => {
+        r.currency = 'USD';
+        for (const line of r.line_items) Object.assign(line, { tax_rate: 0, tax_category: 'G' });
+        delete r.ksef.exemption; // the body's exempt line is gone
+      },
+      [],
+    ],
     ['an advance invoice without the advance', (r) => (r.ksef.kind = 'ZAL'), [['ksef_advance', 'ksef.advance']]],
     ['an invoice-level discount', (r) => (r.discount = 10), [['ksef_discount', 'discount']]],
     ['an amount paid without its date', (r) => (r.amount_paid = 10), [['ksef_paid_on', 'ksef.paid_on']]],

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { createSIWxMessage, encodeSIWxHeader, type CompleteSIWxInfo } from '@x402/extensions/sign-in-with-x';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../../src/errors.js';
+import { readSignInHeader } from '../../../src/http/signInHeader.js';
 import { checkSignInMessage, decodeSignIn } from '../../../src/payment/signInWithX/signInProof.js';
 
 const BASE_URL = 'https://invoices.example';
@@ -67,21 +68,24 @@ describe('checkSignInMessage', () => {
 });
 
 describe('decodeSignIn', () => {
+  const header = (value: string) => ({ read: () => readSignInHeader(value) });
+
   test('reads the header @x402/extensions encodes, and the same payload as an MCP object', async () => {
     const payload = await signed();
-    assert.deepEqual(decodeSignIn({ header: encodeSIWxHeader(payload) }), payload);
-    assert.deepEqual(decodeSignIn({ payload }), payload);
+    assert.deepEqual(decodeSignIn(header(encodeSIWxHeader(payload))), payload);
+    assert.deepEqual(decodeSignIn({ read: () => payload }), payload);
   });
 
   const malformed: [string, Parameters<typeof decodeSignIn>[0]][] = [
-    ['not base64', { header: 'not base64!' }],
-    ['not JSON', { header: Buffer.from('{nope').toString('base64') }],
-    ['not a sign-in payload', { header: Buffer.from('{"domain":1}').toString('base64') }],
-    ['too large', { header: 'A'.repeat(8 * 1024) }],
-    ['an MCP value that is no payload', { payload: ['x'] }],
+    ['not base64', header('not base64!')],
+    ['not JSON', header(Buffer.from('{nope').toString('base64'))],
+    ['not a sign-in payload', header(Buffer.from('{"domain":1}').toString('base64'))],
+    ['too large', header('A'.repeat(8 * 1024))],
+    ['an MCP value that is no payload', { read: () => ['x'] }],
+    ['an MCP value over the size cap', { read: () => ({ domain: 'x'.repeat(4 * 1024) }) }],
   ];
   for (const [name, input] of malformed) {
-    test(`refuses a header ${name} with invalid_sign_in_header`, () => {
+    test(`refuses a sign-in ${name} with invalid_sign_in_header`, () => {
       assert.throws(
         () => decodeSignIn(input),
         (error: unknown) => error instanceof AppError && error.code === 'invalid_sign_in_header',

@@ -6,22 +6,14 @@ import { checkFatturaPARequest, FATTURAPA_TITLE, writeFatturaPAItem } from './re
 import { isFatturaPARoot, readFatturaPA } from './reader.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 import { unknownRoot } from '../../inbound/refusals.js';
-import type { XNode } from '../../../xml/xmlTree.js';
 
 /**
  * Italy's FatturaPA 1.2.3: a syntax of its own (format fatturapa, one route POST
  * /v1/e-invoice/fatturapa.xml in src/operations/eInvoiceOperations.ts), not EN 16931. Its SDI
  * controls need the request's `fatturapa` object, so they run as the module's own request check
- * (request.ts), whose parsed fields travel on as the checked request's `own`. A received file's
- * several bodies are several documents: inspect answers each, render.pdf prints each
- * (inbound/readInbound.ts).
+ * (request.ts), whose parsed fields travel on as the checked request's `own`. A received file's several bodies are several documents: the
+ * first is read, the count reported (inbound/readInbound.ts).
  */
-function readBodies(root: XNode) {
-  const bodies = readFatturaPA(root);
-  if (bodies.length === 0) throw unknownRoot('FatturaElettronica without FatturaElettronicaBody', []);
-  return bodies;
-}
-
 export const fatturapa = defineFormat({
   id: 'fatturapa',
   title: FATTURAPA_TITLE,
@@ -54,8 +46,12 @@ export const fatturapa = defineFormat({
     marker: FATTURAPA_NAMESPACE,
     customizations: [[/^FatturaPA 1\.2 FP[AR]12$/, 'FatturaPA (Italy)']],
     matches: isFatturaPARoot,
-    read: (root) => readBodies(root)[0]!,
-    readAll: readBodies,
+    read: (root) => {
+      const [first] = readFatturaPA(root);
+      if (!first) throw unknownRoot('FatturaElettronica without FatturaElettronicaBody', []);
+      return first;
+    },
+    readAll: readFatturaPA,
   },
   writer: {
     mediaType: 'application/xml',

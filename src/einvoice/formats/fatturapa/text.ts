@@ -11,7 +11,11 @@ const TYPOGRAPHIC: Record<string, string> = {
   '\u0141': 'L', '\u0142': 'l', '\u0110': 'D', '\u0111': 'd', '\u0131': 'i', '\u0152': 'OE', '\u0153': 'oe',
 }; // prettier-ignore
 
+/** Text FatturaPA takes as it is; Latin-1 letters are their own NFC form, so normalising changes nothing. */
+const LATIN1_ONLY = /^[\u0020-\u007e\u00a1-\u00ff]*$/;
+
 export function latin1(text: string): string {
+  if (LATIN1_ONLY.test(text)) return text;
   let out = '';
   for (const char of text.normalize('NFC')) {
     const code = char.codePointAt(0)!;

@@ -30,7 +30,7 @@ export const ksef = defineFormat({
     'seller.vat_id: PL and the 10-digit NIP (checksum verified); buyer.vat_id PL + NIP, another EU VAT id, any other tax id, or none',
     'seller.street (or address), postal_code, city',
     'line VAT: S at 23, 22, 8, 7, 5, 4 or 3 %; Z (0 KR), K (0 WDT), G (0 EX), E (zw), AE (oo), O (np I); ksef.rate_codes for np II',
-    'ksef.exemption { basis, text } with an E line; ksef.exchange_rate for a currency other than PLN',
+    'ksef.exemption { basis, text } with an E line; ksef.exchange_rate for a currency other than PLN with VAT lines',
     'ksef.kind KOR: preceding_invoice { number, issue_date } (ksef.corrected_ksef_number when it has one); ZAL: ksef.advance { amount, received_on }',
     'no invoice-level discount; amount_paid with ksef.paid_on',
   ],

@@ -241,12 +241,15 @@ function moneyIssues(prepared: PreparedInvoice, ksef: KsefFields): Issue[] {
     issues.push(
       issue('ksef.paid_on', 'ksef_paid_on', 'is required with amount_paid: the date it was paid (DataZaplaty)'),
     );
-  if (invoice.currency !== 'PLN' && ksef.exchange_rate === undefined)
+  // FA(3) states the VAT in PLN (P_14_xW) only where there is Polish VAT: a foreign-currency
+  // invoice of 0 % intra-EU supplies or exports alone needs no rate (the ministry's examples 22, 23).
+  const polishVat = totals.groups.some((group) => group.category === 'S');
+  if (invoice.currency !== 'PLN' && polishVat && ksef.exchange_rate === undefined)
     issues.push(
       issue(
         'ksef.exchange_rate',
         'ksef_exchange_rate',
-        `is required for an invoice in ${invoice.currency}: PLN per unit (NBP table A), so the VAT is also stated in PLN (P_14_xW)`,
+        `is required for an invoice in ${invoice.currency} with VAT: PLN per unit (NBP table A), so the VAT is also stated in PLN (P_14_xW)`,
       ),
     );
   if (invoice.currency === 'PLN' && ksef.exchange_rate !== undefined)
