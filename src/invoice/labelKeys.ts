@@ -54,6 +54,10 @@ export const INBOUND_LABEL_KEYS = [
   'inbound_cash_accounting',
   'inbound_self_billing',
   'inbound_exemption_basis',
+  // FatturaPA's (its Italian legal names beside: RegimeFiscale, Natura, EsigibilitaIVA).
+  'inbound_tax_regime',
+  'inbound_vat_nature',
+  'inbound_vat_chargeability',
 ] as const;
 
 export const LABEL_KEYS = [

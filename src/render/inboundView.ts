@@ -31,6 +31,8 @@ export interface InboundRender {
   notes: string[];
   /** The verification code a format's printed copies carry (src/einvoice/formats/format.ts VerificationCodeHook). */
   verificationCode?: VerificationCode | undefined;
+  /** The file's further documents (a FatturaPA's further bodies), each printed from a new page in the same language. */
+  further?: Pick<InboundRender, 'invoice' | 'totals' | 'notes'>[];
 }
 
 export interface InboundView {

@@ -162,6 +162,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     renderInboundPdf(render, call = {}) {
       // The view is built before admission, so a document the template cannot fill fails here.
       const view = templates.inboundView(render);
+      // A file's further documents follow the first, each from a new page (inboundPages.ts).
+      const further = (render.further ?? []).map((document) =>
+        templates.inboundView({ ...document, locale: render.locale }),
+      );
+      const page = further.length > 0 ? templates.printPages([view, ...further]) : undefined;
       const paper = inboundPaper(render.invoice.currency, settings.paperSize);
       const info = {
         author: render.invoice.seller.name,
@@ -169,7 +174,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
           ? render.invoice.issueDate
           : new Date().toISOString().slice(0, 10),
       };
-      return run(call, (pooled, job) => printView(printer, pooled, view, paper, info, job));
+      return run(call, (pooled, job) => printView(printer, pooled, view, paper, info, job, page));
     },
 
     hasRoom: () => supervisor.hasRoom(),
@@ -229,8 +234,8 @@ async function printView(
   paper: PaperFormat,
   info: { author: string; date: string },
   { timeoutMs, specimen }: PrintJob,
+  page = printer.templates.printPage(view),
 ): Promise<Buffer> {
-  const page = printer.templates.printPage(view);
   const html = specimen ? withSpecimenStamp(page) : page;
   const params = printParams(paper, printer.tagged);
   try {

@@ -12,6 +12,7 @@ import { themeCss } from './themeCss.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import { buildInvoiceView, type InvoiceView } from './viewModel.js';
 import { INBOUND_WARM_UP } from './inboundExample.js';
+import { joinDocumentPages } from './inboundPages.js';
 import { buildInboundView, type InboundRender } from './inboundView.js';
 
 /**
@@ -34,6 +35,8 @@ export interface InvoiceTemplates {
   page(view: InvoiceView): string;
   /** The same document as the renderer prints it: with SCREEN_OFF_CSS added. */
   printPage(view: InvoiceView): string;
+  /** Several documents of one file printed as one, each from a new page (inboundPages.ts). */
+  printPages(views: readonly InvoiceView[]): string;
   /** With `watch`: called after every reload, or failed reload (the last good version keeps serving). Returns the unsubscribe. */
   onReload(listener: (outcome: TemplateReload) => void): () => void;
   close(): void;
@@ -136,6 +139,7 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
     inboundView: (render) => buildInboundView(render, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
     printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
+    printPages: (views) => joinDocumentPages(views.map((view) => fill(compiled, view, SCREEN_OFF_CSS))),
     onReload(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

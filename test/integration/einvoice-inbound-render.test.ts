@@ -114,6 +114,7 @@ describe('render.pdf', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE },
           'ksef_environment',
           'ksef_number',
           'locale',
+          'p7m_base64',
           'pdf_base64',
           'xml',
         ]);

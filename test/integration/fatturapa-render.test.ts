@@ -5,6 +5,7 @@ import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
+import { withBodies } from '../support/fatturapaBodies.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
@@ -26,7 +27,7 @@ after(async () => {
   await renderer?.close();
 });
 
-test('a professional’s FatturaPA printed in Italian and English', { timeout: 120_000 }, async () => {
+test('a professional’s FatturaPA printed in Italian, English and German', { timeout: 120_000 }, async () => {
   const checked = prepareProfiledEInvoice(
     FATTURAPA_EXAMPLES['td01-professional-withholding-pension-fund'],
     'fatturapa',
@@ -36,6 +37,22 @@ test('a professional’s FatturaPA printed in Italian and English', { timeout: 1
     // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento).
     it: ['Visualizzazione di una fattura elettronica', 'Totale 1.448,43', 'Saldo da pagare EUR 1.220,43'],
     en: ['Visualisation of an electronic invoice', 'Total 1,448.43', 'Balance due EUR 1,220.43'],
+    de: ['Visualisierung einer elektronischen Rechnung', 'Gesamt 1.448,43', 'Noch zu zahlen EUR 1.220,43'],
+  };
+  const ITALIAN_NAMES = [
+    'Regime fiscale RF01 – Ordinario',
+    'Natura N1 – Escluse ex art. 15 · Art. 15 DPR 633/72',
+    'Esigibilità IVA I – IVA ad esigibilità immediata',
+  ];
+  // The page's own word for each code, its Italian legal name beside (readerLegalTerms.ts).
+  const legalTerms: Record<string, string[]> = {
+    it: ['Regime fiscale (RegimeFiscale)', 'Natura dell’operazione (Natura)', 'Esigibilità IVA (EsigibilitaIVA)'],
+    en: ['Tax regime (RegimeFiscale)', 'Type of VAT-free transaction (Natura)', 'VAT chargeability (EsigibilitaIVA)'],
+    de: [
+      'Steuerregelung (RegimeFiscale)',
+      'Art des umsatzsteuerfreien Umsatzes (Natura)',
+      'Entstehung der Umsatzsteuer (EsigibilitaIVA)',
+    ],
   };
   for (const [locale, labels] of Object.entries(expected)) {
     const response = await fetch(`${app.url}/v1/e-invoice/render.pdf?locale=${locale}`, {
@@ -48,6 +65,7 @@ test('a professional’s FatturaPA printed in Italian and English', { timeout: 1
     const text = normalizeText(pdfPages(Buffer.from(await response.arrayBuffer())).join('\n')).replace(/\s+/g, ' ');
     for (const wanted of [
       ...labels,
+      ...legalTerms[locale]!.map((term, at) => `${term} ${ITALIAN_NAMES[at]}`),
       'FatturaPA · FatturaPA 1.2 FPR12 · TD01',
       'Regime fiscale RF01 – Ordinario',
       'N1 · Escluse ex art. 15 · Art. 15 DPR 633/72',
@@ -58,4 +76,41 @@ test('a professional’s FatturaPA printed in Italian and English', { timeout: 1
     ])
       assert.ok(text.includes(wanted), `${locale}: ${wanted}`);
   }
+});
+
+test('a file of three bodies prints each, every one from a new page', { timeout: 120_000 }, async () => {
+  const checked = prepareProfiledEInvoice(FATTURAPA_EXAMPLES['td01-mixed-rates'], 'fatturapa');
+  const xml = withBodies(produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml, [
+    { number: 'FT-101' },
+    { number: 'FT-102', statedTotal: '1471.36' },
+    { number: 'FT-103' },
+  ]);
+  const response = await fetch(`${app.url}/v1/e-invoice/render.pdf?locale=it`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/xml' },
+    body: xml as unknown as BodyInit,
+    signal: AbortSignal.timeout(60_000),
+  });
+  assert.equal(response.status, 200);
+  const pages = pdfPages(Buffer.from(await response.arrayBuffer())).map((page) =>
+    normalizeText(page).replace(/\s+/g, ' '),
+  );
+  // Each body opens with its masthead (its number) and the visualisation notice at the top of a page.
+  const banner = 'Visualizzazione di una fattura elettronica';
+  const starts = pages.flatMap((page, at) => (page.includes(banner) ? [at] : []));
+  assert.equal(starts.length, 3, starts.join());
+  assert.equal(starts[0], 0);
+  ['FT-101', 'FT-102', 'FT-103'].forEach((number, at) => {
+    const top = pages[starts[at]!]!.slice(0, pages[starts[at]!]!.indexOf(banner));
+    assert.ok(top.includes(number) && top.length < 120, `${number}: ${top}`);
+  });
+  assert.equal(Number(response.headers.get('x-page-count')), pages.length);
+  // Each body's pages carry its own body marker; the tampered second shows its own difference.
+  const second = pages.slice(starts[1], starts[2]).join(' ');
+  assert.ok(second.includes('FatturaElettronicaBody 2') && !second.includes('FatturaElettronicaBody 3'));
+  assert.ok(second.includes('BT-112 grand_total 1.471,36 1.461,36'), second);
+  assert.ok(!pages.slice(0, starts[1]!).join(' ').includes('1.471,36'));
+  // The banner says the whole file is printed, singling out no document.
+  assert.ok(pages[0]!.includes('printed each from a new page'), pages[0]);
+  assert.ok(!pages.join(' ').includes('this is document'));
 });

@@ -32,8 +32,11 @@ export function fileDocuments(origin: InboundSource): FileDocument[] | undefined
   }));
 }
 
-/** What a signed or multi-document file holds beyond the document read. */
-export function envelopeNotes(origin: InboundSource): string[] {
+/**
+ * What a signed or multi-document file holds beyond the document read. `printedWhole`: render.pdf
+ * prints every document of the file (no document argument), so none is singled out.
+ */
+export function envelopeNotes(origin: InboundSource, { printedWhole = false } = {}): string[] {
   const others = (fileDocuments(origin) ?? []).filter(
     (document) => !document.read && document.totals.differences.length > 0,
   );
@@ -41,7 +44,9 @@ export function envelopeNotes(origin: InboundSource): string[] {
     ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
     ...(origin.documents
       ? [
-          `The file holds ${origin.documents} documents (FatturaElettronicaBody); this is document ${origin.document ?? 1} (the document argument picks another).`,
+          printedWhole
+            ? `The file holds ${origin.documents} documents (FatturaElettronicaBody), printed each from a new page.`
+            : `The file holds ${origin.documents} documents (FatturaElettronicaBody); this is document ${origin.document ?? 1} (the document argument picks another).`,
         ]
       : []),
     ...others.map(

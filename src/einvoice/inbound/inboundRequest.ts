@@ -9,7 +9,7 @@ import type { InboundFormat } from './readInbound.js';
 /**
  * What an inbound request names: the document's bytes, its format and (render.pdf) the language.
  * Over HTTP the body is the document itself (application/xml, text/xml or application/pdf) and the
- * language the `locale` query parameter, or JSON { xml } / { pdf_base64 } with `locale`; over MCP
+ * language the `locale` query parameter, or JSON { xml } / { pdf_base64 } / { p7m_base64 } with `locale`; over MCP
  * the arguments are that JSON. Only checked here: the document is read by readInboundRequest.ts.
  */
 export interface InboundRequest {
@@ -43,7 +43,7 @@ const DocumentField = v.optional(
     v.minValue(1, 'must be at least 1'),
     v.maxValue(MAX_DOCUMENT, `must be at most ${MAX_DOCUMENT}`),
     v.description(
-      'A file that holds several documents (an Italian FatturaPA with several FatturaElettronicaBody): which one to read, from 1 (the default). inspect lists every one under `documents`.',
+      'A file that holds several documents (an Italian FatturaPA with several FatturaElettronicaBody): which one to read, from 1 (the default). inspect lists every one under `documents`; render.pdf without it prints every one, each from a new page.',
     ),
   ),
 );
@@ -83,28 +83,44 @@ export const InboundArgumentsSchema = v.pipe(
           v.description('A Factur-X / ZUGFeRD / XRechnung hybrid PDF, base64-encoded; its embedded XML is read.'),
         ),
       ),
+      p7m_base64: v.optional(
+        v.pipe(
+          v.string('must be a string'),
+          v.maxLength(
+            Math.ceil(INBOUND_LIMITS.bodyBytes / 3) * 4 + 1024,
+            `must be at most ${INBOUND_LIMITS.bodyBytes} bytes of .p7m`,
+          ),
+          v.regex(BASE64, 'must be base64'),
+          v.description(
+            'A signed FatturaPA (.xml.p7m, a CAdES envelope in DER), base64-encoded: the XML inside is read, the signers reported, the signature not verified.',
+          ),
+        ),
+      ),
       locale: LocaleField,
       document: DocumentField,
       ...CODE_ARGUMENTS,
     },
     'unknown property',
   ),
-  v.description('Exactly one of xml or pdf_base64.'),
+  v.description('Exactly one of xml, pdf_base64 or p7m_base64.'),
 );
 
 const exactlyOne = () =>
-  rejected('validation_failed', 'Give exactly one of xml or pdf_base64.', [
-    { path: '', code: 'validation_failed', message: 'give exactly one of xml or pdf_base64' },
+  rejected('validation_failed', 'Give exactly one of xml, pdf_base64 or p7m_base64.', [
+    { path: '', code: 'validation_failed', message: 'give exactly one of xml, pdf_base64 or p7m_base64' },
   ]);
 
 export function parseInboundArguments(body: unknown): InboundRequest {
   const input = parseOrReject(InboundArgumentsSchema, body);
-  if ((input.xml === undefined) === (input.pdf_base64 === undefined)) throw exactlyOne();
+  const given = [input.xml, input.pdf_base64, input.p7m_base64].filter((field) => field !== undefined);
+  if (given.length !== 1) throw exactlyOne();
   const codeArguments = codeArgumentsOf(input);
   const common = { locale: input.locale, document: input.document, codeArguments };
-  return input.xml !== undefined
-    ? { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', ...common }
-    : { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', ...common };
+  if (input.xml !== undefined) return { bytes: Buffer.from(input.xml, 'utf8'), format: 'xml', ...common };
+  // A .p7m is read as the HTTP route reads application/pkcs7-mime: as XML, opened when it is DER (readInbound.ts).
+  if (input.p7m_base64 !== undefined)
+    return { bytes: Buffer.from(input.p7m_base64, 'base64'), format: 'xml', ...common };
+  return { bytes: Buffer.from(input.pdf_base64!, 'base64'), format: 'pdf', ...common };
 }
 
 /**

@@ -26,8 +26,12 @@ export function readForRender(request: InboundRequest): {
   notes: string[];
   locale: string | undefined;
   verificationCode?: VerificationCode;
+  /** The file's further documents (a FatturaPA's further bodies), printed each from a new page. */
+  further?: { invoice: InboundInvoice; totals: TotalsComparison; notes: string[] }[];
 } {
   const { invoice, source, file } = readInbound(request.bytes, request.format, request.document);
+  // A file of several documents is printed whole unless the document argument picks one.
+  const further = request.document === undefined ? (source.all ?? []).slice(1) : [];
   const name = specificationName(invoice);
   // A format whose printed copies carry a verification code builds it over its file as received (format.ts):
   // the XML sent, a .p7m's content or a PDF's attachment, never the PDF or envelope around it.
@@ -40,9 +44,18 @@ export function readForRender(request: InboundRequest): {
     totals: compareTotals(invoice),
     notes: [
       ...(name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : []),
-      ...envelopeNotes(source),
+      ...envelopeNotes(source, { printedWhole: further.length > 0 }),
     ],
     locale: request.locale,
     ...(verificationCode ? { verificationCode } : {}),
+    ...(further.length > 0
+      ? {
+          further: further.map((document) => ({
+            invoice: { ...document, envelope: invoice.envelope },
+            totals: compareTotals(document),
+            notes: [],
+          })),
+        }
+      : {}),
   };
 }

@@ -13,6 +13,7 @@ import {
   PAYMENT_TERMS_NAMES,
   REGIME_NAMES,
 } from './legalNames.js';
+import { fatturaPALegalTerms } from './readerLegalTerms.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 
 /**
@@ -32,13 +33,25 @@ const CREDIT_TYPES = new Set(['TD04', 'TD08']);
 
 export function readFatturaPA(root: XNode): InboundInvoice[] {
   const bodies = root.children.filter((child) => child.name === 'FatturaElettronicaBody');
+  // The bound on lines holds for the file: every body is printed, so many small bodies cost what many lines do.
+  const lines = bodies.reduce((sum, body) => sum + countLines(body), 0);
+  if (lines > INBOUND_LIMITS.lines) throw tooManyLines(lines);
   return bodies.map((body, at) => readBody(root, body, bodies.length > 1 ? at : undefined));
 }
 
-function readBody(root: XNode, body: XNode, only: number | undefined): InboundInvoice {
+const countLines = (body: XNode) =>
+  body.children
+    .filter((child) => child.name === 'DatiBeniServizi')
+    .reduce((sum, goods) => sum + goods.children.filter((child) => child.name === 'DettaglioLinee').length, 0);
+
+function readBody(file: XNode, body: XNode, only: number | undefined): InboundInvoice {
   const r = new Reader();
-  // The other bodies are other documents: not this one's other values.
-  for (const other of root.children) if (other.name === 'FatturaElettronicaBody' && other !== body) r.consume(other);
+  // The other bodies are other documents, not this one's other values: each body is read (and its
+  // leftovers walked) with the header alone beside it, so a file of many bodies costs linear time.
+  const root = {
+    ...file,
+    children: file.children.filter((child) => child.name !== 'FatturaElettronicaBody' || child === body),
+  };
   const header = r.node(root, 'FatturaElettronicaHeader');
   const general = r.node(body, 'DatiGenerali', 'DatiGeneraliDocumento');
   const goods = r.node(body, 'DatiBeniServizi');
@@ -134,6 +147,8 @@ function readBody(root: XNode, body: XNode, only: number | undefined): InboundIn
     }),
     otherValues: [],
   };
+  // The codes read by their Italian legal names, printed beside the page's own words (readerLegalTerms.ts).
+  invoice.legalTerms = fatturaPALegalTerms(r, r.node(header, 'CedentePrestatore'), goods);
   return { ...invoice, otherValues: r.leftovers(root, () => null) };
 }
 
