@@ -68,7 +68,7 @@ export function checkEInvoiceRules(prepared: PreparedInvoice, profile: EInvoiceP
   return [...base, ...national];
 }
 
-export function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRejected {
+function rulesFailed(profile: EInvoiceProfile, issues: Issue[]): InputRejected {
   const rules = [...new Set(issues.map((issue) => issue.code))].join(', ');
   const s = issues.length === 1 ? '' : 's';
   return profile === DEFAULT_PROFILE

@@ -1,5 +1,5 @@
 import type { EAddress, EInvoiceDocument, EParty, ENote } from './document.js';
-import { el, leaf, serializeXml, type XmlElement } from './xml.js';
+import { el, leaf, serializeXml, type XmlChild, type XmlElement } from './xml.js';
 
 /**
  * OASIS UBL 2.1 Invoice, or CreditNote for a credit note, with the EN 16931 customization id;
@@ -8,12 +8,11 @@ import { el, leaf, serializeXml, type XmlElement } from './xml.js';
 const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 
+type ELine = EInvoiceDocument['lines'][number];
+
 export function buildUbl(doc: EInvoiceDocument): string {
   const credit = doc.creditNote;
-  const money = (name: string, value: string | undefined) => leaf(name, value, { currencyID: doc.currency });
-  const taxScheme = () => el('cac:TaxScheme', null, leaf('cbc:ID', doc.taxScheme));
-  const { totals, extra } = doc;
-  const taxCurrency = extra?.taxCurrency;
+  const { extra } = doc;
   const root = el(
     credit ? 'CreditNote' : 'Invoice',
     null,
@@ -29,8 +28,63 @@ export function buildUbl(doc: EInvoiceDocument): string {
     leaf(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', doc.typeCode),
     doc.notes.map((note) => leaf('cbc:Note', noteText(note))),
     leaf('cbc:DocumentCurrencyCode', doc.currency),
-    leaf('cbc:TaxCurrencyCode', taxCurrency?.code),
+    leaf('cbc:TaxCurrencyCode', extra?.taxCurrency?.code),
     leaf('cbc:BuyerReference', doc.buyerReference),
+    references(doc),
+    el(
+      'cac:AccountingSupplierParty',
+      null,
+      party(doc.seller, doc.taxScheme),
+      extra?.operator &&
+        el('cac:SellerContact', null, leaf('cbc:ID', extra.operator.id), leaf('cbc:Name', extra.operator.name)),
+    ),
+    el('cac:AccountingCustomerParty', null, party(doc.buyer, doc.taxScheme)),
+    delivery(doc),
+    paymentMeans(doc),
+    doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
+    // UBL 2.1 CreditNote has the exchange rates before the allowances, Invoice after them.
+    credit && taxExchangeRate(doc),
+    doc.allowances.map((allowance) =>
+      el(
+        'cac:AllowanceCharge',
+        null,
+        leaf('cbc:ChargeIndicator', 'false'),
+        leaf('cbc:AllowanceChargeReasonCode', '95'),
+        leaf('cbc:AllowanceChargeReason', 'Discount'),
+        money(doc, 'cbc:Amount', allowance.amount),
+        el(
+          'cac:TaxCategory',
+          null,
+          leaf('cbc:ID', allowance.categoryCode),
+          leaf('cbc:Percent', allowance.rate),
+          taxScheme(doc),
+        ),
+      ),
+    ),
+    !credit && taxExchangeRate(doc),
+    taxTotals(doc),
+    monetaryTotal(doc),
+    doc.lines.map((line) => invoiceLine(doc, line)),
+  );
+  return serializeXml(root, {
+    '': credit
+      ? 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'
+      : 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+    cac: CAC,
+    cbc: CBC,
+  });
+}
+
+/** An amount in the document currency. */
+const money = (doc: EInvoiceDocument, name: string, value: string | undefined) =>
+  leaf(name, value, { currencyID: doc.currency });
+
+const taxScheme = (doc: EInvoiceDocument) => el('cac:TaxScheme', null, leaf('cbc:ID', doc.taxScheme));
+
+/** BG-14 invoicing period, BT-13 order, BG-3 preceding invoice, and the tax currency's references. */
+function references(doc: EInvoiceDocument): XmlChild[] {
+  const taxCurrency = doc.extra?.taxCurrency;
+  return [
     doc.invoicingPeriod &&
       el(
         'cac:InvoicePeriod',
@@ -59,55 +113,36 @@ export function buildUbl(doc: EInvoiceDocument): string {
         leaf('cbc:DocumentDescription', reference.amount),
       ),
     ),
-    el(
-      'cac:AccountingSupplierParty',
-      null,
-      party(doc.seller, doc.taxScheme),
-      extra?.operator &&
-        el('cac:SellerContact', null, leaf('cbc:ID', extra.operator.id), leaf('cbc:Name', extra.operator.name)),
-    ),
-    el('cac:AccountingCustomerParty', null, party(doc.buyer, doc.taxScheme)),
-    doc.delivery &&
-      el(
-        'cac:Delivery',
-        null,
-        leaf('cbc:ActualDeliveryDate', doc.delivery.date),
-        doc.delivery.party && el('cac:DeliveryLocation', null, address('cac:Address', doc.delivery.party.address)),
-        doc.delivery.party?.name !== undefined &&
-          el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', doc.delivery.party.name))),
-      ),
-    paymentMeans(doc),
-    doc.paymentTerms !== undefined && el('cac:PaymentTerms', null, leaf('cbc:Note', doc.paymentTerms)),
-    // UBL 2.1 CreditNote has the exchange rates before the allowances, Invoice after them.
-    credit && taxExchangeRate(doc),
-    doc.allowances.map((allowance) =>
-      el(
-        'cac:AllowanceCharge',
-        null,
-        leaf('cbc:ChargeIndicator', 'false'),
-        leaf('cbc:AllowanceChargeReasonCode', '95'),
-        leaf('cbc:AllowanceChargeReason', 'Discount'),
-        money('cbc:Amount', allowance.amount),
-        el(
-          'cac:TaxCategory',
-          null,
-          leaf('cbc:ID', allowance.categoryCode),
-          leaf('cbc:Percent', allowance.rate),
-          taxScheme(),
-        ),
-      ),
-    ),
-    !credit && taxExchangeRate(doc),
+  ];
+}
+
+/** BG-13: the delivery date and where to. */
+function delivery(doc: EInvoiceDocument): XmlElement | undefined {
+  if (!doc.delivery) return undefined;
+  const { party: to } = doc.delivery;
+  return el(
+    'cac:Delivery',
+    null,
+    leaf('cbc:ActualDeliveryDate', doc.delivery.date),
+    to && el('cac:DeliveryLocation', null, address('cac:Address', to.address)),
+    to?.name !== undefined && el('cac:DeliveryParty', null, el('cac:PartyName', null, leaf('cbc:Name', to.name))),
+  );
+}
+
+/** BG-23 VAT breakdown under BT-110, then BT-111 (the VAT total in the tax currency, a TaxTotal of its own without breakdown). */
+function taxTotals(doc: EInvoiceDocument): XmlChild[] {
+  const taxCurrency = doc.extra?.taxCurrency;
+  return [
     el(
       'cac:TaxTotal',
       null,
-      money('cbc:TaxAmount', totals.taxTotal),
+      money(doc, 'cbc:TaxAmount', doc.totals.taxTotal),
       doc.breakdown.map((group) =>
         el(
           'cac:TaxSubtotal',
           null,
-          money('cbc:TaxableAmount', group.basis),
-          money('cbc:TaxAmount', group.tax),
+          money(doc, 'cbc:TaxableAmount', group.basis),
+          money(doc, 'cbc:TaxAmount', group.tax),
           el(
             'cac:TaxCategory',
             null,
@@ -115,88 +150,92 @@ export function buildUbl(doc: EInvoiceDocument): string {
             leaf('cbc:Percent', group.rate),
             leaf('cbc:TaxExemptionReasonCode', group.exemptionCode),
             leaf('cbc:TaxExemptionReason', group.exemptionReason),
-            taxScheme(),
+            taxScheme(doc),
           ),
         ),
       ),
     ),
-    // BT-111: the VAT total in the tax currency, a TaxTotal of its own without breakdown.
     taxCurrency &&
       el('cac:TaxTotal', null, leaf('cbc:TaxAmount', taxCurrency.taxTotal, { currencyID: taxCurrency.code })),
+  ];
+}
+
+/** BG-22: the document totals. */
+function monetaryTotal(doc: EInvoiceDocument): XmlElement {
+  const { totals } = doc;
+  return el(
+    'cac:LegalMonetaryTotal',
+    null,
+    money(doc, 'cbc:LineExtensionAmount', totals.lineTotal),
+    money(doc, 'cbc:TaxExclusiveAmount', totals.taxBasis),
+    money(doc, 'cbc:TaxInclusiveAmount', totals.grandTotal),
+    money(doc, 'cbc:AllowanceTotalAmount', totals.allowanceTotal),
+    money(doc, 'cbc:PrepaidAmount', totals.prepaid),
+    money(doc, 'cbc:PayableAmount', totals.duePayable),
+  );
+}
+
+/** BG-25: one invoice (or credit note) line. */
+function invoiceLine(doc: EInvoiceDocument, line: ELine): XmlElement {
+  const credit = doc.creditNote;
+  return el(
+    credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
+    null,
+    leaf('cbc:ID', line.id),
+    leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', line.quantity, { unitCode: line.unitCode }),
+    money(doc, 'cbc:LineExtensionAmount', line.net),
+    lineItem(doc, line),
     el(
-      'cac:LegalMonetaryTotal',
+      'cac:Price',
       null,
-      money('cbc:LineExtensionAmount', totals.lineTotal),
-      money('cbc:TaxExclusiveAmount', totals.taxBasis),
-      money('cbc:TaxInclusiveAmount', totals.grandTotal),
-      money('cbc:AllowanceTotalAmount', totals.allowanceTotal),
-      money('cbc:PrepaidAmount', totals.prepaid),
-      money('cbc:PayableAmount', totals.duePayable),
+      money(doc, 'cbc:PriceAmount', line.price),
+      line.extra?.grossPrice && leaf('cbc:BaseQuantity', '1', { unitCode: line.unitCode }),
+      line.extra?.grossPrice &&
+        el(
+          'cac:AllowanceCharge',
+          null,
+          leaf('cbc:ChargeIndicator', 'false'),
+          money(doc, 'cbc:Amount', '0'),
+          money(doc, 'cbc:BaseAmount', line.price),
+        ),
     ),
-    doc.lines.map((line) =>
+    line.extra?.amountWithTax !== undefined &&
       el(
-        credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
+        'cac:ItemPriceExtension',
         null,
-        leaf('cbc:ID', line.id),
-        leaf(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', line.quantity, { unitCode: line.unitCode }),
-        money('cbc:LineExtensionAmount', line.net),
-        el(
-          'cac:Item',
-          null,
-          leaf('cbc:Description', line.extra?.description),
-          leaf('cbc:Name', line.name),
-          line.itemCode !== undefined && el('cac:SellersItemIdentification', null, leaf('cbc:ID', line.itemCode)),
-          line.extra?.classification &&
-            el(
-              'cac:CommodityClassification',
-              null,
-              leaf('cbc:CommodityCode', line.extra.commodityType),
-              leaf('cbc:ItemClassificationCode', line.extra.classification.code, {
-                listID: line.extra.classification.scheme,
-              }),
-            ),
-          el(
-            'cac:ClassifiedTaxCategory',
-            null,
-            leaf('cbc:ID', line.categoryCode),
-            leaf('cbc:Name', line.extra?.taxName),
-            leaf('cbc:Percent', line.rate),
-            leaf('cbc:TaxExemptionReasonCode', line.extra?.exemptionCode),
-            leaf('cbc:TaxExemptionReason', line.extra?.exemptionReason),
-            taxScheme(),
-          ),
-        ),
-        el(
-          'cac:Price',
-          null,
-          money('cbc:PriceAmount', line.price),
-          line.extra?.grossPrice && leaf('cbc:BaseQuantity', '1', { unitCode: line.unitCode }),
-          line.extra?.grossPrice &&
-            el(
-              'cac:AllowanceCharge',
-              null,
-              leaf('cbc:ChargeIndicator', 'false'),
-              money('cbc:Amount', '0'),
-              money('cbc:BaseAmount', line.price),
-            ),
-        ),
-        line.extra?.amountWithTax !== undefined &&
-          el(
-            'cac:ItemPriceExtension',
-            null,
-            money('cbc:Amount', line.extra.amountWithTax),
-            line.extra.tax !== undefined && el('cac:TaxTotal', null, money('cbc:TaxAmount', line.extra.tax)),
-          ),
+        money(doc, 'cbc:Amount', line.extra.amountWithTax),
+        line.extra.tax !== undefined && el('cac:TaxTotal', null, money(doc, 'cbc:TaxAmount', line.extra.tax)),
       ),
+  );
+}
+
+/** BG-31: the item, its classification and its VAT category. */
+function lineItem(doc: EInvoiceDocument, line: ELine): XmlElement {
+  const { extra } = line;
+  return el(
+    'cac:Item',
+    null,
+    leaf('cbc:Description', extra?.description),
+    leaf('cbc:Name', line.name),
+    line.itemCode !== undefined && el('cac:SellersItemIdentification', null, leaf('cbc:ID', line.itemCode)),
+    extra?.classification &&
+      el(
+        'cac:CommodityClassification',
+        null,
+        leaf('cbc:CommodityCode', extra.commodityType),
+        leaf('cbc:ItemClassificationCode', extra.classification.code, { listID: extra.classification.scheme }),
+      ),
+    el(
+      'cac:ClassifiedTaxCategory',
+      null,
+      leaf('cbc:ID', line.categoryCode),
+      leaf('cbc:Name', extra?.taxName),
+      leaf('cbc:Percent', line.rate),
+      leaf('cbc:TaxExemptionReasonCode', extra?.exemptionCode),
+      leaf('cbc:TaxExemptionReason', extra?.exemptionReason),
+      taxScheme(doc),
     ),
   );
-  return serializeXml(root, {
-    '': credit
-      ? 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'
-      : 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-    cac: CAC,
-    cbc: CBC,
-  });
 }
 
 /** BT-6's exchange rate, where the profile writes it (the UAE). */

@@ -1,8 +1,7 @@
 import { AppError } from '../errors.js';
-import { operationContextAt } from '../helpers/operation.js';
 import type { PricedResource } from '../payment/offer.js';
 import { decodePayment } from '../payment/paymentPayload.js';
-import { isPaid, type Answer, type PricedOperation } from './operation.js';
+import { isPaid, operationContextAt, type Answer, type PricedOperation } from './operation.js';
 import type { OperationJob, OperationJobResult } from './operationJobs.js';
 import type { PaidCall, PaidCallHooks, PaidOutcome, PaidWork } from './paidCall.js';
 

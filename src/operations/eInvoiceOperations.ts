@@ -125,7 +125,27 @@ export function eInvoiceOperations(
       }),
   };
 
-  const fatturaPA: Operation<ProfiledInvoice> = {
+  return [
+    facturX,
+    xmlRoute(
+      'cii',
+      'EN 16931 e-invoice as UN/CEFACT CII XML (paid, x402)',
+      'The invoice as UN/CEFACT Cross Industry Invoice D16B XML, Factur-X / ZUGFeRD profile EN 16931 (urn:cen.eu:en16931:2017), or XRechnung 3.0 / France with their profile.',
+    ),
+    xmlRoute(
+      'ubl',
+      'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)',
+      'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.',
+    ),
+    ksefOperation(),
+    fatturaPAOperation(),
+    validate,
+  ];
+}
+
+/** Italy's FatturaPA: its own request object beside the invoice, its own file name. */
+function fatturaPAOperation(): Operation<ProfiledInvoice> {
+  return {
     method: 'POST',
     path: '/v1/e-invoice/fatturapa.xml',
     operationId: 'v1_e_invoice_fatturapa_xml',
@@ -163,8 +183,11 @@ export function eInvoiceOperations(
       };
     },
   };
+}
 
-  const ksefXml: Operation<KsefXml> = {
+/** Poland's KSeF: the FA(3) XML its own route checks and writes (formats/ksef/ksefRoute.ts). */
+function ksefOperation(): Operation<KsefXml> {
+  return {
     method: 'POST',
     path: '/v1/e-invoice/ksef.xml',
     operationId: 'v1_e_invoice_ksef_xml',
@@ -180,23 +203,6 @@ export function eInvoiceOperations(
       headers: { 'Content-Disposition': `attachment; filename="${fileName}"` },
     }),
   };
-
-  return [
-    facturX,
-    xmlRoute(
-      'cii',
-      'EN 16931 e-invoice as UN/CEFACT CII XML (paid, x402)',
-      'The invoice as UN/CEFACT Cross Industry Invoice D16B XML, Factur-X / ZUGFeRD profile EN 16931 (urn:cen.eu:en16931:2017), or XRechnung 3.0 / France with their profile.',
-    ),
-    xmlRoute(
-      'ubl',
-      'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)',
-      'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.',
-    ),
-    ksefXml,
-    fatturaPA,
-    validate,
-  ];
 }
 
 /**

@@ -1,6 +1,14 @@
 import type * as v from 'valibot';
-import type { OperationContext } from '../helpers/operation.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+
+/** What every call carries to its row's parse and work, the same over every transport. */
+export interface OperationContext {
+  /** Today's date (UTC) as YYYY-MM-DD, injected so tests and defaults are deterministic. */
+  today: string;
+}
+
+/** The context of a call made at `now`: today is its UTC date. */
+export const operationContextAt = (now: Date): OperationContext => ({ today: now.toISOString().slice(0, 10) });
 
 /**
  * One row of the operation list (operationList.ts). The HTTP router, the MCP tools, the compute

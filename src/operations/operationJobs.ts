@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bodyIsAnArray } from '../errors.js';
-import type { OperationContext } from '../helpers/operation.js';
-import type { DocumentBody, Operation, PooledAnswer } from './operation.js';
+import type { DocumentBody, Operation, OperationContext, PooledAnswer } from './operation.js';
 import { parseRequestJson, splitRequestJson } from './requestJson.js';
 
 /**

@@ -1,4 +1,3 @@
-import { HELPER_OPERATIONS } from '../helpers/index.js';
 import { batchOperations } from './batchOperations.js';
 import { eInvoiceOperations } from './eInvoiceOperations.js';
 import { helperOperations } from './helperOperations.js';
@@ -34,6 +33,6 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
     ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip),
     ...themeOperations(deps.themes),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
-    ...helperOperations(HELPER_OPERATIONS),
+    ...helperOperations(),
   ];
 }

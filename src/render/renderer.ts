@@ -16,7 +16,7 @@ import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
 import { withSpecimenStamp } from './specimenStamp.js';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
-import { loadInvoiceTemplates, type TemplateReload } from './templates.js';
+import { loadInvoiceTemplates, type InvoiceTemplates, type TemplateReload } from './templates.js';
 
 /** Every option left out takes its value from RENDER_DEFAULTS (renderDefaults.ts), as the configuration does. */
 export interface RendererOptions {
@@ -136,88 +136,30 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     log,
     ...(options.idleOrder ? { idleOrder: options.idleOrder } : {}),
   });
-  let renders = 0;
-  let failures = 0;
+  const printer: Printer = { templates, tagged: settings.tagged };
+  const counts: RenderCounts = { renders: 0, failures: 0 };
   let closed = false;
 
-  /** Fills the HTML and prints it on the page the supervisor handed over, within the deadline. */
-  function print(
-    pooled: PooledPage,
-    prepared: PreparedInvoice,
-    paper: PaperSetting,
-    call: Pick<Required<RenderCall>, 'timeoutMs' | 'specimen'>,
-  ) {
-    const view = templates.view(prepared);
-    return printView(
-      pooled,
-      view,
-      paperOf(prepared, paper),
-      { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date },
-      call,
-    );
-  }
-
-  async function printView(
-    pooled: PooledPage,
-    view: InvoiceView,
-    paper: PaperFormat,
-    info: { author: string; date: string },
-    { timeoutMs, specimen }: Pick<Required<RenderCall>, 'timeoutMs' | 'specimen'>,
-  ) {
-    const page = templates.printPage(view);
-    const html = specimen ? withSpecimenStamp(page) : page;
-    const params = printParams(paper, settings.tagged);
-    try {
-      const work = printHtml(pooled.printable, html, params);
-      const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () =>
-        renderTimeout(timeoutMs),
-      );
-      const title = specimen ? `${SPECIMEN_TEXT}: ${view.title}` : view.title;
-      return setPdfInfo(printed, { title, author: info.author, date: info.date, creator: PDF_CREATOR });
-    } catch (error) {
-      throw error instanceof AppError ? error : renderFailed(error);
-    }
-  }
-
-  /** Counts and logs a finished render, as renderPdf and renderInboundPdf both do. */
-  function finished(started: number, signal: AbortSignal | undefined, work: Promise<Buffer>): Promise<RenderResult> {
-    return work.then(
-      (pdf) => {
-        const pages = pdfPageCount(pdf);
-        const ms = performance.now() - started;
-        renders++;
-        log({ event: 'render', ms: Math.round(ms), pages, bytes: pdf.length });
-        return { pdf, pages, ms };
-      },
-      (error: unknown) => {
-        if (signal?.aborted && error === signal.reason) throw error; // withdrawn, not failed
-        failures++;
-        const failure = error instanceof AppError ? error : renderFailed(error);
-        log({ event: 'render_failed', code: failure.code, error: String(failure.cause ?? failure.message) });
-        throw failure;
-      },
-    );
-  }
+  /** Runs one print on a page the supervisor hands over; counted and logged once it ends. */
+  const run = (call: RenderCall, print: (pooled: PooledPage, job: PrintJob) => Promise<Buffer>) => {
+    const started = performance.now();
+    const job = { timeoutMs: call.timeoutMs ?? settings.renderTimeoutMs, specimen: call.specimen === true };
+    // Not async: supervisor.run() throws synchronously when the render is not admitted (see the interface).
+    const work = supervisor.run((pooled) => print(pooled, job), call.signal);
+    return finished(counts, log, started, call.signal, work);
+  };
 
   const renderer: Renderer = {
     renderPdf(prepared, call = {}) {
-      const started = performance.now();
       const paper = call.paper ?? settings.paperSize;
-      const timeoutMs = call.timeoutMs ?? settings.renderTimeoutMs;
-      // Not async: run() throws synchronously when the render is not admitted (see the interface).
-      return finished(
-        started,
-        call.signal,
-        supervisor.run(
-          (pooled) => print(pooled, prepared, paper, { timeoutMs, specimen: call.specimen === true }),
-          call.signal,
-        ),
+      const info = { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date };
+      // The view is filled once the render has its page, as a render's work.
+      return run(call, (pooled, job) =>
+        printView(printer, pooled, templates.view(prepared), paperOf(prepared, paper), info, job),
       );
     },
 
     renderInboundPdf(render, call = {}) {
-      const started = performance.now();
-      const timeoutMs = call.timeoutMs ?? settings.renderTimeoutMs;
       // The view is built before admission, so a document the template cannot fill fails here.
       const view = templates.inboundView(render);
       const paper = inboundPaper(render.invoice.currency, settings.paperSize);
@@ -227,14 +169,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
           ? render.invoice.issueDate
           : new Date().toISOString().slice(0, 10),
       };
-      return finished(
-        started,
-        call.signal,
-        supervisor.run(
-          (pooled) => printView(pooled, view, paper, info, { timeoutMs, specimen: call.specimen === true }),
-          call.signal,
-        ),
-      );
+      return run(call, (pooled, job) => printView(printer, pooled, view, paper, info, job));
     },
 
     hasRoom: () => supervisor.hasRoom(),
@@ -247,8 +182,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       browserConnected: supervisor.browserConnected,
       browserPid: supervisor.browserPid,
       ...supervisor.stats(),
-      renders,
-      failures,
+      ...counts,
     }),
 
     ready: () => !closed && supervisor.healthy(),
@@ -271,6 +205,68 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     throw new Error(`Chromium could not be started from ${executablePath}: ${String(error)}`, { cause: error });
   }
   return renderer;
+}
+
+/** What prints a view: the renderer's templates and whether its PDFs are tagged. */
+interface Printer {
+  templates: InvoiceTemplates;
+  tagged: boolean;
+}
+
+/** One render's deadline (once it has a page) and whether it is a specimen. */
+type PrintJob = Pick<Required<RenderCall>, 'timeoutMs' | 'specimen'>;
+
+interface RenderCounts {
+  renders: number;
+  failures: number;
+}
+
+/** Fills the HTML and prints it on the page the supervisor handed over, within the deadline. */
+async function printView(
+  printer: Printer,
+  pooled: PooledPage,
+  view: InvoiceView,
+  paper: PaperFormat,
+  info: { author: string; date: string },
+  { timeoutMs, specimen }: PrintJob,
+): Promise<Buffer> {
+  const page = printer.templates.printPage(view);
+  const html = specimen ? withSpecimenStamp(page) : page;
+  const params = printParams(paper, printer.tagged);
+  try {
+    const work = printHtml(pooled.printable, html, params);
+    const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));
+    const title = specimen ? `${SPECIMEN_TEXT}: ${view.title}` : view.title;
+    return setPdfInfo(printed, { title, author: info.author, date: info.date, creator: PDF_CREATOR });
+  } catch (error) {
+    throw error instanceof AppError ? error : renderFailed(error);
+  }
+}
+
+/** Counts and logs a finished render, as renderPdf and renderInboundPdf both do. */
+function finished(
+  counts: RenderCounts,
+  log: (event: object) => void,
+  started: number,
+  signal: AbortSignal | undefined,
+  work: Promise<Buffer>,
+): Promise<RenderResult> {
+  return work.then(
+    (pdf) => {
+      const pages = pdfPageCount(pdf);
+      const ms = performance.now() - started;
+      counts.renders++;
+      log({ event: 'render', ms: Math.round(ms), pages, bytes: pdf.length });
+      return { pdf, pages, ms };
+    },
+    (error: unknown) => {
+      if (signal?.aborted && error === signal.reason) throw error; // withdrawn, not failed
+      counts.failures++;
+      const failure = error instanceof AppError ? error : renderFailed(error);
+      log({ event: 'render_failed', code: failure.code, error: String(failure.cause ?? failure.message) });
+      throw failure;
+    },
+  );
 }
 
 /** An inbound invoice's paper: by its currency where it is one of ours (paper.ts), else A4. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
+import { helperOperations } from '../../src/operations/helperOperations.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 import type { JsonAnswer } from '../support/json.js';
 
@@ -13,17 +13,17 @@ after(async () => {
 });
 
 const example = (path: string) =>
-  structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<
+  structuredClone(helperOperations().find((operation) => operation.path === path)!.request!.example) as Record<
     string,
     JsonAnswer
   >;
 
 test('every helper answers its documented example with 200 JSON', async () => {
   const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
-  for (const operation of HELPER_OPERATIONS) {
+  for (const operation of helperOperations()) {
     const documented = openapi.paths[operation.path].post;
-    assert.deepEqual(documented.requestBody.content['application/json'].example, operation.example);
-    const response = await postJson(`${app.url}${operation.path}`, operation.example);
+    assert.deepEqual(documented.requestBody.content['application/json'].example, operation.request!.example);
+    const response = await postJson(`${app.url}${operation.path}`, operation.request!.example);
     assert.equal(response.status, 200, `${operation.path}: ${await response.clone().text()}`);
     assert.match(response.headers.get('content-type') ?? '', /application\/json/);
     const body = await response.json();

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
+import { helperOperations } from '../../src/operations/helperOperations.js';
 import { operationList } from '../../src/operations/operationList.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../src/invoice/exampleRealWorld.js';
@@ -46,13 +46,16 @@ type Case = {
 
 const json = (value: unknown) => JSON.stringify(value);
 const helperExample = (path: string) =>
-  structuredClone(HELPER_OPERATIONS.find((operation) => operation.path === path)!.example) as Record<string, unknown>;
+  structuredClone(helperOperations().find((operation) => operation.path === path)!.request!.example) as Record<
+    string,
+    unknown
+  >;
 
 const cases: Case[] = [
-  ...HELPER_OPERATIONS.map((operation) => ({
+  ...helperOperations().map((operation) => ({
     name: `${operation.operationId} example`,
     path: operation.path,
-    body: json(operation.example),
+    body: json(operation.request!.example),
   })),
   { name: 'validate, SPEC example', path: '/v1/invoice/validate', body: json(EXAMPLE_INVOICE) },
   { name: 'validate, real-world example', path: '/v1/invoice/validate', body: json(EXAMPLE_REAL_WORLD_INVOICE) },
@@ -243,9 +246,9 @@ test('over MCP, offloaded and inline tools give the same results', async () => {
       ['v1_invoice_validate', { ...EXAMPLE_INVOICE, discount: 1_000_000 }],
       ['v1_e_invoice_validate', EXAMPLE_PROFILE_REQUESTS.xrechnung as unknown as Record<string, unknown>],
       ['v1_e_invoice_validate', { ...EXAMPLE_PROFILE_REQUESTS.peppol, buyer: { name: 'B', country: 'BE' } }],
-      ...HELPER_OPERATIONS.map((operation): [string, Record<string, unknown>] => [
+      ...helperOperations().map((operation): [string, Record<string, unknown>] => [
         operation.operationId,
-        operation.example as Record<string, unknown>,
+        operation.request!.example as Record<string, unknown>,
       ]),
       ['v1_late_fee', { ...helperExample('/v1/late-fee'), state: 'ZZ' }],
       ['v1_e_invoice_inspect', { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl') }],

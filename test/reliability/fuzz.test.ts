@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
-import { HELPER_OPERATIONS } from '../../src/helpers/index.js';
+import { helperOperations } from '../../src/operations/helperOperations.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { maximalFreeRequests } from '../fixtures/maximalFreeRequests.js';
 import { figure, variant } from './harness.js';
@@ -315,10 +315,10 @@ test(
     const routes = [
       { name: 'validate', path: '/v1/invoice/validate', example: EXAMPLE_INVOICE as unknown as Json, paid: false },
       { name: 'paid', path: '/v1/invoice.pdf', example: EXAMPLE_INVOICE as unknown as Json, paid: true },
-      ...HELPER_OPERATIONS.map((operation) => ({
+      ...helperOperations().map((operation) => ({
         name: operation.operationId,
         path: operation.path as string,
-        example: operation.example as Json,
+        example: operation.request!.example as Json,
         paid: false,
       })),
     ];

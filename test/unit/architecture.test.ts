@@ -112,6 +112,20 @@ test('imports go down a layer or stay inside their part', () => {
   assert.deepEqual(wrong, []);
 });
 
+test('helpers/ hold pure functions: their operation rows and transports are above them', () => {
+  // The four helpers' rows (path, summary, call context) live in operations/helperOperations.ts;
+  // a helper takes `today` as a plain argument rather than an operation's context.
+  const wrong = [...graph]
+    .filter(([file]) => partOf(file) === 'helpers')
+    .flatMap(([file, edges]) =>
+      edges
+        .filter(({ target }) => ['operations', 'http'].includes(partOf(target)))
+        .map(({ target }) => `${relative(SRC, file)} → ${relative(SRC, target)}`),
+    );
+  assert.deepEqual(wrong, []);
+  assert.ok(layerOf('helpers')! < layerOf('operations')!);
+});
+
 test('no import cycle at run time', () => {
   const state = new Map<string, 'visiting' | 'done'>();
   const cycles: string[] = [];

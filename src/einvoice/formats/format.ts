@@ -139,7 +139,7 @@ export interface VerificationCodeHook {
  * such a format may take its own request object (FA(3)'s `ksef`), checked under its rules (an
  * InputRejected naming every issue, before any payment) and written in one step, on the compute pool.
  */
-export interface OwnSyntaxWriter {
+interface OwnSyntaxWriter {
   mediaType: string;
   /** Its single route (src/operations/eInvoiceOperations.ts) and its files' name ending, which a batch of it uses too. */
   route: string;

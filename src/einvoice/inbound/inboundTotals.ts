@@ -59,18 +59,19 @@ function totalsRulesOf(invoice: InboundInvoice): InboundTotalsRules {
 const sum = (values: (bigint | undefined)[]) => values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);
 const signed = (item: InAllowanceCharge) => (item.charge ? 1n : -1n) * (parseDecimal(item.amount) ?? 0n);
 
-export function compareTotals(invoice: InboundInvoice): TotalsComparison {
-  if (invoice.ownTotals) return invoice.ownTotals;
-  const { totals } = invoice;
-  const rules = totalsRulesOf(invoice);
+/** Records a total that differs from its recomputation: (field, BT, rule, the document's value, the recomputed one). */
+type Differ = (
+  field: string,
+  bt: string,
+  rule: string,
+  documentValue: bigint | undefined,
+  recomputed: bigint | undefined,
+) => void;
+
+/** A Differ that compares rounded to 2 decimals (the stated value too where the profile's rules say so). */
+function differenceList(rules: InboundTotalsRules): { differ: Differ; differences: TotalDifference[] } {
   const differences: TotalDifference[] = [];
-  const differ = (
-    field: string,
-    bt: string,
-    rule: string,
-    documentValue: bigint | undefined,
-    recomputed: bigint | undefined,
-  ) => {
+  const differ: Differ = (field, bt, rule, documentValue, recomputed) => {
     if (documentValue === undefined || recomputed === undefined) return;
     const rounded = roundTo(recomputed, 2);
     const stated = rules.roundStated ? roundTo(documentValue, 2) : documentValue;
@@ -85,21 +86,16 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
       });
     }
   };
+  return { differ, differences };
+}
 
-  invoice.lines.forEach((line, at) => {
-    const quantity = parseDecimal(line.quantity) ?? 0n;
-    const price = parseDecimal(line.price) ?? 0n;
-    const base = parseDecimal(line.baseQuantity) ?? 0n;
-    const gross = divide(multiply(quantity, price), base === 0n ? HUNDRED / 100n : base);
-    differ(
-      `lines[${at}].net`,
-      'BT-131',
-      'line_net',
-      parseDecimal(line.net),
-      roundTo(gross, 2) + sum(line.allowances.map(signed)),
-    );
-  });
+export function compareTotals(invoice: InboundInvoice): TotalsComparison {
+  if (invoice.ownTotals) return invoice.ownTotals;
+  const { totals } = invoice;
+  const rules = totalsRulesOf(invoice);
+  const { differ, differences } = differenceList(rules);
 
+  compareLineNets(invoice, differ);
   const hasLines = invoice.lines.length > 0;
   const lineTotal = hasLines ? sum(invoice.lines.map((line) => parseDecimal(line.net))) : undefined;
   const allowances = invoice.allowances.filter((item) => !item.charge);
@@ -109,41 +105,7 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
   // Without lines (MINIMUM, BASIC WL) the document's own sums stand in for the lines'.
   const lineBase = lineTotal ?? parseDecimal(totals.lineTotal);
   const taxBasis = lineBase === undefined ? undefined : lineBase - allowanceTotal + chargeTotal;
-
-  // Each VAT group: the lines, allowances and charges of its category and rate.
-  const key = (category: string | undefined, rate: string | undefined) =>
-    rules.anyRate?.(category ?? '') ? `${category}|any` : `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
-  let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
-  invoice.breakdown.forEach((group, at) => {
-    const groupKey = key(group.category, group.rate);
-    const other = rules.otherTax?.(group, invoice);
-    const basis = other
-      ? other.basis
-      : hasLines
-        ? sum(
-            invoice.lines
-              .filter((line) => key(line.category, line.rate) === groupKey)
-              .map((line) => parseDecimal(line.net)),
-          ) + sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
-        : parseDecimal(group.basis);
-    differ(`vat_breakdown[${at}].basis`, 'BT-116', 'BR-S-08', parseDecimal(group.basis), basis);
-    const rate = rules.untaxed?.(group.category) ? 0n : (parseDecimal(group.rate) ?? 0n);
-    const tax = other
-      ? other.tax
-      : basis === undefined
-        ? undefined
-        : roundTo(divide(multiply(basis, rate), HUNDRED), 2);
-    // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
-    const documentTax = parseDecimal(group.tax);
-    if (
-      tax !== undefined &&
-      documentTax !== undefined &&
-      (documentTax - tax > 10_000n || tax - documentTax > 10_000n)
-    ) {
-      differ(`vat_breakdown[${at}].tax`, 'BT-117', 'BR-CO-17', documentTax, tax);
-    }
-    if (taxTotal !== undefined && documentTax !== undefined) taxTotal += documentTax;
-  });
+  const taxTotal = compareBreakdown(invoice, rules, differ);
 
   const grandTotal = taxBasis === undefined ? undefined : taxBasis + (taxTotal ?? 0n);
   const prepaid = parseDecimal(totals.prepaid) ?? 0n;
@@ -192,4 +154,63 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
     ) as Record<TotalKey, string | null>,
     differences,
   };
+}
+
+/** BT-131 of every line against quantity × price ÷ base quantity − allowances + charges. */
+function compareLineNets(invoice: InboundInvoice, differ: Differ): void {
+  invoice.lines.forEach((line, at) => {
+    const quantity = parseDecimal(line.quantity) ?? 0n;
+    const price = parseDecimal(line.price) ?? 0n;
+    const base = parseDecimal(line.baseQuantity) ?? 0n;
+    const gross = divide(multiply(quantity, price), base === 0n ? HUNDRED / 100n : base);
+    differ(
+      `lines[${at}].net`,
+      'BT-131',
+      'line_net',
+      parseDecimal(line.net),
+      roundTo(gross, 2) + sum(line.allowances.map(signed)),
+    );
+  });
+}
+
+/**
+ * Each VAT group (BG-23) against the lines, allowances and charges of its category and rate;
+ * answers the sum of the groups' stated VAT (BT-110 recomputed), undefined without a breakdown.
+ */
+function compareBreakdown(invoice: InboundInvoice, rules: InboundTotalsRules, differ: Differ): bigint | undefined {
+  const hasLines = invoice.lines.length > 0;
+  const key = (category: string | undefined, rate: string | undefined) =>
+    rules.anyRate?.(category ?? '') ? `${category}|any` : `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
+  let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
+  invoice.breakdown.forEach((group, at) => {
+    const groupKey = key(group.category, group.rate);
+    const other = rules.otherTax?.(group, invoice);
+    const basis = other
+      ? other.basis
+      : hasLines
+        ? sum(
+            invoice.lines
+              .filter((line) => key(line.category, line.rate) === groupKey)
+              .map((line) => parseDecimal(line.net)),
+          ) + sum(invoice.allowances.filter((item) => key(item.category, item.rate) === groupKey).map(signed))
+        : parseDecimal(group.basis);
+    differ(`vat_breakdown[${at}].basis`, 'BT-116', 'BR-S-08', parseDecimal(group.basis), basis);
+    const rate = rules.untaxed?.(group.category) ? 0n : (parseDecimal(group.rate) ?? 0n);
+    const tax = other
+      ? other.tax
+      : basis === undefined
+        ? undefined
+        : roundTo(divide(multiply(basis, rate), HUNDRED), 2);
+    // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
+    const documentTax = parseDecimal(group.tax);
+    if (
+      tax !== undefined &&
+      documentTax !== undefined &&
+      (documentTax - tax > 10_000n || tax - documentTax > 10_000n)
+    ) {
+      differ(`vat_breakdown[${at}].tax`, 'BT-117', 'BR-CO-17', documentTax, tax);
+    }
+    if (taxTotal !== undefined && documentTax !== undefined) taxTotal += documentTax;
+  });
+  return taxTotal;
 }

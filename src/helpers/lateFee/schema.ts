@@ -115,3 +115,16 @@ export const LateFeeResultSchema = v.object({
 });
 
 export type LateFeeResult = v.InferOutput<typeof LateFeeResultSchema>;
+
+/** The request the docs show and the tests send (its answer is published for as_of/today 2026-11-22). */
+export const LATE_FEE_EXAMPLE: v.InferInput<typeof LateFeeRequestSchema> = {
+  amount: 10803.74,
+  currency: 'USD',
+  due_date: '2026-12-02',
+  as_of: '2027-03-15',
+  grace_days: 10,
+  fee_type: 'monthly_percent',
+  rate_percent: 1.5,
+  compounding: false,
+  state: 'CA',
+};

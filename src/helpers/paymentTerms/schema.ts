@@ -62,3 +62,12 @@ export const PaymentTermsResultSchema = v.object({
 });
 
 export type PaymentTermsResult = v.InferOutput<typeof PaymentTermsResultSchema>;
+
+/** The request the docs show and the tests send (its answer is published for as_of/today 2026-11-22). */
+export const PAYMENT_TERMS_EXAMPLE: v.InferInput<typeof PaymentTermsRequestSchema> = {
+  invoice_date: '2026-11-02',
+  terms: '2/10 Net 30',
+  amount: 10803.74,
+  currency: 'USD',
+  as_of: '2026-11-09',
+};

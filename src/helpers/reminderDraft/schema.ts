@@ -80,3 +80,16 @@ export const ReminderDraftSchema = v.object({
 });
 
 export type ReminderDraft = v.InferOutput<typeof ReminderDraftSchema>;
+
+/** The request the docs show and the tests send (its answer is published for as_of/today 2026-11-22). */
+export const REMINDER_DRAFT_EXAMPLE: v.InferInput<typeof ReminderDraftRequestSchema> = {
+  tone: 'friendly',
+  from_name: 'Northwind Studio GmbH',
+  client_name: 'Acme Robotics Inc.',
+  invoice_number: 'INV-2026-0042',
+  amount: 10803.74,
+  currency: 'USD',
+  due_date: '2026-12-02',
+  as_of: '2026-12-09',
+  payment_link: 'https://pay.northwind.example/inv/INV-2026-0042',
+};

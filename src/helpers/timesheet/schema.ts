@@ -198,3 +198,34 @@ export const TimesheetResultSchema = v.object({
 });
 
 export type TimesheetResult = v.InferOutput<typeof TimesheetResultSchema>;
+
+/** The request the docs show and the tests send (its answer is published for as_of/today 2026-11-22). */
+export const TIMESHEET_EXAMPLE: v.InferInput<typeof TimesheetRequestSchema> = {
+  seller: {
+    name: 'Northwind Studio GmbH',
+    address: 'Torstraße 12\n10119 Berlin\nGermany',
+    email: 'billing@northwind.example',
+    tax_id: 'DE123456789',
+  },
+  buyer: {
+    name: 'Acme Robotics Inc.',
+    address: '500 Market Street, Suite 400\nSan Francisco, CA 94105\nUSA',
+    email: 'ap@acme.example',
+  },
+  invoice_number: 'INV-2026-0043',
+  issue_date: '2026-11-30',
+  terms: 'Net 30',
+  currency: 'USD',
+  default_rate: 140,
+  entries: [
+    { date: '2026-11-03', description: 'Design system consulting', hours: 2.2 },
+    { date: '2026-11-05', description: 'Usability test analysis', hours: 3.75, rate: 120 },
+    { date: '2026-11-10', description: 'Design system consulting', hours: 1.05 },
+    { date: '2026-11-12', description: 'Design system consulting', hours: 4 },
+  ],
+  group_by: 'description',
+  rounding: { increment_minutes: 15, mode: 'up' },
+  expenses: [{ description: 'Prototype hosting, November', amount: 49.99 }],
+  tax_rate: 7.5,
+  payment_instructions: 'Bank transfer to IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX), reference INV-2026-0043.',
+};

@@ -122,55 +122,6 @@ export function buildOpenApi(
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const paid = isPaid(route);
-    const limits = limitsOn(route, rateLimits);
-    const successHeaders = {
-      ...(paid ? { 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } } : {}),
-      ...(limits.length ? RATE_LIMIT_HEADERS : {}),
-    };
-    const responses: Record<string, unknown> = {
-      200: {
-        description: route.response.description,
-        ...(Object.keys(successHeaders).length ? { headers: successHeaders } : {}),
-        content: {
-          [route.response.contentType]: {
-            schema: route.response.schema
-              ? jsonSchemaOf(route.response.schema)
-              : route.response.contentType === 'application/pdf' || route.response.contentType === 'application/zip'
-                ? { type: 'string', contentMediaType: route.response.contentType }
-                : { type: 'object' },
-            ...(route.response.example !== undefined ? { example: route.response.example } : {}),
-          },
-        },
-      },
-    };
-    if (route.request) {
-      responses[400] = errorResponse(
-        route.request.document
-          ? 'The document is refused (a stable code: not XML, a DOCTYPE, too deep, not an e-invoice, a PDF without one), or a JSON body is not valid JSON or fails validation; every issue is listed. Never charged.'
-          : 'The body is not valid JSON or fails validation; every issue is listed. Never charged.',
-      );
-      responses[413] = errorResponse('The body is larger than the limit.');
-      const mediaTypes = route.request.document?.mediaTypes ?? ['application/json'];
-      responses[415] = errorResponse(
-        `The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`,
-      );
-    }
-    if (paid) {
-      responses[402] = {
-        description:
-          'Payment required (x402 v2). The PAYMENT-REQUIRED header carries the base64 JSON challenge; retry with PAYMENT-SIGNATURE.',
-        headers: { 'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' } },
-        content: { 'application/json': { schema: { type: 'object' } } },
-      };
-      responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
-      responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
-    } else if (route.request) {
-      // Parsed (and computed) on the worker threads (operations/callOperation.ts), whose queue is bounded.
-      responses[503] = errorResponse(
-        'Too many free computations are waiting (server_busy); retry after the Retry-After header.',
-      );
-    }
-    if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);
     paths[route.path] = {
       ...paths[route.path],
       [route.method.toLowerCase()]: {
@@ -180,35 +131,8 @@ export function buildOpenApi(
           ? `${route.description}\n\n**Price: ${route.priceUsd} USD per ${route.priceOf ? 'invoice in the call' : 'call'}**, paid in USDC (${payment.network}, scheme ${payment.scheme}) over x402 version 2.`
           : route.description,
         tags: [route.tag],
-        ...(route.request
-          ? {
-              requestBody: {
-                required: true,
-                content: {
-                  // A document row (operations/operation.ts `document`) also takes the document itself.
-                  ...Object.fromEntries(
-                    (route.request.document?.mediaTypes ?? [])
-                      .filter((type) => type !== 'application/json')
-                      .map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
-                  ),
-                  'application/json': {
-                    schema: jsonSchemaOf(route.request.schema),
-                    ...(route.request.moreExamples
-                      ? {
-                          examples: {
-                            minimal: { value: route.request.example },
-                            ...Object.fromEntries(
-                              Object.entries(route.request.moreExamples).map(([name, value]) => [name, { value }]),
-                            ),
-                          },
-                        }
-                      : { example: route.request.example }),
-                  },
-                },
-              },
-            }
-          : {}),
-        responses,
+        ...(route.request ? { requestBody: requestBodyOf(route.request) } : {}),
+        responses: responsesOf(route, rateLimits),
         // No API key on any operation: a paid one is paid per call (x-payment-info), a free one is
         // open. x402scan and @agentcash/discovery read `security: []` as "no auth".
         security: [],
@@ -236,40 +160,126 @@ export function buildOpenApi(
     paths,
     components: {
       schemas: { ErrorBody: jsonSchemaOf(ErrorBodySchema) },
-      headers: {
-        'PAYMENT-REQUIRED': {
-          description:
-            "base64(JSON PaymentRequired), x402 v2: what a client pays with (accepts, resource, payment-identifier, a compact bazaar declaration); the whole PaymentRequired, with signed offers and the bazaar body schema, is the JSON body's payment_required.",
-          schema: { type: 'string' },
-        },
-        'PAYMENT-RESPONSE': {
-          description:
-            'base64(JSON SettleResponse): the settlement receipt, x402 v2 (with the signed offer-receipt receipt when the service signs receipts).',
-          schema: { type: 'string' },
-        },
-        'Content-Digest': {
-          description: 'sha-256=:<base64>: (RFC 9530), the SHA-256 of the delivered bytes of a paid answer.',
-          schema: { type: 'string' },
-        },
-        ...(routes.some((route) => limitsOn(route, rateLimits).length)
+      headers: componentHeaders(routes.some((route) => limitsOn(route, rateLimits).length > 0)),
+    },
+  };
+}
+
+/** A row's request body: its JSON schema and examples, and the document media types it also takes. */
+function requestBodyOf(request: NonNullable<PricedOperation['request']>) {
+  return {
+    required: true,
+    content: {
+      // A document row (operations/operation.ts `document`) also takes the document itself.
+      ...Object.fromEntries(
+        (request.document?.mediaTypes ?? [])
+          .filter((type) => type !== 'application/json')
+          .map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
+      'application/json': {
+        schema: jsonSchemaOf(request.schema),
+        ...(request.moreExamples
           ? {
-              'Retry-After': {
-                description: 'Seconds until a request is allowed again.',
-                schema: { type: 'integer', minimum: 1 },
-              },
-              'RateLimit-Policy': {
-                description:
-                  'The limits applied to this request (IETF RateLimit headers): "client" per client address and, on paid routes with a payment, "payer"; q is the burst (requests), w the seconds to refill it. Example: "client";q=200;w=4, "payer";q=50;w=5',
-                schema: { type: 'string' },
-              },
-              RateLimit: {
-                description:
-                  'Where this client stands per limit: r requests left, t seconds until the bucket is full again. Example: "client";r=199;t=1',
-                schema: { type: 'string' },
+              examples: {
+                minimal: { value: request.example },
+                ...Object.fromEntries(Object.entries(request.moreExamples).map(([name, value]) => [name, { value }])),
               },
             }
-          : {}),
+          : { example: request.example }),
       },
     },
+  };
+}
+
+/** Every answer a row can give: its 200, the refusals of its body, payment, saturation and rate limits. */
+function responsesOf(route: PricedOperation, rateLimits: RateLimitTerms | undefined): Record<string, unknown> {
+  const paid = isPaid(route);
+  const limits = limitsOn(route, rateLimits);
+  const successHeaders = {
+    ...(paid ? { 'PAYMENT-RESPONSE': { $ref: '#/components/headers/PAYMENT-RESPONSE' } } : {}),
+    ...(limits.length ? RATE_LIMIT_HEADERS : {}),
+  };
+  const responses: Record<string, unknown> = {
+    200: {
+      description: route.response.description,
+      ...(Object.keys(successHeaders).length ? { headers: successHeaders } : {}),
+      content: {
+        [route.response.contentType]: {
+          schema: route.response.schema
+            ? jsonSchemaOf(route.response.schema)
+            : route.response.contentType === 'application/pdf' || route.response.contentType === 'application/zip'
+              ? { type: 'string', contentMediaType: route.response.contentType }
+              : { type: 'object' },
+          ...(route.response.example !== undefined ? { example: route.response.example } : {}),
+        },
+      },
+    },
+  };
+  if (route.request) {
+    responses[400] = errorResponse(
+      route.request.document
+        ? 'The document is refused (a stable code: not XML, a DOCTYPE, too deep, not an e-invoice, a PDF without one), or a JSON body is not valid JSON or fails validation; every issue is listed. Never charged.'
+        : 'The body is not valid JSON or fails validation; every issue is listed. Never charged.',
+    );
+    responses[413] = errorResponse('The body is larger than the limit.');
+    const mediaTypes = route.request.document?.mediaTypes ?? ['application/json'];
+    responses[415] = errorResponse(
+      `The body is not sent as ${mediaTypes.join(', ')}, or its Content-Encoding is not identity, gzip, deflate or br.`,
+    );
+  }
+  if (paid) {
+    responses[402] = {
+      description:
+        'Payment required (x402 v2). The PAYMENT-REQUIRED header carries the base64 JSON challenge; retry with PAYMENT-SIGNATURE.',
+      headers: { 'PAYMENT-REQUIRED': { $ref: '#/components/headers/PAYMENT-REQUIRED' } },
+      content: { 'application/json': { schema: { type: 'object' } } },
+    };
+    responses[502] = errorResponse('Rendering or the payment facilitator failed; the payment was NOT settled.');
+    responses[503] = errorResponse('The service is saturated; retry after the Retry-After header. Not charged.');
+  } else if (route.request) {
+    // Parsed (and computed) on the worker threads (operations/callOperation.ts), whose queue is bounded.
+    responses[503] = errorResponse(
+      'Too many free computations are waiting (server_busy); retry after the Retry-After header.',
+    );
+  }
+  if (rateLimits && limits.length) responses[429] = rateLimitedResponse(limits, rateLimits);
+  return responses;
+}
+
+/** components.headers: the payment headers, and the rate-limit headers when some route is limited. */
+function componentHeaders(rateLimited: boolean) {
+  return {
+    'PAYMENT-REQUIRED': {
+      description:
+        "base64(JSON PaymentRequired), x402 v2: what a client pays with (accepts, resource, payment-identifier, a compact bazaar declaration); the whole PaymentRequired, with signed offers and the bazaar body schema, is the JSON body's payment_required.",
+      schema: { type: 'string' },
+    },
+    'PAYMENT-RESPONSE': {
+      description:
+        'base64(JSON SettleResponse): the settlement receipt, x402 v2 (with the signed offer-receipt receipt when the service signs receipts).',
+      schema: { type: 'string' },
+    },
+    'Content-Digest': {
+      description: 'sha-256=:<base64>: (RFC 9530), the SHA-256 of the delivered bytes of a paid answer.',
+      schema: { type: 'string' },
+    },
+    ...(rateLimited
+      ? {
+          'Retry-After': {
+            description: 'Seconds until a request is allowed again.',
+            schema: { type: 'integer', minimum: 1 },
+          },
+          'RateLimit-Policy': {
+            description:
+              'The limits applied to this request (IETF RateLimit headers): "client" per client address and, on paid routes with a payment, "payer"; q is the burst (requests), w the seconds to refill it. Example: "client";q=200;w=4, "payer";q=50;w=5',
+            schema: { type: 'string' },
+          },
+          RateLimit: {
+            description:
+              'Where this client stands per limit: r requests left, t seconds until the bucket is full again. Example: "client";r=199;t=1',
+            schema: { type: 'string' },
+          },
+        }
+      : {}),
   };
 }

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EXAMPLE_FATTURAPA_REQUEST } from '../../../src/einvoice/formats/fatturapa/example.js';
-import { operationContextAt } from '../../../src/helpers/operation.js';
 import { eInvoiceOperations } from '../../../src/operations/eInvoiceOperations.js';
-import type { PaidAnswer } from '../../../src/operations/operation.js';
+import { operationContextAt, type PaidAnswer } from '../../../src/operations/operation.js';
 
 const row = eInvoiceOperations(undefined).find((operation) => operation.path === '/v1/e-invoice/fatturapa.xml')!;
 

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lateFeeOperation } from '../../../src/helpers/index.js';
+import { computeLateFee } from '../../../src/helpers/lateFee/computeLateFee.js';
+import { LateFeeRequestSchema } from '../../../src/helpers/lateFee/schema.js';
 import { latePeriods } from '../../../src/helpers/lateFee/latePeriods.js';
 import { pathsAndCodes, rejectionOf, runOperation } from './runOperation.js';
 
+const lateFeeHelper = { request: LateFeeRequestSchema, run: computeLateFee };
+
 const base = { amount: 1000, due_date: '2026-01-31', rate_percent: 1.5 };
 const lateFee = (body: Record<string, unknown>, today?: string) =>
-  runOperation(lateFeeOperation, { ...base, ...body }, today);
+  runOperation(lateFeeHelper, { ...base, ...body }, today);
 const minors = (rows: readonly { fee: { minor: number }; balance: { minor: number } }[]) =>
   rows.map((row) => [row.fee.minor, row.balance.minor]);
 
@@ -229,11 +232,11 @@ test('unknown figures stay null', () => {
 
 test('validation: unknown state, missing rate, flat rules, unknown field', () => {
   const paths = (body: Record<string, unknown>) =>
-    pathsAndCodes(rejectionOf(lateFeeOperation, { ...base, ...body }).issues);
+    pathsAndCodes(rejectionOf(lateFeeHelper, { ...base, ...body }).issues);
   assert.deepEqual(paths({ state: 'ZZ' }), [['state', 'invalid_value']]);
   assert.deepEqual(paths({ state: 'ca' }), [['state', 'invalid_value']]);
   assert.deepEqual(paths({ rate_percent: undefined }), [['rate_percent', 'required']]);
-  const delaware = rejectionOf(lateFeeOperation, { ...base, rate_percent: undefined, state: 'DE' });
+  const delaware = rejectionOf(lateFeeHelper, { ...base, rate_percent: undefined, state: 'DE' });
   assert.deepEqual(pathsAndCodes(delaware.issues), [['rate_percent', 'required']]);
   assert.match(delaware.issues[0]?.message ?? '', /legal rate of Delaware.*unknown/);
   assert.deepEqual(paths({ rate_percent: 2, fee_type: 'flat', compounding: true }), [
@@ -250,10 +253,10 @@ test('validation: unknown state, missing rate, flat rules, unknown field', () =>
 });
 
 test('limits: more than 1200 periods, and balances beyond 2^53 − 1 minor units', () => {
-  const ancient = rejectionOf(lateFeeOperation, { ...base, due_date: '1900-01-01', as_of: '2026-01-01' });
+  const ancient = rejectionOf(lateFeeHelper, { ...base, due_date: '1900-01-01', as_of: '2026-01-01' });
   assert.deepEqual(pathsAndCodes(ancient.issues), [['as_of', 'too_many_periods']]);
   // 1e9 doubling every month for 20 months is about 1.05e17 cents.
-  const huge = rejectionOf(lateFeeOperation, {
+  const huge = rejectionOf(lateFeeHelper, {
     amount: 1e9,
     due_date: '2026-01-31',
     rate_percent: 100,

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { paymentTermsOperation } from '../../../src/helpers/index.js';
+import { computePaymentTerms } from '../../../src/helpers/paymentTerms/computePaymentTerms.js';
+import { PaymentTermsRequestSchema } from '../../../src/helpers/paymentTerms/schema.js';
 import { annualisedDiscountCost } from '../../../src/helpers/paymentTerms/discountCost.js';
 import { pathsAndCodes, rejectionOf, runOperation } from './runOperation.js';
 
+const paymentTermsHelper = { request: PaymentTermsRequestSchema, run: computePaymentTerms };
+
 const terms = (body: Record<string, unknown>, today?: string) =>
-  runOperation(paymentTermsOperation, { invoice_date: '2026-01-31', amount: 1000, ...body }, today);
+  runOperation(paymentTermsHelper, { invoice_date: '2026-01-31', amount: 1000, ...body }, today);
 
 test('2/10 Net 30: deadline, due date, discount and discounted amount', () => {
   const result = terms({ terms: '2/10 Net 30', as_of: '2026-02-10' });
@@ -81,7 +84,7 @@ test('annualised cost of forgoing the discount, simple and compounded', () => {
 
 test('bad terms are a 400 on path terms that lists the accepted forms', () => {
   for (const text of ['Net thirty', '2/10 N/30', '2/30 Net 30', '']) {
-    const { code, issues } = rejectionOf(paymentTermsOperation, { invoice_date: '2026-01-31', amount: 1, terms: text });
+    const { code, issues } = rejectionOf(paymentTermsHelper, { invoice_date: '2026-01-31', amount: 1, terms: text });
     assert.equal(code, 'validation_failed', text);
     assert.deepEqual(
       issues.map((issue) => issue.path),
@@ -89,12 +92,12 @@ test('bad terms are a 400 on path terms that lists the accepted forms', () => {
       text,
     );
   }
-  const { issues } = rejectionOf(paymentTermsOperation, { invoice_date: '2026-01-31', amount: 1, terms: 'soon' });
+  const { issues } = rejectionOf(paymentTermsHelper, { invoice_date: '2026-01-31', amount: 1, terms: 'soon' });
   assert.match(issues[0]?.message ?? '', /"Net N".*"D\/X Net N".*"Net N EOM".*"Due on receipt"/);
 });
 
 test('schema: required fields, real dates, unknown fields, currency list', () => {
-  const { issues } = rejectionOf(paymentTermsOperation, {
+  const { issues } = rejectionOf(paymentTermsHelper, {
     invoice_date: '2026-02-30',
     terms: 'Net 30',
     amount: -1,
@@ -107,7 +110,7 @@ test('schema: required fields, real dates, unknown fields, currency list', () =>
     ['extra', 'unknown_property'],
     ['invoice_date', 'invalid_value'],
   ]);
-  assert.deepEqual(pathsAndCodes(rejectionOf(paymentTermsOperation, {}).issues).sort(), [
+  assert.deepEqual(pathsAndCodes(rejectionOf(paymentTermsHelper, {}).issues).sort(), [
     ['amount', 'required'],
     ['invoice_date', 'required'],
     ['terms', 'required'],

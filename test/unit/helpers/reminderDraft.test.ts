@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reminderDraftOperation } from '../../../src/helpers/index.js';
+import { draftReminder } from '../../../src/helpers/reminderDraft/draftReminder.js';
+import { ReminderDraftRequestSchema } from '../../../src/helpers/reminderDraft/schema.js';
 import { TONES } from '../../../src/helpers/reminderDraft/schema.js';
 import { pathsAndCodes, rejectionOf, runOperation } from './runOperation.js';
+
+const reminderDraftHelper = { request: ReminderDraftRequestSchema, run: draftReminder };
 
 const base = {
   from_name: 'Northwind Studio',
@@ -12,7 +15,7 @@ const base = {
   due_date: '2026-12-02',
 };
 const draft = (body: Record<string, unknown>, today?: string) =>
-  runOperation(reminderDraftOperation, { ...base, ...body }, today);
+  runOperation(reminderDraftHelper, { ...base, ...body }, today);
 
 test('status and day counts follow as_of', () => {
   const cases: [string, string, number, number][] = [
@@ -103,7 +106,7 @@ test('amounts come from exact minor units; dates are written for the currency', 
 
 test('validation: tone, https link, single-line names, unknown fields', () => {
   const paths = (body: Record<string, unknown>) =>
-    pathsAndCodes(rejectionOf(reminderDraftOperation, { ...base, ...body }).issues);
+    pathsAndCodes(rejectionOf(reminderDraftHelper, { ...base, ...body }).issues);
   assert.deepEqual(paths({ tone: 'angry' }), [['tone', 'invalid_value']]);
   assert.deepEqual(paths({ payment_link: 'http://pay.example.com/i/1' }), [['payment_link', 'invalid_value']]);
   assert.deepEqual(paths({ payment_link: 'javascript:alert(1)' }), [['payment_link', 'invalid_value']]);
@@ -118,7 +121,7 @@ test('validation: tone, https link, single-line names, unknown fields', () => {
   assert.deepEqual(paths({ as_of: '1899-12-31' }), [['as_of', 'invalid_value']]);
   assert.deepEqual(paths({ amount: 1e9 + 1 }), [['amount', 'too_big']]);
   assert.deepEqual(paths({ cc: 'boss@example.com' }), [['cc', 'unknown_property']]);
-  assert.deepEqual(pathsAndCodes(rejectionOf(reminderDraftOperation, {}).issues).sort(), [
+  assert.deepEqual(pathsAndCodes(rejectionOf(reminderDraftHelper, {}).issues).sort(), [
     ['amount', 'required'],
     ['client_name', 'required'],
     ['due_date', 'required'],

@@ -1,28 +1,31 @@
 import assert from 'node:assert/strict';
-import * as v from 'valibot';
-import { InputRejected, validationFailed, type Issue } from '../../../src/errors.js';
-import type { JsonOperation } from '../../../src/helpers/operation.js';
-import { toIssues } from '../../../src/invoice/issues.js';
+import type * as v from 'valibot';
+import { InputRejected, type Issue } from '../../../src/errors.js';
+import { parseOrReject } from '../../../src/invoice/issues.js';
 
-/** Validates a body as the HTTP route does (every issue at once), then runs the operation. */
+/** A helper as its tests call it: the request schema its operation row validates with, and its pure function. */
+export interface Helper<TSchema extends v.GenericSchema, TResult> {
+  request: TSchema;
+  run(input: v.InferOutput<TSchema>, today: string): TResult;
+}
+
+/** Validates a body as the operation row does (every issue at once), then runs the helper. */
 export function runOperation<TSchema extends v.GenericSchema, TResult>(
-  operation: JsonOperation<TSchema, TResult>,
+  helper: Helper<TSchema, TResult>,
   body: unknown,
   today = '2026-11-22',
 ): TResult {
-  const parsed = v.safeParse(operation.request, body, { abortEarly: false });
-  if (!parsed.success) throw validationFailed(toIssues(parsed.issues));
-  return operation.run(parsed.output, { today });
+  return helper.run(parseOrReject(helper.request, body), today);
 }
 
-/** The 400 an operation answers for a body: its error code and issues. */
+/** The 400 a helper answers for a body: its error code and issues. */
 export function rejectionOf<TSchema extends v.GenericSchema, TResult>(
-  operation: JsonOperation<TSchema, TResult>,
+  helper: Helper<TSchema, TResult>,
   body: unknown,
   today = '2026-11-22',
 ): { code: string; issues: Issue[] } {
   try {
-    runOperation(operation, body, today);
+    runOperation(helper, body, today);
   } catch (error) {
     assert.ok(error instanceof InputRejected, `expected a rejection (400), got ${String(error)}`);
     return { code: error.code, issues: error.issues ?? [] };

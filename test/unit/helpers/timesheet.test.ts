@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { timesheetOperation } from '../../../src/helpers/index.js';
+import { invoiceFromTimesheet } from '../../../src/helpers/timesheet/invoiceFromTimesheet.js';
+import { TimesheetRequestSchema } from '../../../src/helpers/timesheet/schema.js';
 import { hoursFromMinutes, roundedMinutes, type RoundingMode } from '../../../src/helpers/timesheet/hours.js';
 import { decimalToString } from '../../../src/invoice/decimal.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../../src/invoice/totalsReport.js';
 import { pathsAndCodes, rejectionOf, runOperation } from './runOperation.js';
 import type { JsonAnswer } from '../../support/json.js';
+
+const timesheetHelper = { request: TimesheetRequestSchema, run: invoiceFromTimesheet };
 
 type Entry = { date: string; description: string; hours: number; rate?: number };
 
@@ -19,7 +22,7 @@ const base = {
   default_rate: 100,
 };
 const fromTimesheet = (entries: Entry[], body: Record<string, unknown> = {}) =>
-  runOperation(timesheetOperation, { ...base, entries, ...body });
+  runOperation(timesheetHelper, { ...base, entries, ...body });
 const lines = (result: ReturnType<typeof fromTimesheet>) =>
   result.invoice.line_items.map(({ description, quantity, unit_price }) => [description, quantity, unit_price]);
 
@@ -232,7 +235,7 @@ test('groups that round to 0 hours are left off the invoice and listed, never lo
   assert.deepEqual(lines(merged), [['Call', 1, 100]]);
   assert.deepEqual(merged.summary.omitted_entries, []);
 
-  const nothing = rejectionOf(timesheetOperation, {
+  const nothing = rejectionOf(timesheetHelper, {
     ...base,
     entries: [{ date: '2026-11-03', description: 'Call', hours: 0.1 }],
     rounding: { increment_minutes: 15, mode: 'down' },
@@ -251,10 +254,10 @@ const distinct = (count: number): Entry[] =>
 
 test('more than 200 lines after grouping is a 400; exactly 200 passes', () => {
   assert.equal(fromTimesheet(distinct(200)).invoice.line_items.length, 200);
-  const tooMany = rejectionOf(timesheetOperation, { ...base, entries: distinct(201) });
+  const tooMany = rejectionOf(timesheetHelper, { ...base, entries: distinct(201) });
   assert.equal(tooMany.code, 'too_many_lines');
   assert.deepEqual(pathsAndCodes(tooMany.issues), [['entries', 'too_many_lines']]);
-  const withExpenses = rejectionOf(timesheetOperation, {
+  const withExpenses = rejectionOf(timesheetHelper, {
     ...base,
     entries: distinct(199),
     expenses: [
@@ -283,7 +286,7 @@ test('a date line lists its descriptions and is cut to 300 characters', () => {
 test('validation: missing rates, terms, increments, hours, limits, unknown fields at every level', () => {
   const entry = { date: '2026-11-03', description: 'Work', hours: 1 };
   const paths = (body: Record<string, unknown>) =>
-    pathsAndCodes(rejectionOf(timesheetOperation, { ...base, entries: [entry], ...body }).issues);
+    pathsAndCodes(rejectionOf(timesheetHelper, { ...base, entries: [entry], ...body }).issues);
 
   assert.deepEqual(
     paths({ default_rate: undefined, entries: [entry, { ...entry, rate: 90 }, entry], terms: '2/10 Net 30' }),
@@ -332,7 +335,7 @@ test('validation: missing rates, terms, increments, hours, limits, unknown field
 });
 
 test('a line may not exceed the invoice quantity limit of 1000000 hours', () => {
-  const { code, issues } = rejectionOf(timesheetOperation, {
+  const { code, issues } = rejectionOf(timesheetHelper, {
     ...base,
     entries: Array.from({ length: 1001 }, () => ({ date: '2026-11-03', description: 'Run', hours: 1000 })),
   });
@@ -357,7 +360,7 @@ test('time lines carry the unit HUR; locale, purchase order, buyer reference and
   assert.equal(invoice.purchase_order, 'PO-1');
   assert.equal(invoice.buyer_reference, 'REF-9');
   assert.deepEqual(invoice.payment, { iban: 'DE89370400440532013000', qr: 'auto' });
-  const rejected = rejectionOf(timesheetOperation, {
+  const rejected = rejectionOf(timesheetHelper, {
     ...base,
     entries: [{ date: '2026-11-02', description: 'D', hours: 1 }],
     locale: 'xx',

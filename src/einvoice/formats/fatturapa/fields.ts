@@ -17,12 +17,12 @@ const range = (prefix: string, from: number, to: number, skip: number[] = []) =>
     .map((n) => `${prefix}${String(n).padStart(2, '0')}`);
 
 /** FatturaPA 1.2.3 NaturaType; the generic N2, N3 and N6 are in the schema but refused by the SDI (00445). */
-export const NATURA_CODES = [
+const NATURA_CODES = [
   'N1', 'N2', 'N2.1', 'N2.2', 'N3', 'N3.1', 'N3.2', 'N3.3', 'N3.4', 'N3.5', 'N3.6', 'N4', 'N5',
   'N6', 'N6.1', 'N6.2', 'N6.3', 'N6.4', 'N6.5', 'N6.6', 'N6.7', 'N6.8', 'N6.9', 'N7',
 ] as const; // prettier-ignore
-export const REGIMI_FISCALI = range('RF', 1, 20, [3]);
-export const DOCUMENT_TYPES = ['TD01', 'TD04', 'TD24'] as const;
+const REGIMI_FISCALI = range('RF', 1, 20, [3]);
+const DOCUMENT_TYPES = ['TD01', 'TD04', 'TD24'] as const;
 const PAYMENT_METHODS = range('MP', 1, 23);
 const PENSION_FUNDS = range('TC', 1, 22);
 const WITHHOLDING_TYPES = range('RT', 1, 6);

@@ -37,7 +37,7 @@ export interface FSummary {
   tax: bigint;
 }
 
-export interface FPensionFund {
+interface FPensionFund {
   type: string;
   rate: Decimal;
   base: bigint;
@@ -179,7 +179,7 @@ function buildPensionFund(lines: FLine[], fields: FatturaPAFields): FPensionFund
   };
 }
 
-export function compareRates(a: Decimal, b: Decimal): number {
+function compareRates(a: Decimal, b: Decimal): number {
   const scale = Math.max(a.scale, b.scale);
   const left = a.coefficient * 10n ** BigInt(scale - a.scale);
   const right = b.coefficient * 10n ** BigInt(scale - b.scale);

@@ -52,7 +52,7 @@ function splitFatturaPA(invoiceBody: unknown): { body: unknown; raw: unknown } {
 export function fatturaPAFieldsOf(checked: { profile: string; own?: unknown }): FatturaPAFields | undefined {
   return checked.profile === 'fatturapa' ? (checked.own as FatturaPAFields) : undefined;
 }
-export function parseFatturaPAFields(raw: unknown): { fields: FatturaPAFields; issues: Issue[] } {
+function parseFatturaPAFields(raw: unknown): { fields: FatturaPAFields; issues: Issue[] } {
   const parsed = v.safeParse(FatturaPAFieldsSchema, raw ?? {}, { abortEarly: false });
   if (parsed.success) return { fields: parsed.output, issues: [] };
   const issues = toIssues(parsed.issues).map((issue) => ({
@@ -63,7 +63,7 @@ export function parseFatturaPAFields(raw: unknown): { fields: FatturaPAFields; i
 }
 
 /** Every SDI control the request breaks (empty: the paid route would write the file). */
-export function checkFatturaPA(prepared: PreparedInvoice, fields: FatturaPAFields): Issue[] {
+function checkFatturaPA(prepared: PreparedInvoice, fields: FatturaPAFields): Issue[] {
   const issues = requestChecks(prepared, fields);
   return [...issues, ...modelChecks(prepared, fields, buildFatturaModel(prepared, fields))];
 }

@@ -15,7 +15,7 @@ import { rateCodeOf, SLOTS, slotOf, TAXED_SLOTS, type Slot } from './rateCodes.j
  * VAT contained in each share (gross × rate / (100 + rate)). A KOR with document_type credit_note is
  * a decrease: every amount negative.
  */
-export interface Fa3SlotAmount {
+interface Fa3SlotAmount {
   slot: Slot;
   net: bigint;
   /** P_14_x for the taxed slots 1-4, else undefined. */
@@ -68,7 +68,7 @@ export function computeFa3Amounts(
 }
 
 /** round(amount × rate) in grosze, amount in minor units of a currency with `digits` digits. */
-export function toPln(amountMinor: bigint, digits: number, rate: Decimal): bigint {
+function toPln(amountMinor: bigint, digits: number, rate: Decimal): bigint {
   return divideRounded(amountMinor * rate.coefficient * 10n ** BigInt(2 - digits), 10n ** BigInt(rate.scale));
 }
 

@@ -15,15 +15,15 @@ import { checkKsefNumber } from './ksefNumber.js';
  * captioned with the invoice's KSeF number when it has one, else OFFLINE. KOD II (the offline
  * certificate code, signed with the taxpayer's KSeF certificate) is not produced.
  */
-export const KSEF_QR_HOSTS = {
+const KSEF_QR_HOSTS = {
   production: 'https://qr.ksef.mf.gov.pl',
   test: 'https://qr-test.ksef.mf.gov.pl',
   demo: 'https://qr-demo.ksef.mf.gov.pl',
 } as const;
 export type KsefEnvironment = keyof typeof KSEF_QR_HOSTS;
-export const KSEF_ENVIRONMENTS = Object.keys(KSEF_QR_HOSTS) as [KsefEnvironment, ...KsefEnvironment[]];
+const KSEF_ENVIRONMENTS = Object.keys(KSEF_QR_HOSTS) as [KsefEnvironment, ...KsefEnvironment[]];
 
-export function invoiceHash(bytes: Uint8Array): string {
+function invoiceHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url');
 }
 

@@ -9,7 +9,11 @@ import { amount, calendarDate, text, wholeNumber } from '../../../invoice/textRu
  */
 export const KSEF_LIMITS = { text: 256, rateCodes: 200, exchangeRateDecimals: 6 } as const;
 
-/** FA(3) TStawkaPodatku: the Polish rate codes. */
+/**
+ * FA(3) TStawkaPodatku: the Polish rate codes. Read only as the type RateCode today; kept a value
+ * (and public) as the one list of the codes FA(3) accepts.
+ * @public
+ */
 export const RATE_CODES = [
   '23',
   '22',
@@ -28,9 +32,9 @@ export const RATE_CODES = [
 ] as const;
 export type RateCode = (typeof RATE_CODES)[number];
 /** The codes a line without VAT may be given explicitly (an S line's code is its rate). */
-export const ZERO_RATE_CODES = ['0 KR', '0 WDT', '0 EX', 'zw', 'oo', 'np I', 'np II'] as const;
+const ZERO_RATE_CODES = ['0 KR', '0 WDT', '0 EX', 'zw', 'oo', 'np I', 'np II'] as const;
 
-export const INVOICE_KINDS = ['VAT', 'KOR', 'ZAL'] as const;
+const INVOICE_KINDS = ['VAT', 'KOR', 'ZAL'] as const;
 
 /** FA(3) TFormaPlatnosci 1-7, by name. */
 export const PAYMENT_FORMS = {
@@ -45,9 +49,9 @@ export const PAYMENT_FORMS = {
 export type PaymentForm = keyof typeof PAYMENT_FORMS;
 
 /** Adnotacje/PMarzy: P_PMarzy_2 travel agencies, P_PMarzy_3_1 used goods, _3_2 works of art, _3_3 antiques. */
-export const MARGIN_SCHEMES = ['travel_agency', 'used_goods', 'works_of_art', 'antiques'] as const;
+const MARGIN_SCHEMES = ['travel_agency', 'used_goods', 'works_of_art', 'antiques'] as const;
 /** Zwolnienie: P_19A the Polish VAT act, P_19B the VAT directive 2006/112/EC, P_19C another basis. */
-export const EXEMPTION_BASES = ['polish_law', 'eu_directive', 'other'] as const;
+const EXEMPTION_BASES = ['polish_law', 'eu_directive', 'other'] as const;
 
 const short = (description: string) => text({ min: 1, max: KSEF_LIMITS.text, description });
 const flag = (description: string) =>

@@ -7,7 +7,7 @@ import { nipOfVatId } from './nip.js';
  * VAT identifier at all as BrakID. Its address: AdresL1 the street (or the free-text address's first
  * line), AdresL2 postal code and city.
  */
-export const EU_VAT_PREFIXES: ReadonlySet<string> = new Set([
+const EU_VAT_PREFIXES: ReadonlySet<string> = new Set([
   'AT',
   'BE',
   'BG',

@@ -50,7 +50,7 @@ export function prepareKsefRequest(invoiceBody: unknown, leadingIssues: Issue[] 
   return checked;
 }
 
-export function ksefRulesFailed(issues: Issue[]): InputRejected {
+function ksefRulesFailed(issues: Issue[]): InputRejected {
   const codes = [...new Set(issues.map((found) => found.code))].join(', ');
   return new InputRejected(
     'einvoice_rules_failed',

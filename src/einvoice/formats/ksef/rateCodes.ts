@@ -8,7 +8,7 @@ import type { RateCode } from './ksefFields.js';
  * K 0 WDT intra-EU supply, G 0 EX export, E zw exempt, AE oo domestic reverse charge, O np I not
  * taxable in Poland); a standard-rated line's code is its rate, one of FA(3)'s.
  */
-export const STANDARD_RATE_CODES: readonly RateCode[] = ['23', '22', '8', '7', '5', '4', '3'];
+const STANDARD_RATE_CODES: readonly RateCode[] = ['23', '22', '8', '7', '5', '4', '3'];
 
 const CATEGORY_CODES: Record<Exclude<VatCategory, 'S'>, RateCode> = {
   Z: '0 KR',

@@ -13,7 +13,7 @@ import type { KsefInvoice } from './ksefRequest.js';
  * fa3Amounts.ts's, computed from the invoice's totals; nothing is computed here.
  */
 export const FA3_NAMESPACE = 'http://crd.gov.pl/wzor/2025/06/25/13775/';
-export const FA3_SYSTEM_INFO = 'invoice-pdf-x402';
+const FA3_SYSTEM_INFO = 'invoice-pdf-x402';
 
 const yes = (flag: boolean | undefined) => (flag ? '1' : '2');
 

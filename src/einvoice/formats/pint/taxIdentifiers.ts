@@ -23,7 +23,7 @@ const digitsOf = (text: string) => [...text].map(Number);
  * last digit is a mod-11 check digit over the first eight (weights 3,2,7,6,5,4,3,2, or 7,4,3,2,5,2,7,6
  * when the first weighting gives 10), as Inland Revenue's validation specification describes.
  */
-export function nzGstOk(raw: string): boolean {
+function nzGstOk(raw: string): boolean {
   const id = raw.replace(/-/g, '');
   if (!/^[0-9]{8,9}$/.test(id)) return false;
   const value = Number(id);
@@ -47,23 +47,23 @@ export function nzGstOk(raw: string): boolean {
  * GST registration number of the M/MR series (M2-1234567-K, MR85004322). IRAS publishes no check
  * digit algorithm for these, so the shape is checked.
  */
-export const SG_UEN = /^(?:[0-9]{8}[A-Z]|(?:19|20)[0-9]{2}[0-9]{5}[A-Z]|[RST][0-9]{2}[A-Z]{2}[0-9]{4}[A-Z])$/;
+const SG_UEN = /^(?:[0-9]{8}[A-Z]|(?:19|20)[0-9]{2}[0-9]{5}[A-Z]|[RST][0-9]{2}[A-Z]{2}[0-9]{4}[A-Z])$/;
 const SG_GST_M = /^M[0-9A-Z]-?[0-9]{7}-?[0-9A-Z]$/;
-export const sgGstOk = (id: string) => SG_UEN.test(id) || SG_GST_M.test(id);
+const sgGstOk = (id: string) => SG_UEN.test(id) || SG_GST_M.test(id);
 
 /**
  * Japan's qualified-invoice registration number: T and the 13-digit corporate number, whose first
  * digit checks the other twelve (National Tax Agency: 9 − Σ digit × (1 or 2, alternating from the
  * right) mod 9).
  */
-export const JP_REGISTRATION_SHAPE = /^T[0-9]{13}$/;
-export const jpRegistrationOk = (id: string) => JP_REGISTRATION_SHAPE.test(id) && jpCorporateNumberOk(id.slice(1));
+const JP_REGISTRATION_SHAPE = /^T[0-9]{13}$/;
+const jpRegistrationOk = (id: string) => JP_REGISTRATION_SHAPE.test(id) && jpCorporateNumberOk(id.slice(1));
 
 /** Malaysian TIN (LHDN): a type prefix (IG individuals; C, CS, D, E, F, FA, PT, TA, TC, TN, TR, TP, J, LE) and 8 to 12 digits. */
-export const MY_TIN = /^(?:IG|C|CS|D|E|F|FA|PT|TA|TC|TN|TR|TP|J|LE)[0-9]{8,12}$/;
+const MY_TIN = /^(?:IG|C|CS|D|E|F|FA|PT|TA|TC|TN|TR|TP|J|LE)[0-9]{8,12}$/;
 
 /** UAE Tax Registration Number as PINT AE requires it (ibr-132-ae): 15 digits, starting with 1, ending with 03. */
-export const AE_TRN = /^1[0-9]{12}03$/;
+const AE_TRN = /^1[0-9]{12}03$/;
 
 /** The tax identifier each PINT market's seller (and buyer) is registered under, by country. */
 export const TAX_IDENTIFIERS: Readonly<Record<string, TaxIdentifier>> = {

@@ -2,25 +2,25 @@ import { validationFailed } from '../../errors.js';
 import type { CurrencyCode } from '../../invoice/currencies.js';
 import { addDays, daysBetween } from '../calendar.js';
 import { minorFromAmount, moneyInRange } from '../minorUnits.js';
-import type { JsonOperation, OperationContext } from '../operation.js';
 import { ratioToNumber } from '../ratio.js';
 import { feeFieldIssues, feeRateOf } from './feeRate.js';
 import { percentSchedule, type ScheduleRow } from './feeSchedule.js';
 import { latePeriods } from './latePeriods.js';
-import { LateFeeRequestSchema, LateFeeResultSchema, type LateFeeRequest, type LateFeeResult } from './schema.js';
+import type { LateFeeRequest, LateFeeResult } from './schema.js';
 import { STATE_TABLE, stateRulesOf } from './stateRules.js';
 import { stateWarnings } from './stateWarnings.js';
 
 // Rates are shown with 6 decimals (an annual 10% is 0.833333% a month); the maths uses exact fractions.
 const RATE_DECIMALS = 6;
 
-function computeLateFee(input: LateFeeRequest, context: OperationContext): LateFeeResult {
+/** The late fee of `input` on its as_of, or on `today` (UTC, YYYY-MM-DD) when as_of is left out. */
+export function computeLateFee(input: LateFeeRequest, today: string): LateFeeResult {
   const state = input.state === undefined ? undefined : stateRulesOf(input.state);
   const issues = feeFieldIssues(input, state);
   if (issues.length > 0) throw validationFailed(issues);
 
   const { currency } = input;
-  const asOf = input.as_of ?? context.today;
+  const asOf = input.as_of ?? today;
   const graceEnds = addDays(input.due_date, input.grace_days);
   const amount = minorFromAmount(input.amount, currency);
   const rate = input.fee_type === 'flat' ? null : feeRateOf(input, state);
@@ -71,28 +71,3 @@ function flatRows(
   const fee = minorFromAmount(input.flat_amount ?? 0, currency);
   return [{ period: 1, from: addDays(graceEnds, 1), to: asOf, fee, balance: amount + fee }];
 }
-
-export const lateFeeOperation = {
-  operationId: 'v1_late_fee',
-  path: '/v1/late-fee',
-  summary: 'Late fee or interest on an overdue invoice, with a per-period schedule and US state rules',
-  description:
-    'Computes a late fee in exact minor units: monthly_percent (default) or annual_percent (charged as 1/12 a month) per monthly period, simple or compounding monthly, ' +
-    'or a flat fee charged once. No fee up to grace_days after the due date; after that every begun month is one period, rounded once per period (half away from zero). ' +
-    'With a state, answers what the US state table says (legal rate when the contract is silent, written-contract cap, citation, source), warns when the rate is above those figures, ' +
-    'and uses the legal rate when rate_percent is omitted. Unknown figures stay null. Not legal advice.',
-  request: LateFeeRequestSchema,
-  response: LateFeeResultSchema,
-  example: {
-    amount: 10803.74,
-    currency: 'USD',
-    due_date: '2026-12-02',
-    as_of: '2027-03-15',
-    grace_days: 10,
-    fee_type: 'monthly_percent',
-    rate_percent: 1.5,
-    compounding: false,
-    state: 'CA',
-  },
-  run: computeLateFee,
-} satisfies JsonOperation<typeof LateFeeRequestSchema, LateFeeResult>;

@@ -2,23 +2,18 @@ import { validationFailed } from '../../errors.js';
 import { divideRounded } from '../../invoice/rounding.js';
 import { addDays, daysBetween } from '../calendar.js';
 import { minorFromAmount, moneyInRange } from '../minorUnits.js';
-import type { JsonOperation, OperationContext } from '../operation.js';
 import { ratioFromNumber } from '../ratio.js';
 import { dueDateUnder, parseTerms } from '../termsExpression.js';
 import { annualisedDiscountCost } from './discountCost.js';
-import {
-  PaymentTermsRequestSchema,
-  PaymentTermsResultSchema,
-  type PaymentTermsRequest,
-  type PaymentTermsResult,
-} from './schema.js';
+import type { PaymentTermsRequest, PaymentTermsResult } from './schema.js';
 
-function computePaymentTerms(input: PaymentTermsRequest, context: OperationContext): PaymentTermsResult {
+/** Due date and discount of `input` on its as_of, or on `today` (UTC, YYYY-MM-DD) when as_of is left out. */
+export function computePaymentTerms(input: PaymentTermsRequest, today: string): PaymentTermsResult {
   const reading = parseTerms(input.terms);
   if (!reading.ok) throw validationFailed([{ path: 'terms', code: 'invalid_terms', message: reading.message }]);
   const { terms } = reading;
   const { currency } = input;
-  const asOf = input.as_of ?? context.today;
+  const asOf = input.as_of ?? today;
   const dueDate = dueDateUnder(terms, input.invoice_date);
   const amount = minorFromAmount(input.amount, currency);
 
@@ -62,17 +57,3 @@ function computePaymentTerms(input: PaymentTermsRequest, context: OperationConte
     ),
   };
 }
-
-export const paymentTermsOperation = {
-  operationId: 'v1_payment_terms',
-  path: '/v1/payment-terms',
-  summary: 'Due date, early-payment discount and its annualised cost from payment terms',
-  description:
-    'Reads terms written as "Net N", "D/X Net N", "Net N EOM" (N days after the end of the invoice month) or "Due on receipt" and answers the due date, ' +
-    'the discount deadline, the discount and the discounted amount in exact minor units, whether the discount is still available on as_of (default today, UTC), ' +
-    'the days until due (negative when overdue) and the annualised cost of forgoing the discount, simple d/(1−d) × 365/(N−X) and compounded, in percent rounded to 2 decimals.',
-  request: PaymentTermsRequestSchema,
-  response: PaymentTermsResultSchema,
-  example: { invoice_date: '2026-11-02', terms: '2/10 Net 30', amount: 10803.74, currency: 'USD', as_of: '2026-11-09' },
-  run: computePaymentTerms,
-} satisfies JsonOperation<typeof PaymentTermsRequestSchema, PaymentTermsResult>;

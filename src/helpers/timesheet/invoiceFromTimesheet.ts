@@ -3,16 +3,10 @@ import { decimalFromNumber, decimalToString } from '../../invoice/decimal.js';
 import { prepareInvoice } from '../../invoice/prepareInvoice.js';
 import { LIMITS, type InvoiceInput, type LineItem } from '../../invoice/schema.js';
 import { buildTotalsReport } from '../../invoice/totalsReport.js';
-import type { JsonOperation } from '../operation.js';
 import { dueDateUnder, parseTerms, type ParsedTerms } from '../termsExpression.js';
 import { groupEntries, type BilledEntry, type EntryGroup } from './groupEntries.js';
 import { addHours, hoursFromMinutes, hoursToNumber, isPositive, roundedMinutes, ZERO_HOURS } from './hours.js';
-import {
-  TimesheetRequestSchema,
-  TimesheetResultSchema,
-  type TimesheetRequest,
-  type TimesheetResult,
-} from './schema.js';
+import type { TimesheetRequest, TimesheetResult } from './schema.js';
 
 /**
  * Builds an invoice from time entries: each entry is rounded on its own (rounding.mode to
@@ -21,7 +15,7 @@ import {
  * that rounds to 0 hours cannot be an invoice line (quantity must be > 0): it is left off and its
  * entries are listed in summary.omitted_entries, never dropped silently.
  */
-function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
+export function invoiceFromTimesheet(input: TimesheetRequest): TimesheetResult {
   const terms = checkFields(input);
   const entries = billedEntries(input);
   const groups = groupEntries(entries, input.group_by);
@@ -171,47 +165,3 @@ function checkLineCount(
     );
   }
 }
-
-export const timesheetOperation = {
-  operationId: 'v1_invoice_from_timesheet',
-  path: '/v1/invoice-from-timesheet',
-  summary: 'Build an invoice body from timesheet entries and expenses',
-  description:
-    'Rounds each entry up, to the nearest or down to increment_minutes (a multiple of 3), bills it at its own rate or default_rate, groups the entries into lines ' +
-    '(by description, by date or none), adds expenses as quantity-1 lines, derives due_date from terms ("Net N", "Net N EOM", "Due on receipt") and answers ' +
-    '{ invoice, totals, summary }: an invoice that POST /v1/invoice.pdf accepts unchanged, its computed totals, and the hours before and after rounding per line. ' +
-    'Groups that round to 0 hours are left off and listed in summary.omitted_entries; more than 200 lines is a 400.',
-  request: TimesheetRequestSchema,
-  response: TimesheetResultSchema,
-  example: {
-    seller: {
-      name: 'Northwind Studio GmbH',
-      address: 'Torstraße 12\n10119 Berlin\nGermany',
-      email: 'billing@northwind.example',
-      tax_id: 'DE123456789',
-    },
-    buyer: {
-      name: 'Acme Robotics Inc.',
-      address: '500 Market Street, Suite 400\nSan Francisco, CA 94105\nUSA',
-      email: 'ap@acme.example',
-    },
-    invoice_number: 'INV-2026-0043',
-    issue_date: '2026-11-30',
-    terms: 'Net 30',
-    currency: 'USD',
-    default_rate: 140,
-    entries: [
-      { date: '2026-11-03', description: 'Design system consulting', hours: 2.2 },
-      { date: '2026-11-05', description: 'Usability test analysis', hours: 3.75, rate: 120 },
-      { date: '2026-11-10', description: 'Design system consulting', hours: 1.05 },
-      { date: '2026-11-12', description: 'Design system consulting', hours: 4 },
-    ],
-    group_by: 'description',
-    rounding: { increment_minutes: 15, mode: 'up' },
-    expenses: [{ description: 'Prototype hosting, November', amount: 49.99 }],
-    tax_rate: 7.5,
-    payment_instructions:
-      'Bank transfer to IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX), reference INV-2026-0043.',
-  },
-  run: invoiceFromTimesheet,
-} satisfies JsonOperation<typeof TimesheetRequestSchema, TimesheetResult>;

@@ -1,15 +1,9 @@
 import { CURRENCIES, type CurrencyCode } from '../../invoice/currencies.js';
 import { dayCount } from '../calendar.js';
 import { minorFromAmount, moneyInRange } from '../minorUnits.js';
-import type { JsonOperation, OperationContext } from '../operation.js';
 import { reminderStatus } from './reminderStatus.js';
 import { renderReminder } from './reminderTemplates.js';
-import {
-  ReminderDraftRequestSchema,
-  ReminderDraftSchema,
-  type ReminderDraft,
-  type ReminderDraftRequest,
-} from './schema.js';
+import type { ReminderDraft, ReminderDraftRequest } from './schema.js';
 
 /**
  * The texts are English, so dates are written the English way of the currency's country
@@ -22,8 +16,9 @@ function longDate(date: string, currency: CurrencyCode): string {
   return new Intl.DateTimeFormat(english, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
-function draftReminder(input: ReminderDraftRequest, context: OperationContext): ReminderDraft {
-  const asOf = input.as_of ?? context.today;
+/** The reminder for `input` as of its as_of, or of `today` (UTC, YYYY-MM-DD) when as_of is left out. */
+export function draftReminder(input: ReminderDraftRequest, today: string): ReminderDraft {
+  const asOf = input.as_of ?? today;
   const status = reminderStatus(input.due_date, asOf);
   const amount = moneyInRange(minorFromAmount(input.amount, input.currency), input.currency, 'amount');
   const paymentLink = input.payment_link ?? null;
@@ -52,27 +47,3 @@ function draftReminder(input: ReminderDraftRequest, context: OperationContext): 
     payment_link: paymentLink,
   };
 }
-
-export const reminderDraftOperation = {
-  operationId: 'v1_reminder_draft',
-  path: '/v1/reminder-draft',
-  summary: 'Draft a payment reminder email (subject and body) for an invoice',
-  description:
-    'Writes a plain-text payment reminder in one of four tones (friendly, neutral, firm, final) whose wording follows the invoice status on as_of ' +
-    '(default today, UTC): upcoming, due today or overdue, with the days overdue. The amount is formatted for the currency from exact minor units; ' +
-    'an optional https payment link is included. Texts come from editable templates.',
-  request: ReminderDraftRequestSchema,
-  response: ReminderDraftSchema,
-  example: {
-    tone: 'friendly',
-    from_name: 'Northwind Studio GmbH',
-    client_name: 'Acme Robotics Inc.',
-    invoice_number: 'INV-2026-0042',
-    amount: 10803.74,
-    currency: 'USD',
-    due_date: '2026-12-02',
-    as_of: '2026-12-09',
-    payment_link: 'https://pay.northwind.example/inv/INV-2026-0042',
-  },
-  run: draftReminder,
-} satisfies JsonOperation<typeof ReminderDraftRequestSchema, ReminderDraft>;
