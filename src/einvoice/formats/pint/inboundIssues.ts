@@ -37,8 +37,11 @@ const DOCUMENT_RULES: Record<string, (document: InboundInvoice, issue: Issue) =>
   'ibr-132-ae': (document, issue) => !shapeOk(document, issue.path, AE_TRN),
   // Japan's invoice of a seller that is not tax-registered has no seller tax identifier (aligned-ibr-jp-04-ntr).
   'aligned-ibr-jp-04': (document) => !statesNoTax(document.customization),
+  // The seller's or its tax representative's GST identifier (BT-31, BT-63) where a category of a GST-registered seller is used.
   'BR-105-GST-SG': (document) =>
-    [...document.lines, ...document.breakdown].some((item) => SG_GST_REGISTERED_CODES.has(item.category ?? '')),
+    [...document.lines, ...document.breakdown].some((item) => SG_GST_REGISTERED_CODES.has(item.category ?? '')) &&
+    document.taxRepresentative?.vatId === undefined &&
+    document.taxRepresentative?.taxRegistration === undefined,
 };
 
 /** The GST category codes of a GST-registered seller (BR-105-GST-SG); NG (not registered) is not one. */
