@@ -158,6 +158,8 @@ export interface EDocumentExtra {
   /** UAE BTAE-07 and BTAE-02. */
   uuid?: string;
   transactionType?: string;
+  /** UAE BTAE-03, the credit note reason code (cac:DiscrepancyResponse, a UBL CreditNote only). */
+  creditNoteReason?: string;
   /** Croatia HR-BT-2, and the operator HR-BT-4/HR-BT-5 (cac:SellerContact). */
   issueTime?: string;
   operator?: { name: string; id: string };

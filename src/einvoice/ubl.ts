@@ -81,7 +81,7 @@ const money = (doc: EInvoiceDocument, name: string, value: string | undefined) =
 
 const taxScheme = (doc: EInvoiceDocument) => el('cac:TaxScheme', null, leaf('cbc:ID', doc.taxScheme));
 
-/** BG-14 invoicing period, BT-13 order, BG-3 preceding invoice, and the tax currency's references. */
+/** BG-14 invoicing period, the UAE's BTAE-03, BT-13 order, BG-3 preceding invoice, and the tax currency's references. */
 function references(doc: EInvoiceDocument): XmlChild[] {
   const taxCurrency = doc.extra?.taxCurrency;
   return [
@@ -92,6 +92,10 @@ function references(doc: EInvoiceDocument): XmlChild[] {
         leaf('cbc:StartDate', doc.invoicingPeriod.start),
         leaf('cbc:EndDate', doc.invoicingPeriod.end),
       ),
+    // The UAE's credit note reason (BTAE-03); UBL 2.1 Invoice has no DiscrepancyResponse.
+    doc.creditNote &&
+      doc.extra?.creditNoteReason !== undefined &&
+      el('cac:DiscrepancyResponse', null, leaf('cbc:ResponseCode', doc.extra.creditNoteReason)),
     doc.orderReference !== undefined && el('cac:OrderReference', null, leaf('cbc:ID', doc.orderReference)),
     doc.preceding &&
       el(

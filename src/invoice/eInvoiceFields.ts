@@ -3,6 +3,9 @@ import { CURRENCY_CODES } from './currencies.js';
 import { describeSchemes, EAS_CODES, ICD_CODES, IDENTIFIER_SCHEMES } from './partyIdentifiers.js';
 import { amount, calendarDate, text, wholeNumber } from './textRules.js';
 
+/** PINT AE's code list of credit note reasons (ibr-001-ae): the cases of article 61(1) of the UAE VAT Decree-Law (DL8.61.1.A to E), and VD, a volume discount. */
+const UAE_CREDIT_NOTE_REASONS = ['DL8.61.1.A', 'DL8.61.1.B', 'DL8.61.1.C', 'DL8.61.1.D', 'DL8.61.1.E', 'VD'] as const;
+
 /**
  * The optional fields the national e-invoice profiles need (XRechnung, Peppol BIS Billing 3.0,
  * France's BR-FR), with their EN 16931 business terms. Every other route accepts and ignores
@@ -78,7 +81,7 @@ export const E_INVOICE_PARTY_FIELDS = {
       v.string('must be a string'),
       v.regex(/^[0-9A-Za-z][0-9A-Za-z-]{1,39}$/, 'must be 2 to 40 letters, digits and dashes'),
       v.description(
-        "The party's tax registration number as its tax authority issues it, without country prefix (Peppol PINT BT-31 seller, BT-48 buyer): Australian ABN, New Zealand GST number, Singapore GST registration number (UEN or M-series), Japanese qualified-invoice registration number (T + 13 digits), Malaysian TIN, UAE TRN. Under a pint-* profile it is written as the tax identifier and checked with the seller's or buyer's country's format and check digits; other profiles do not write it. The PDF prints it in the party block (ABN, GST No., GST Reg. No., 登録番号 by the party's country), and an Australian, New Zealand or Singapore seller's invoice with it is titled \"Tax Invoice\".",
+        "The party's tax registration number as its tax authority issues it, without country prefix (Peppol PINT BT-31 seller, BT-48 buyer): Australian ABN, New Zealand GST number, Singapore GST registration number (UEN or M-series), Japanese qualified-invoice registration number (T + 13 digits), Malaysian TIN, UAE TRN. Under a pint-* profile it is written as the tax identifier and checked with the seller's or buyer's country's format and check digits; other profiles do not write it. The PDF prints it in the party block (ABN, GST No., GST Reg. No., TRN, TIN, 登録番号 by the party's country), and an Australian, New Zealand, Singapore or UAE seller's invoice with it is titled \"Tax Invoice\" (a UAE credit note \"Tax Credit Note\").",
       ),
     ),
   ),
@@ -119,6 +122,14 @@ export const E_INVOICE_INVOICE_FIELDS = {
       v.regex(/^[A-Z0-9][A-Z0-9.-]{1,39}$/, 'must be an exemption reason code such as VATEX-AE-EDU'),
       v.description(
         'The VAT exemption reason code of exempt (E) lines (EN 16931 BT-121 / PINT IBT-186), e.g. VATEX-AE-EDU; required by pint-ae for exempt lines. Other categories keep their VATEX defaults.',
+      ),
+    ),
+  ),
+  credit_note_reason_code: v.optional(
+    v.pipe(
+      v.picklist(UAE_CREDIT_NOTE_REASONS, `must be one of ${UAE_CREDIT_NOTE_REASONS.join(', ')}`),
+      v.description(
+        'The UAE credit note reason code (PINT AE BTAE-03), required by pint-ae on a credit note: DL8.61.1.A the supply was cancelled, DL8.61.1.B the tax treatment changed with the nature of the supply, DL8.61.1.C the agreed consideration was altered (e.g. bad debt relief), DL8.61.1.D goods or services were returned, DL8.61.1.E tax was charged or applied in error (these four with preceding_invoice), VD volume discount (without preceding_invoice). Other profiles do not write it.',
       ),
     ),
   ),

@@ -30,7 +30,7 @@ export function compactPaymentRequired(paymentRequired: PaymentRequired): Paymen
   return { ...paymentRequired, extensions };
 }
 
-export function compactBazaar(bazaar: unknown): Json {
+function compactBazaar(bazaar: unknown): Json {
   const info = record(record(bazaar).info);
   const input = record(info.input);
   const output = record(info.output);

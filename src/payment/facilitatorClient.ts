@@ -19,7 +19,7 @@ const SettleResponseSchema = v.object({
   amount: v.optional(v.string()),
 });
 
-export type VerifyResponse = v.InferOutput<typeof VerifyResponseSchema>;
+type VerifyResponse = v.InferOutput<typeof VerifyResponseSchema>;
 export type SettleResponse = v.InferOutput<typeof SettleResponseSchema>;
 
 /** Why a facilitator call produced no usable answer: unreachable, too slow, or an answer we can't read. */

@@ -31,7 +31,7 @@ export type PaymentRequiredCheck = {
 };
 export type SettleFailed = { kind: 'settle-failed'; receipt: SettleResponse };
 export type SettleOutcome = { kind: 'settled'; receipt: SettleResponse } | SettleFailed;
-export type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
+type Verdict = { kind: 'verified'; payer: string } | PaymentRequiredCheck;
 
 /** What the paid work produced (its whole answer), kept with the claim while a settlement's outcome is unknown. */
 export type WorkResult = StoredAnswer;

@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
  * header carries once base64 is undone (http/paymentSignature.ts), so both transports refuse the
  * same payloads. A real exact-EVM payload is about 1.1 KB of JSON.
  */
-export const MAX_PAYMENT_JSON_BYTES = 12 * 1024;
+const MAX_PAYMENT_JSON_BYTES = 12 * 1024;
 
 const HEX32 = /^0x[0-9a-fA-F]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -23,8 +23,6 @@ export type {
   PaymentRequiredCheck,
   SettleFailed,
   SettleOutcome,
-  Verdict,
-  WorkResult,
 } from './paymentCheck.js';
 
 /**

@@ -24,7 +24,7 @@ export interface RedisPaymentStoreOptions {
  * after a settlement attempt (complete, park, and release after a definite failure) are caught by
  * the payment processor and gate, which answer with the outcome they know.
  */
-export class PaymentStoreUnavailable extends AppError {
+class PaymentStoreUnavailable extends AppError {
   constructor(cause: unknown) {
     super('payment_store_unavailable', 'Payment state is unavailable; nothing was charged. Retry shortly.', { cause });
     this.name = 'PaymentStoreUnavailable';

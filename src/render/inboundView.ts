@@ -57,9 +57,9 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const fmt = inboundText(render.locale, doc.currency, catalogs);
   const { labels, locale } = fmt;
   const creditNote = doc.document === 'CreditNote' || CREDIT_NOTE_TYPE_CODES.includes(doc.typeCode);
-  const { titles, seller } = inboundTaxMarks(
+  const { titles, seller, buyer } = inboundTaxMarks(
     doc,
-    inboundParty(doc.seller, locale),
+    { seller: inboundParty(doc.seller, locale), buyer: inboundParty(doc.buyer, locale) },
     creditNote ? labels.credit_note : labels.invoice,
     creditNote,
     fmt,
@@ -99,7 +99,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     dueDate: doc.dueDate === undefined ? null : fmt.date(doc.dueDate),
     currency: doc.currency,
     seller,
-    buyer: inboundParty(doc.buyer, locale),
+    buyer,
     shipTo: deliveryParty(doc, locale),
     details: [],
     logo: null,

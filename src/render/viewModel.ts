@@ -12,7 +12,7 @@ import type { LabelCatalogs } from './labelCatalogs.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
 import { nonBlank, partyView, type PartyView } from './partyView.js';
-import { documentTitleView, taxRegistrationView } from './taxInvoiceMarks.js';
+import { documentTitleView, registrationNumberOf, taxRegistrationView } from './taxInvoiceMarks.js';
 import { textLanguage } from './textLanguage.js';
 import { hexColour, lookView, themeOf, type LookView } from './lookView.js';
 import type { InboundView } from './inboundView.js';
@@ -178,10 +178,15 @@ export function buildInvoiceView(
   });
   const paid = invoice.amount_paid !== undefined;
   const taxCurrencyRow = taxCurrencyRows(prepared, labels);
-  const party = (value: Party) => ({
-    ...partyView(value, locale),
-    taxRegistration: taxRegistrationView(value.country, value.tax_registration_number, labels, locale.language),
-  });
+  const party = (value: Party) => {
+    const { number, fromTaxId } = registrationNumberOf(value);
+    const view = partyView(value, locale);
+    return {
+      ...view,
+      taxId: fromTaxId ? null : view.taxId,
+      taxRegistration: taxRegistrationView(value.country, number, labels, locale.language),
+    };
+  };
   return {
     ...look,
     title: `${titles.documentTitle} ${invoice.invoice_number}`,

@@ -143,6 +143,74 @@ describe('render.pdf: received PINT documents (BT-24 decides)', () => {
   });
 });
 
+describe("the UAE and Malaysia marks, and a Japanese buyer's registration number", () => {
+  test('a UAE seller: "Tax Invoice" and the TRN; its credit note "Tax Credit Note"', { timeout: 60_000 }, async () => {
+    const invoice = await invoicePage(plainInvoice('pint-ae'));
+    assert.match(invoice, /^Tax Invoice$/im);
+    assert.match(invoice, /TRN\s+100123456700003/);
+    assert.match(invoice, /TRN\s+100765432100003/, "the buyer's TRN too");
+    assert.doesNotMatch(invoice, /Tax ID\s+100123456700003/);
+    const credit = await invoicePage(
+      plainInvoice('pint-ae', { document_type: 'credit_note', credit_note_reason_code: 'DL8.61.1.E' }),
+    );
+    assert.match(credit, /^Tax Credit Note$/im);
+    assert.doesNotMatch(credit, /Tax Invoice/);
+  });
+
+  test('a UAE seller without a TRN: the ordinary title', { timeout: 60_000 }, async () => {
+    const base = plainInvoice('pint-ae');
+    const { tax_registration_number: _number, ...seller } = base.seller as Record<string, unknown>;
+    const text = await invoicePage({ ...base, seller });
+    assert.doesNotMatch(text, /Tax Invoice/);
+    assert.match(text, /^Invoice$/im);
+  });
+
+  test('a Malaysian seller: its TIN (tax_id) labelled TIN, the title unchanged', { timeout: 60_000 }, async () => {
+    const text = await invoicePage(plainInvoice('pint-my'));
+    assert.match(text, /TIN\s+C26628753000/);
+    assert.doesNotMatch(text, /Tax ID\s+C26628753000/);
+    assert.doesNotMatch(text, /Tax Invoice/);
+  });
+
+  test(
+    'render.pdf of PINT AE: "Tax Invoice" and the TRN (BT-31); the credit note "Tax Credit Note"',
+    { timeout: 60_000 },
+    async () => {
+      const invoice = await inboundPage('ae/examples/Commercial invoice.xml');
+      assert.match(invoice, /^Tax Invoice$/im);
+      assert.match(invoice, /TRN\s+198765432112303/);
+      assert.match(invoice, /TRN\s+134567890123003/);
+      assert.doesNotMatch(invoice, /VAT ID\s+198765432112303/);
+      const credit = await inboundPage('ae/examples/Standard tax credit Note.xml');
+      assert.match(credit, /^Tax Credit Note$/im);
+    },
+  );
+
+  test('render.pdf of PINT MY: the TIN (BT-32) labelled TIN', { timeout: 60_000 }, async () => {
+    const text = await inboundPage('my/examples/Invoice-Sample-SA_1.3.0.xml');
+    assert.match(text, /TIN\s+TIN20211100090911/);
+    assert.doesNotMatch(text, /Tax Invoice/);
+  });
+
+  test(
+    'render.pdf of PINT JP: the buyer\'s T-number (BT-48) as registration number, not "VAT ID"',
+    { timeout: 60_000 },
+    async () => {
+      const text = await inboundPage('jp/examples/Japan PINT Invoice UBL Example.xml');
+      // The official example writes the buyer's number as ">T3210987654321".
+      assert.match(text, /Registration No\.\s+>T3210987654321/);
+      assert.doesNotMatch(text, /VAT ID\s+>T3210987654321/);
+    },
+  );
+
+  test('a Japanese buyer on the JSON route: 登録番号', { timeout: 60_000 }, async () => {
+    const base = plainInvoice('pint-jp', { locale: 'ja-JP' });
+    const buyer = { ...(base.buyer as object), tax_registration_number: 'T8010001008843' };
+    const text = await invoicePage({ ...base, buyer });
+    assert.equal(text.match(/登録番号\s*T8010001008843/g)?.length, 2);
+  });
+});
+
 async function invoiceText(changes: Record<string, unknown>): Promise<string> {
   const { pdf } = await renderer.renderPdf(prepareInvoice(plainInvoice('pint-sg', changes)));
   return normalizeText(pdfPages(pdf, 'raw').join('\n'));

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
  * `specimen`: it was paid with test money (src/payment/trial/trialNetwork.ts), so a re-download is
  * a specimen too.
  */
-export interface Entitlement {
+interface Entitlement {
   network: string;
   specimen: boolean;
   grantedAtMs: number;
@@ -33,7 +33,7 @@ export interface EntitlementStore {
  * One key per payer and request: the lower-cased address and the request fingerprint (method,
  * path and body: src/operations/operationJobs.ts fingerprintOf), hashed so keys stay short.
  */
-export const entitlementKey = (payer: string, fingerprint: string): string =>
+const entitlementKey = (payer: string, fingerprint: string): string =>
   createHash('sha256').update(`${payer.toLowerCase()}\n${fingerprint}`).digest('hex');
 
 const NONCE_LIMIT = 200;

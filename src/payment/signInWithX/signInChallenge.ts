@@ -15,7 +15,7 @@ import { buildSIWxSchema, SIGN_IN_WITH_X, type SIWxExtension } from '@x402/exten
  * chain: the network of `accepts[0]`, the one `wrapFetchWithSIWx` signs for (an EVM signature
  * names its chain but doesn't depend on it; the server takes any network it offers).
  */
-export function signInExtension(baseUrl: string, network: string, options: { now: number }): SIWxExtension {
+function signInExtension(baseUrl: string, network: string, options: { now: number }): SIWxExtension {
   return {
     info: {
       domain: new URL(baseUrl).host,

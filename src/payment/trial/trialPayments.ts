@@ -105,7 +105,7 @@ export async function startTrialPayments(
  * `extensions.specimen` (what was bought is a specimen), then the signed receipt when a signer is
  * configured, which names the trial network too. Offers are signed as the main signer signs them.
  */
-export function specimenReceipts(signer: ReceiptSigner | undefined): ReceiptSigner {
+function specimenReceipts(signer: ReceiptSigner | undefined): ReceiptSigner {
   return {
     address: signer?.address ?? '0x0000000000000000000000000000000000000000',
     kid: signer?.kid ?? '',
@@ -117,7 +117,7 @@ export function specimenReceipts(signer: ReceiptSigner | undefined): ReceiptSign
   };
 }
 
-export function markedAsSpecimen(settlement: SettleResponse): SettleResponse {
+function markedAsSpecimen(settlement: SettleResponse): SettleResponse {
   if (!settlement.success) return settlement;
   const extensions = (settlement as { extensions?: Record<string, unknown> }).extensions;
   return {

@@ -9,7 +9,11 @@ import {
   isPartitaIva,
 } from '../../../src/einvoice/formats/fatturapa/identifiers.js';
 import { buildFatturaModel } from '../../../src/einvoice/formats/fatturapa/model.js';
-import { fatturaPAFieldsOf } from '../../../src/einvoice/formats/fatturapa/request.js';
+import {
+  fatturaPAFieldsOf,
+  fatturaPAReport,
+  produceFatturaPA,
+} from '../../../src/einvoice/formats/fatturapa/request.js';
 import { modelChecks } from '../../../src/einvoice/formats/fatturapa/sdiChecks.js';
 import { latin1 } from '../../../src/einvoice/formats/fatturapa/text.js';
 import { fatturaFileName } from '../../../src/einvoice/formats/fatturapa/transmission.js';
@@ -67,6 +71,29 @@ describe('the SDI’s arithmetic over the written amounts', () => {
     total.total += 1n;
     assert.deepEqual(codes(total), [['fatturapa_total', 'ImportoTotaleDocumento']]);
   });
+});
+
+test('the model the checks built is written once; another call or other fields build their own', () => {
+  const written = () => {
+    const checked = prepareProfiledEInvoice(EXAMPLE_FATTURAPA_REQUEST, 'fatturapa');
+    return { prepared: checked.prepared, fields: fatturaPAFieldsOf(checked)! };
+  };
+  const reference = written();
+  const file = produceFatturaPA(reference.prepared, reference.fields).xml;
+  const report = fatturaPAReport(reference.prepared, reference.fields);
+  assert.deepEqual(report.withholding, { type: 'RT01', base: '1140.00', amount: '228.00' });
+  // Checked (prepareProfiledEInvoice runs checkFatturaPA), then written twice and reported.
+  const again = written();
+  assert.ok(produceFatturaPA(again.prepared, again.fields).xml.equals(file));
+  assert.ok(produceFatturaPA(again.prepared, again.fields).xml.equals(file));
+  assert.deepEqual(fatturaPAReport(again.prepared, again.fields), report);
+  // The same invoice checked with the withholding, then written without it: the file has none.
+  const other = written();
+  const { withholding: _withholding, ...without } = other.fields;
+  const xml = produceFatturaPA(other.prepared, without).xml.toString('utf8');
+  assert.ok(!xml.includes('<DatiRitenuta>'));
+  assert.ok(file.toString('utf8').includes('<DatiRitenuta>'));
+  assert.equal(fatturaPAReport(other.prepared, without).withholding, null);
 });
 
 test('text FatturaPA cannot carry becomes its closest Latin-1 form', () => {

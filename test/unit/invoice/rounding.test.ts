@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimalFromNumber, decimalToString } from '../../../src/invoice/decimal.js';
+import fc from 'fast-check';
+import { decimalFromNumber, decimalToString, significantScale } from '../../../src/invoice/decimal.js';
 import { divideRounded, scaleRounded } from '../../../src/invoice/rounding.js';
 
 test('divideRounded rounds half away from zero', () => {
@@ -42,10 +43,15 @@ test('decimalFromNumber reads the shortest round-trip text exactly', () => {
     [-0, '0', 0n, 0],
     [-2.5, '-2.5', -25n, 1],
     [123.45e2, '12345', 12345n, 0],
+    [-0.5, '-0.5', -5n, 1],
+    [2 ** 53 + 2, '9007199254740994', 9007199254740994n, 0],
+    [-(2 ** 60), '-1152921504606847000', -1152921504606847000n, 0],
   ];
   for (const [value, text, coefficient, scale] of cases) {
     const decimal = decimalFromNumber(value);
     assert.equal(decimalToString(decimal), text, String(value));
+    // The integer and plain-text fast paths answer the same coefficient and scale as the exponent path.
+    assert.deepEqual(decimalFromNumber(value), { coefficient, scale }, String(value));
     // Same value: compare both at a common scale.
     assert.equal(
       decimal.coefficient * 10n ** BigInt(30 - decimal.scale),
@@ -55,4 +61,21 @@ test('decimalFromNumber reads the shortest round-trip text exactly', () => {
   }
   assert.throws(() => decimalFromNumber(Number.POSITIVE_INFINITY), RangeError);
   assert.throws(() => decimalFromNumber(Number.NaN), RangeError);
+});
+
+test('decimalFromNumber reads every finite double back to itself, and significantScale counts the digits decimalToString prints (fast-check, 2000 runs, seed 7)', () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer()), (value) => {
+      const decimal = decimalFromNumber(value);
+      const text = decimalToString(decimal);
+      assert.equal(Number(text), value === 0 ? 0 : value, `${value} read as ${text}`);
+      const padded = { coefficient: decimal.coefficient * 1000n, scale: decimal.scale + 3 };
+      const printed = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+      assert.equal(significantScale(decimal), printed, text);
+      assert.equal(significantScale(padded), printed, `${text} with three more zeros`);
+    }),
+    { numRuns: 2000, seed: 7 },
+  );
+  assert.equal(significantScale({ coefficient: 0n, scale: 4 }), 0);
+  assert.equal(significantScale({ coefficient: -1500n, scale: 3 }), 1);
 });

@@ -65,7 +65,24 @@ function parseFatturaPAFields(raw: unknown): { fields: FatturaPAFields; issues: 
 /** Every SDI control the request breaks (empty: the paid route would write the file). */
 function checkFatturaPA(prepared: PreparedInvoice, fields: FatturaPAFields): Issue[] {
   const issues = requestChecks(prepared, fields);
-  return [...issues, ...modelChecks(prepared, fields, buildFatturaModel(prepared, fields))];
+  const model = buildFatturaModel(prepared, fields);
+  checkedModels.set(prepared, { fields, model });
+  return [...issues, ...modelChecks(prepared, fields, model)];
+}
+
+/**
+ * The model checkFatturaPA built and checked, kept for the file or report of the same request so
+ * that it is not built twice (a 200-line invoice's model is a tenth of the route's work). Each kept
+ * model is handed out once (takeModel forgets it) and only after modelChecks, which only reads it:
+ * whoever takes it owns a fresh object, as buildFatturaModel's own callers do. A prepared invoice
+ * or fields object other than the checked one (asSpecimen's copy) builds its own.
+ */
+const checkedModels = new WeakMap<PreparedInvoice, { fields: FatturaPAFields; model: FatturaModel }>();
+
+function takeModel(prepared: PreparedInvoice, fields: FatturaPAFields): FatturaModel {
+  const kept = checkedModels.get(prepared);
+  checkedModels.delete(prepared);
+  return kept?.fields === fields ? kept.model : buildFatturaModel(prepared, fields);
 }
 
 /**
@@ -76,7 +93,7 @@ export function produceFatturaPA(
   prepared: PreparedInvoice,
   fields: FatturaPAFields,
 ): { xml: Buffer; fileName: string; signatureRequired: boolean } {
-  const model = buildFatturaModel(prepared, fields);
+  const model = takeModel(prepared, fields);
   return {
     xml: Buffer.from(buildFatturaPA(prepared, fields, model), 'utf8'),
     fileName: fatturaFileName(prepared.invoice.seller, prepared.invoice.invoice_number, fields),
@@ -135,7 +152,7 @@ export function fatturaPAReport(
   prepared: PreparedInvoice,
   fields: FatturaPAFields,
 ): v.InferOutput<typeof FatturaPAReportSchema> {
-  const model: FatturaModel = buildFatturaModel(prepared, fields);
+  const model: FatturaModel = takeModel(prepared, fields);
   const money = (minor: bigint) => minorToDecimal(minor, model.digits);
   return {
     file_name: fatturaFileName(prepared.invoice.seller, prepared.invoice.invoice_number, fields),

@@ -1,4 +1,4 @@
-import { decimalToString, type Decimal } from '../../../invoice/decimal.js';
+import type { Decimal } from '../../../invoice/decimal.js';
 import { minorToDecimal } from '../../../invoice/money.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import type { Party } from '../../../invoice/schema.js';
@@ -30,10 +30,14 @@ const amount = (minor: bigint, digits: number) =>
   digits >= 2 ? minorToDecimal(minor, digits) : minorToDecimal(minor * 10n ** BigInt(2 - digits), 2);
 
 /** A decimal with between `min` and `max` fraction digits (the request checks refuse more than `max`). */
-function fixed(value: Decimal, min: number): string {
-  const text = decimalToString(value);
-  const [whole, fraction = ''] = text.split('.');
-  return `${whole}.${fraction.padEnd(min, '0')}`;
+function fixed({ coefficient, scale }: Decimal, min: number): string {
+  // The trailing zeros decimalToString would trim, down to `min` fraction digits, then padded up to
+  // `min`: the same text without printing it twice (three of these per line).
+  while (scale > min && coefficient % 10n === 0n) {
+    coefficient /= 10n;
+    scale -= 1;
+  }
+  return minorToDecimal(coefficient * 10n ** BigInt(Math.max(0, min - scale)), Math.max(scale, min));
 }
 
 const text = (value: string | undefined, max: number) =>

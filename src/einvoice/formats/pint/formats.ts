@@ -37,7 +37,7 @@ const JURISDICTION_FIELDS: Record<PintProfile, readonly string[]> = {
   'pint-jp': [
     'seller.tax_registration_number: the qualified-invoice registration number T + 13 digits (check digit)',
     'invoicing_period (BG-14, the transaction period or day)',
-    'tax categories S (10 %; 8 % is written AA, the reduced rate), E, G, O; JPY amounts are whole yen; no credit notes (type 380 only)',
+    'tax categories S (10 %; 8 % is written AA, the reduced rate), E, G, O; JPY amounts are whole yen; a credit note is written as an invoice (type 380, the only PINT JP type) with negative quantities and amounts',
     'a foreign-currency invoice names tax_currency { code: "JPY", exchange_rate }',
   ],
   'pint-my': [
@@ -51,6 +51,7 @@ const JURISDICTION_FIELDS: Record<PintProfile, readonly string[]> = {
     'street, city and country_subdivision (the emirate: DXB, AUH, SHJ, …) of seller and buyer',
     'due_date when an amount is due; tax_exemption_code (e.g. VATEX-AE-EDU) for exempt lines; lines whose quantity × unit price has at most 2 decimals',
     'tax categories S (5 %), Z, E, O, AE; a foreign-currency invoice names tax_currency { code: "AED", exchange_rate }',
+    'a credit note names credit_note_reason_code (BTAE-03: DL8.61.1.A to E with preceding_invoice, or VD without)',
   ],
 };
 
@@ -92,7 +93,10 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues }),
     docs: {
       whatYouGet: MARKETS[id],
-      formats: id === 'pint-jp' || id === 'pint-ae' ? 'UBL Invoice' : 'UBL Invoice and CreditNote',
+      formats:
+        id === 'pint-jp'
+          ? 'UBL Invoice (a credit note as an invoice with negative amounts)'
+          : 'UBL Invoice and CreditNote',
       businessProcess: '`urn:peppol:bis:billing`',
     },
     example: PINT_EXAMPLE_REQUESTS[id] as (typeof PINT_EXAMPLE_REQUESTS)[Id],

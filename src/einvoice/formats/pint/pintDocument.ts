@@ -4,6 +4,7 @@ import { minorToDecimal } from '../../../invoice/money.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { divideRounded } from '../../../invoice/rounding.js';
 import type { EInvoiceDocument, EParty } from '../../document.js';
+import { asNegatedInvoice } from './negatedInvoice.js';
 import { taxCurrencyTotals } from './taxCurrency.js';
 import { PINT_JURISDICTIONS, pintCategoryCode, type PintProfile } from './jurisdictions.js';
 
@@ -38,7 +39,7 @@ export const adaptPint =
     });
     const uae = profile === 'pint-ae';
     const taxCurrency = invoice.tax_currency;
-    return {
+    const adapted: EInvoiceDocument = {
       ...document,
       taxScheme: jurisdiction.taxScheme,
       // The UAE requires a payment means (ibr-191-ae): "instrument not defined" when no account is given.
@@ -99,8 +100,13 @@ export const adaptPint =
           ? { uuid: documentUuid(invoice.seller.name, invoice.invoice_number, invoice.issue_date) }
           : {}),
         ...(uae ? { transactionType: invoice.transaction_type ?? '00000000' } : {}),
+        ...(uae && document.creditNote && invoice.credit_note_reason_code !== undefined
+          ? { creditNoteReason: invoice.credit_note_reason_code }
+          : {}),
       },
     };
+    // Japan writes a credit note as an invoice with negative amounts (negatedInvoice.ts).
+    return profile === 'pint-jp' && adapted.creditNote ? asNegatedInvoice(adapted) : adapted;
   };
 
 /** A line's VAT, its net amount × rate rounded half away from zero (UAE BTAE-08). */

@@ -230,13 +230,6 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
         'is required by PINT JP: the period (or day) of the transaction (aligned-ibrp-052)',
       ),
     ),
-    rule('aligned-ibrp-cl-02-jp', 'a PINT JP billing document is an invoice (type 380)', (c) =>
-      when(
-        c.invoice.document_type === 'credit_note',
-        'document_type',
-        'is credit_note, which PINT JP does not have (type 380 only): a return is an invoice with negative quantities, which this service does not write (aligned-ibrp-cl-02-jp)',
-      ),
-    ),
     wholeAmounts('aligned-ibr-jp-06'),
   ],
   'pint-my': [
@@ -304,13 +297,28 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
         ],
       ),
     ),
-    rule('ibr-158-ae', 'a UAE credit note names its reason code (BTAE-03), which this service does not write', (c) =>
+    rule('ibr-158-ae', 'a UAE credit note names its reason code (BTAE-03): credit_note_reason_code', (c) =>
       when(
-        c.invoice.document_type === 'credit_note',
-        'document_type',
-        'is credit_note, which PINT AE requires with a credit note reason code (BTAE-03) this service does not write yet (ibr-158-ae)',
+        c.invoice.document_type === 'credit_note' && c.invoice.credit_note_reason_code === undefined,
+        'credit_note_reason_code',
+        'is required on a PINT AE credit note: DL8.61.1.A to DL8.61.1.E (with preceding_invoice) or VD (ibr-158-ae)',
       ),
     ),
+    rule('ibr-055-ae', 'a UAE credit note names the invoice it credits (BG-3), except a volume discount (VD)', (c) => {
+      const reason = c.invoice.credit_note_reason_code;
+      if (c.invoice.document_type !== 'credit_note' || reason === undefined) return [];
+      return reason === 'VD'
+        ? when(
+            !!c.invoice.preceding_invoice,
+            'preceding_invoice',
+            'must be left out when credit_note_reason_code is VD (ibr-055-ae)',
+          )
+        : when(
+            !c.invoice.preceding_invoice,
+            'preceding_invoice',
+            `is required when credit_note_reason_code is ${reason} (ibr-055-ae)`,
+          );
+    }),
     rule('ibr-167-ae', 'exempt lines name their exemption reason code (IBT-186): tax_exemption_code', (c) =>
       when(
         c.categories.has('E') && c.invoice.tax_exemption_code === undefined,
