@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseKsefRoute } from '../../src/einvoice/formats/ksef/ksefRoute.js';
 import { KSEF_EXAMPLE } from '../../src/einvoice/formats/ksef/ksefExample.js';
 import { withKsefChecksum } from '../../src/einvoice/formats/ksef/ksefNumber.js';
+import { readForRender } from '../../src/einvoice/inbound/readInboundRequest.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
@@ -145,6 +146,41 @@ describe('render.pdf with KOD I', { skip: zbarMissing }, () => {
     assert.equal(response.status, 200);
     assert.ok(decodeQr(pdf).includes(link.replace('https://qr.', 'https://qr-test.')));
     assert.match(normalizeText(pdfPages(pdf, 'raw')[0]!), new RegExp(number));
+  });
+
+  test('an FA(3) attached to a PDF: the same link, over the attached XML', { timeout: 120_000 }, async () => {
+    const pdfWith = Buffer.concat([
+      Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /EmbeddedFile /Length ${OWN.length} >>\nstream\n`, 'latin1'),
+      OWN,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
+    ]);
+    const response = await post('/v1/e-invoice/render.pdf?locale=en', pdfWith, 'application/pdf');
+    const pdf = Buffer.from(await response.arrayBuffer());
+    assert.equal(response.status, 200, pdf.toString('utf8').slice(0, 300));
+    assert.ok(decodeQr(pdf).includes(link), decodeQr(pdf).join('\n'));
+    assert.match(normalizeText(pdfPages(pdf, 'raw')[0]!), /OFFLINE/);
+  });
+
+  test('an FA(3) signed as a CAdES .p7m: the link over the signed XML, not the envelope', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ksef-p7m-'));
+    try {
+      const file = (name: string) => join(dir, name);
+      writeFileSync(file('fa3.xml'), OWN);
+      execFileSync('openssl', [
+        'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=KSeF test signer',
+        '-keyout', file('key.pem'), '-out', file('cert.pem'),
+      ], { stdio: 'ignore' }); // prettier-ignore
+      execFileSync('openssl', [
+        'cms', '-sign', '-nodetach', '-binary', '-outform', 'DER', '-in', file('fa3.xml'),
+        '-signer', file('cert.pem'), '-inkey', file('key.pem'), '-out', file('fa3.xml.p7m'),
+      ]); // prettier-ignore
+      const p7m = readFileSync(file('fa3.xml.p7m'));
+      const read = readForRender({ bytes: p7m, format: 'xml', locale: undefined, codeArguments: {} });
+      assert.equal(read.invoice.envelope, 'cades');
+      assert.equal(read.verificationCode?.link, link);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a bad KSeF number is a 400 naming ksef_number, before any render', async () => {

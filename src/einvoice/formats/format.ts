@@ -123,13 +123,15 @@ export interface VerificationCodeHook {
   /** Its render.pdf arguments (query parameters, or JSON fields as over MCP), each optional. */
   arguments: Record<string, v.OptionalSchema<v.GenericSchema, undefined>>;
   /**
-   * The code of a document this reader read (else undefined), from the bytes exactly as received and the
-   * checked arguments, the server's configured defaults (src/operations/inboundOperations.ts) under the request's.
+   * The code of a document this reader read (else undefined), from the bytes of its own file exactly as
+   * received (`file`: the XML sent, a .p7m's content or a PDF's attachment; undefined for an invoice inside
+   * a Peppol envelope, src/einvoice/inbound/readInbound.ts) and the checked arguments, the server's
+   * configured defaults (src/operations/inboundOperations.ts) under the request's.
    * A bad argument is an InputRejected naming it: a 400 before anything is charged.
    */
   build(
     invoice: InboundInvoice,
-    received: { bytes: Uint8Array; format: 'xml' | 'pdf' },
+    received: { file: Uint8Array | undefined; format: 'xml' | 'pdf' },
     args: Readonly<Record<string, unknown>>,
   ): VerificationCode | undefined;
 }

@@ -37,22 +37,28 @@ export interface InboundSource {
   all?: InboundInvoice[];
 }
 
-/** `document`: which document of a file that holds several is read (1-based; 1 for any other file). */
+/**
+ * `document`: which document of a file that holds several is read (1-based; 1 for any other file).
+ * `file`: the bytes of the invoice's own XML file exactly as received (the XML sent, a .p7m's
+ * content, a PDF's attachment), which a verification code hashes (formats/ksef/kodI.ts); absent
+ * when the invoice is an element inside a Peppol envelope and so has no file of its own.
+ */
 export function readInbound(
   bytes: Uint8Array,
   format: InboundFormat,
   document = 1,
-): { invoice: InboundInvoice; source: InboundSource } {
+): { invoice: InboundInvoice; source: InboundSource; file?: Uint8Array } {
   const read = readFile(bytes, format);
+  const file = read.file ? { file: read.file } : {};
   const all = read.all ?? [read.invoice];
   if (document > all.length) throw documentNotFound(document, all.length);
-  if (all.length === 1) return { invoice: read.invoice, source: read.source };
+  if (all.length === 1) return { invoice: read.invoice, source: read.source, ...file };
   const envelope = read.invoice.envelope;
   const chosen = { ...all[document - 1]!, envelope };
-  return { invoice: chosen, source: { ...read.source, documents: all.length, document, all } };
+  return { invoice: chosen, source: { ...read.source, documents: all.length, document, all }, ...file };
 }
 
-type FileRead = { invoice: InboundInvoice; source: InboundSource; all?: InboundInvoice[] };
+type FileRead = { invoice: InboundInvoice; source: InboundSource; all?: InboundInvoice[]; file?: Uint8Array };
 
 function readFile(bytes: Uint8Array, format: InboundFormat): FileRead {
   if (bytes.byteLength > INBOUND_LIMITS.bodyBytes) {
@@ -67,8 +73,10 @@ function readFile(bytes: Uint8Array, format: InboundFormat): FileRead {
 function readPdf(bytes: Uint8Array): FileRead {
   const files = pdfEmbeddedFiles(bytes, INBOUND_PDF_BOUNDS);
   for (const file of files) {
-    const root = tryRoot(file);
-    if (root) return { invoice: fromRoot(root), source: { format: 'pdf', embeddedFiles: files.length } };
+    const tree = tryTree(file);
+    if (!tree) continue;
+    const source: InboundSource = { format: 'pdf', embeddedFiles: files.length };
+    return { invoice: fromRoot(unwrap(tree)), source, ...(isEnvelope(tree) ? {} : { file }) };
   }
   throw noEInvoiceInPdf();
 }
@@ -91,15 +99,16 @@ function readXmlDocument(bytes: Uint8Array): FileRead {
   const binary = envelopedBinary(tree);
   if (binary) {
     // A Peppol envelope around a binary document: the PDF is read as if it had been sent itself.
-    const { invoice, source } = readPdf(binary);
-    return { invoice: { ...invoice, envelope: 'sbdh' }, source };
+    const read = readPdf(binary);
+    return { ...read, invoice: { ...read.invoice, envelope: 'sbdh' } };
   }
   const source: InboundSource = { format: 'xml', embeddedFiles: null };
   // A syntax whose files may hold several documents (FatturaPA's bodies) is read whole.
   const several = OWN_SYNTAX_READERS.find((reader) => reader.readAll && reader.matches(tree));
   const all = several?.readAll?.(tree);
-  if (all && all.length > 0) return { invoice: all[0]!, source, all };
-  return { invoice: fromRoot(tree), source };
+  const file = isEnvelope(tree) ? {} : { file: bytes };
+  if (all && all.length > 0) return { invoice: all[0]!, source, all, ...file };
+  return { invoice: fromRoot(tree), source, ...file };
 }
 
 /** Text every e-invoice file contains (a namespace or root name): other attachments are skipped unparsed. */
@@ -112,14 +121,15 @@ const EMBEDDED_MARKERS = [
 ];
 
 /**
- * The root of an embedded file when it is an e-invoice; other attachments are skipped. A file that
- * names an invoice namespace but is refused (a DOCTYPE, too deep) is refused as such.
+ * The parsed embedded file when it is an e-invoice (or a Peppol envelope around one); other
+ * attachments are skipped. A file that names an invoice namespace but is refused (a DOCTYPE, too
+ * deep) is refused as such.
  */
-function tryRoot(file: Buffer): XNode | undefined {
+function tryTree(file: Buffer): XNode | undefined {
   const text = file.toString('latin1');
   if (!EMBEDDED_MARKERS.some((marker) => text.includes(marker))) return undefined;
-  const root = unwrap(parseXmlTree(xmlText(file), INBOUND_XML_BOUNDS));
-  return isInvoiceRoot(root) ? root : undefined;
+  const tree = parseXmlTree(xmlText(file), INBOUND_XML_BOUNDS);
+  return isInvoiceRoot(unwrap(tree)) ? tree : undefined;
 }
 
 function fromRoot(tree: XNode): InboundInvoice {
@@ -141,9 +151,11 @@ function readRoot(root: XNode): InboundInvoice {
   );
 }
 
+const isEnvelope = (tree: XNode) => tree.ns === NAMESPACES.sbdh && tree.name === 'StandardBusinessDocument';
+
 /** A Peppol StandardBusinessDocument carries the invoice as the element after its header. */
 function unwrap(root: XNode): XNode {
-  if (root.ns !== NAMESPACES.sbdh || root.name !== 'StandardBusinessDocument') return root;
+  if (!isEnvelope(root)) return root;
   const inner = root.children.filter((child) => child.name !== 'StandardBusinessDocumentHeader');
   return inner.length === 1 ? inner[0]! : root;
 }
@@ -163,7 +175,7 @@ function isInvoiceRoot(root: XNode): boolean {
  * when it is anything else, undefined when the envelope holds XML.
  */
 function envelopedBinary(tree: XNode): Uint8Array | undefined {
-  if (tree.ns !== NAMESPACES.sbdh || tree.name !== 'StandardBusinessDocument') return undefined;
+  if (!isEnvelope(tree)) return undefined;
   const binary = tree.children.find((child) => child.name === 'BinaryContent');
   if (!binary) return undefined;
   const mimeType = binary.attrs.mimeType ?? '';

@@ -15,7 +15,8 @@ import { readInbound, type InboundSource } from './readInbound.js';
 
 /** What inspect answers from (inspect.ts buildInspectAnswer). */
 export function readForInspect(request: InboundRequest): { invoice: InboundInvoice; source: InboundSource } {
-  return readInbound(request.bytes, request.format, request.document);
+  const { invoice, source } = readInbound(request.bytes, request.format, request.document);
+  return { invoice, source };
 }
 
 /** What render.pdf prints (render/inboundView.ts InboundRender): the document, its totals comparison, notes and the language. */
@@ -26,10 +27,11 @@ export function readForRender(request: InboundRequest): {
   locale: string | undefined;
   verificationCode?: VerificationCode;
 } {
-  const { invoice, source } = readInbound(request.bytes, request.format, request.document);
+  const { invoice, source, file } = readInbound(request.bytes, request.format, request.document);
   const name = specificationName(invoice);
-  // A format whose printed copies carry a verification code builds it over the bytes as received (format.ts).
-  const received = { bytes: request.bytes, format: request.format };
+  // A format whose printed copies carry a verification code builds it over its file as received (format.ts):
+  // the XML sent, a .p7m's content or a PDF's attachment, never the PDF or envelope around it.
+  const received = { file, format: request.format };
   const verificationCode = OWN_SYNTAX_READERS.map((reader) =>
     reader.verificationCode?.build(invoice, received, request.codeArguments ?? {}),
   ).find((code) => code !== undefined);

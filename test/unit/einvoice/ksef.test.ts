@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { test } from 'node:test';
 import { checkKsefNumber, crc8, withKsefChecksum } from '../../../src/einvoice/formats/ksef/ksefNumber.js';
 import { KSEF_EXAMPLE } from '../../../src/einvoice/formats/ksef/ksefExample.js';
@@ -240,4 +241,61 @@ test('KOD I through the registry hook: render.pdf reads an FA(3) with its code, 
     readForRender({ bytes: cii, format: 'xml', locale: undefined, codeArguments: {} }).verificationCode,
     undefined,
   );
+});
+
+/** A minimal PDF with one embedded file (the scanner reads /Type /EmbeddedFile streams), deflated or not. */
+const pdfWith = (file: Uint8Array, deflate: boolean) => {
+  const stream = deflate ? deflateSync(file) : Buffer.from(file);
+  const filter = deflate ? ' /Filter /FlateDecode' : '';
+  return Buffer.concat([
+    Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /EmbeddedFile${filter} /Length ${stream.length} >>\nstream\n`, 'latin1'),
+    stream,
+    Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
+  ]);
+};
+const sbdh = (inner: string) =>
+  Buffer.from(
+    `<?xml version="1.0"?>\n<StandardBusinessDocument xmlns="http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"><StandardBusinessDocumentHeader><HeaderVersion>1.0</HeaderVersion></StandardBusinessDocumentHeader>${inner}</StandardBusinessDocument>`,
+  );
+
+test('an FA(3) attached to a PDF is read as sent alone, its KOD I over the attached XML, never the PDF', () => {
+  const xml = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).xml;
+  const alone = readForRender({ bytes: xml, format: 'xml', locale: undefined, codeArguments: {} });
+  const hash = createHash('sha256').update(xml).digest('base64url');
+  assert.equal(alone.verificationCode?.link, `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`);
+  for (const deflate of [false, true]) {
+    const pdf = pdfWith(xml, deflate);
+    const read = readForRender({ bytes: pdf, format: 'pdf', locale: undefined, codeArguments: {} });
+    assert.equal(read.invoice.syntax, 'fa3');
+    assert.deepEqual(read.invoice, alone.invoice);
+    assert.deepEqual(read.verificationCode, alone.verificationCode, `deflated: ${deflate}`);
+    // The PDF travelling in a Peppol envelope: the same attachment, the same code.
+    const enveloped = sbdh(
+      `<BinaryContent xmlns="http://peppol.eu/xsd/ticc/envelope/1.0" mimeType="application/pdf" encoding="base64">${pdf.toString('base64')}</BinaryContent>`,
+    );
+    assert.deepEqual(
+      readForRender({ bytes: enveloped, format: 'xml', locale: undefined, codeArguments: {} }).verificationCode,
+      alone.verificationCode,
+    );
+  }
+  // A KSeF number naming another seller is refused for the attached FA(3) as for the XML.
+  assert.throws(
+    () =>
+      readForRender({
+        bytes: pdfWith(xml, false),
+        format: 'pdf',
+        locale: undefined,
+        codeArguments: { ksef_number: withKsefChecksum('7770000005-20260302-0100001AF629') },
+      }),
+    (error: unknown) => error instanceof InputRejected && error.issues?.[0]?.code === 'ksef_number_seller',
+  );
+  // Written inline in a Peppol envelope, the FA(3) is an element with no file of its own: read, no code.
+  const inline = sbdh(
+    Buffer.from(xml)
+      .toString('utf8')
+      .replace(/^<\?xml[^>]*\?>/, ''),
+  );
+  const read = readForRender({ bytes: inline, format: 'xml', locale: undefined, codeArguments: {} });
+  assert.equal(read.invoice.number, alone.invoice.number);
+  assert.equal(read.verificationCode, undefined);
 });

@@ -97,14 +97,18 @@ const KOD_I_ARGUMENTS = {
 /** The seller's NIP as written (readFa3.ts reads Podmiot1's NIP as its VAT id, prefixed PL or PrefiksPodatnika). */
 const sellerNipOf = (invoice: InboundInvoice) => /^[A-Z]{2}(\d{10})$/.exec(invoice.seller.vatId ?? '')?.[1];
 
-/** The format module's verification-code hook (format.ts): KOD I on every printed FA(3), over the XML as received. */
+/**
+ * The format module's verification-code hook (format.ts): KOD I on every printed FA(3), over its XML
+ * file as received, sent as itself, in a .p7m or attached to a PDF (the file KSeF holds is that XML,
+ * never the PDF). An FA(3) inside a Peppol envelope has no file of its own to hash: no code.
+ */
 export const kodIHook: VerificationCodeHook = {
   arguments: KOD_I_ARGUMENTS,
   build(invoice, received, args) {
-    if (invoice.syntax !== 'fa3' || received.format !== 'xml') return undefined;
+    if (invoice.syntax !== 'fa3' || !received.file) return undefined;
     const checked = parseOrReject(v.object(KOD_I_ARGUMENTS), args);
     return kodI(
-      received.bytes,
+      received.file,
       { sellerNip: sellerNipOf(invoice), issueDate: invoice.issueDate },
       checked.ksef_number,
       checked.ksef_environment ?? 'production',

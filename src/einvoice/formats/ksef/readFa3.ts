@@ -1,13 +1,14 @@
 import type { InboundInvoice, InLine, InParty } from '../../../invoice/inboundInvoice.js';
-
-type InBreakdown = InboundInvoice['breakdown'][number];
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../../xml/xmlTree.js';
 import { fa3LegalTerms } from './fa3LegalTerms.js';
+import { fa3ReissueFields } from './fa3ReissueFields.js';
 import { compareFa3Totals } from './fa3Totals.js';
 import { categoryOfCode } from './rateCodes.js';
 import { FA3_NAMESPACE } from './writeFa3.js';
+
+type InBreakdown = InboundInvoice['breakdown'][number];
 
 /**
  * A received FA(3) (root Faktura in FA(3)'s namespace, already parsed by the strict reader,
@@ -44,18 +45,8 @@ export function readFa3(root: XNode): InboundInvoice {
   const customization = `${r.attr(header, 'kodSystemowy') ?? 'FA'} ${r.attr(header, 'wersjaSchemy') ?? ''}`.trim();
   const lines = r.all(fa, 'FaWiersz').map((line) => readLine(r, line));
   const breakdown = readBreakdown(r, fa, lines);
-  const sum = (values: (string | undefined)[]) =>
-    formatDecimal(values.reduce<bigint>((total, value) => total + (parseDecimal(value) ?? 0n), 0n));
-  const grandTotal = r.text(fa, 'P_15');
-  const paid = r.text(fa, 'Platnosc', 'Zaplacono') === '1' ? grandTotal : undefined;
-  const partial = r
-    .all(r.node(fa, 'Platnosc'), 'ZaplataCzesciowa')
-    .map((part) => r.text(part, 'KwotaZaplatyCzesciowej'));
-  const prepaid = paid ?? (partial.length > 0 ? sum(partial) : undefined);
-  const settled = r.text(fa, 'Rozliczenie', 'DoZaplaty');
-  const taxPln = SLOT_RATES.slice(0, 5).map(([slot]) => r.text(fa, `P_14_${slot}W`));
+  const totals = readTotals(r, fa, breakdown);
   const kind = r.text(fa, 'RodzajFaktury') ?? '';
-  const corrected = r.node(fa, 'DaneFaKorygowanej');
   const invoice: InboundInvoice = {
     syntax: 'fa3',
     document: 'Faktura',
@@ -69,30 +60,9 @@ export function readFa3(root: XNode): InboundInvoice {
     dueDate: r.text(fa, 'Platnosc', 'TerminPlatnosci', 'Termin'),
     taxPointDate: undefined,
     currency: r.text(fa, 'KodWaluty') ?? '',
-    taxCurrency: taxPln.some((value) => value !== undefined) ? 'PLN' : undefined,
-    notes: [
-      ...r
-        .all(fa, 'DodatkowyOpis')
-        .map((note) => ({ subject: r.text(note, 'Klucz'), text: r.text(note, 'Wartosc') ?? '' })),
-      ...r
-        .all(r.node(root, 'Stopka'), 'Informacje')
-        .map((info) => ({ subject: undefined, text: r.text(info, 'StopkaFaktury') ?? '' }))
-        .filter((note) => note.text !== ''),
-    ],
-    references: [
-      ...(corrected
-        ? [
-            {
-              bt: 'BT-25',
-              value: `${r.text(corrected, 'NrFaKorygowanej') ?? ''} (${r.text(corrected, 'DataWystFaKorygowanej') ?? ''})`,
-            },
-          ]
-        : []),
-      ...r.all(r.node(fa, 'WarunkiTransakcji'), 'Zamowienia').flatMap((order) => {
-        const number = r.text(order, 'NrZamowienia');
-        return number ? [{ bt: 'BT-13', value: number }] : [];
-      }),
-    ],
+    taxCurrency: totals.taxTotalAccounting !== undefined ? 'PLN' : undefined,
+    notes: readNotes(r, root, fa),
+    references: readReferences(r, fa),
     seller: readParty(r, r.node(root, 'Podmiot1'), r.text(root, 'Podmiot1', 'PrefiksPodatnika')),
     buyer: readParty(r, r.node(root, 'Podmiot2'), undefined),
     payee: undefined,
@@ -102,49 +72,100 @@ export function readFa3(root: XNode): InboundInvoice {
       : undefined,
     periodStart: r.text(fa, 'OkresFa', 'P_6_Od'),
     periodEnd: r.text(fa, 'OkresFa', 'P_6_Do'),
-    paymentMeans: r.all(r.node(fa, 'Platnosc'), 'RachunekBankowy').map((account) => ({
-      code: r.text(fa, 'Platnosc', 'FormaPlatnosci'),
-      text: r.text(account, 'NazwaBanku'),
-      account: r.text(account, 'NrRB'),
-      accountName: r.text(account, 'OpisRachunku'),
-      bic: r.text(account, 'SWIFT'),
-      card: undefined,
-      mandate: undefined,
-      debitedAccount: undefined,
-    })),
+    paymentMeans: readPaymentMeans(r, fa),
     paymentReference: undefined,
     paymentTerms: undefined,
     allowances: [],
     breakdown,
-    totals: {
-      lineTotal: undefined,
-      allowanceTotal: undefined,
-      chargeTotal: undefined,
-      taxBasis: sum(breakdown.map((group) => group.basis)),
-      taxTotal: sum(breakdown.map((group) => group.tax)),
-      taxTotalAccounting: taxPln.some((value) => value !== undefined) ? sum(taxPln) : undefined,
-      grandTotal,
-      prepaid,
-      rounding: undefined,
-      duePayable:
-        settled ??
-        (prepaid !== undefined && grandTotal !== undefined
-          ? formatDecimal((parseDecimal(grandTotal) ?? 0n) - (parseDecimal(prepaid) ?? 0n))
-          : grandTotal),
-    },
+    totals,
     lines,
     attachments: [],
     otherValues: [],
-    reissueFields: { ksef: requestFields(r, fa, kind) },
+    reissueFields: { ksef: fa3ReissueFields(r, fa, kind) },
   };
   // A corrected KSeF number is printed as a reference too.
-  const correctedNumber = r.text(corrected, 'NrKSeFFaKorygowanej');
+  const correctedNumber = r.text(fa, 'DaneFaKorygowanej', 'NrKSeFFaKorygowanej');
   if (correctedNumber) invoice.references.push({ bt: 'NrKSeFFaKorygowanej', value: correctedNumber });
   invoice.ownTotals = compareFa3Totals(r, fa);
   invoice.legalTerms = fa3LegalTerms(r, fa, kind);
   markRoutine(r, root, fa);
   invoice.otherValues = r.leftovers(root, () => null);
   return invoice;
+}
+
+const sum = (values: (string | undefined)[]) =>
+  formatDecimal(values.reduce<bigint>((total, value) => total + (parseDecimal(value) ?? 0n), 0n));
+
+/** The totals: the breakdown's sums, P_15, what was paid (Zaplacono, partial payments) and what is due. */
+function readTotals(r: Reader, fa: XNode | undefined, breakdown: InBreakdown[]): InboundInvoice['totals'] {
+  const grandTotal = r.text(fa, 'P_15');
+  const paid = r.text(fa, 'Platnosc', 'Zaplacono') === '1' ? grandTotal : undefined;
+  const partial = r
+    .all(r.node(fa, 'Platnosc'), 'ZaplataCzesciowa')
+    .map((part) => r.text(part, 'KwotaZaplatyCzesciowej'));
+  const prepaid = paid ?? (partial.length > 0 ? sum(partial) : undefined);
+  const settled = r.text(fa, 'Rozliczenie', 'DoZaplaty');
+  const taxPln = SLOT_RATES.slice(0, 5).map(([slot]) => r.text(fa, `P_14_${slot}W`));
+  return {
+    lineTotal: undefined,
+    allowanceTotal: undefined,
+    chargeTotal: undefined,
+    taxBasis: sum(breakdown.map((group) => group.basis)),
+    taxTotal: sum(breakdown.map((group) => group.tax)),
+    taxTotalAccounting: taxPln.some((value) => value !== undefined) ? sum(taxPln) : undefined,
+    grandTotal,
+    prepaid,
+    rounding: undefined,
+    duePayable:
+      settled ??
+      (prepaid !== undefined && grandTotal !== undefined
+        ? formatDecimal((parseDecimal(grandTotal) ?? 0n) - (parseDecimal(prepaid) ?? 0n))
+        : grandTotal),
+  };
+}
+
+function readNotes(r: Reader, root: XNode, fa: XNode | undefined): InboundInvoice['notes'] {
+  return [
+    ...r
+      .all(fa, 'DodatkowyOpis')
+      .map((note) => ({ subject: r.text(note, 'Klucz'), text: r.text(note, 'Wartosc') ?? '' })),
+    ...r
+      .all(r.node(root, 'Stopka'), 'Informacje')
+      .map((info) => ({ subject: undefined, text: r.text(info, 'StopkaFaktury') ?? '' }))
+      .filter((note) => note.text !== ''),
+  ];
+}
+
+/** The corrected invoice (BT-25) and the orders (BT-13). */
+function readReferences(r: Reader, fa: XNode | undefined): InboundInvoice['references'] {
+  const corrected = r.node(fa, 'DaneFaKorygowanej');
+  return [
+    ...(corrected
+      ? [
+          {
+            bt: 'BT-25',
+            value: `${r.text(corrected, 'NrFaKorygowanej') ?? ''} (${r.text(corrected, 'DataWystFaKorygowanej') ?? ''})`,
+          },
+        ]
+      : []),
+    ...r.all(r.node(fa, 'WarunkiTransakcji'), 'Zamowienia').flatMap((order) => {
+      const number = r.text(order, 'NrZamowienia');
+      return number ? [{ bt: 'BT-13', value: number }] : [];
+    }),
+  ];
+}
+
+function readPaymentMeans(r: Reader, fa: XNode | undefined): InboundInvoice['paymentMeans'] {
+  return r.all(r.node(fa, 'Platnosc'), 'RachunekBankowy').map((account) => ({
+    code: r.text(fa, 'Platnosc', 'FormaPlatnosci'),
+    text: r.text(account, 'NazwaBanku'),
+    account: r.text(account, 'NrRB'),
+    accountName: r.text(account, 'OpisRachunku'),
+    bic: r.text(account, 'SWIFT'),
+    card: undefined,
+    mandate: undefined,
+    debitedAccount: undefined,
+  }));
 }
 
 function readParty(r: Reader, node: XNode | undefined, prefix: string | undefined): InParty {
@@ -249,51 +270,6 @@ function readBreakdown(r: Reader, fa: XNode | undefined, lines: InLine[]): InBre
       },
     ];
   });
-}
-
-/** The ksef request object of a re-issue: what FA(3) states that the invoice JSON has no field for. */
-function requestFields(r: Reader, fa: XNode | undefined, kind: string): Record<string, unknown> {
-  const notes = r.node(fa, 'Adnotacje');
-  const flag = (name: string) => (r.text(notes, name) === '1' ? true : undefined);
-  const bases = { P_19A: 'polish_law', P_19B: 'eu_directive', P_19C: 'other' } as const;
-  const basis = (Object.keys(bases) as (keyof typeof bases)[]).find((name) => r.text(notes, 'Zwolnienie', name));
-  const rate =
-    r
-      .all(fa, 'FaWiersz')
-      .map((line) => r.text(line, 'KursWaluty'))
-      .find(Boolean) ?? r.text(fa, 'KursWalutyZ');
-  const paidOn =
-    r.text(fa, 'Platnosc', 'DataZaplaty') ??
-    r
-      .all(r.node(fa, 'Platnosc'), 'ZaplataCzesciowa')
-      .map((part) => r.text(part, 'DataZaplatyCzesciowej'))
-      .find(Boolean);
-  const annotations = Object.fromEntries(
-    Object.entries({
-      cash_accounting: flag('P_16'),
-      self_billing: flag('P_17'),
-      reverse_charge: flag('P_18'),
-      split_payment: flag('P_18A'),
-      simplified_triangular: flag('P_23'),
-    }).filter(([, value]) => value !== undefined),
-  );
-  return Object.fromEntries(
-    Object.entries({
-      kind: ['VAT', 'KOR', 'ZAL'].includes(kind) ? kind : undefined,
-      place_of_issue: r.text(fa, 'P_1M'),
-      // The request object knows corrections of kind KOR only; KOR_ZAL / KOR_ROZ keep theirs as other values.
-      corrected_ksef_number: kind === 'KOR' ? r.text(fa, 'DaneFaKorygowanej', 'NrKSeFFaKorygowanej') : undefined,
-      correction_reason: kind === 'KOR' ? r.text(fa, 'PrzyczynaKorekty') : undefined,
-      paid_on: paidOn,
-      advance:
-        kind === 'ZAL' && r.text(fa, 'P_15') && (r.text(fa, 'P_6') ?? paidOn)
-          ? { amount: Number(r.text(fa, 'P_15')), received_on: r.text(fa, 'P_6') ?? paidOn }
-          : undefined,
-      exchange_rate: rate === undefined ? undefined : Number(rate),
-      annotations: Object.keys(annotations).length > 0 ? annotations : undefined,
-      exemption: basis ? { basis: bases[basis], text: r.text(notes, 'Zwolnienie', basis) } : undefined,
-    }).filter(([, value]) => value !== undefined),
-  );
 }
 
 /**
