@@ -26,6 +26,8 @@ export interface InParty {
   ids: string[];
   /** BT-30/47/61 legal registration identifier. */
   legalId: string | undefined;
+  /** The authority that issued the legal registration (UBL schemeAgencyName; the UAE's trade licence issuer, BTAE-12). */
+  legalIssuer?: string | undefined;
   /** BT-31/48/63 VAT identifier. */
   vatId: string | undefined;
   /** BT-32 tax registration (scheme FC). */

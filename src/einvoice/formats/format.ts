@@ -45,6 +45,13 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   recognise?: (document: InboundInvoice) => boolean;
   /** A recognised document's totals as its own rules compute them where they differ from EN 16931's (Peppol PINT). */
   inboundTotals?: (document: InboundInvoice) => InboundTotalsRules;
+  /**
+   * A recognised document's JSON invoice completed with the profile's own fields it states (PINT's
+   * tax registration numbers, emirates, tax currency…), so that its rules and a re-issue see them.
+   */
+  inboundFields?: (document: InboundInvoice, invoice: InvoiceInput) => InvoiceInput;
+  /** A recognised document's rule findings without those its own rules judge on what the JSON invoice cannot state. */
+  inboundIssues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
   /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */
   requestField?: v.OptionalSchema<v.GenericSchema, undefined>;
   /**

@@ -5,7 +5,7 @@ import { specificationName } from './customizations.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice, OtherValue } from './model.js';
 import { documentNationalIssues } from './nationalIssues.js';
-import { nationalProfileOf } from './nationalProfile.js';
+import { nationalFormatOf } from './nationalProfile.js';
 import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
 import { toInvoiceJson } from './toInvoiceJson.js';
 import { envelopeNotes, fileDocuments, type FileDocument } from './fileDocuments.js';
@@ -76,11 +76,14 @@ export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): Inspe
 
 export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource): InspectAnswer {
   const totals = compareTotals(source);
-  const { invoice, folded } = toInvoiceJson(source);
+  const converted = toInvoiceJson(source);
+  const { folded } = converted;
   let reissueIssues: Issue[] = [];
   let ruleIssues: Issue[] = [];
   // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
-  const national = nationalProfileOf(source);
+  const format = nationalFormatOf(source);
+  const national = format?.id;
+  const invoice = format?.inboundFields ? format.inboundFields(source, converted.invoice) : converted.invoice;
   try {
     // A format's own fields (FA(3)'s kind, exemption basis, exchange rate…) travel in its request object.
     const body = source.reissueFields ? { ...invoice, ...source.reissueFields } : invoice;
@@ -93,6 +96,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   }
   // The rules the document breaks: what the conversion or this service's own limits cause is left out (nationalIssues.ts).
   const document = national ? documentNationalIssues(source, ruleIssues) : { issues: ruleIssues, notes: [] };
+  if (format?.inboundIssues) document.issues = format.inboundIssues(source, document.issues);
   const issues = [
     ...totals.differences
       .filter((difference) => difference.rule !== 'line_net')

@@ -1,4 +1,5 @@
 import { FORMATS } from '../formats/registry.js';
+import type { FormatModule } from '../formats/format.js';
 import type { EInvoiceProfile } from '../profiles.js';
 import type { InboundInvoice } from './model.js';
 
@@ -9,8 +10,12 @@ import type { InboundInvoice } from './model.js';
  * identifier (BT-24). Anything else is EN 16931 only.
  */
 export function nationalProfileOf(source: InboundInvoice): EInvoiceProfile | undefined {
-  for (const format of FORMATS) {
-    if ('recognise' in format && format.recognise(source)) return format.id;
-  }
-  return undefined;
+  return nationalFormatOf(source)?.id;
 }
+
+/** The format module of that profile, with its hooks for received documents. */
+export function nationalFormatOf(source: InboundInvoice): NationalFormat | undefined {
+  return FORMATS.find((format) => 'recognise' in format && format.recognise(source));
+}
+
+type NationalFormat = Pick<FormatModule<EInvoiceProfile>, 'id' | 'inboundFields' | 'inboundIssues'>;

@@ -136,6 +136,7 @@ class TermReader {
       tradingName: text(terms.tradingName),
       ids: terms.ids(r, node, this.root),
       legalId: schemed(r, node, terms.legalId.path, terms.legalId.scheme),
+      legalIssuer: terms.legalIssuer && text(terms.legalIssuer),
       vatId: registrations.find((registration) => registration.kind === vat)?.id,
       taxRegistration: registrations.find((registration) => registration.kind !== vat)?.id,
       legalInfo: text(terms.legalInfo),

@@ -48,7 +48,10 @@ interface Schemed {
 }
 
 type PartyKey = keyof InParty;
-type PartyTerm = Exclude<PartyKey, 'address' | 'ids' | 'vatId' | 'taxRegistration' | 'legalId' | 'endpoint'>;
+type PartyTerm = Exclude<
+  PartyKey,
+  'address' | 'ids' | 'vatId' | 'taxRegistration' | 'legalId' | 'legalIssuer' | 'endpoint'
+>;
 
 export interface SyntaxTable {
   syntax: InboundInvoice['syntax'];
@@ -100,6 +103,8 @@ export interface SyntaxTable {
   party: Record<PartyTerm, Term> & {
     ids: Derive<string[]>;
     legalId: Schemed;
+    /** The legal registration's issuing authority, where the syntax has one. */
+    legalIssuer?: Term;
     endpoint: Schemed;
     /** BT-31/32: the tax registrations; the one whose kind is `vat` is the VAT identifier. */
     registrations: { each: Path; kind: Term; id: Path; vat: string };

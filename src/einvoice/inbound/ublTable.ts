@@ -142,6 +142,7 @@ const SHARED: Omit<SyntaxTable, 'document' | 'label' | 'header' | 'line'> = {
         .map((identification) => schemed(r, identification, ['ID']) ?? '')
         .filter((id) => id !== ''),
     legalId: { path: p('PartyLegalEntity/CompanyID'), scheme: 'schemeID' },
+    legalIssuer: (r, party) => r.attr(r.at(party, p('PartyLegalEntity/CompanyID')), 'schemeAgencyName'),
     registrations: { each: p('PartyTaxScheme'), kind: p('TaxScheme/ID'), id: p('CompanyID'), vat: 'VAT' },
     legalInfo: p('PartyLegalEntity/CompanyLegalForm'),
     endpoint: { path: p('EndpointID'), scheme: 'schemeID' },

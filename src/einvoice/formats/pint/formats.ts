@@ -2,6 +2,8 @@ import type { InboundInvoice } from '../../inbound/model.js';
 import { defineFormat } from '../format.js';
 import { PINT_EXAMPLE_REQUESTS } from './examples.js';
 import { PINT_BUSINESS_PROCESS, PINT_JURISDICTIONS, type PintProfile } from './jurisdictions.js';
+import { pintInboundFields } from './inboundFields.js';
+import { pintInboundIssues } from './inboundIssues.js';
 import { pintInboundTotals } from './inboundTotals.js';
 import { adaptPint } from './pintDocument.js';
 import { PINT_RULES, pintBaseIssues } from './rules.js';
@@ -85,6 +87,8 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     rules: PINT_RULES[id],
     recognise: recogniser(id),
     inboundTotals: pintInboundTotals(id),
+    inboundFields: pintInboundFields(id),
+    inboundIssues: pintInboundIssues(id),
     adapt: adaptPint(id),
     ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues }),
     docs: {

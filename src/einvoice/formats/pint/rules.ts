@@ -254,7 +254,7 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
   ],
   'pint-ae': [
     taxNumberFormat('ibr-132-ae'),
-    sellerTaxNumber('ibr-132-ae', 'TRN'),
+    sellerTaxNumber('ibr-134-ae', 'TRN'),
     rule(
       'ibr-150-ae',
       "the seller's legal registration (BT-30, the trade licence) is required: seller.legal_registration",

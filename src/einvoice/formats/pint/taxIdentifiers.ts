@@ -56,14 +56,14 @@ const sgGstOk = (id: string) => SG_UEN.test(id) || SG_GST_M.test(id);
  * digit checks the other twelve (National Tax Agency: 9 − Σ digit × (1 or 2, alternating from the
  * right) mod 9).
  */
-const JP_REGISTRATION_SHAPE = /^T[0-9]{13}$/;
+export const JP_REGISTRATION_SHAPE = /^T[0-9]{13}$/;
 const jpRegistrationOk = (id: string) => JP_REGISTRATION_SHAPE.test(id) && jpCorporateNumberOk(id.slice(1));
 
 /** Malaysian TIN (LHDN): a type prefix (IG individuals; C, CS, D, E, F, FA, PT, TA, TC, TN, TR, TP, J, LE) and 8 to 12 digits. */
 const MY_TIN = /^(?:IG|C|CS|D|E|F|FA|PT|TA|TC|TN|TR|TP|J|LE)[0-9]{8,12}$/;
 
 /** UAE Tax Registration Number as PINT AE requires it (ibr-132-ae): 15 digits, starting with 1, ending with 03. */
-const AE_TRN = /^1[0-9]{12}03$/;
+export const AE_TRN = /^1[0-9]{12}03$/;
 
 /** The tax identifier each PINT market's seller (and buyer) is registered under, by country. */
 export const TAX_IDENTIFIERS: Readonly<Record<string, TaxIdentifier>> = {

@@ -1,0 +1,99 @@
+import { CURRENCY_CODES, currencyDigits, type CurrencyCode } from '../../../invoice/currencies.js';
+import type { InvoiceInput } from '../../../invoice/schema.js';
+import { inTaxCurrency } from '../../../invoice/taxCurrency.js';
+import { parseDecimal } from '../../inbound/decimalText.js';
+import type { InboundInvoice, InParty } from '../../inbound/model.js';
+import type { PintProfile } from './jurisdictions.js';
+
+/**
+ * A received PINT document's own fields in the JSON invoice (src/einvoice/inbound/toInvoiceJson.ts
+ * reads only what EN 16931 shares), so that inspect checks the profile's rules on what the document
+ * states and re-issuing it under its profile writes them again: the tax registration number (BT-31/48,
+ * written by PINT as the party's tax identifier), the country subdivision (BT-39/54, the UAE's
+ * emirate), the trade licence's issuer (BTAE-12), the exemption reason code (BT-121), the invoicing
+ * period (BG-14) and the tax currency with the rate that gives its stated BT-111.
+ */
+export const pintInboundFields =
+  (profile: PintProfile) =>
+  (document: InboundInvoice, invoice: InvoiceInput): InvoiceInput => {
+    const exemptionCode = exemptionCodeOf(document);
+    const taxCurrency = taxCurrencyOf(document);
+    return {
+      ...invoice,
+      seller: party(profile, document.seller, invoice.seller),
+      buyer: party(profile, document.buyer, invoice.buyer),
+      ...(exemptionCode && TAX_EXEMPTION_CODE.test(exemptionCode) ? { tax_exemption_code: exemptionCode } : {}),
+      ...(document.periodStart && document.periodEnd && document.periodStart <= document.periodEnd
+        ? { invoicing_period: { start: document.periodStart, end: document.periodEnd } }
+        : {}),
+      ...(taxCurrency ? { tax_currency: taxCurrency } : {}),
+    };
+  };
+
+/** The formats of the JSON fields (src/invoice/eInvoiceFields.ts): a value they refuse stays shown from the document only. */
+const TAX_REGISTRATION_NUMBER = /^[0-9A-Za-z][0-9A-Za-z-]{1,39}$/;
+const TAX_EXEMPTION_CODE = /^[A-Z0-9][A-Z0-9.-]{1,39}$/;
+
+function party(
+  profile: PintProfile,
+  source: InParty,
+  converted: NonNullable<InvoiceInput['seller']>,
+): NonNullable<InvoiceInput['seller']> {
+  // PINT writes tax_registration_number as the party's tax identifier (pintDocument.ts), under the tax scheme VAT or
+  // GST (the reader calls the latter a tax registration); the EU keeps vat_id, Malaysia the TIN in tax_id (formats.ts).
+  const number = (source.vatId ?? source.taxRegistration)?.replace(/\s+/g, '');
+  const registered =
+    profile !== 'pint-eu' && profile !== 'pint-my' && number !== undefined && TAX_REGISTRATION_NUMBER.test(number)
+      ? number
+      : undefined;
+  const subdivision = source.address?.subdivision?.trim();
+  const issuer = source.legalIssuer?.trim();
+  const { tax_id: taxId, ...rest } = converted;
+  return {
+    ...rest,
+    // toInvoiceJson puts an identifier without VAT country prefix in tax_id; it is the tax registration number here.
+    ...(taxId !== undefined && taxId !== registered ? { tax_id: taxId } : {}),
+    ...(registered ? { tax_registration_number: registered } : {}),
+    ...(subdivision && subdivision.length <= 50 ? { country_subdivision: subdivision } : {}),
+    ...(converted.legal_registration && issuer
+      ? { legal_registration: { ...converted.legal_registration, issuer } }
+      : {}),
+  };
+}
+
+/**
+ * The tax currency (BT-6) and the rate that turns the document's VAT total (BT-110) into its BT-111:
+ * the document states no rate (UBL's TaxExchangeRate is optional), so the shortest rate that gives
+ * the stated BT-111 back, rounded as the writer does (src/invoice/taxCurrency.ts).
+ */
+function taxCurrencyOf(document: InboundInvoice): InvoiceInput['tax_currency'] {
+  const code = document.taxCurrency?.trim();
+  if (code === undefined || code === document.currency || !isCurrency(code) || !isCurrency(document.currency))
+    return undefined;
+  const [amount, currency] = (document.totals.taxTotalAccounting ?? '').split(' ');
+  const target = parseDecimal(amount);
+  const tax = parseDecimal(document.totals.taxTotal);
+  if (target === undefined || tax === undefined || tax <= 0n || (currency !== undefined && currency !== code))
+    return undefined;
+  const ratio = Number(target) / Number(tax);
+  // parseDecimal's values are in 10^-6 units; the writer converts minor units.
+  const invoiceDigits = currencyDigits(document.currency);
+  const taxMinor = tax / 10n ** BigInt(6 - invoiceDigits);
+  const targetMinor = target / 10n ** BigInt(6 - currencyDigits(code));
+  for (let decimals = 0; decimals <= 10; decimals++) {
+    const given = { code, exchange_rate: Number(ratio.toFixed(decimals)) };
+    if (given.exchange_rate > 0 && inTaxCurrency(taxMinor, invoiceDigits, given) === targetMinor) return given;
+  }
+  return undefined;
+}
+
+const isCurrency = (code: string): code is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(code);
+
+/** The exemption reason code of the exempt breakdown (BT-121), else of an exempt line (IBT-186, read as an other value). */
+export function exemptionCodeOf(document: InboundInvoice): string | undefined {
+  return (
+    document.breakdown.find((group) => group.category === 'E' && group.exemptionCode !== undefined)?.exemptionCode ??
+    document.otherValues.find((value) => /ClassifiedTaxCategory(?:\[\d+\])?\/TaxExemptionReasonCode$/.test(value.path))
+      ?.value
+  );
+}
