@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fatturaPAFieldsOf, produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startRenderingApp, type TestApp } from '../support/testApp.js';
 
 /**
  * A FatturaPA file with several FatturaElettronicaBody holds several documents (one seller, one
@@ -14,19 +13,9 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
  * hold is a 400 naming `document`, never charged. The file is built here from three of the
  * service's own FatturaPA, the second one's ImportoTotaleDocumento tampered.
  */
-let renderer: Renderer;
 let app: TestApp;
-before(
-  async () => {
-    renderer = await createRenderer({ poolSize: 1 });
-    app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
-  },
-  { timeout: 60_000 },
-);
-after(async () => {
-  await app?.close();
-  await renderer?.close();
-});
+before(async () => (app = await startRenderingApp()), { timeout: 60_000 });
+after(async () => await app?.close());
 
 const ownXml = (name: keyof typeof FATTURAPA_EXAMPLES, number: string) => {
   const checked = prepareProfiledEInvoice({ ...FATTURAPA_EXAMPLES[name], invoice_number: number }, 'fatturapa');

@@ -2,30 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fatturaPAFieldsOf, produceFatturaPA } from '../../src/einvoice/formats/fatturapa/request.js';
 import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { withBodies } from '../support/fatturapaBodies.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startRenderingApp, type TestApp } from '../support/testApp.js';
 
 /**
  * POST /v1/e-invoice/render.pdf of a received FatturaPA with the real renderer (price 0 here): the
  * courtesy copy in Italian and in English, the Italian legal names beside the translated labels,
  * the withholding and the net amount to pay.
  */
-let renderer: Renderer;
 let app: TestApp;
-before(
-  async () => {
-    renderer = await createRenderer({ poolSize: 1 });
-    app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
-  },
-  { timeout: 60_000 },
-);
-after(async () => {
-  await app?.close();
-  await renderer?.close();
-});
+before(async () => (app = await startRenderingApp()), { timeout: 60_000 });
+after(async () => await app?.close());
 
 test('a professional’s FatturaPA printed in Italian, English and German', { timeout: 120_000 }, async () => {
   const checked = prepareProfiledEInvoice(

@@ -10,11 +10,10 @@ import { parseKsefRoute } from '../../src/einvoice/formats/ksef/ksefRoute.js';
 import { KSEF_EXAMPLE } from '../../src/einvoice/formats/ksef/ksefExample.js';
 import { withKsefChecksum } from '../../src/einvoice/formats/ksef/ksefNumber.js';
 import { readForRender } from '../../src/einvoice/inbound/readInboundRequest.js';
-import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
 import type { JsonAnswer } from '../support/json.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startRenderingApp, type TestApp } from '../support/testApp.js';
 
 /**
  * Received FA(3) documents: inspect reads the ministry's 25 examples with the document's own P_15 as
@@ -26,19 +25,9 @@ const EXAMPLES = join(EINVOICE_ORACLE, 'ksef', 'examples');
 const examplesMissing = existsSync(EXAMPLES) ? false : `the ministry's FA(3) examples are not at ${EXAMPLES}`;
 const zbarMissing = spawnSync('zbarimg', ['--version']).status === 0 ? false : 'zbarimg is not installed';
 
-let renderer: Renderer;
 let app: TestApp;
-before(
-  async () => {
-    renderer = await createRenderer({ poolSize: 1 });
-    app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
-  },
-  { timeout: 60_000 },
-);
-after(async () => {
-  await app?.close();
-  await renderer?.close();
-});
+before(async () => (app = await startRenderingApp()), { timeout: 60_000 });
+after(async () => await app?.close());
 
 /**
  * A POST on a connection of its own: fetch would reuse a kept-alive socket that the server may be

@@ -4,6 +4,7 @@ import { createApp, type AppDependencies } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createHttpServer } from '../../src/http/httpServer.js';
+import { createRenderer } from '../../src/render/renderer.js';
 
 export interface TestApp {
   url: string;
@@ -31,6 +32,27 @@ export async function startTestApp(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * startTestApp with a real renderer of one page and the render.pdf route priced 0 (no payment round
+ * trip), as the tests that print received e-invoices need it; close() stops both.
+ */
+export async function startRenderingApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const renderer = await createRenderer({ poolSize: 1 });
+  try {
+    const app = await startTestApp({ PRICES: 'v1_e_invoice_render_pdf=0', COMPUTE_THREADS: '1', ...env }, { renderer });
+    return {
+      ...app,
+      async close() {
+        await app.close();
+        await renderer.close();
+      },
+    };
+  } catch (error) {
+    await renderer.close();
+    throw error;
+  }
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
