@@ -43,6 +43,8 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
    * fallback).
    */
   recognise?: (document: InboundInvoice) => boolean;
+  /** The kind of document a recognised BT-24 names beside the profile (PINT: self-billing), shown after its title. */
+  documentKind?: (document: InboundInvoice) => string | undefined;
   /** A recognised document's totals as its own rules compute them where they differ from EN 16931's (Peppol PINT). */
   inboundTotals?: (document: InboundInvoice) => InboundTotalsRules;
   /**

@@ -1,7 +1,7 @@
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 import { PROFILES } from '../profiles.js';
 import type { InboundInvoice } from './model.js';
-import { nationalProfileOf } from './nationalProfile.js';
+import { nationalFormatOf } from './nationalProfile.js';
 
 /**
  * The specification identifiers (BT-24) this service knows. Any other is read as plain EN 16931
@@ -38,23 +38,17 @@ function customizationName(id: string): string | null {
   return KNOWN.find(([pattern]) => pattern.test(id))?.[1] ?? null;
 }
 
-/** The kinds of document a Peppol PINT jurisdiction defines beside billing, named in BT-24. */
-const PINT_VARIANTS: readonly (readonly [RegExp, string])[] = [
-  [/^urn:peppol:pint:selfbilling-1@/, 'self-billing'],
-  [/^urn:peppol:pint:nontaxinvoice-1@/, 'non-tax-registered invoice'],
-];
-
 /**
  * The name inspect and the PDF give a document's specification: a known identifier's, else the
- * title of the registry's profile that recognises the document (Peppol PINT, HR-CIUS), with its
- * kind where BT-24 names one (Japan's non-tax-registered invoice is PINT JP's, not a qualified
- * invoice). Null only for an identifier nothing here knows: it is then read as plain EN 16931.
+ * title of the registry's profile that recognises the document (Peppol PINT, HR-CIUS), with the kind
+ * its format module reads from BT-24 (formats/pint: Japan's non-tax-registered invoice is PINT JP's,
+ * not a qualified invoice). Null only for an identifier nothing here knows: it is then read as plain EN 16931.
  */
 export function specificationName(document: InboundInvoice): string | null {
   const known = customizationName(document.customization);
   if (known !== null && known !== CIUS_OR_EXTENSION) return known;
-  const national = nationalProfileOf(document);
+  const national = nationalFormatOf(document);
   if (national === undefined) return known;
-  const variant = PINT_VARIANTS.find(([pattern]) => pattern.test(document.customization.trim()))?.[1];
-  return variant ? `${PROFILES[national].title}: ${variant}` : PROFILES[national].title;
+  const kind = national.documentKind?.(document);
+  return kind ? `${PROFILES[national.id].title}: ${kind}` : PROFILES[national.id].title;
 }

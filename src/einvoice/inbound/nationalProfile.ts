@@ -18,4 +18,4 @@ export function nationalFormatOf(source: InboundInvoice): NationalFormat | undef
   return FORMATS.find((format) => 'recognise' in format && format.recognise(source));
 }
 
-type NationalFormat = Pick<FormatModule<EInvoiceProfile>, 'id' | 'inboundFields' | 'inboundIssues'>;
+type NationalFormat = Pick<FormatModule<EInvoiceProfile>, 'id' | 'inboundFields' | 'inboundIssues' | 'documentKind'>;

@@ -73,6 +73,14 @@ const recogniser = (profile: PintProfile) => {
   return (document: InboundInvoice) => pattern.test(document.customization.trim());
 };
 
+/** The kinds of document a PINT jurisdiction defines beside billing, named in BT-24. */
+const DOCUMENT_KINDS: readonly (readonly [RegExp, string])[] = [
+  [/^urn:peppol:pint:selfbilling-1@/, 'self-billing'],
+  [/^urn:peppol:pint:nontaxinvoice-1@/, 'non-tax-registered invoice'],
+];
+const documentKind = (document: InboundInvoice) =>
+  DOCUMENT_KINDS.find(([pattern]) => pattern.test(document.customization.trim()))?.[1];
+
 const pintFormat = <const Id extends PintProfile>(id: Id) => {
   const jurisdiction = PINT_JURISDICTIONS[id];
   return defineFormat({
@@ -86,6 +94,7 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     requiredFields: [...SHARED_FIELDS, ...JURISDICTION_FIELDS[id]],
     rules: PINT_RULES[id],
     recognise: recogniser(id),
+    documentKind,
     inboundTotals: pintInboundTotals(id),
     inboundFields: pintInboundFields(id),
     inboundIssues: pintInboundIssues(id),
