@@ -4,16 +4,11 @@ import type { EInvoiceProfile } from '../profiles.js';
 import type { InboundInvoice } from './model.js';
 
 /**
- * The national profile an inbound document declares, whose rules inspect then checks beside
- * EN 16931's (the same checks the e-invoice routes apply before issuing): the first format of the
- * registry (src/einvoice/formats/registry.ts) that recognises it, e.g. by its specification
- * identifier (BT-24). Anything else is EN 16931 only.
+ * The format module of the national profile an inbound document declares, whose rules inspect then
+ * checks beside EN 16931's (the same checks the e-invoice routes apply before issuing), with its
+ * hooks for received documents: the first format of the registry (src/einvoice/formats/registry.ts)
+ * that recognises it, e.g. by its specification identifier (BT-24). Anything else is EN 16931 only.
  */
-export function nationalProfileOf(source: InboundInvoice): EInvoiceProfile | undefined {
-  return nationalFormatOf(source)?.id;
-}
-
-/** The format module of that profile, with its hooks for received documents. */
 export function nationalFormatOf(source: InboundInvoice): NationalFormat | undefined {
   return FORMATS.find((format) => 'recognise' in format && format.recognise(source));
 }
