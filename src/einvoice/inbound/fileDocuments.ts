@@ -34,12 +34,17 @@ export function fileDocuments(origin: InboundSource): FileDocument[] | undefined
 
 /**
  * What a signed or multi-document file holds beyond the document read. `printedWhole`: render.pdf
- * prints every document of the file (no document argument), so none is singled out.
+ * prints every document of the file (no document argument), so none is singled out. `documents`:
+ * fileDocuments(origin) when the caller has it already (each one's totals are compared once).
  */
-export function envelopeNotes(origin: InboundSource, { printedWhole = false } = {}): string[] {
-  const others = (fileDocuments(origin) ?? []).filter(
-    (document) => !document.read && document.totals.differences.length > 0,
-  );
+export function envelopeNotes(
+  origin: InboundSource,
+  {
+    printedWhole = false,
+    documents = fileDocuments(origin),
+  }: { printedWhole?: boolean; documents?: FileDocument[] } = {},
+): string[] {
+  const others = (documents ?? []).filter((document) => !document.read && document.totals.differences.length > 0);
   return [
     ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
     ...(origin.documents

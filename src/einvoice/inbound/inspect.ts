@@ -75,7 +75,9 @@ export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): Inspe
 }
 
 export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource): InspectAnswer {
-  const totals = compareTotals(source);
+  // A multi-document file's documents, each with its totals compared once (the read one's included).
+  const documents = fileDocuments(origin);
+  const totals = documents?.find((document) => document.read)?.totals ?? compareTotals(source);
   const converted = toInvoiceJson(source);
   const { folded } = converted;
   let reissueIssues: Issue[] = [];
@@ -108,7 +110,6 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     ...document.issues,
   ];
   const name = specificationName(source);
-  const documents = fileDocuments(origin);
   return {
     syntax: source.syntax,
     document: source.document,
@@ -147,7 +148,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
         ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`]
         : []),
       ...document.notes,
-      ...envelopeNotes(origin),
+      ...envelopeNotes(origin, { documents }),
     ],
   };
 }

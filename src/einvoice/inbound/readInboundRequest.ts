@@ -1,7 +1,7 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 import { specificationName } from './customizations.js';
-import { envelopeNotes } from './fileDocuments.js';
+import { envelopeNotes, fileDocuments } from './fileDocuments.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice } from './model.js';
@@ -31,7 +31,8 @@ export function readForRender(request: InboundRequest): {
 } {
   const { invoice, source, file } = readInbound(request.bytes, request.format, request.document);
   // A file of several documents is printed whole unless the document argument picks one.
-  const further = request.document === undefined ? (source.all ?? []).slice(1) : [];
+  const documents = fileDocuments(source);
+  const further = request.document === undefined ? (documents ?? []).slice(1) : [];
   const name = specificationName(invoice);
   // A format whose printed copies carry a verification code builds it over its file as received (format.ts):
   // the XML sent, a .p7m's content or a PDF's attachment, never the PDF or envelope around it.
@@ -41,18 +42,18 @@ export function readForRender(request: InboundRequest): {
   ).find((code) => code !== undefined);
   return {
     invoice,
-    totals: compareTotals(invoice),
+    totals: documents?.find((document) => document.read)?.totals ?? compareTotals(invoice),
     notes: [
       ...(name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : []),
-      ...envelopeNotes(source, { printedWhole: further.length > 0 }),
+      ...envelopeNotes(source, { printedWhole: further.length > 0, documents }),
     ],
     locale: request.locale,
     ...(verificationCode ? { verificationCode } : {}),
     ...(further.length > 0
       ? {
           further: further.map((document) => ({
-            invoice: { ...document, envelope: invoice.envelope },
-            totals: compareTotals(document),
+            invoice: { ...source.all![document.document - 1]!, envelope: invoice.envelope },
+            totals: document.totals,
             notes: [],
           })),
         }
