@@ -4,9 +4,12 @@ import { E_INVOICE_INVOICE_FIELDS, E_INVOICE_PARTY_FIELDS } from '../../invoice/
 import { checkBic } from '../../invoice/paymentQr/bic.js';
 import { checkIban } from '../../invoice/paymentQr/iban.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
+import { CURRENCY_CODES, currencyDigits, type CurrencyCode } from '../../invoice/currencies.js';
+import { PartySchema } from '../../invoice/partySchema.js';
 import { VAT_CATEGORIES, type VatCategory } from '../../invoice/vatCategories.js';
-import { divide, multiply, parseDecimal, roundTo, toNumber } from './decimalText.js';
+import { divide, formatDecimal, multiply, parseDecimal, roundTo, toNumber } from './decimalText.js';
 import type { InAddress, InboundInvoice, InLine, InParty } from './model.js';
+import { takeIntoLines } from './takeIntoLines.js';
 
 /**
  * The inbound invoice as this service's own JSON invoice (the body of /v1/invoice.pdf and
@@ -14,8 +17,11 @@ import type { InAddress, InboundInvoice, InLine, InParty } from './model.js';
  * values are folded, each in a way that keeps the amounts: a line whose quantity × price does not
  * give its net amount (price base quantity, line allowances or charges) becomes quantity 1 at its
  * net amount, with the original quantity and price in its description; document-level charges
- * become lines of their own; allowances become the discount; a document without lines (MINIMUM,
- * BASIC WL) gets one line per VAT group at its taxable amount. `folded` says what was folded.
+ * become lines of their own; allowances become the discount, or, on one VAT rate of several, are
+ * taken into a line of that rate, as is a line with a negative net amount (takeIntoLines.ts); a
+ * document without lines (MINIMUM, BASIC WL) gets one line per VAT group at its taxable amount; a
+ * value a JSON field refuses (an e-mail address "Email address", an identifier that fails its
+ * scheme's check) is left out and stays shown from the document. `folded` says what was folded.
  */
 export interface InvoiceJson {
   invoice: InvoiceInput;
@@ -29,10 +35,18 @@ const number = (text: string | undefined) => toNumber(parseDecimal(text) ?? 0n);
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== '')) as T;
 
+const digitsOf = (code: string) =>
+  (CURRENCY_CODES as readonly string[]).includes(code) ? currencyDigits(code as CurrencyCode) : 2;
+
 export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
-  const folded: string[] = [];
-  const lines =
-    source.lines.length > 0 ? source.lines.map((line) => lineItem(line, folded)) : breakdownLines(source, folded);
+  const digits = digitsOf(source.currency);
+  const taken = source.lines.length > 0 ? takeIntoLines(source, digits) : undefined;
+  const folded: string[] = [...(taken?.folded ?? [])];
+  const lines = taken
+    ? source.lines
+        .filter((line) => !taken.taken.has(line))
+        .map((line) => lineItem(line, folded, taken.less.get(line) ?? 0n, digits))
+    : breakdownLines(source, folded);
   const charges = source.allowances.filter((item) => item.charge);
   for (const charge of charges) {
     lines.push(
@@ -45,9 +59,17 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
     );
   }
   if (charges.length > 0) folded.push('document-level charges (BG-21) became lines');
-  const discount = source.allowances
-    .filter((item) => !item.charge)
-    .reduce((total, item) => total + (parseDecimal(item.amount) ?? 0n), 0n);
+  const reverseCharge = [...source.lines, ...charges, ...source.breakdown].find(
+    (item) => item.category === 'AE' && number(item.rate) !== 0,
+  );
+  if (reverseCharge)
+    folded.push(
+      `reverse charge (AE) at ${reverseCharge.rate} % is stated at 0 %, as EN 16931 has it (BR-AE-05); its tax stays 0`,
+    );
+  const discount = (taken?.discount ?? source.allowances.filter((item) => !item.charge)).reduce(
+    (total, item) => total + (parseDecimal(item.amount) ?? 0n),
+    0n,
+  );
   const preceding = source.references.find((reference) => reference.bt === 'BT-25')?.value;
   // Only a valid IBAN and BIC go to `payment` (which checks them); any other account is printed in the payment instructions.
   const iban = source.paymentMeans.find((means) => means.account !== undefined && checkIban(means.account).ok);
@@ -60,8 +82,8 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
   const exemption = source.breakdown.find((group) => group.exemptionReason !== undefined)?.exemptionReason;
   const creditNote = source.document === 'CreditNote' || source.typeCode === '381';
   const invoice: InvoiceInput = defined({
-    seller: party(source.seller),
-    buyer: party(source.buyer),
+    seller: party(source.seller, 'seller', folded),
+    buyer: party(source.buyer, 'buyer', folded),
     invoice_number: source.number,
     issue_date: source.issueDate,
     due_date: source.dueDate,
@@ -97,24 +119,34 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
   return { invoice, folded };
 }
 
-function lineItem(line: InLine, folded: string[]): NonNullable<InvoiceInput['line_items']>[number] {
+/** A line; `less` is what takeIntoLines took off its net amount (another line's or an allowance's). */
+function lineItem(
+  line: InLine,
+  folded: string[],
+  less: bigint,
+  digits: number,
+): NonNullable<InvoiceInput['line_items']>[number] {
   const quantity = parseDecimal(line.quantity) ?? 0n;
   const price = parseDecimal(line.price) ?? 0n;
   const net = parseDecimal(line.net) ?? 0n;
   const base = parseDecimal(line.baseQuantity);
   const unitPrice = base === undefined || base === 0n ? price : divide(price, base);
-  const exact = quantity > 0n && roundTo(multiply(quantity, unitPrice), 2) === net && line.allowances.length === 0;
+  const exact =
+    less === 0n && quantity > 0n && roundTo(multiply(quantity, unitPrice), 2) === net && line.allowances.length === 0;
   const description = [line.name, line.description === line.name ? undefined : line.description]
     .filter((part) => part !== undefined && part !== '')
     .join(' — ');
   if (!exact)
-    folded.push(`line ${line.id}: quantity 1 at its net amount (BT-131), as quantity × price does not give it`);
+    folded.push(
+      `line ${line.id}: quantity 1 at its net amount (BT-131)${less === 0n ? '' : ' less what was taken into it'}, as quantity × price does not give it`,
+    );
+  const taken = less === 0n ? '' : `, less ${formatDecimal(less, digits)}`;
   return defined({
     description: exact
       ? description
-      : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''} × ${line.price})`,
+      : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''} × ${line.price}${taken})`,
     quantity: exact ? toNumber(quantity) : 1,
-    unit_price: exact ? toNumber(unitPrice) : toNumber(net),
+    unit_price: exact ? toNumber(unitPrice) : toNumber(net - less),
     unit: exact && line.unitCode && /^[A-Z0-9]{2,3}$/.test(line.unitCode) ? line.unitCode : undefined,
     item_code: line.sellerItemId,
     ...taxOf(line.category, line.rate),
@@ -145,21 +177,38 @@ function taxOf(
   category: string | undefined,
   rate: string | undefined,
 ): { tax_category?: VatCategory; tax_rate: number } {
-  return { ...(isVatCategory(category) ? { tax_category: category } : {}), tax_rate: number(rate) };
+  // Reverse charge has no tax on the invoice, whatever rate the document names (the UAE names 5 %).
+  return {
+    ...(isVatCategory(category) ? { tax_category: category } : {}),
+    tax_rate: category === 'AE' ? 0 : number(rate),
+  };
 }
 
-function party(source: InParty): NonNullable<InvoiceInput['seller']> {
+function party(source: InParty, role: 'seller' | 'buyer', folded: string[]): NonNullable<InvoiceInput['seller']> {
   const vat = source.vatId?.replace(/\s+/g, '');
+  const kept = <T>(field: string, value: T | undefined, given: string | undefined): T | undefined => {
+    if (value === undefined && given !== undefined)
+      folded.push(`${role}.${field}: ${JSON.stringify(given)} is not one the JSON field accepts; left out`);
+    return value;
+  };
   return defined({
     name: source.name,
     ...(source.address ? address(source.address) : {}),
-    email: source.email,
+    email: kept('email', accepted(PartySchema.entries.email, source.email), source.email),
     phone: source.phone,
     vat_id: vat && VAT_IDENTIFIER.test(vat) ? vat : undefined,
     tax_id: source.taxRegistration ?? (vat && !VAT_IDENTIFIER.test(vat) ? vat : undefined),
     contact_name: source.contactName,
-    electronic_address: identifier(E_INVOICE_PARTY_FIELDS.electronic_address, source.endpoint),
-    legal_registration: identifier(E_INVOICE_PARTY_FIELDS.legal_registration, source.legalId),
+    electronic_address: kept(
+      'electronic_address',
+      identifier(E_INVOICE_PARTY_FIELDS.electronic_address, source.endpoint),
+      source.endpoint,
+    ),
+    legal_registration: kept(
+      'legal_registration',
+      identifier(E_INVOICE_PARTY_FIELDS.legal_registration, source.legalId),
+      source.legalId,
+    ),
   }) as NonNullable<InvoiceInput['seller']>;
 }
 

@@ -99,7 +99,7 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     inboundFields: pintInboundFields(id),
     inboundIssues: pintInboundIssues(id),
     adapt: adaptPint(id),
-    ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues }),
+    ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues(id) }),
     docs: {
       whatYouGet: MARKETS[id],
       formats:

@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { E_INVOICE_INVOICE_FIELDS } from '../../../invoice/eInvoiceFields.js';
 import { CURRENCY_CODES, currencyDigits, type CurrencyCode } from '../../../invoice/currencies.js';
 import type { InvoiceInput } from '../../../invoice/schema.js';
 import { inTaxCurrency } from '../../../invoice/taxCurrency.js';
@@ -11,13 +13,15 @@ import type { PintProfile } from './jurisdictions.js';
  * states and re-issuing it under its profile writes them again: the tax registration number (BT-31/48,
  * written by PINT as the party's tax identifier), the country subdivision (BT-39/54, the UAE's
  * emirate), the trade licence's issuer (BTAE-12), the exemption reason code (BT-121), the invoicing
- * period (BG-14) and the tax currency with the rate that gives its stated BT-111.
+ * period (BG-14), the tax currency with the rate that gives its stated BT-111 (else the document's own
+ * rate, BTAE-04) and the UAE credit note's reason code (BTAE-03).
  */
 export const pintInboundFields =
   (profile: PintProfile) =>
   (document: InboundInvoice, invoice: InvoiceInput): InvoiceInput => {
     const exemptionCode = exemptionCodeOf(document);
-    const taxCurrency = taxCurrencyOf(document);
+    const taxCurrency = taxCurrencyOf(document) ?? statedExchangeRate(document);
+    const reason = otherValue(document, /^DiscrepancyResponse\/ResponseCode$/);
     return {
       ...invoice,
       seller: party(profile, document.seller, invoice.seller),
@@ -27,8 +31,36 @@ export const pintInboundFields =
         ? { invoicing_period: { start: document.periodStart, end: document.periodEnd } }
         : {}),
       ...(taxCurrency ? { tax_currency: taxCurrency } : {}),
+      ...(profile === 'pint-ae' && invoice.document_type === 'credit_note' && isCreditNoteReason(reason)
+        ? { credit_note_reason_code: reason }
+        : {}),
     };
   };
+
+const otherValue = (document: InboundInvoice, path: RegExp) =>
+  document.otherValues.find((value) => path.test(value.path))?.value.trim();
+
+/** BTAE-03, the UAE credit note's reason (DiscrepancyResponse), when it is one of the official list. */
+const isCreditNoteReason = (code: string | undefined): code is NonNullable<InvoiceInput['credit_note_reason_code']> =>
+  code !== undefined && v.is(E_INVOICE_INVOICE_FIELDS.credit_note_reason_code, code);
+
+/**
+ * The tax currency from the document's own exchange rate (TaxExchangeRate, the UAE's BTAE-04), where
+ * the VAT total cannot give it (an export at 0 % has no tax to convert).
+ */
+function statedExchangeRate(document: InboundInvoice): InvoiceInput['tax_currency'] {
+  const code = otherValue(document, /^TaxExchangeRate\/TargetCurrencyCode$/);
+  const source = otherValue(document, /^TaxExchangeRate\/SourceCurrencyCode$/);
+  const rate = Number(otherValue(document, /^TaxExchangeRate\/CalculationRate$/));
+  return code !== undefined &&
+    code === document.taxCurrency?.trim() &&
+    isCurrency(code) &&
+    code !== document.currency &&
+    source === document.currency &&
+    rate > 0
+    ? { code, exchange_rate: rate }
+    : undefined;
+}
 
 /** The formats of the JSON fields (src/invoice/eInvoiceFields.ts): a value they refuse stays shown from the document only. */
 const TAX_REGISTRATION_NUMBER = /^[0-9A-Za-z][0-9A-Za-z-]{1,39}$/;

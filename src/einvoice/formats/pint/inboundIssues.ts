@@ -1,27 +1,26 @@
 import type { Issue } from '../../../errors.js';
 import { VAT_CATEGORIES } from '../../../invoice/vatCategories.js';
-import type { InboundInvoice } from '../../inbound/model.js';
+import { divide, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
+import type { InboundInvoice, InLine, InParty } from '../../inbound/model.js';
+import { jsonLineSources } from '../../inbound/takeIntoLines.js';
 import { exemptionCodeOf } from './inboundFields.js';
 import { PINT_JURISDICTIONS, statesNoTax, type PintProfile } from './jurisdictions.js';
 import { AE_TRN, JP_REGISTRATION_SHAPE } from './taxIdentifiers.js';
 
 /**
  * A received document's findings as the official PINT rules judge it (../shared/einvoice/pint's compiled
- * rules, which check-xml runs):
- * - EN 16931's rules are PINT's only in the EU (PINT-EN16931-aligned-rules); elsewhere the tax category
- *   rules on tax identifiers and exemption reasons (BR-S-02, BR-O-02, BR-E-10…) and BR-CO-25/26 are this
- *   service's own checks of what it issues (rules.ts pintBaseIssues), not the document's;
+ * rules, which check-xml runs), the request's rules on the JSON invoice (rules.ts) without:
  * - this service's own format and check-digit checks of tax numbers (snake_case ids in rules.ts), which
  *   no official rule has;
- * - BR-E-10 where the document states an exemption reason code, which the JSON invoice keeps only for the UAE;
- * - ibr-151-ae, which applies to commercial invoices and credit notes (380, 381) only.
+ * - the findings on what the JSON invoice could not hold as the document states it (DOCUMENT_RULES):
+ *   an exemption reason code (BR-E-10, kept only for the UAE), a seller identifier (ibr-co-26), the
+ *   type code (ibr-151-ae applies to 380 and 381 only), a deemed supply's flag (ibr-127-ae)…
  */
 export const pintInboundIssues =
   (profile: PintProfile) =>
   (document: InboundInvoice, issues: Issue[]): Issue[] => [
     ...issues.filter((issue) => {
       if (OWN_CHECKS.has(issue.code)) return false;
-      if (profile !== 'pint-eu' && EN16931_OUTSIDE_PINT.test(issue.code)) return false;
       if (issue.code === PINT_JURISDICTIONS[profile].categoryRule) return !lostCategory(document, issue.path);
       return DOCUMENT_RULES[issue.code]?.(document, issue) ?? true;
     }),
@@ -40,9 +39,38 @@ const DOCUMENT_RULES: Record<string, (document: InboundInvoice, issue: Issue) =>
   // The seller's or its tax representative's GST identifier (BT-31, BT-63) where a category of a GST-registered seller is used.
   'BR-105-GST-SG': (document) =>
     [...document.lines, ...document.breakdown].some((item) => SG_GST_REGISTERED_CODES.has(item.category ?? '')) &&
+    taxNumberOf(document.seller) === undefined &&
     document.taxRepresentative?.vatId === undefined &&
     document.taxRepresentative?.taxRegistration === undefined,
+  // A seller identifier the JSON invoice has no field for (BT-29) or refuses (a placeholder) still identifies the seller.
+  'ibr-co-26': ({ seller }) =>
+    seller.ids.length === 0 && seller.legalId === undefined && taxNumberOf(seller) === undefined,
+  // No due date is needed on a credit note or a deemed supply (ProfileExecutionID's second flag).
+  'ibr-127-ae': (document) =>
+    document.dueDate === undefined &&
+    !['381', '81', '261'].includes(document.typeCode.trim()) &&
+    !/^[01]1[01]{6}$/.test(otherValue(document, 'ProfileExecutionID') ?? ''),
+  'ibr-147-ae': (document) => document.lines.some((line) => !lineAmountAsPintAeComputes(line)),
 };
+
+const taxNumberOf = (party: InParty) => party.vatId ?? party.taxRegistration;
+const otherValue = (document: InboundInvoice, path: string) =>
+  document.otherValues.find((value) => value.path === path)?.value.trim();
+
+/** ibr-147-ae's test: the line amount, to 2 decimals, is quantity × price ÷ base quantity with the line's charges less its allowances. */
+function lineAmountAsPintAeComputes(line: InLine): boolean {
+  const cents = (value: bigint) => roundTo(value, 2);
+  const adjustments = line.allowances.reduce(
+    (total, item) => total + (item.charge ? 1n : -1n) * (parseDecimal(item.amount) ?? 0n),
+    0n,
+  );
+  const base = parseDecimal(line.baseQuantity);
+  const price =
+    base === undefined || base === 0n ? (parseDecimal(line.price) ?? 0n) : divide(parseDecimal(line.price) ?? 0n, base);
+  return (
+    cents(parseDecimal(line.net) ?? 0n) === cents(multiply(parseDecimal(line.quantity) ?? 0n, price) + adjustments)
+  );
+}
 
 /** The GST category codes of a GST-registered seller (BR-105-GST-SG); NG (not registered) is not one. */
 const SG_GST_REGISTERED_CODES = new Set([
@@ -58,7 +86,6 @@ const SG_GST_REGISTERED_CODES = new Set([
 ]);
 
 const OWN_CHECKS = new Set(['aunz_tax_number', 'sg_gst_registration_number', 'my_tin']);
-const EN16931_OUTSIDE_PINT = /^BR-(?:(?:S|Z|E|AE|O|G|K|IC|IG|IP)-\d+|CO-2[56])$/;
 
 /** A missing number stays a finding; a given one is judged by the official shape. */
 function shapeOk(document: InboundInvoice, path: string, shape: RegExp): boolean {
@@ -75,8 +102,7 @@ function shapeOk(document: InboundInvoice, path: string, shape: RegExp): boolean
 function lostCategory(document: InboundInvoice, path: string): boolean {
   const at = /^line_items\[(\d+)\]/.exec(path)?.[1];
   if (at === undefined) return false;
-  const charges = document.allowances.filter((item) => item.charge);
-  const item = document.lines.length > 0 ? [...document.lines, ...charges][Number(at)] : document.breakdown[Number(at)];
+  const item = jsonLineSources(document)[Number(at)];
   return item !== undefined && !(VAT_CATEGORIES as readonly string[]).includes(item.category ?? '');
 }
 

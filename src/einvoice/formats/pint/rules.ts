@@ -265,14 +265,16 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
           "is required: the seller's trade licence number (ibr-150-ae)",
         ),
     ),
-    rule('ibr-172-ae', 'a trade licence names its issuing authority: legal_registration.issuer', (c) =>
-      (['seller', 'buyer'] as const).flatMap((role) =>
+    // The official rule reads the seller's trade licence only (AccountingSupplierParty).
+    rule(
+      'ibr-172-ae',
+      "the seller's trade licence names its issuing authority: seller.legal_registration.issuer",
+      (c) =>
         when(
-          c.invoice[role].legal_registration !== undefined && blank(c.invoice[role].legal_registration?.issuer),
-          `${role}.legal_registration.issuer`,
+          c.invoice.seller.legal_registration !== undefined && blank(c.invoice.seller.legal_registration.issuer),
+          'seller.legal_registration.issuer',
           'is required by PINT AE: the authority that issued the trade licence (ibr-172-ae)',
         ),
-      ),
     ),
     ...(['seller', 'buyer'] as const).map((role) =>
       rule(
@@ -373,18 +375,38 @@ export const PINT_RULES = Object.fromEntries(
   ]),
 ) as unknown as Record<PintProfile, readonly Rule[]>;
 
-/** EN 16931's rules under PINT outside the EU: the tax identifier is tax_registration_number, and it has no VAT country prefix (BR-CO-09). */
-export function pintBaseIssues({ invoice, totals }: PreparedInvoice): Issue[] {
-  const view = {
-    ...invoice,
-    seller: { ...invoice.seller, vat_id: invoice.seller.tax_registration_number ?? invoice.seller.vat_id },
-    buyer: { ...invoice.buyer, vat_id: invoice.buyer.tax_registration_number ?? invoice.buyer.vat_id },
+/**
+ * EN 16931's rules as Peppol PINT outside the EU has them (../shared/einvoice/pint): the shared PINT
+ * rules carry four of those rules.ts checks under their own ids, Singapore BR-CO-25 as BR-CO-25-SG
+ * (BR-11 is ibr-011 above). The tax category rules on tax identifiers and exemption reasons (BR-S-02,
+ * BR-O-02, BR-E-10…) and BR-CO-25 elsewhere are in no PINT jurisdiction's rules, which have their own
+ * (aligned-ibr-jp-04, ibr-134-ae, ibr-167-ae…), and BR-CO-09's VAT prefix is not a tax registration
+ * number's. The tax identifier is tax_registration_number.
+ */
+const PINT_IDS: Readonly<Record<string, string>> = {
+  'BR-09': 'ibr-009',
+  'BR-57': 'ibr-057',
+  'BR-CO-26': 'ibr-co-26',
+  'BR-CL-23': 'ibr-cl-23',
+};
+const PINT_SG_IDS: Readonly<Record<string, string>> = { ...PINT_IDS, 'BR-CO-25': 'BR-CO-25-SG' };
+
+export const pintBaseIssues =
+  (profile: PintProfile) =>
+  ({ invoice, totals }: PreparedInvoice): Issue[] => {
+    const view = {
+      ...invoice,
+      seller: { ...invoice.seller, vat_id: invoice.seller.tax_registration_number ?? invoice.seller.vat_id },
+      buyer: { ...invoice.buyer, vat_id: invoice.buyer.tax_registration_number ?? invoice.buyer.vat_id },
+    };
+    const ids = profile === 'pint-sg' ? PINT_SG_IDS : PINT_IDS;
+    return checkEn16931(view, totals).flatMap((issue) => {
+      const code = ids[issue.code];
+      if (code === undefined) return [];
+      const path =
+        issue.path.endsWith('.vat_id') && invoice.seller.country !== undefined
+          ? issue.path.replace('.vat_id', '.tax_registration_number')
+          : issue.path;
+      return [{ path, code, message: issue.message.replace('EN 16931', 'Peppol PINT') }];
+    });
   };
-  return checkEn16931(view, totals)
-    .filter((issue) => issue.code !== 'BR-CO-09')
-    .map((issue) =>
-      issue.path.endsWith('.vat_id') && invoice.seller.country !== undefined
-        ? { ...issue, path: issue.path.replace('.vat_id', '.tax_registration_number') }
-        : issue,
-    );
-}
