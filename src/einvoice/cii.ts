@@ -222,6 +222,7 @@ function settlement(doc: EInvoiceDocument): XmlElement {
       leaf('ram:AllowanceTotalAmount', totals.allowanceTotal),
       leaf('ram:TaxBasisTotalAmount', totals.taxBasis),
       leaf('ram:TaxTotalAmount', totals.taxTotal, { currencyID: doc.currency }),
+      leaf('ram:RoundingAmount', totals.rounding),
       leaf('ram:GrandTotalAmount', totals.grandTotal),
       leaf('ram:TotalPrepaidAmount', totals.prepaid),
       leaf('ram:DuePayableAmount', totals.duePayable),

@@ -135,6 +135,8 @@ export interface EInvoiceDocument {
     taxTotal: string;
     grandTotal: string;
     prepaid: string | undefined;
+    /** BT-114. */
+    rounding: string | undefined;
     duePayable: string;
   };
   lines: ELine[];
@@ -253,6 +255,7 @@ export function toEInvoiceDocument(
       taxTotal: money(totals.tax),
       grandTotal: money(totals.total),
       prepaid: invoice.amount_paid !== undefined ? money(totals.amountPaid) : undefined,
+      rounding: invoice.rounding_amount !== undefined ? money(totals.rounding) : undefined,
       duePayable: money(totals.balanceDue),
     },
     lines: invoice.line_items.map((line, at) => {

@@ -175,6 +175,7 @@ function monetaryTotal(doc: EInvoiceDocument): XmlElement {
     money(doc, 'cbc:TaxInclusiveAmount', totals.grandTotal),
     money(doc, 'cbc:AllowanceTotalAmount', totals.allowanceTotal),
     money(doc, 'cbc:PrepaidAmount', totals.prepaid),
+    money(doc, 'cbc:PayableRoundingAmount', totals.rounding),
     money(doc, 'cbc:PayableAmount', totals.duePayable),
   );
 }

@@ -42,5 +42,14 @@ export function checkTotals(totals: Totals): AppError | undefined {
       },
     ]);
   }
+  if (totals.balanceDue < 0n) {
+    return rejected('rounding_makes_due_negative', 'The rounding amount makes the amount due negative.', [
+      {
+        path: 'rounding_amount',
+        code: 'rounding_makes_due_negative',
+        message: `must not make the amount due negative (total less amount_paid is ${totals.balanceDue - totals.rounding} minor units)`,
+      },
+    ]);
+  }
   return undefined;
 }

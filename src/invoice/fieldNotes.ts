@@ -64,7 +64,7 @@ const TOTALS_FORMULA = [
   'the discount is shared among the groups: share = floor(discount × group.net / subtotal), the minor units left over go one each to the groups with the largest remainders (ties to the earlier group)',
   'group.tax = round((group.net − share) × rate / 100); tax = Σ group.tax (with one rate: tax = round(taxable × tax_rate / 100))',
   'total = taxable + tax',
-  'balance_due = total − round(amount_paid × 10^digits); an amount paid above the total is a 400 (amount_paid_exceeds_total)',
+  'balance_due = total − round(amount_paid × 10^digits) + round(rounding_amount × 10^digits); an amount paid above the total is a 400 (amount_paid_exceeds_total), a negative balance due a 400 (rounding_makes_due_negative)',
 ];
 
 export function describeInvoiceFields() {

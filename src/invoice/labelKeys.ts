@@ -95,6 +95,7 @@ export const LABEL_KEYS = [
   'total_credit',
   'total',
   'amount_paid',
+  'rounding',
   'balance_due',
   'vat_breakdown',
   'vat_category',

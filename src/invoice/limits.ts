@@ -26,6 +26,8 @@ export const LIMITS = {
   taxExemptionReason: 300,
   /** Major units; the real bound is the invoice total (amount_paid_exceeds_total). */
   amountPaid: 100_000_000_000_000,
+  /** Major units either way: a rounding of the amount due (BT-114), not a discount. */
+  roundingAmount: 1,
   customFields: 10,
   customFieldLabel: 40,
   customFieldValue: 200,

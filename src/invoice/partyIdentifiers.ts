@@ -265,8 +265,10 @@ const schemes: IdentifierScheme[] = [
   {
     code: '0235',
     name: 'UAE tax identification number',
-    format: '10 digits (TIN) or 15 digits (TRN), starting with 1',
-    valid: (id) => /^1(?:[0-9]{9}|[0-9]{14})$/.test(id),
+    format: '10 digits (TIN) or 15 digits (TRN), starting with 1, or a predefined endpoint 99000000xx',
+    // The predefined endpoints stand for a buyer outside the network (the official PINT AE examples
+    // "Exports - predefined endpoint" and "Standard tax invoice - predefined endpoint": 9900000099, 9900000098).
+    valid: (id) => /^(?:1[0-9]{9}|1[0-9]{14}|99000000[0-9]{2})$/.test(id),
     eas: true,
     icd: true,
   },

@@ -143,6 +143,14 @@ export const InvoiceFieldsSchema = v.strictObject(
         description: 'Amount already paid, in major units, 0 to the total; the invoice then shows the balance due.',
       }),
     ),
+    rounding_amount: v.optional(
+      amount({
+        min: -LIMITS.roundingAmount,
+        max: LIMITS.roundingAmount,
+        description:
+          'Rounding of the amount due (EN 16931 BT-114), in major units, -1 to 1: added to the total less amount_paid, e.g. 0.05 steps of cash rounding in Australia, New Zealand, Switzerland or the UAE. The invoice then shows it and the amount due.',
+      }),
+    ),
     purchase_order: v.optional(
       text({ min: 1, max: LIMITS.reference, description: "The buyer's purchase order number, 1 to 64 characters." }),
     ),

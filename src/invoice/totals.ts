@@ -27,6 +27,7 @@ export interface TotalsInput {
   tax_rate?: number | undefined;
   discount?: number | undefined;
   amount_paid?: number | undefined;
+  rounding_amount?: number | undefined;
 }
 
 export interface Totals {
@@ -42,6 +43,8 @@ export interface Totals {
   tax: bigint;
   total: bigint;
   amountPaid: bigint;
+  /** BT-114, rounding_amount in minor units (0 when not given). */
+  rounding: bigint;
   balanceDue: bigint;
 }
 
@@ -74,6 +77,7 @@ export function computeTotals(input: TotalsInput): Totals {
   const taxable = subtotal - discount;
   const total = taxable + tax;
   const amountPaid = toMinor(input.amount_paid, digits);
+  const rounding = toMinor(input.rounding_amount, digits);
   return {
     currency: input.currency,
     digits,
@@ -86,6 +90,7 @@ export function computeTotals(input: TotalsInput): Totals {
     tax,
     total,
     amountPaid,
-    balanceDue: total - amountPaid,
+    rounding,
+    balanceDue: total - amountPaid + rounding,
   };
 }

@@ -97,7 +97,10 @@ export const TotalsReportSchema = v.object({
     v.description('The VAT breakdown: lines grouped by (category, rate) in order of first appearance.'),
   ),
   amount_paid: MoneySchema,
-  balance_due: v.pipe(MoneySchema, v.description('total − amount_paid.')),
+  rounding: v.optional(
+    v.pipe(MoneySchema, v.description('rounding_amount (BT-114), present when the request gives it.')),
+  ),
+  balance_due: v.pipe(MoneySchema, v.description('total − amount_paid + rounding.')),
   payment_qr: v.pipe(
     v.nullable(
       v.object({
@@ -162,6 +165,7 @@ export function buildTotalsReport({ invoice, totals, locale, paymentQr }: Prepar
       tax: money(group.tax),
     })),
     amount_paid: money(totals.amountPaid),
+    ...(invoice.rounding_amount !== undefined ? { rounding: money(totals.rounding) } : {}),
     balance_due: money(totals.balanceDue),
     payment_qr: paymentQr ? { scheme: paymentQr.scheme, payload: paymentQr.payload } : null,
   };

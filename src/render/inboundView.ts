@@ -111,7 +111,11 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals,
-    totalsRows: 1 + (totals.discount ? 2 : 0) + totals.taxes.length + (totals.balanceDue ? 3 : 1),
+    totalsRows:
+      1 +
+      (totals.discount ? 2 : 0) +
+      totals.taxes.length +
+      (totals.balanceDue ? 2 + (totals.amountPaid ? 1 : 0) + (totals.rounding ? 1 : 0) : 1),
     ...inboundTaxBreakdown(doc, fmt),
     payment: inboundPayment(doc),
     swissQrBill: null,

@@ -103,6 +103,8 @@ interface TotalsView {
   total: string;
   /** Both null unless the request gives amount_paid. */
   amountPaid: string | null;
+  /** rounding_amount (BT-114), signed. */
+  rounding?: string | null;
   balanceDue: string | null;
 }
 
@@ -176,7 +178,9 @@ export function buildInvoiceView(
     registered: nonBlank(invoice.seller.tax_registration_number) !== null,
     creditNote,
   });
-  const paid = invoice.amount_paid !== undefined;
+  const rounded = invoice.rounding_amount !== undefined;
+  // The amount due gets rows of its own when something stands between it and the total.
+  const paid = invoice.amount_paid !== undefined || rounded;
   const taxCurrencyRow = taxCurrencyRows(prepared, labels);
   const party = (value: Party) => {
     const { number, fromTaxId } = registrationNumberOf(value);
@@ -210,7 +214,12 @@ export function buildInvoiceView(
     accent: invoice.accent_color === undefined ? null : hexColour(invoice.accent_color),
     rateColumn,
     totalsPad: (rateColumn ? 3 : 2) - (look.lineNumbers ? 0 : 1),
-    totalsRows: 1 + (hasDiscount ? 2 : 0) + report.tax_groups.length + taxCurrencyRow.length + (paid ? 3 : 1),
+    totalsRows:
+      1 +
+      (hasDiscount ? 2 : 0) +
+      report.tax_groups.length +
+      taxCurrencyRow.length +
+      (paid ? 2 + (invoice.amount_paid !== undefined ? 1 : 0) + (rounded ? 1 : 0) : 1),
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
@@ -226,7 +235,8 @@ export function buildInvoiceView(
       ],
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
       total: report.total.formatted,
-      amountPaid: paid ? report.amount_paid.formatted : null,
+      amountPaid: invoice.amount_paid !== undefined ? report.amount_paid.formatted : null,
+      ...(rounded ? { rounding: report.rounding?.formatted ?? null } : {}),
       balanceDue: paid ? report.balance_due.formatted : null,
     },
     vatBreakdown: rateColumn

@@ -57,6 +57,10 @@ test('the corpus covers every VAT situation of the issue', () => {
   );
   assert.ok(corpus.some(([, prepared]) => prepared.invoice.document_type === 'credit_note'));
   assert.ok(corpus.some(([, prepared]) => prepared.invoice.line_items.length === 200));
+  assert.ok(
+    corpus.some(([, prepared]) => prepared.totals.rounding !== 0n),
+    'a rounding of the amount due',
+  );
 });
 
 describe('the official EN 16931 rules (check-xml)', { skip: oracleMissing }, () => {
@@ -120,6 +124,7 @@ describe('every XML amount is the one validate answers', () => {
       assert.deepEqual(values(xml, 'ram:TaxTotalAmount'), [report.tax.decimal], name);
       assert.deepEqual(values(xml, 'ram:GrandTotalAmount'), [report.total.decimal], name);
       assert.deepEqual(values(xml, 'ram:DuePayableAmount'), [report.balance_due.decimal], name);
+      assert.deepEqual(values(xml, 'ram:RoundingAmount'), report.rounding ? [report.rounding.decimal] : [], name);
       assert.deepEqual(
         values(xml, 'ram:TotalPrepaidAmount'),
         prepared.invoice.amount_paid !== undefined ? [report.amount_paid.decimal] : [],
@@ -146,6 +151,11 @@ describe('every XML amount is the one validate answers', () => {
       assert.deepEqual(values(xml, 'cbc:TaxExclusiveAmount'), [report.taxable.decimal], name);
       assert.deepEqual(values(xml, 'cbc:TaxInclusiveAmount'), [report.total.decimal], name);
       assert.deepEqual(values(xml, 'cbc:PayableAmount'), [report.balance_due.decimal], name);
+      assert.deepEqual(
+        values(xml, 'cbc:PayableRoundingAmount'),
+        report.rounding ? [report.rounding.decimal] : [],
+        name,
+      );
       assert.ok(
         values(xml, 'cbc:PayableAmount').length === 1 && new RegExp(`currencyID="${report.currency.code}"`).test(xml),
         name,

@@ -82,6 +82,12 @@ const BAD: { name: string; body: Record<string, unknown>; code: string; issues: 
     ],
   },
   {
+    name: 'a rounding of the amount due, which this service does not write in FatturaPA',
+    body: { ...example, rounding_amount: 0.01 },
+    code: 'einvoice_rules_failed',
+    issues: [['fatturapa_rounding', 'rounding_amount']],
+  },
+  {
     name: 'a regime fiscale that does not exist',
     body: { ...example, fatturapa: { ...example.fatturapa, regime_fiscale: 'RF03' } },
     code: 'validation_failed',

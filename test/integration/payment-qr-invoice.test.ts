@@ -85,6 +85,27 @@ describe('invoices print the payment QR code validate describes', { timeout: 180
     assert.equal(zbarRead(blackenSquare(page, x, y, 7, DPI)), report.payment_qr!.payload);
   });
 
+  test('cash rounding (rounding_amount, BT-114): printed with the amount due, which the QR-bill asks for', async () => {
+    // A part payment of 0.02 leaves an amount off the 0.05 steps of Swiss cash; the rounding brings it back.
+    const unrounded = buildTotalsReport(prepareInvoice({ ...QR_INVOICES.swiss, amount_paid: 0.02 }));
+    const due = Number(unrounded.balance_due.decimal);
+    const rounding = Number((Math.round(due * 20) / 20 - due).toFixed(2));
+    assert.notEqual(rounding, 0);
+    const prepared = prepareInvoice({ ...QR_INVOICES.swiss, amount_paid: 0.02, rounding_amount: rounding });
+    const report = buildTotalsReport(prepared);
+    assert.equal(Number(report.balance_due.decimal), Number((due + rounding).toFixed(2)));
+    assert.match(report.payment_qr!.payload, new RegExp(`\n${report.balance_due.decimal.replace('.', '\\.')}\nCHF\n`));
+    const { pdf } = await renderer.renderPdf(prepared);
+    const text = execFileSync('pdftotext', ['-f', '1', '-l', '1', '-layout', '-', '-'], {
+      input: pdf,
+      encoding: 'utf8',
+    });
+    const plain = (value: string) => value.replace(/\s+/g, ' ');
+    const row = (label: RegExp) => plain(text.split('\n').find((line) => label.test(line)) ?? '');
+    assert.ok(row(/Rundung/).endsWith(plain(report.rounding!.formatted)), row(/Rundung/));
+    assert.ok(row(/Noch zu zahlen/).endsWith(plain(report.balance_due.formatted)), row(/Noch zu zahlen/));
+  });
+
   test('a QR that cannot be made exactly is a 400 with the path, never a wrong code', () => {
     const cases: [unknown, string][] = [
       [{ ...QR_INVOICES.epc, payment: { iban: 'DE89 3704 0044 0532 0130 01' } }, 'payment.iban'],

@@ -86,6 +86,9 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   const format = nationalFormatOf(source);
   const national = format?.id;
   const invoice = format?.inboundFields ? format.inboundFields(source, converted.invoice) : converted.invoice;
+  // A kind of document this service does not write (PINT's self-billing, Japan's non-tax-registered invoice).
+  const kind = format?.documentKind?.(source);
+  if (kind) folded.push(`the document is a ${kind}; it is re-issued as the profile's plain invoice or credit note`);
   try {
     // A format's own fields (FA(3)'s kind, exemption basis, exchange rate…) travel in its request object.
     const body = source.reissueFields ? { ...invoice, ...source.reissueFields } : invoice;

@@ -5,6 +5,7 @@ import { checkBic } from '../../invoice/paymentQr/bic.js';
 import { checkIban } from '../../invoice/paymentQr/iban.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import { CURRENCY_CODES, currencyDigits, type CurrencyCode } from '../../invoice/currencies.js';
+import { LIMITS } from '../../invoice/limits.js';
 import { PartySchema } from '../../invoice/partySchema.js';
 import { VAT_CATEGORIES, type VatCategory } from '../../invoice/vatCategories.js';
 import { divide, formatDecimal, multiply, parseDecimal, roundTo, toNumber } from './decimalText.js';
@@ -102,6 +103,7 @@ export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
       source.totals.prepaid !== undefined && number(source.totals.prepaid) > 0
         ? number(source.totals.prepaid)
         : undefined,
+    rounding_amount: roundingOf(source, folded),
     purchase_order: source.references.find((reference) => reference.bt === 'BT-13')?.value,
     buyer_reference: source.references.find((reference) => reference.bt === 'BT-10')?.value,
     ship_to: source.delivery?.address
@@ -272,6 +274,16 @@ function address(source: InAddress) {
     postal_code: source.postalCode,
     country: source.country && isCountryCode(source.country) ? source.country : undefined,
   };
+}
+
+/** BT-114, when the JSON field takes it (a rounding of at most 1 either way). */
+function roundingOf(source: InboundInvoice, folded: string[]): number | undefined {
+  const rounding = parseDecimal(source.totals.rounding);
+  if (rounding === undefined || rounding === 0n) return undefined;
+  const value = toNumber(rounding);
+  if (Math.abs(value) <= LIMITS.roundingAmount) return value;
+  folded.push(`the rounding amount (BT-114) ${source.totals.rounding} is more than the JSON field takes; left out`);
+  return undefined;
 }
 
 function issueDateOf(reference: string): { issue_date?: string } {

@@ -54,7 +54,7 @@ function taxRows(doc: InboundInvoice, fmt: InboundText): AmountRow[] {
     })),
     ...taxCurrencyRow(doc, fmt),
     ...(rounded && !nonZero(t.prepaid) ? [{ label: `${labels.total} (BT-112)`, amount: amount(t.grandTotal) }] : []),
-    ...(rounded ? [{ label: 'BT-114', amount: amount(t.rounding) }] : []),
+    ...(rounded ? [{ label: labels.rounding, amount: amount(t.rounding) }] : []),
   ];
 }
 

@@ -29,8 +29,15 @@ const EXAMPLE_DIGESTS: Record<string, [cii: string, ubl: string]> = {
 const GENERATED_DIGEST = '70281d2adf523f9ca915bc742c79ceff814e0c6ce9a17670c958b1b47294c62c';
 
 test('en16931 writes the same bytes as before the profiles, with or without "profile": "en16931"', () => {
-  assert.deepEqual(Object.keys(EXAMPLE_DIGESTS).sort(), Object.keys(EINVOICE_EXAMPLES).sort());
-  for (const [name, body] of Object.entries(EINVOICE_EXAMPLES)) {
+  // Examples of fields added later (cash-rounding: rounding_amount) had no bytes then.
+  const later = ['cash-rounding'];
+  assert.deepEqual(
+    Object.keys(EXAMPLE_DIGESTS).sort(),
+    Object.keys(EINVOICE_EXAMPLES)
+      .filter((name) => !later.includes(name))
+      .sort(),
+  );
+  for (const [name, body] of Object.entries(EINVOICE_EXAMPLES).filter(([name]) => !later.includes(name))) {
     const implicit = prepareEInvoice(body);
     const explicit = prepareProfiledEInvoice({ ...body, profile: 'en16931' });
     assert.equal(explicit.profile, 'en16931');

@@ -106,6 +106,7 @@ test('bad input: each rule names its field, all at once', () => {
     ],
     ['an advance invoice without the advance', (r) => (r.ksef.kind = 'ZAL'), [['ksef_advance', 'ksef.advance']]],
     ['an invoice-level discount', (r) => (r.discount = 10), [['ksef_discount', 'discount']]],
+    ['a rounding of the amount due', (r) => (r.rounding_amount = 0.01), [['ksef_rounding', 'rounding_amount']]],
     ['an amount paid without its date', (r) => (r.amount_paid = 10), [['ksef_paid_on', 'ksef.paid_on']]],
     ['a credit note that is no correction', (r) => (r.document_type = 'credit_note'), [['ksef_kind', 'document_type']]],
     [

@@ -74,6 +74,13 @@ describe('the real-world fields refuse bad input with every issue and its path',
       ['amount_paid amount_paid_exceeds_total'],
     ],
     [
+      'a rounding that makes the amount due negative',
+      { ...base, amount_paid: 10803.74, rounding_amount: -0.02 },
+      'rounding_makes_due_negative',
+      ['rounding_amount rounding_makes_due_negative'],
+    ],
+    ['a rounding of more than 1', { ...base, rounding_amount: 1.5 }, 'validation_failed', ['rounding_amount too_big']],
+    [
       'SVG logo by its label',
       { ...base, logo: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=' },
       'validation_failed',
@@ -213,4 +220,14 @@ describe('the real-world example', () => {
     );
     assert.equal(report.balance_due.minor, report.total.minor);
   });
+});
+
+test('rounding_amount (BT-114) is added to the amount due, after the amount paid', () => {
+  const body = { ...EXAMPLE_REAL_WORLD_INVOICE, amount_paid: 800, rounding_amount: -0.03 };
+  const report = buildTotalsReport(prepareInvoice(body));
+  assert.equal(report.rounding?.decimal, '-0.03');
+  const due = Math.round((Number(report.total.decimal) - 800 - 0.03) * 100) / 100;
+  assert.equal(Number(report.balance_due.decimal), due);
+  // Without it, the answer has no rounding at all (a request valid before reads as before).
+  assert.equal(buildTotalsReport(prepareInvoice(EXAMPLE_REAL_WORLD_INVOICE)).rounding, undefined);
 });

@@ -178,6 +178,8 @@ function documentChecks(prepared: PreparedInvoice, fields: FatturaPAFields, push
       push(path, '00200', 'must be at most 20 ASCII characters (FatturaPA String20Type)');
   };
   code20(invoice.invoice_number, 'invoice_number');
+  if (invoice.rounding_amount !== undefined)
+    push('rounding_amount', 'fatturapa_rounding', 'is not written in FatturaPA by this service: leave it out');
   if (!/\d/.test(invoice.invoice_number))
     push('invoice_number', '00425', 'must contain at least one digit (control 00425)');
   code20(invoice.purchase_order, 'purchase_order');

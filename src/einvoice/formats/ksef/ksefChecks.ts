@@ -237,6 +237,8 @@ function moneyIssues(prepared: PreparedInvoice, ksef: KsefFields): Issue[] {
     issues.push(
       issue('discount', 'ksef_discount', 'FA(3) has no invoice-level discount: lower the lines’ unit prices instead'),
     );
+  if (invoice.rounding_amount !== undefined)
+    issues.push(issue('rounding_amount', 'ksef_rounding', 'FA(3) has no rounding of the amount due: leave it out'));
   if (totals.amountPaid !== 0n && ksef.paid_on === undefined)
     issues.push(
       issue('ksef.paid_on', 'ksef_paid_on', 'is required with amount_paid: the date it was paid (DataZaplaty)'),

@@ -22,8 +22,12 @@ export const pintInboundFields =
     const exemptionCode = exemptionCodeOf(document);
     const taxCurrency = taxCurrencyOf(document) ?? statedExchangeRate(document);
     const reason = otherValue(document, /^DiscrepancyResponse\/ResponseCode$/);
+    // A self-billing document is re-issued as the seller's invoice (inspect's folded says so): its process is billing's.
+    const { business_process: process, ...rest } = invoice;
+    const selfBilling = /^urn:peppol:pint:selfbilling-1@/.test(document.customization.trim());
     return {
-      ...invoice,
+      ...rest,
+      ...(process !== undefined && !selfBilling ? { business_process: process } : {}),
       seller: party(profile, document.seller, invoice.seller),
       buyer: party(profile, document.buyer, invoice.buyer),
       ...(exemptionCode && TAX_EXEMPTION_CODE.test(exemptionCode) ? { tax_exemption_code: exemptionCode } : {}),

@@ -50,7 +50,16 @@ const DOCUMENT_RULES: Record<string, (document: InboundInvoice, issue: Issue) =>
     document.dueDate === undefined &&
     !['381', '81', '261'].includes(document.typeCode.trim()) &&
     !/^[01]1[01]{6}$/.test(otherValue(document, 'ProfileExecutionID') ?? ''),
+  // An export (ProfileExecutionID's last flag) may leave the buyer at a predefined endpoint unidentified.
+  'ibr-135-ae': ({ buyer, ...document }) =>
+    !/^[01]{7}1$/.test(otherValue({ buyer, ...document }, 'ProfileExecutionID') ?? '') &&
+    buyer.ids.length === 0 &&
+    taxNumberOf(buyer) === undefined,
   'ibr-147-ae': (document) => document.lines.some((line) => !lineAmountAsPintAeComputes(line)),
+  // Refusals of what this service writes, not findings on a document: it writes every UAE legal registration as a
+  // trade licence (the buyer's document may name another type, BTAE-16), and no reverse-charge line (BTAE-09 unread).
+  'ibr-101-ae': () => false,
+  'ibr-166-ae': () => false,
 };
 
 const taxNumberOf = (party: InParty) => party.vatId ?? party.taxRegistration;

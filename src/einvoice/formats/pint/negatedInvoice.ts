@@ -25,6 +25,7 @@ export function asNegatedInvoice(document: EInvoiceDocument): EInvoiceDocument {
       taxTotal: negate(totals.taxTotal),
       grandTotal: negate(totals.grandTotal),
       prepaid: negateOptional(totals.prepaid),
+      rounding: negateOptional(totals.rounding),
       duePayable: negate(totals.duePayable),
     },
     lines: document.lines.map((line) => ({

@@ -5,7 +5,8 @@ import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { checkEn16931, type Rule } from '../../rules.js';
 import { blank, rule } from '../ruleHelpers.js';
 import { PINT_JURISDICTIONS, PINT_PROFILES, pintCategoryCode, type PintProfile } from './jurisdictions.js';
-import { TAX_IDENTIFIERS } from './taxIdentifiers.js';
+import { productDecimals, sellerTaxNumber, taxNumberFormat, when } from './ruleParts.js';
+import { UAE_RULES } from './uaeRules.js';
 
 /**
  * The Peppol PINT rules a request of this service can break, written from the official rule texts
@@ -14,7 +15,6 @@ import { TAX_IDENTIFIERS } from './taxIdentifiers.js';
  * (identifiers, code lists, sums, decimals) is not repeated; the PINT corpus test runs the official
  * rules over the output to prove it.
  */
-const when = (failed: boolean, path: string, message: string) => (failed ? [{ path, message }] : []);
 
 const sharedRules: readonly Rule[] = [
   rule('ibr-081', "the seller's electronic address (BT-34) is required: seller.electronic_address", (c) =>
@@ -43,37 +43,6 @@ const sharedRules: readonly Rule[] = [
     ),
   ),
 ];
-
-/**
- * The jurisdiction's tax identifier format and check digits on seller and buyer. Japan (aligned-ibr-jp-01)
- * and the UAE (ibr-132-ae) have official rules for the shape; the check digits, and the formats in A-NZ,
- * Singapore and Malaysia, are this service's own checks (snake_case ids: aunz_tax_number,
- * sg_gst_registration_number, my_tin), so a number no authority issued is not sold.
- */
-const taxNumberFormat = (id: string): Rule =>
-  rule(id, "tax_registration_number has the format and check digits of the party's country", (c) =>
-    (['seller', 'buyer'] as const).flatMap((role) => {
-      const number = c.invoice[role].tax_registration_number;
-      const known = TAX_IDENTIFIERS[c.invoice[role].country ?? ''];
-      return number === undefined || known === undefined || known.valid(number)
-        ? []
-        : [
-            {
-              path: `${role}.tax_registration_number`,
-              message: `is not a valid ${known.name}: must be ${known.format}`,
-            },
-          ];
-    }),
-  );
-
-const sellerTaxNumber = (id: string, what: string): Rule =>
-  rule(id, `the seller's ${what} (BT-31) is required: seller.tax_registration_number`, (c) =>
-    when(
-      blank(c.invoice.seller.tax_registration_number),
-      'seller.tax_registration_number',
-      `is required: the seller's ${what} (BT-31, ${id})`,
-    ),
-  );
 
 /** Every line's category (or tax_code) exists in the jurisdiction; one code per category and rate. */
 const categoryRule = (profile: PintProfile): Rule => {
@@ -130,13 +99,6 @@ const taxCurrencyRule = (profile: PintProfile): Rule[] => {
     }),
   ];
 };
-
-/** Decimals of quantity × price, exactly (the product of two decimals, trailing zeros dropped). */
-function productDecimals(quantity: number, price: number): number {
-  const q = decimalFromNumber(quantity);
-  const p = decimalFromNumber(price);
-  return significantScale({ coefficient: q.coefficient * p.coefficient, scale: q.scale + p.scale });
-}
 
 /** JPY has no minor unit: line amounts, discount and amount paid are whole yen (aligned-ibr-jp-06). */
 const wholeAmounts = (id: string): Rule =>
@@ -252,126 +214,42 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
       ),
     ),
   ],
-  'pint-ae': [
-    taxNumberFormat('ibr-132-ae'),
-    sellerTaxNumber('ibr-134-ae', 'TRN'),
-    rule(
-      'ibr-150-ae',
-      "the seller's legal registration (BT-30, the trade licence) is required: seller.legal_registration",
-      (c) =>
-        when(
-          c.invoice.seller.legal_registration === undefined,
-          'seller.legal_registration',
-          "is required: the seller's trade licence number (ibr-150-ae)",
-        ),
-    ),
-    // The official rule reads the seller's trade licence only (AccountingSupplierParty).
-    rule(
-      'ibr-172-ae',
-      "the seller's trade licence names its issuing authority: seller.legal_registration.issuer",
-      (c) =>
-        when(
-          c.invoice.seller.legal_registration !== undefined && blank(c.invoice.seller.legal_registration.issuer),
-          'seller.legal_registration.issuer',
-          'is required by PINT AE: the authority that issued the trade licence (ibr-172-ae)',
-        ),
-    ),
-    ...(['seller', 'buyer'] as const).map((role) =>
-      rule(
-        role === 'seller' ? 'ibr-143-ae' : 'ibr-144-ae',
-        `the ${role}'s street, city and emirate are required`,
-        (c) => [
-          ...when(
-            blank(c.invoice[role].street),
-            `${role}.street`,
-            `is required by PINT AE (${role === 'seller' ? 'ibr-143-ae' : 'ibr-144-ae'})`,
-          ),
-          ...when(
-            blank(c.invoice[role].city),
-            `${role}.city`,
-            `is required by PINT AE (${role === 'seller' ? 'ibr-143-ae' : 'ibr-144-ae'})`,
-          ),
-          ...when(
-            blank(c.invoice[role].country_subdivision),
-            `${role}.country_subdivision`,
-            `is required by PINT AE: the emirate code such as DXB, AUH, SHJ (${role === 'seller' ? 'ibr-143-ae' : 'ibr-144-ae'})`,
-          ),
-        ],
-      ),
-    ),
-    rule('ibr-158-ae', 'a UAE credit note names its reason code (BTAE-03): credit_note_reason_code', (c) =>
+  'pint-ae': UAE_RULES,
+};
+
+/** The business processes (BT-23) each jurisdiction's rules allow; the EU's any. */
+const BUSINESS_PROCESSES: Partial<Record<PintProfile, [id: string, allowed: string[]]>> = {
+  'pint-aunz': ['aligned-ibrp-002', ['urn:peppol:bis:billing']],
+  'pint-sg': ['PEPPOL-EN16931-R007-SG', ['urn:peppol:bis:billing']],
+  'pint-jp': ['aligned-ibrp-002-jp', ['urn:peppol:bis:billing', 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0']],
+  'pint-my': ['aligned-ibrp-002', ['urn:peppol:bis:billing']],
+  'pint-ae': ['aligned-ibrp-002-ae', ['urn:peppol:bis:billing', 'urn:peppol:bis:selfbilling']],
+};
+
+const businessProcessRule = (profile: PintProfile): Rule[] => {
+  const [id, allowed] = BUSINESS_PROCESSES[profile] ?? [];
+  if (id === undefined || allowed === undefined) return [];
+  return [
+    rule(id, `the business process (BT-23) is ${allowed.join(' or ')}: business_process`, (c) =>
       when(
-        c.invoice.document_type === 'credit_note' && c.invoice.credit_note_reason_code === undefined,
-        'credit_note_reason_code',
-        'is required on a PINT AE credit note: DL8.61.1.A to DL8.61.1.E (with preceding_invoice) or VD (ibr-158-ae)',
+        c.invoice.business_process !== undefined && !allowed.includes(c.invoice.business_process),
+        'business_process',
+        `must be ${allowed.join(' or ')} under ${PINT_JURISDICTIONS[profile].title} (${id}); leave it out for the first`,
       ),
     ),
-    rule('ibr-055-ae', 'a UAE credit note names the invoice it credits (BG-3), except a volume discount (VD)', (c) => {
-      const reason = c.invoice.credit_note_reason_code;
-      if (c.invoice.document_type !== 'credit_note' || reason === undefined) return [];
-      return reason === 'VD'
-        ? when(
-            !!c.invoice.preceding_invoice,
-            'preceding_invoice',
-            'must be left out when credit_note_reason_code is VD (ibr-055-ae)',
-          )
-        : when(
-            !c.invoice.preceding_invoice,
-            'preceding_invoice',
-            `is required when credit_note_reason_code is ${reason} (ibr-055-ae)`,
-          );
-    }),
-    rule('ibr-167-ae', 'exempt lines name their exemption reason code (IBT-186): tax_exemption_code', (c) =>
-      when(
-        c.categories.has('E') && c.invoice.tax_exemption_code === undefined,
-        'tax_exemption_code',
-        'is required for exempt (E) lines under PINT AE, e.g. VATEX-AE-EDU (ibr-167-ae)',
-      ),
-    ),
-    rule('ibr-151-ae', 'an invoice has lines other than exempt (E) and out of scope (O)', (c) =>
-      when(
-        [...c.categories].every((category) => category === 'E' || category === 'O'),
-        'line_items',
-        'are all exempt (E) or out of scope (O), which a UAE tax invoice or credit note cannot be (ibr-151-ae)',
-      ),
-    ),
-    rule('ibr-147-ae', 'quantity × unit price has at most 2 decimals', (c) =>
-      c.invoice.line_items.flatMap((line, at) =>
-        when(
-          productDecimals(line.quantity, line.unit_price) > currencyDigits(c.invoice.currency),
-          `line_items[${at}].quantity`,
-          `times unit_price has more than ${currencyDigits(c.invoice.currency)} decimals: PINT AE compares the line amount with the product computed in floating point, so the rounded line amount can disagree (ibr-147-ae)`,
-        ),
-      ),
-    ),
-    rule('ibr-103-ae', 'reverse-charge lines need the buyer TRN (BT-48): buyer.tax_registration_number', (c) =>
-      when(
-        c.categories.has('AE') && blank(c.invoice.buyer.tax_registration_number),
-        'buyer.tax_registration_number',
-        'is required for reverse-charge (AE) lines (ibr-103-ae)',
-      ),
-    ),
-    rule('ibr-127-ae', 'an amount due needs a due date (BT-9): due_date', (c) =>
-      when(
-        c.invoice.document_type !== 'credit_note' && c.totals.balanceDue > 0n && c.invoice.due_date === undefined,
-        'due_date',
-        'is required by PINT AE when an amount is due (ibr-127-ae)',
-      ),
-    ),
-    rule('ibr-154-ae', 'only the plain transaction type 00000000 is written by this service', (c) =>
-      when(
-        c.invoice.transaction_type !== undefined && c.invoice.transaction_type !== '00000000',
-        'transaction_type',
-        'must be 00000000: the special UAE transactions (free zone, deemed supply, margin scheme, summary, continuous, agent, e-commerce, exports) need fields this service does not write (ibr-154-ae)',
-      ),
-    ),
-  ],
+  ];
 };
 
 export const PINT_RULES = Object.fromEntries(
   PINT_PROFILES.map((profile) => [
     profile,
-    [...sharedRules, categoryRule(profile), ...taxCurrencyRule(profile), ...JURISDICTION_RULES[profile]],
+    [
+      ...sharedRules,
+      categoryRule(profile),
+      ...taxCurrencyRule(profile),
+      ...businessProcessRule(profile),
+      ...JURISDICTION_RULES[profile],
+    ],
   ]),
 ) as unknown as Record<PintProfile, readonly Rule[]>;
 
