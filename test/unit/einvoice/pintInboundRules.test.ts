@@ -113,6 +113,16 @@ test('an official example with one fact broken gets the official rule that break
       'aligned-ibr-jp-04-ntr seller.tax_registration_number',
     ],
     [
+      // check-xml pint-my: aligned-ibrp-cl-01-my (and aligned-ibrp-hvg-08, as the HVG breakdown loses its line).
+      'Malaysian line with a tax category code the jurisdiction does not have',
+      tampered(
+        example('my', 'Invoice-Sample-TTX_1.3.0.xml'),
+        /(<cac:ClassifiedTaxCategory>\s*<cbc:ID>)HVG(<\/cbc:ID>)/,
+        '$1XX$2',
+      ),
+      'aligned-ibrp-cl-01-my line_items[0].tax_category',
+    ],
+    [
       'PINT EU exempt breakdown without exemption reason code',
       tampered(
         example('eu', 'vat-category-E.xml'),

@@ -25,6 +25,7 @@ export const pintInboundIssues =
       return DOCUMENT_RULES[issue.code]?.(document, issue) ?? true;
     }),
     ...nonTaxInvoiceIssues(document),
+    ...unknownCategoryCodes(profile, document),
   ];
 
 /** Rules whose finding on the JSON invoice stands only when the document, as it is, breaks them. */
@@ -127,4 +128,35 @@ function nonTaxInvoiceIssues(document: InboundInvoice): Issue[] {
         },
       ]
     : [];
+}
+
+/**
+ * A tax category code outside the jurisdiction's official list (MY "XX"): the JSON invoice would take it
+ * as a default category and judge that instead, so the document's own code is checked here, on lines
+ * (BT-151, the list rule's id), allowances and charges (BT-95/102) and the breakdown (BT-118; the EU's and
+ * Singapore's id for these is CL-17).
+ */
+function unknownCategoryCodes(profile: PintProfile, document: InboundInvoice): Issue[] {
+  const { categoryRule, officialCodes, title } = PINT_JURISDICTIONS[profile];
+  const known = (code: string | undefined) => code === undefined || officialCodes.includes(code.trim());
+  const finding = (path: string, code: string | undefined, line: boolean) => ({
+    path,
+    code: line ? categoryRule : categoryRule.replace('CL-18', 'CL-17'),
+    message: `is ${code}, which is not a tax category code of ${title} (${officialCodes.join(', ')})`,
+  });
+  const sources = jsonLineSources(document);
+  return [
+    ...document.lines.flatMap((line) => {
+      const at = sources.indexOf(line);
+      return known(line.category)
+        ? []
+        : [finding(at < 0 ? `lines[${line.id}].tax_category` : `line_items[${at}].tax_category`, line.category, true)];
+    }),
+    ...document.allowances.flatMap((item, at) =>
+      known(item.category) ? [] : [finding(`allowances_charges[${at}].tax_category`, item.category, false)],
+    ),
+    ...document.breakdown.flatMap((group, at) =>
+      known(group.category) ? [] : [finding(`vat_breakdown[${at}].category`, group.category, false)],
+    ),
+  ];
 }

@@ -30,6 +30,8 @@ export interface PintJurisdiction {
   categoryCodes: Partial<Record<VatCategory, string>>;
   /** Codes a line may name instead (tax_code), and the EN 16931 category each stands for. */
   lineCodes: Readonly<Record<string, VatCategory>>;
+  /** Every code the official categoryRule accepts on a received document (some of them this service does not write). */
+  officialCodes: readonly string[];
   /** The tax accounting currency (BT-6) the jurisdiction allows; undefined: any other than the invoice's. */
   taxCurrency: CurrencyCode | undefined;
   /** The rule that names it. */
@@ -50,6 +52,7 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
     categoryRule: 'BR-CL-18',
     categoryCodes: { S: 'S', Z: 'Z', E: 'E', AE: 'AE', K: 'K', G: 'G', O: 'O' },
     lineCodes: {},
+    officialCodes: ['AE', 'L', 'M', 'E', 'S', 'Z', 'G', 'O', 'K', 'B'],
     taxCurrency: undefined,
     taxCurrencyRule: 'PEPPOL-EN16931-R005',
     taxCurrencyRequired: false,
@@ -63,6 +66,7 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
     categoryRule: 'aligned-ibrp-cl-01-aunz',
     categoryCodes: { S: 'S', Z: 'Z', E: 'E', G: 'G', O: 'O' },
     lineCodes: {},
+    officialCodes: ['E', 'S', 'Z', 'G', 'O'],
     taxCurrency: undefined,
     taxCurrencyRule: undefined,
     taxCurrencyRequired: false,
@@ -76,6 +80,22 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
     categoryRule: 'BR-CL-18-GST-SG',
     categoryCodes: { S: 'SR', Z: 'ZR', E: 'ESN33', O: 'OS' },
     lineCodes: { SR: 'S', 'SRCA-S': 'S', ZR: 'Z', ES33: 'E', ESN33: 'E', OS: 'O' },
+    officialCodes: [
+      'SR',
+      'SRCA-S',
+      'SRCA-C',
+      'ZR',
+      'ES33',
+      'ESN33',
+      'DS',
+      'OS',
+      'NA',
+      'NG',
+      'SRRC',
+      'SROVR-RS',
+      'SROVR-LVG',
+      'SRLVG',
+    ],
     taxCurrency: 'SGD',
     taxCurrencyRule: 'BR-53-GST-SG',
     taxCurrencyRequired: true,
@@ -90,6 +110,7 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
     // The reduced 8 % rate is category AA; a line at 8 % in S is written as AA.
     categoryCodes: { S: 'S', E: 'E', G: 'G', O: 'O' },
     lineCodes: { S: 'S', AA: 'S' },
+    officialCodes: ['AA', 'E', 'S', 'G', 'O'],
     taxCurrency: 'JPY',
     taxCurrencyRule: 'aligned-ibr-jp-05',
     taxCurrencyRequired: true,
@@ -103,6 +124,7 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
     categoryRule: 'aligned-ibrp-cl-01-my',
     categoryCodes: { S: 'SA', E: 'E', O: 'O' },
     lineCodes: { SA: 'S', SE: 'S', E: 'E', O: 'O' },
+    officialCodes: ['SA', 'SE', 'HVG', 'LVG', 'E', 'O', 'TTX'],
     taxCurrency: 'MYR',
     taxCurrencyRule: 'ibr-cl-05-my',
     taxCurrencyRequired: false,
@@ -116,6 +138,7 @@ export const PINT_JURISDICTIONS: Readonly<Record<PintProfile, PintJurisdiction>>
     categoryRule: 'ibr-139-ae',
     categoryCodes: { S: 'S', Z: 'Z', E: 'E', AE: 'AE', O: 'O' },
     lineCodes: {},
+    officialCodes: ['S', 'E', 'O', 'AE', 'Z', 'N'],
     taxCurrency: 'AED',
     taxCurrencyRule: 'ibr-159-ae',
     taxCurrencyRequired: true,
