@@ -65,6 +65,7 @@ test('the JSON invoice carries the PINT fields the document states, so a re-issu
 
 test('an official example with one fact broken gets the official rule that breaks', { skip }, () => {
   const uae = example('ae', 'Standard invoice Mandatory fields.xml');
+  const jpForeignSeller = example('jp', 'Japan PINT Invoice UBL Example2-TaxAcctCur.xml');
   const cases: [string, string, string][] = [
     [
       'UAE seller without TRN',
@@ -123,6 +124,16 @@ test('an official example with one fact broken gets the official rule that break
       'aligned-ibrp-cl-01-my line_items[0].tax_category',
     ],
     [
+      // A seller in GB with a Japanese registration: the official rule reads it whatever the address.
+      'Japanese registration number of the wrong shape, period after 2023-10-01',
+      tampered(
+        jpForeignSeller,
+        '<cbc:CompanyID>T1234567890123</cbc:CompanyID>',
+        '<cbc:CompanyID>T12345</cbc:CompanyID>',
+      ),
+      'aligned-ibr-jp-01 seller.tax_registration_number',
+    ],
+    [
       'PINT EU exempt breakdown without exemption reason code',
       tampered(
         example('eu', 'vat-category-E.xml'),
@@ -132,6 +143,13 @@ test('an official example with one fact broken gets the official rule that break
       'BR-E-10 tax_exemption_reason',
     ],
   ];
+  // Before the qualified-invoice system (periods before 2023-10-01) the shape is not required (check-xml: 0 fatal).
+  const before = tampered(
+    tampered(jpForeignSeller, '<cbc:CompanyID>T1234567890123</cbc:CompanyID>', '<cbc:CompanyID>T12345</cbc:CompanyID>'),
+    /2023-10-18/g,
+    '2023-09-18',
+  );
+  assert.deepEqual(findings(inspectText(before)), []);
   for (const [name, xml, finding] of cases) {
     assert.ok(
       findings(inspectText(xml)).includes(finding),

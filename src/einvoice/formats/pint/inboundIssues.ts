@@ -33,7 +33,11 @@ const DOCUMENT_RULES: Record<string, (document: InboundInvoice, issue: Issue) =>
   'BR-E-10': (document) => exemptionCodeOf(document) === undefined,
   'ibr-151-ae': (document) => ['380', '381'].includes(document.typeCode.trim()),
   // The official rules check the shape only; the check digits are this service's own (taxIdentifiers.ts).
-  'aligned-ibr-jp-01': (document, issue) => !shapeOk(document, issue.path, JP_REGISTRATION_SHAPE),
+  // The official rule reads the seller's number, and only for a period (BG-14, BG-26) from 2023-10-01 on.
+  'aligned-ibr-jp-01': (document, issue) =>
+    issue.path.startsWith('seller.') &&
+    qualifiedInvoicePeriod(document) &&
+    !shapeOk(document, issue.path, JP_REGISTRATION_SHAPE),
   'ibr-132-ae': (document, issue) => !shapeOk(document, issue.path, AE_TRN),
   // Japan's invoice of a seller that is not tax-registered has no seller tax identifier (aligned-ibr-jp-04-ntr).
   'aligned-ibr-jp-04': (document) => !statesNoTax(document.customization),
@@ -63,6 +67,13 @@ const DOCUMENT_RULES: Record<string, (document: InboundInvoice, issue: Issue) =>
   'ibr-166-ae': () => false,
 };
 
+/** Japan's qualified-invoice system began on 2023-10-01: a period date from then on. */
+const qualifiedInvoicePeriod = (document: InboundInvoice) =>
+  [
+    document.periodStart,
+    document.periodEnd,
+    ...document.lines.flatMap((line) => [line.periodStart, line.periodEnd]),
+  ].some((date) => date !== undefined && date >= '2023-10-01');
 const taxNumberOf = (party: InParty) => party.vatId ?? party.taxRegistration;
 const otherValue = (document: InboundInvoice, path: string) =>
   document.otherValues.find((value) => value.path === path)?.value.trim();
