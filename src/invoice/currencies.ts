@@ -31,3 +31,35 @@ export const DEFAULT_CURRENCY: CurrencyCode = 'USD';
 export function currencyDigits(code: CurrencyCode): number {
   return CURRENCIES[code].digits;
 }
+
+/** ISO 4217 minor units other than 2 of currencies a received document may state (not sold in, so not in CURRENCIES). */
+const OTHER_MINOR_DIGITS: Readonly<Record<string, number>> = {
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+};
+
+/** The minor-unit digits of any ISO 4217 code, as a received document's amounts are read: 2 when not known otherwise. */
+export function minorDigitsOf(code: string): number {
+  const trimmed = code.trim();
+  return trimmed in CURRENCIES ? currencyDigits(trimmed as CurrencyCode) : (OTHER_MINOR_DIGITS[trimmed] ?? 2);
+}

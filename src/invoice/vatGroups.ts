@@ -40,7 +40,7 @@ export function groupLines(lines: readonly GroupedLine[]): Pick<VatGroup, 'categ
 }
 
 /** Splits `total` over `weights` in proportion, by largest remainder; the shares sum to `total`. */
-function allocateByLargestRemainder(total: bigint, weights: readonly bigint[]): bigint[] {
+export function allocateByLargestRemainder(total: bigint, weights: readonly bigint[]): bigint[] {
   const sum = weights.reduce((acc, weight) => acc + weight, 0n);
   if (sum === 0n) return weights.map(() => 0n);
   const shares = weights.map((weight) => (total * weight) / sum);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
+import { inspectEInvoice } from '../../src/einvoice/inbound/inspect.js';
 import { buildEInvoiceValidation } from '../../src/einvoice/validationReport.js';
 import { checkEInvoice, type ProfiledInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { PROFILES } from '../../src/einvoice/profiles.js';
@@ -163,6 +164,29 @@ describe('every XML amount is the one validate answers', () => {
             `${name}: BT-111`,
           );
         }
+      }
+    });
+  }
+});
+
+describe('what this service writes, inspect reads back under its profile', () => {
+  for (const profile of PINT_CORPUS_PROFILES) {
+    test(`${profile}: no finding, no difference, and re-issued the same amounts`, () => {
+      for (const [name, profiled] of corpus[profile]) {
+        const answer = inspectEInvoice(eInvoiceXml(profiled.prepared, 'ubl', profile), 'xml');
+        assert.equal(answer.reissue.profile, profile, name);
+        assert.deepEqual(answer.rules.issues, [], name);
+        assert.deepEqual(answer.totals.differences, [], name);
+        // PINT JP's credit note is an invoice of negative amounts, which the JSON invoice cannot hold.
+        if (profile === 'pint-jp' && profiled.prepared.invoice.document_type === 'credit_note') continue;
+        assert.deepEqual(answer.reissue.issues, [], name);
+        const again = checkEInvoice({ ...answer.invoice, profile }).prepared.totals;
+        const { totals } = profiled.prepared;
+        assert.deepEqual(
+          [again.tax, again.total, again.balanceDue],
+          [totals.tax, totals.total, totals.balanceDue],
+          name,
+        );
       }
     });
   }

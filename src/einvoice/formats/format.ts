@@ -51,7 +51,7 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
    * A recognised document's JSON invoice completed with the profile's own fields it states (PINT's
    * tax registration numbers, emirates, tax currency…), so that its rules and a re-issue see them.
    */
-  inboundFields?: (document: InboundInvoice, invoice: InvoiceInput) => InvoiceInput;
+  inboundFields?: (document: InboundInvoice, invoice: InvoiceInput, folded: string[]) => InvoiceInput;
   /** A recognised document's rule findings without those its own rules judge on what the JSON invoice cannot state. */
   inboundIssues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
   /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */

@@ -1,3 +1,4 @@
+import { minorDigitsOf } from '../../invoice/currencies.js';
 import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
 import { FORMATS } from '../formats/registry.js';
 import {
@@ -182,6 +183,8 @@ function compareBreakdown(invoice: InboundInvoice, rules: InboundTotalsRules, di
   const key = (category: string | undefined, rate: string | undefined) =>
     rules.anyRate?.(category ?? '') ? `${category}|any` : `${category ?? ''}|${parseDecimal(rate) ?? 0n}`;
   let taxTotal: bigint | undefined = invoice.breakdown.length > 0 ? 0n : undefined;
+  const digits = minorDigitsOf(invoice.currency);
+  const minorUnit = parseDecimal('1')! / 10n ** BigInt(digits);
   invoice.breakdown.forEach((group, at) => {
     const groupKey = key(group.category, group.rate);
     const other = rules.otherTax?.(group, invoice);
@@ -200,13 +203,13 @@ function compareBreakdown(invoice: InboundInvoice, rules: InboundTotalsRules, di
       ? other.tax
       : basis === undefined
         ? undefined
-        : roundTo(divide(multiply(basis, rate), HUNDRED), 2);
-    // BR-CO-17 lets each group's VAT differ by rounding; a cent either way is not reported.
+        : roundTo(divide(multiply(basis, rate), HUNDRED), digits);
+    // BR-CO-17 lets each group's VAT differ by rounding; one minor unit either way (a cent, a yen) is not reported.
     const documentTax = parseDecimal(group.tax);
     if (
       tax !== undefined &&
       documentTax !== undefined &&
-      (documentTax - tax > 10_000n || tax - documentTax > 10_000n)
+      (documentTax - tax > minorUnit || tax - documentTax > minorUnit)
     ) {
       differ(`vat_breakdown[${at}].tax`, 'BT-117', 'BR-CO-17', documentTax, tax);
     }

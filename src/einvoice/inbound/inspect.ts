@@ -85,7 +85,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
   const format = nationalFormatOf(source);
   const national = format?.id;
-  const invoice = format?.inboundFields ? format.inboundFields(source, converted.invoice) : converted.invoice;
+  const invoice = format?.inboundFields ? format.inboundFields(source, converted.invoice, folded) : converted.invoice;
   // A kind of document this service does not write (PINT's self-billing, Japan's non-tax-registered invoice).
   const kind = format?.documentKind?.(source);
   if (kind) folded.push(`the document is a ${kind}; it is re-issued as the profile's plain invoice or credit note`);

@@ -1,3 +1,4 @@
+import { allocateByLargestRemainder } from '../../invoice/vatGroups.js';
 import { formatDecimal, parseDecimal } from './decimalText.js';
 import type { InAllowanceCharge, InboundInvoice, InBreakdown, InLine } from './model.js';
 
@@ -54,11 +55,16 @@ export function takeIntoLines(source: InboundInvoice, digits: number): TakenInto
     ...source.lines.filter((line) => !taken.has(line)).map((line) => groupOf(line.category, line.rate)),
     ...charges.map((charge) => groupOf(charge.category, charge.rate)),
   ]);
+  const allowances = source.allowances.filter((item) => !item.charge);
+  // The JSON discount shares itself among the rates as this service writes it: where that gives the document's
+  // allowance of each rate, the discount holds them as they are (a document this service wrote, for one).
+  if (groups.size <= 1 || sharedAsTheDiscount(source, { taken, less, allowances, charges }, digits))
+    return { less, taken, discount: allowances, folded };
   const discount: InAllowanceCharge[] = [];
-  for (const allowance of source.allowances.filter((item) => !item.charge)) {
+  for (const allowance of allowances) {
     const amount = parseDecimal(allowance.amount) ?? 0n;
     const target =
-      groups.size > 1 && allowance.category !== undefined && amount > 0n
+      allowance.category !== undefined && amount > 0n
         ? into(groupOf(allowance.category, allowance.rate), amount)
         : undefined;
     if (target)
@@ -68,6 +74,35 @@ export function takeIntoLines(source: InboundInvoice, digits: number): TakenInto
     else discount.push(allowance);
   }
   return { less, taken, discount, folded };
+}
+
+/** Whether the JSON discount, shared by largest remainder over the groups' nets (src/invoice/vatGroups.ts), gives each group its allowances. */
+function sharedAsTheDiscount(
+  source: InboundInvoice,
+  kept: {
+    taken: Set<InLine>;
+    less: Map<InLine, bigint>;
+    allowances: InAllowanceCharge[];
+    charges: InAllowanceCharge[];
+  },
+  digits: number,
+): boolean {
+  const minor = (value: bigint) => value / 10n ** BigInt(6 - digits);
+  const nets = new Map<string, bigint>();
+  const add = (group: string, value: bigint) => nets.set(group, (nets.get(group) ?? 0n) + value);
+  for (const line of source.lines)
+    if (!kept.taken.has(line))
+      add(groupOf(line.category, line.rate), (parseDecimal(line.net) ?? 0n) - (kept.less.get(line) ?? 0n));
+  for (const charge of kept.charges) add(groupOf(charge.category, charge.rate), parseDecimal(charge.amount) ?? 0n);
+  const stated = new Map<string, bigint>();
+  for (const allowance of kept.allowances) {
+    const group = groupOf(allowance.category, allowance.rate);
+    if (allowance.category === undefined || !nets.has(group)) return false;
+    stated.set(group, (stated.get(group) ?? 0n) + minor(parseDecimal(allowance.amount) ?? 0n));
+  }
+  const total = [...stated.values()].reduce((sum, value) => sum + value, 0n);
+  const shares = allocateByLargestRemainder(total, [...nets.values()].map(minor));
+  return [...nets.keys()].every((group, at) => shares[at] === (stated.get(group) ?? 0n));
 }
 
 /**

@@ -4,7 +4,7 @@ import { E_INVOICE_INVOICE_FIELDS, E_INVOICE_PARTY_FIELDS } from '../../invoice/
 import { checkBic } from '../../invoice/paymentQr/bic.js';
 import { checkIban } from '../../invoice/paymentQr/iban.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
-import { CURRENCY_CODES, currencyDigits, type CurrencyCode } from '../../invoice/currencies.js';
+import { minorDigitsOf } from '../../invoice/currencies.js';
 import { LIMITS } from '../../invoice/limits.js';
 import { PartySchema } from '../../invoice/partySchema.js';
 import { VAT_CATEGORIES, type VatCategory } from '../../invoice/vatCategories.js';
@@ -36,11 +36,8 @@ const number = (text: string | undefined) => toNumber(parseDecimal(text) ?? 0n);
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== '')) as T;
 
-const digitsOf = (code: string) =>
-  (CURRENCY_CODES as readonly string[]).includes(code) ? currencyDigits(code as CurrencyCode) : 2;
-
 export function toInvoiceJson(source: InboundInvoice): InvoiceJson {
-  const digits = digitsOf(source.currency);
+  const digits = minorDigitsOf(source.currency);
   const taken = source.lines.length > 0 ? takeIntoLines(source, digits) : undefined;
   const folded: string[] = [...(taken?.folded ?? [])];
   const lines = taken

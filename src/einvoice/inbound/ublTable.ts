@@ -70,7 +70,7 @@ const LINE: SyntaxTable['line'] = {
   attributes: { each: p('Item/AdditionalItemProperty'), label: p('Name'), value: p('Value') },
   classifications: {
     each: p('Item/CommodityClassification'),
-    code: { path: p('ItemClassificationCode'), scheme: 'schemeID' },
+    code: { path: p('ItemClassificationCode'), scheme: 'listID' },
   },
   facts: [
     ['BT-159', p('Item/OriginCountry/IdentificationCode')],

@@ -2,6 +2,7 @@ import { defineFormat } from '../format.js';
 import { CEN_RULE_SET } from '../identifiers.js';
 import { HR_EXAMPLE_REQUEST } from './example.js';
 import { adaptHr, HR_DEFAULT_PROCESS, HR_SPECIFICATION } from './hrDocument.js';
+import { hrInboundFields } from './inboundFields.js';
 import { HR_RULES } from './rules.js';
 
 /** Croatia's HR-CIUS 2025 with the HR extension (eRačun), mandatory for domestic B2B since 2026-01-01; UBL only. */
@@ -24,6 +25,7 @@ export const hr = defineFormat({
   ],
   rules: HR_RULES,
   recognise: (document) => document.customization.trim() === HR_SPECIFICATION,
+  inboundFields: hrInboundFields,
   adapt: adaptHr,
   docs: {
     whatYouGet: "Croatia's eRačun (HR-CIUS 2025 with the HR extension, domestic B2B since 2026-01-01)",

@@ -5,7 +5,8 @@ import type { InvoiceInput } from '../../../invoice/schema.js';
 import { inTaxCurrency } from '../../../invoice/taxCurrency.js';
 import { parseDecimal } from '../../inbound/decimalText.js';
 import type { InboundInvoice, InParty } from '../../inbound/model.js';
-import type { PintProfile } from './jurisdictions.js';
+import { jsonLineSources } from '../../inbound/takeIntoLines.js';
+import { PINT_JURISDICTIONS, type PintProfile } from './jurisdictions.js';
 
 /**
  * A received PINT document's own fields in the JSON invoice (src/einvoice/inbound/toInvoiceJson.ts
@@ -18,9 +19,9 @@ import type { PintProfile } from './jurisdictions.js';
  */
 export const pintInboundFields =
   (profile: PintProfile) =>
-  (document: InboundInvoice, invoice: InvoiceInput): InvoiceInput => {
+  (document: InboundInvoice, invoice: InvoiceInput, folded: string[]): InvoiceInput => {
     const exemptionCode = exemptionCodeOf(document);
-    const taxCurrency = taxCurrencyOf(document) ?? statedExchangeRate(document);
+    const taxCurrency = taxCurrencyOf(document) ?? statedExchangeRate(document) ?? untaxedRate(document, folded);
     const reason = otherValue(document, /^DiscrepancyResponse\/ResponseCode$/);
     // A self-billing document is re-issued as the seller's invoice (inspect's folded says so): its process is billing's.
     const { business_process: process, ...rest } = invoice;
@@ -28,6 +29,7 @@ export const pintInboundFields =
     return {
       ...rest,
       ...(process !== undefined && !selfBilling ? { business_process: process } : {}),
+      line_items: jurisdictionCodes(profile, document, invoice.line_items),
       seller: party(profile, document.seller, invoice.seller),
       buyer: party(profile, document.buyer, invoice.buyer),
       ...(exemptionCode && TAX_EXEMPTION_CODE.test(exemptionCode) ? { tax_exemption_code: exemptionCode } : {}),
@@ -40,6 +42,26 @@ export const pintInboundFields =
         : {}),
     };
   };
+
+/**
+ * A line coded with the jurisdiction's own tax code (Singapore's ESN33, Malaysia's SE, Japan's AA): its
+ * EN 16931 category and the code as tax_code, as a request names them (toInvoiceJson reads EN 16931's only).
+ */
+function jurisdictionCodes(
+  profile: PintProfile,
+  document: InboundInvoice,
+  lines: InvoiceInput['line_items'],
+): InvoiceInput['line_items'] {
+  const { lineCodes } = PINT_JURISDICTIONS[profile];
+  const sources = jsonLineSources(document);
+  return lines.map((line, at) => {
+    const code = sources[at]?.category?.trim();
+    const category = code === undefined ? undefined : lineCodes[code];
+    return category === undefined || code === line.tax_category
+      ? line
+      : { ...line, tax_category: category, tax_code: code };
+  });
+}
 
 const otherValue = (document: InboundInvoice, path: RegExp) =>
   document.otherValues.find((value) => path.test(value.path))?.value.trim();
@@ -107,20 +129,51 @@ function taxCurrencyOf(document: InboundInvoice): InvoiceInput['tax_currency'] {
   if (code === undefined || code === document.currency || !isCurrency(code) || !isCurrency(document.currency))
     return undefined;
   const [amount, currency] = (document.totals.taxTotalAccounting ?? '').split(' ');
-  const target = parseDecimal(amount);
-  const tax = parseDecimal(document.totals.taxTotal);
-  if (target === undefined || tax === undefined || tax <= 0n || (currency !== undefined && currency !== code))
-    return undefined;
-  const ratio = Number(target) / Number(tax);
+  if (currency !== undefined && currency !== code) return undefined;
+  const fromTax = rateGiving(document.currency, document.totals.taxTotal, code, amount);
+  if (fromTax !== undefined) return fromTax;
+  // No VAT to convert (all zero rated): Singapore states the total without GST in SGD too (sgdtotal-excl-gst,
+  // read as a document reference with the currency as its id), which the same rate gives from BT-109.
+  const total = document.attachments.find((item) => item.id === code && /^\d+(?:\.\d+)?$/.test(item.description ?? ''));
+  return rateGiving(document.currency, document.totals.taxBasis, code, total?.description);
+}
+
+/** The shortest rate that turns `from` (invoice currency) into `to` (tax currency) as the writer rounds (src/invoice/taxCurrency.ts). */
+function rateGiving(
+  invoiceCurrency: CurrencyCode,
+  from: string | undefined,
+  code: CurrencyCode,
+  to: string | undefined,
+): InvoiceInput['tax_currency'] {
+  const source = parseDecimal(from);
+  const target = parseDecimal(to);
+  if (source === undefined || target === undefined || source <= 0n) return undefined;
+  const ratio = Number(target) / Number(source);
   // parseDecimal's values are in 10^-6 units; the writer converts minor units.
-  const invoiceDigits = currencyDigits(document.currency);
-  const taxMinor = tax / 10n ** BigInt(6 - invoiceDigits);
+  const invoiceDigits = currencyDigits(invoiceCurrency);
+  const sourceMinor = source / 10n ** BigInt(6 - invoiceDigits);
   const targetMinor = target / 10n ** BigInt(6 - currencyDigits(code));
   for (let decimals = 0; decimals <= 10; decimals++) {
     const given = { code, exchange_rate: Number(ratio.toFixed(decimals)) };
-    if (given.exchange_rate > 0 && inTaxCurrency(taxMinor, invoiceDigits, given) === targetMinor) return given;
+    if (given.exchange_rate > 0 && inTaxCurrency(sourceMinor, invoiceDigits, given) === targetMinor) return given;
   }
   return undefined;
+}
+
+/**
+ * A foreign-currency document without VAT states its tax currency (BT-6) and a VAT total of 0 in it
+ * (BT-111) but no rate, and no amount gives one: any rate gives that 0, and this service writes no rate
+ * outside the UAE, so 1 stands in (folded says so), as a request needs one.
+ */
+function untaxedRate(document: InboundInvoice, folded: string[]): InvoiceInput['tax_currency'] {
+  const code = document.taxCurrency?.trim();
+  const [amount] = (document.totals.taxTotalAccounting ?? '').split(' ');
+  if (code === undefined || !isCurrency(code) || code === document.currency) return undefined;
+  if (parseDecimal(document.totals.taxTotal) !== 0n || parseDecimal(amount) !== 0n) return undefined;
+  folded.push(
+    `tax_currency ${code}: the document states no exchange rate and no VAT to convert; 1 stands in, as any rate gives 0 ${code}`,
+  );
+  return { code, exchange_rate: 1 };
 }
 
 const isCurrency = (code: string): code is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(code);
