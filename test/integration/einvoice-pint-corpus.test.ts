@@ -171,14 +171,12 @@ describe('every XML amount is the one validate answers', () => {
 
 describe('what this service writes, inspect reads back under its profile', () => {
   for (const profile of PINT_CORPUS_PROFILES) {
-    test(`${profile}: no finding, no difference, and re-issued the same amounts`, () => {
+    test(`${profile}: no finding, no difference, and re-issued the same amounts (PINT JP's return invoice as a credit note)`, () => {
       for (const [name, profiled] of corpus[profile]) {
         const answer = inspectEInvoice(eInvoiceXml(profiled.prepared, 'ubl', profile), 'xml');
         assert.equal(answer.reissue.profile, profile, name);
         assert.deepEqual(answer.rules.issues, [], name);
         assert.deepEqual(answer.totals.differences, [], name);
-        // PINT JP's credit note is an invoice of negative amounts, which the JSON invoice cannot hold.
-        if (profile === 'pint-jp' && profiled.prepared.invoice.document_type === 'credit_note') continue;
         assert.deepEqual(answer.reissue.issues, [], name);
         const again = checkEInvoice({ ...answer.invoice, profile }).prepared.totals;
         const { totals } = profiled.prepared;

@@ -6,7 +6,6 @@ import { after, before, describe, test } from 'node:test';
 import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { inspectEInvoice, type InspectAnswer } from '../../src/einvoice/inbound/inspect.js';
 import { checkEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { minorToDecimal } from '../../src/invoice/money.js';
 import { EINVOICE_ORACLE, oracleMissing, runCheckXml, type OracleKind } from '../support/einvoiceOracle.js';
 
 /**
@@ -53,6 +52,7 @@ const REFUSED: Record<string, string[]> = {
       'jp/examples/Japan PINT Invoice UBL Example4-SumInv2.xml',
       'jp/examples/Japan PINT Invoice UBL Example5-AllowanceCharge.xml',
       'jp/examples/Japan PINT Invoice UBL Example6-CorrInv.xml',
+      'jp/examples/Japan PINT Invoice UBL Example7-Return.Quan.ItPr.xml',
       'jp/examples/Japan PINT Invoice UBL Example9-SumInv1 and O.xml',
     ],
   ),
@@ -77,7 +77,8 @@ const REFUSED: Record<string, string[]> = {
     ['jp/examples/JP BIS Invoice for Non-tax Registered Businesses UBL Example1-minimum.xml'],
   ),
   // A negative line without a positive line of its tax category and rate to take it, or a negative
-  // invoice: the JSON invoice has no negative amounts.
+  // invoice: the JSON invoice has no negative amounts (PINT JP's return invoice is read as the credit note
+  // pint-jp writes so, but this one is a non-tax-registered invoice's).
   ...same(
     ['too_small'],
     [
@@ -88,7 +89,6 @@ const REFUSED: Record<string, string[]> = {
       'aunz/examples/AU Self Billing - Negative Invoice.xml',
       'eu/examples/base-negative-inv-correction.xml',
       'jp/examples/JP BIS Invoice for Non-tax Registered Businesses UBL Example-Return.Quan.ItPr.xml',
-      'jp/examples/Japan PINT Invoice UBL Example7-Return.Quan.ItPr.xml',
     ],
   ),
   // What the JSON invoice has no field for: the UAE's commercial invoice (480) of exempt or out-of-scope
@@ -196,24 +196,23 @@ describe('re-issuing the official PINT examples', { skip: oracleMissing }, () =>
   test('a re-issued example keeps every amount, and the official rules accept it', () => {
     const kinds = new Set<OracleKind>();
     const reissued = [...answers, ...japanese].filter(([, answer]) => answer.reissue.valid);
-    assert.equal(reissued.filter(([name]) => name.startsWith('jp/')).length, 7);
+    assert.equal(reissued.filter(([name]) => name.startsWith('jp/')).length, 8);
     for (const [name, answer] of reissued) {
       const profile = answer.reissue.profile;
       const { prepared, issues } = checkEInvoice({ ...answer.invoice, profile });
       assert.deepEqual(issues, [], name);
-      const { totals } = prepared;
+      // The amounts as the re-issued XML states them (a PINT JP return stays an invoice of negative amounts).
+      const xml = eInvoiceXml(prepared, 'ubl', profile).toString('utf8');
       const stated = answer.totals.document;
-      assert.equal(Number(minorToDecimal(totals.tax, totals.digits)), Number(stated.tax_total), `${name} BT-110`);
-      assert.equal(Number(minorToDecimal(totals.total, totals.digits)), Number(stated.grand_total), `${name} BT-112`);
-      const due = stated.due_payable ?? stated.grand_total;
-      assert.equal(Number(minorToDecimal(totals.balanceDue, totals.digits)), Number(due), `${name} BT-115`);
+      const written = (element: string) =>
+        Number(new RegExp(`<cbc:${element} currencyID="${answer.currency}">([^<]*)<`).exec(xml)?.[1]);
+      assert.equal(written('TaxAmount'), Number(stated.tax_total), `${name} BT-110`);
+      assert.equal(written('TaxInclusiveAmount'), Number(stated.grand_total), `${name} BT-112`);
+      assert.equal(written('PayableAmount'), Number(stated.due_payable ?? stated.grand_total), `${name} BT-115`);
       const kind = profile as OracleKind;
       kinds.add(kind);
       mkdirSync(join(dir, kind), { recursive: true });
-      writeFileSync(
-        join(dir, kind, `${name.replace(/[^A-Za-z0-9.-]/g, '_')}.xml`),
-        eInvoiceXml(prepared, 'ubl', profile),
-      );
+      writeFileSync(join(dir, kind, `${name.replace(/[^A-Za-z0-9.-]/g, '_')}.xml`), xml);
     }
     assert.deepEqual([...kinds].sort(), ['pint-ae', 'pint-aunz', 'pint-eu', 'pint-jp', 'pint-my', 'pint-sg']);
     for (const kind of kinds) {

@@ -52,6 +52,8 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
    * tax registration numbers, emirates, tax currency…), so that its rules and a re-issue see them.
    */
   inboundFields?: (document: InboundInvoice, invoice: InvoiceInput, folded: string[]) => InvoiceInput;
+  /** The document as the JSON invoice re-issues it, where the profile writes it another way (PINT JP: a return invoice as a credit note). */
+  reissuedAs?: (document: InboundInvoice) => InboundInvoice | undefined;
   /** A recognised document's rule findings without those its own rules judge on what the JSON invoice cannot state. */
   inboundIssues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
   /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */

@@ -78,14 +78,22 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   // A multi-document file's documents, each with its totals compared once (the read one's included).
   const documents = fileDocuments(origin);
   const totals = documents?.find((document) => document.read)?.totals ?? compareTotals(source);
-  const converted = toInvoiceJson(source);
-  const { folded } = converted;
-  let reissueIssues: Issue[] = [];
-  let ruleIssues: Issue[] = [];
   // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
   const format = nationalFormatOf(source);
   const national = format?.id;
-  const invoice = format?.inboundFields ? format.inboundFields(source, converted.invoice, folded) : converted.invoice;
+  // The document as the JSON invoice holds it (PINT JP: a return invoice as the credit note pint-jp writes so).
+  const reissued = format?.reissuedAs?.(source);
+  const converted = toInvoiceJson(reissued ?? source);
+  const { folded } = converted;
+  if (reissued)
+    folded.push(
+      `the document's negative amounts are a ${national} credit note's, which ${national} writes as this invoice`,
+    );
+  let reissueIssues: Issue[] = [];
+  let ruleIssues: Issue[] = [];
+  const invoice = format?.inboundFields
+    ? format.inboundFields(reissued ?? source, converted.invoice, folded)
+    : converted.invoice;
   // A kind of document this service does not write (PINT's self-billing, Japan's non-tax-registered invoice).
   const kind = format?.documentKind?.(source);
   if (kind) folded.push(`the document is a ${kind}; it is re-issued as the profile's plain invoice or credit note`);
@@ -94,7 +102,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     const body = source.reissueFields ? { ...invoice, ...source.reissueFields } : invoice;
     const checked = checkEInvoice(national ? { ...body, profile: national } : body);
     ruleIssues = checked.issues;
-    reissueIssues = amountsKept(source, checked.prepared.totals);
+    reissueIssues = amountsKept(reissued ?? source, checked.prepared.totals);
   } catch (error) {
     if (!(error instanceof InputRejected)) throw error;
     reissueIssues = error.issues ?? [{ path: '', code: error.code, message: error.message }];

@@ -13,4 +13,7 @@ export function nationalFormatOf(source: InboundInvoice): NationalFormat | undef
   return FORMATS.find((format) => 'recognise' in format && format.recognise(source));
 }
 
-type NationalFormat = Pick<FormatModule<EInvoiceProfile>, 'id' | 'inboundFields' | 'inboundIssues' | 'documentKind'>;
+type NationalFormat = Pick<
+  FormatModule<EInvoiceProfile>,
+  'id' | 'inboundFields' | 'inboundIssues' | 'documentKind' | 'reissuedAs'
+>;

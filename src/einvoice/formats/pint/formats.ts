@@ -5,6 +5,7 @@ import { PINT_BUSINESS_PROCESS, PINT_JURISDICTIONS, type PintProfile } from './j
 import { pintInboundFields } from './inboundFields.js';
 import { pintInboundIssues } from './inboundIssues.js';
 import { pintInboundTotals } from './inboundTotals.js';
+import { asCreditNote } from './negatedInvoice.js';
 import { adaptPint } from './pintDocument.js';
 import { PINT_RULES, pintBaseIssues } from './rules.js';
 
@@ -97,6 +98,7 @@ const pintFormat = <const Id extends PintProfile>(id: Id) => {
     documentKind,
     inboundTotals: pintInboundTotals(id),
     inboundFields: pintInboundFields(id),
+    ...(id === 'pint-jp' ? { reissuedAs: asCreditNote } : {}),
     inboundIssues: pintInboundIssues(id),
     adapt: adaptPint(id),
     ...(id === 'pint-eu' ? {} : { baseRules: pintBaseIssues(id) }),

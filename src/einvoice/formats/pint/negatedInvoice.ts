@@ -1,4 +1,5 @@
 import type { EInvoiceDocument } from '../../document.js';
+import type { InboundInvoice } from '../../inbound/model.js';
 
 /**
  * PINT JP has no credit note: its billing document is an invoice of type 380 only
@@ -64,8 +65,55 @@ export function asNegatedInvoice(document: EInvoiceDocument): EInvoiceDocument {
   };
 }
 
+/**
+ * The other way, on a received PINT JP document: an invoice (380) whose lines are all returns (no
+ * positive line amount) and whose total is negative, as the credit note it stands for, with every
+ * amount's sign turned, so that the JSON invoice, which has no negative amounts, holds it as a
+ * credit_note, which pint-jp writes back as this very invoice. Undefined for any other document.
+ */
+export function asCreditNote(document: InboundInvoice): InboundInvoice | undefined {
+  const { totals } = document;
+  const negative = (value: string | undefined) => value !== undefined && value.trim().startsWith('-');
+  if (
+    document.typeCode.trim() !== '380' ||
+    !negative(totals.grandTotal) ||
+    document.lines.length === 0 ||
+    document.lines.some((line) => !negative(line.net) && !/^[-0.]*$/.test(line.net.trim()))
+  )
+    return undefined;
+  const [accounting, currency] = (totals.taxTotalAccounting ?? '').split(' ');
+  return {
+    ...document,
+    typeCode: '381',
+    allowances: document.allowances.map((item) => ({ ...item, amount: negate(item.amount) })),
+    breakdown: document.breakdown.map((group) => ({ ...group, basis: negate(group.basis), tax: negate(group.tax) })),
+    totals: {
+      lineTotal: negateOptional(totals.lineTotal),
+      allowanceTotal: negateOptional(totals.allowanceTotal),
+      chargeTotal: negateOptional(totals.chargeTotal),
+      taxBasis: negateOptional(totals.taxBasis),
+      taxTotal: negateOptional(totals.taxTotal),
+      taxTotalAccounting:
+        accounting === undefined || accounting === ''
+          ? totals.taxTotalAccounting
+          : [negate(accounting), currency].filter(Boolean).join(' '),
+      grandTotal: negateOptional(totals.grandTotal),
+      prepaid: negateOptional(totals.prepaid),
+      rounding: negateOptional(totals.rounding),
+      duePayable: negateOptional(totals.duePayable),
+    },
+    lines: document.lines.map((line) => ({
+      ...line,
+      quantity: negate(line.quantity),
+      net: negate(line.net),
+      allowances: line.allowances.map((item) => ({ ...item, amount: negate(item.amount) })),
+    })),
+  };
+}
+
 /** The decimal text with the opposite sign; zero stays unsigned (no "-0.00"). */
-function negate(value: string): string {
+function negate(text: string): string {
+  const value = text.trim();
   if (value.startsWith('-')) return value.slice(1);
   return /^[0.]*$/.test(value) ? value : `-${value}`;
 }
