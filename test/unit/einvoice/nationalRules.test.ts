@@ -61,6 +61,16 @@ const CASES: [string, unknown, [string, string][]][] = [
     [['PEPPOL-EN16931-R007', 'business_process']],
   ],
   [
+    'Peppol: billing 05, which BIS 3.0.21 does not approve',
+    { ...peppol, business_process: 'urn:fdc:peppol.eu:2017:poacc:billing:05:1.0' },
+    [['PEPPOL-EN16931-R007', 'business_process']],
+  ],
+  [
+    'Peppol: billing with response (profile 02)',
+    { ...peppol, business_process: 'urn:peppol:bis:billing_with_response' },
+    [],
+  ],
+  [
     'Peppol: a Swedish seller is refused (SE-R not checked here)',
     { ...peppol, seller: { ...peppol.seller, country: 'SE' } },
     [['PEPPOL-national', 'seller.country']],

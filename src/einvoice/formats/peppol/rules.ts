@@ -13,7 +13,13 @@ function lineNetWithin(quantity: number, price: number, lineMinor: bigint, digit
   return (difference < 0n ? -difference : difference) * 100n <= 2n * 10n ** (scale + BigInt(digits));
 }
 
-const PEPPOL_BUSINESS_PROCESS = /^urn:fdc:peppol\.eu:2017:poacc:billing:[0-9]{2}:1\.0$/;
+/** The business processes PEPPOL-EN16931-R007 approves (Peppol BIS 3.0.21's `profile` parameter: 01, France's two, 02). */
+const PEPPOL_BUSINESS_PROCESSES = [
+  'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+  'urn:peppol:france:billing:regulated',
+  'urn:peppol:france:billing:non-regulated',
+  'urn:peppol:bis:billing_with_response',
+];
 
 const both = (c: RuleContext, country: string) =>
   c.invoice.seller.country === country && c.invoice.buyer.country === country;
@@ -80,14 +86,13 @@ export const PEPPOL_RULES: readonly Rule[] = [
   ),
   rule(
     'PEPPOL-EN16931-R007',
-    'the business process (BT-23) must be a Peppol billing process: urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0',
+    `the business process (BT-23) must be an approved Peppol billing process: ${PEPPOL_BUSINESS_PROCESSES.join(', ')}`,
     (c) =>
-      c.invoice.business_process !== undefined && !PEPPOL_BUSINESS_PROCESS.test(c.invoice.business_process)
+      c.invoice.business_process !== undefined && !PEPPOL_BUSINESS_PROCESSES.includes(c.invoice.business_process)
         ? [
             {
               path: 'business_process',
-              message:
-                'must be a Peppol billing process such as urn:fdc:peppol.eu:2017:poacc:billing:01:1.0 (or be left out)',
+              message: `must be an approved Peppol billing process, ${PEPPOL_BUSINESS_PROCESSES.join(', ')} (or be left out)`,
             },
           ]
         : [],
