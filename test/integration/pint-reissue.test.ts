@@ -64,7 +64,7 @@ const REFUSED: Record<string, string[]> = {
   // Japan's invoice of a seller that is not tax-registered: this service writes qualified invoices only,
   // which would charge the consumption tax the document does not (and their identifiers are fictitious too).
   ...same(
-    ['aligned-ibr-jp-01', 'aligned-ibr-jp-04', 'ibr-080', 'ibr-081', 'ibr-co-26', 'reissue_amounts_differ'],
+    ['aligned-ibr-jp-04', 'ibr-080', 'ibr-081', 'ibr-co-26', 'jp_registration_number', 'reissue_amounts_differ'],
     [
       'jp/examples/JP BIS Invoice for Non-tax Registered Businesses UBL Example.xml',
       'jp/examples/JP BIS Invoice for Non-tax Registered Businesses UBL Example2-SumInv1.xml',

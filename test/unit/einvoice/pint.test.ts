@@ -40,6 +40,16 @@ test('bad input is refused with the rule id and field, before payment', () => {
   const jp = copy(EXAMPLE_PROFILE_REQUESTS['pint-jp']);
   jp.seller.tax_registration_number = 'T1234567890123';
   assert.deepEqual(codesOf(jp), [['aligned-ibr-jp-01', 'seller.tax_registration_number']]);
+  // A foreign seller's number is Japan's too; the buyer's is this service's own check (the official rule reads the seller's).
+  const foreign = copy(EXAMPLE_PROFILE_REQUESTS['pint-jp']);
+  foreign.seller.country = 'GB';
+  foreign.seller.tax_registration_number = 'T12345';
+  foreign.buyer.country = 'JP';
+  foreign.buyer.tax_registration_number = 'T1234567890123';
+  assert.deepEqual(codesOf(foreign), [
+    ['aligned-ibr-jp-01', 'seller.tax_registration_number'],
+    ['jp_registration_number', 'buyer.tax_registration_number'],
+  ]);
   const yen = copy(EXAMPLE_PROFILE_REQUESTS['pint-jp']);
   yen.line_items[0]!.unit_price = 250000.5;
   assert.deepEqual(codesOf(yen), [['aligned-ibr-jp-06', 'line_items[0].unit_price']]);

@@ -106,7 +106,7 @@ const SG_GST_REGISTERED_CODES = new Set([
   'NA',
 ]);
 
-const OWN_CHECKS = new Set(['aunz_tax_number', 'sg_gst_registration_number', 'my_tin']);
+const OWN_CHECKS = new Set(['aunz_tax_number', 'sg_gst_registration_number', 'my_tin', 'jp_registration_number']);
 
 /** A missing number stays a finding; a given one is judged by the official shape. */
 function shapeOk(document: InboundInvoice, path: string, shape: RegExp): boolean {

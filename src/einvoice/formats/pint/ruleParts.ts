@@ -10,15 +10,19 @@ export const when = (failed: boolean, path: string, message: string) => (failed 
  * The jurisdiction's tax identifier format and check digits on seller and buyer. Japan (aligned-ibr-jp-01)
  * and the UAE (ibr-132-ae) have official rules for the shape; the check digits, and the formats in A-NZ,
  * Singapore and Malaysia, are this service's own checks (snake_case ids: aunz_tax_number,
- * sg_gst_registration_number, my_tin), so a number no authority issued is not sold. `sellerCountry`: the
- * seller's number is that country's wherever the seller is (PINT JP: a foreign seller's qualified-invoice
- * registration is Japan's, and aligned-ibr-jp-01 reads it whatever the address).
+ * sg_gst_registration_number, my_tin, jp_registration_number), so a number no authority issued is not sold.
+ * `roles`: the parties the rule reads (default both); `sellerCountry`: the seller's number is that country's
+ * wherever the seller is (PINT JP: a foreign seller's qualified-invoice registration is Japan's, and
+ * aligned-ibr-jp-01 reads the seller's whatever the address, and not the buyer's).
  */
-export const taxNumberFormat = (id: string, sellerCountry?: string): Rule =>
+export const taxNumberFormat = (
+  id: string,
+  options: { roles?: readonly ('seller' | 'buyer')[]; sellerCountry?: string } = {},
+): Rule =>
   rule(id, "tax_registration_number has the format and check digits of the party's country", (c) =>
-    (['seller', 'buyer'] as const).flatMap((role) => {
+    (options.roles ?? (['seller', 'buyer'] as const)).flatMap((role) => {
       const number = c.invoice[role].tax_registration_number;
-      const country = role === 'seller' ? (sellerCountry ?? c.invoice.seller.country) : c.invoice.buyer.country;
+      const country = role === 'seller' ? (options.sellerCountry ?? c.invoice.seller.country) : c.invoice.buyer.country;
       const known = TAX_IDENTIFIERS[country ?? ''];
       return number === undefined || known === undefined || known.valid(number)
         ? []

@@ -183,7 +183,8 @@ const JURISDICTION_RULES: Record<PintProfile, readonly Rule[]> = {
     ),
   ],
   'pint-jp': [
-    taxNumberFormat('aligned-ibr-jp-01', 'JP'),
+    taxNumberFormat('aligned-ibr-jp-01', { roles: ['seller'], sellerCountry: 'JP' }),
+    taxNumberFormat('jp_registration_number', { roles: ['buyer'] }),
     sellerTaxNumber('aligned-ibr-jp-04', 'qualified-invoice registration number'),
     rule('aligned-ibrp-052', 'an invoicing period (BG-14) is required: invoicing_period', (c) =>
       when(
