@@ -44,8 +44,7 @@ test('bad input is refused with the rule id and field, before payment', () => {
   const foreign = copy(EXAMPLE_PROFILE_REQUESTS['pint-jp']);
   foreign.seller.country = 'GB';
   foreign.seller.tax_registration_number = 'T12345';
-  foreign.buyer.country = 'JP';
-  foreign.buyer.tax_registration_number = 'T1234567890123';
+  foreign.buyer = { ...foreign.buyer, country: 'JP', tax_registration_number: 'T1234567890123' } as never;
   assert.deepEqual(codesOf(foreign), [
     ['aligned-ibr-jp-01', 'seller.tax_registration_number'],
     ['jp_registration_number', 'buyer.tax_registration_number'],
