@@ -58,8 +58,12 @@ const OTHER_MINOR_DIGITS: Readonly<Record<string, number>> = {
   XPF: 0,
 };
 
+/** Whether a code is one of the table's (an own property: a document's "constructor" is not). */
+export const isCurrencyCode = (code: string): code is CurrencyCode => Object.hasOwn(CURRENCIES, code);
+
 /** The minor-unit digits of any ISO 4217 code, as a received document's amounts are read: 2 when not known otherwise. */
 export function minorDigitsOf(code: string): number {
   const trimmed = code.trim();
-  return trimmed in CURRENCIES ? currencyDigits(trimmed as CurrencyCode) : (OTHER_MINOR_DIGITS[trimmed] ?? 2);
+  if (isCurrencyCode(trimmed)) return currencyDigits(trimmed);
+  return Object.hasOwn(OTHER_MINOR_DIGITS, trimmed) ? OTHER_MINOR_DIGITS[trimmed]! : 2;
 }

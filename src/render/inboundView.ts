@@ -2,7 +2,7 @@ import { DEFAULT_DESIGN } from '../invoice/designFields.js';
 import type { InboundInvoice, TotalsComparison, VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import type { PartyView } from './partyView.js';
-import { LINES_KEPT_WITH_TOTALS, type InvoiceView, type TextView } from './viewModel.js';
+import { LINES_KEPT_WITH_TOTALS, totalsRows, type InvoiceView, type TextView } from './viewModel.js';
 import { inboundAllowances } from './inbound/inboundAllowances.js';
 import { inboundBanner, verificationCodeView } from './inbound/inboundBanner.js';
 import { inboundAttachments, inboundNotes, inboundOtherValues } from './inbound/inboundExtras.js';
@@ -111,11 +111,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals,
-    totalsRows:
-      1 +
-      (totals.discount ? 2 : 0) +
-      totals.taxes.length +
-      (totals.balanceDue ? 2 + (totals.amountPaid ? 1 : 0) + (totals.rounding ? 1 : 0) : 1),
+    totalsRows: totalsRows(totals),
     ...inboundTaxBreakdown(doc, fmt),
     payment: inboundPayment(doc),
     swissQrBill: null,

@@ -5,7 +5,7 @@ import { withDeadline } from './deadline.js';
 import { paperFor, paperOf, type PaperFormat, type PaperSetting } from './paper.js';
 import type { InboundRender } from './inboundView.js';
 import type { InvoiceView } from './viewModel.js';
-import { CURRENCY_CODES, type CurrencyCode } from '../invoice/currencies.js';
+import { isCurrencyCode } from '../invoice/currencies.js';
 import { RENDER_DEFAULTS } from './renderDefaults.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
 import type { PooledPage } from './pooledPage.js';
@@ -276,11 +276,7 @@ function finished(
 
 /** An inbound invoice's paper: by its currency where it is one of ours (paper.ts), else A4. */
 function inboundPaper(currency: string, setting: PaperSetting): PaperFormat {
-  return (CURRENCY_CODES as readonly string[]).includes(currency)
-    ? paperFor(currency as CurrencyCode, setting)
-    : setting === 'auto'
-      ? 'A4'
-      : setting;
+  return isCurrencyCode(currency) ? paperFor(currency, setting) : setting === 'auto' ? 'A4' : setting;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

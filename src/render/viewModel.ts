@@ -180,7 +180,7 @@ export function buildInvoiceView(
   });
   const rounded = invoice.rounding_amount !== undefined;
   // The amount due gets rows of its own when something stands between it and the total.
-  const paid = invoice.amount_paid !== undefined || rounded;
+  const balanceShown = invoice.amount_paid !== undefined || rounded;
   const taxCurrencyRow = taxCurrencyRows(prepared, labels);
   const party = (value: Party) => {
     const { number, fromTaxId } = registrationNumberOf(value);
@@ -191,7 +191,7 @@ export function buildInvoiceView(
       taxRegistration: taxRegistrationView(value.country, number, labels, locale.language),
     };
   };
-  return {
+  const view: Omit<InvoiceView, 'totalsRows'> = {
     ...look,
     title: `${titles.documentTitle} ${invoice.invoice_number}`,
     lang: locale.language,
@@ -214,12 +214,6 @@ export function buildInvoiceView(
     accent: invoice.accent_color === undefined ? null : hexColour(invoice.accent_color),
     rateColumn,
     totalsPad: (rateColumn ? 3 : 2) - (look.lineNumbers ? 0 : 1),
-    totalsRows:
-      1 +
-      (hasDiscount ? 2 : 0) +
-      report.tax_groups.length +
-      taxCurrencyRow.length +
-      (paid ? 2 + (invoice.amount_paid !== undefined ? 1 : 0) + (rounded ? 1 : 0) : 1),
     lines: lines.slice(0, split),
     tailLines: lines.slice(split),
     totals: {
@@ -237,7 +231,7 @@ export function buildInvoiceView(
       total: report.total.formatted,
       amountPaid: invoice.amount_paid !== undefined ? report.amount_paid.formatted : null,
       ...(rounded ? { rounding: report.rounding?.formatted ?? null } : {}),
-      balanceDue: paid ? report.balance_due.formatted : null,
+      balanceDue: balanceShown ? report.balance_due.formatted : null,
     },
     vatBreakdown: rateColumn
       ? report.tax_groups.map((group) => ({
@@ -257,6 +251,16 @@ export function buildInvoiceView(
     paymentInstructions: textView(invoice.payment_instructions, userLang),
     inbound: null,
   };
+  return { ...view, totalsRows: totalsRows(view.totals) };
+}
+
+/**
+ * The rows templates/partials/totals.hbs prints (the left cell spans them): the subtotal; the discount and
+ * taxable amount; one per tax; then the total, amount paid, rounding and balance due, or the total alone.
+ */
+export function totalsRows(totals: TotalsView): number {
+  const due = totals.balanceDue ? 2 + (totals.amountPaid ? 1 : 0) + (totals.rounding ? 1 : 0) : 1;
+  return 1 + (totals.discount ? 2 : 0) + totals.taxes.length + due;
 }
 
 /**

@@ -110,8 +110,18 @@ function sharedAsTheDiscount(
  * another, then its document-level charges; a document without lines: its VAT groups), so that a
  * finding on `line_items[i]` can look at what the document states there.
  */
-export function jsonLineSources(source: InboundInvoice): (InLine | InAllowanceCharge | InBreakdown)[] {
-  if (source.lines.length === 0) return source.breakdown;
-  const { taken } = takeIntoLines(source, 2);
-  return [...source.lines.filter((line) => !taken.has(line)), ...source.allowances.filter((item) => item.charge)];
+export function jsonLineSources(source: InboundInvoice): LineSource[] {
+  // Asked by several hooks of one inspect, and per finding: worked out once per document.
+  let sources = SOURCES.get(source);
+  if (sources === undefined) {
+    const taken = source.lines.length === 0 ? undefined : takeIntoLines(source, 2).taken;
+    sources = taken
+      ? [...source.lines.filter((line) => !taken.has(line)), ...source.allowances.filter((item) => item.charge)]
+      : source.breakdown;
+    SOURCES.set(source, sources);
+  }
+  return sources;
 }
+
+type LineSource = InLine | InAllowanceCharge | InBreakdown;
+const SOURCES = new WeakMap<InboundInvoice, LineSource[]>();

@@ -1,4 +1,4 @@
-import { CURRENCIES, type CurrencyCode } from '../../invoice/currencies.js';
+import { minorDigitsOf } from '../../invoice/currencies.js';
 import type { LabelCatalog } from '../../invoice/labelKeys.js';
 import { formatDate, formatPercent } from '../../invoice/localeFormat.js';
 import { directionOf, parseLocaleTag, type InvoiceLocale } from '../../invoice/locales.js';
@@ -33,21 +33,16 @@ function inboundLocale(tag: string | undefined): InvoiceLocale {
     : { tag: 'en-GB', language: 'en', direction: 'ltr', explicit: false };
 }
 
-/** The decimals of a currency of the table (src/invoice/currencies.ts); 2 for any other code. */
-function currencyDecimals(code: string): number {
-  return Object.hasOwn(CURRENCIES, code) ? CURRENCIES[code as CurrencyCode].digits : 2;
-}
-
 export function inboundText(tag: string | undefined, currency: string, catalogs: LabelCatalogs): InboundText {
   const locale = inboundLocale(tag);
-  const digits = currencyDecimals(currency);
+  const digits = minorDigitsOf(currency);
   return {
     locale,
     labels: catalogs[locale.language],
     userLang: (text) => textLanguage(text, locale.tag),
     amount: (text) => (text === undefined ? '' : formatAmount(text, locale.tag, digits)),
     computed: (text) => formatAmount(trimComputed(text, digits), locale.tag, digits),
-    amountIn: (text, other) => formatAmount(text, locale.tag, currencyDecimals(other)),
+    amountIn: (text, other) => formatAmount(text, locale.tag, minorDigitsOf(other)),
     percent: (rate) => (rate === undefined ? '' : formatPercent(rate, locale)),
     date: (iso) =>
       // A date no calendar has (a UBL 2013-91-02) is shown as sent rather than failing the render.

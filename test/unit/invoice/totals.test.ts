@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { CURRENCIES, CURRENCY_CODES, type CurrencyCode } from '../../../src/invoice/currencies.js';
+import { CURRENCIES, CURRENCY_CODES, minorDigitsOf, type CurrencyCode } from '../../../src/invoice/currencies.js';
 import { checkTotals } from '../../../src/invoice/checkTotals.js';
 import { minorToDecimal, toMoney } from '../../../src/invoice/money.js';
 import { computeTotals } from '../../../src/invoice/totals.js';
@@ -202,5 +202,12 @@ test('property: totals equal an independent exact computation', () => {
       },
     ),
     { seed: 20261122, numRuns: 500 },
+  );
+});
+
+test("a received document's currency digits: the table's, else ISO 4217's, else 2, never an object's own keys", () => {
+  assert.deepEqual(
+    ['JPY', 'EUR', 'KWD', 'KRW', 'SEK', 'constructor', 'toString'].map(minorDigitsOf),
+    [0, 2, 3, 0, 2, 2, 2],
   );
 });

@@ -3,6 +3,7 @@ import { E_INVOICE_INVOICE_FIELDS } from '../../../invoice/eInvoiceFields.js';
 import { LineItemSchema } from '../../../invoice/lineItemSchema.js';
 import type { InvoiceInput } from '../../../invoice/schema.js';
 import type { InboundInvoice } from '../../inbound/model.js';
+import { otherValue } from '../../inbound/otherValue.js';
 import { jsonLineSources } from '../../inbound/takeIntoLines.js';
 
 /**
@@ -13,7 +14,7 @@ import { jsonLineSources } from '../../inbound/takeIntoLines.js';
  * A value the JSON field refuses stays shown from the document only.
  */
 export function hrInboundFields(document: InboundInvoice, invoice: InvoiceInput): InvoiceInput {
-  const value = (path: string) => document.otherValues.find((other) => other.path === path)?.value.trim();
+  const value = (path: string) => otherValue(document, path);
   const time = value('IssueTime');
   const operator = {
     name: value('AccountingSupplierParty/SellerContact/Name'),

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { E_INVOICE_INVOICE_FIELDS } from '../../../invoice/eInvoiceFields.js';
-import { CURRENCY_CODES, currencyDigits, type CurrencyCode } from '../../../invoice/currencies.js';
+import { currencyDigits, isCurrencyCode, type CurrencyCode } from '../../../invoice/currencies.js';
 import type { InvoiceInput } from '../../../invoice/schema.js';
 import { inTaxCurrency } from '../../../invoice/taxCurrency.js';
 import { parseDecimal } from '../../inbound/decimalText.js';
 import type { InboundInvoice, InParty } from '../../inbound/model.js';
+import { otherValue } from '../../inbound/otherValue.js';
 import { jsonLineSources } from '../../inbound/takeIntoLines.js';
 import { PINT_JURISDICTIONS, type PintProfile } from './jurisdictions.js';
 
@@ -22,7 +23,7 @@ export const pintInboundFields =
   (document: InboundInvoice, invoice: InvoiceInput, folded: string[]): InvoiceInput => {
     const exemptionCode = exemptionCodeOf(document);
     const taxCurrency = taxCurrencyOf(document) ?? statedExchangeRate(document) ?? untaxedRate(document, folded);
-    const reason = otherValue(document, /^DiscrepancyResponse\/ResponseCode$/);
+    const reason = otherValue(document, 'DiscrepancyResponse/ResponseCode');
     // A self-billing document is re-issued as the seller's invoice (inspect's folded says so): its process is billing's.
     const { business_process: process, ...rest } = invoice;
     const selfBilling = /^urn:peppol:pint:selfbilling-1@/.test(document.customization.trim());
@@ -63,9 +64,6 @@ function jurisdictionCodes(
   });
 }
 
-const otherValue = (document: InboundInvoice, path: RegExp) =>
-  document.otherValues.find((value) => path.test(value.path))?.value.trim();
-
 /** BTAE-03, the UAE credit note's reason (DiscrepancyResponse), when it is one of the official list. */
 const isCreditNoteReason = (code: string | undefined): code is NonNullable<InvoiceInput['credit_note_reason_code']> =>
   code !== undefined && v.is(E_INVOICE_INVOICE_FIELDS.credit_note_reason_code, code);
@@ -75,12 +73,12 @@ const isCreditNoteReason = (code: string | undefined): code is NonNullable<Invoi
  * the VAT total cannot give it (an export at 0 % has no tax to convert).
  */
 function statedExchangeRate(document: InboundInvoice): InvoiceInput['tax_currency'] {
-  const code = otherValue(document, /^TaxExchangeRate\/TargetCurrencyCode$/);
-  const source = otherValue(document, /^TaxExchangeRate\/SourceCurrencyCode$/);
-  const rate = Number(otherValue(document, /^TaxExchangeRate\/CalculationRate$/));
+  const code = otherValue(document, 'TaxExchangeRate/TargetCurrencyCode');
+  const source = otherValue(document, 'TaxExchangeRate/SourceCurrencyCode');
+  const rate = Number(otherValue(document, 'TaxExchangeRate/CalculationRate'));
   return code !== undefined &&
     code === document.taxCurrency?.trim() &&
-    isCurrency(code) &&
+    isCurrencyCode(code) &&
     code !== document.currency &&
     source === document.currency &&
     rate > 0
@@ -126,7 +124,7 @@ function party(
  */
 function taxCurrencyOf(document: InboundInvoice): InvoiceInput['tax_currency'] {
   const code = document.taxCurrency?.trim();
-  if (code === undefined || code === document.currency || !isCurrency(code) || !isCurrency(document.currency))
+  if (code === undefined || code === document.currency || !isCurrencyCode(code) || !isCurrencyCode(document.currency))
     return undefined;
   const [amount, currency] = (document.totals.taxTotalAccounting ?? '').split(' ');
   if (currency !== undefined && currency !== code) return undefined;
@@ -168,15 +166,13 @@ function rateGiving(
 function untaxedRate(document: InboundInvoice, folded: string[]): InvoiceInput['tax_currency'] {
   const code = document.taxCurrency?.trim();
   const [amount] = (document.totals.taxTotalAccounting ?? '').split(' ');
-  if (code === undefined || !isCurrency(code) || code === document.currency) return undefined;
+  if (code === undefined || !isCurrencyCode(code) || code === document.currency) return undefined;
   if (parseDecimal(document.totals.taxTotal) !== 0n || parseDecimal(amount) !== 0n) return undefined;
   folded.push(
     `tax_currency ${code}: the document states no exchange rate and no VAT to convert; 1 stands in, as any rate gives 0 ${code}`,
   );
   return { code, exchange_rate: 1 };
 }
-
-const isCurrency = (code: string): code is CurrencyCode => (CURRENCY_CODES as readonly string[]).includes(code);
 
 /** The exemption reason code of the exempt breakdown (BT-121), else of an exempt line (IBT-186, read as an other value). */
 export function exemptionCodeOf(document: InboundInvoice): string | undefined {

@@ -2,6 +2,7 @@ import type { Issue } from '../../../errors.js';
 import { VAT_CATEGORIES } from '../../../invoice/vatCategories.js';
 import { divide, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import type { InboundInvoice, InLine, InParty } from '../../inbound/model.js';
+import { otherValue } from '../../inbound/otherValue.js';
 import { jsonLineSources } from '../../inbound/takeIntoLines.js';
 import { exemptionCodeOf } from './inboundFields.js';
 import { PINT_JURISDICTIONS, statesNoTax, type PintProfile } from './jurisdictions.js';
@@ -56,10 +57,10 @@ const DOCUMENT_RULES: Record<string, (document: InboundInvoice, issue: Issue) =>
     !['381', '81', '261'].includes(document.typeCode.trim()) &&
     !/^[01]1[01]{6}$/.test(otherValue(document, 'ProfileExecutionID') ?? ''),
   // An export (ProfileExecutionID's last flag) may leave the buyer at a predefined endpoint unidentified.
-  'ibr-135-ae': ({ buyer, ...document }) =>
-    !/^[01]{7}1$/.test(otherValue({ buyer, ...document }, 'ProfileExecutionID') ?? '') &&
-    buyer.ids.length === 0 &&
-    taxNumberOf(buyer) === undefined,
+  'ibr-135-ae': (document) =>
+    !/^[01]{7}1$/.test(otherValue(document, 'ProfileExecutionID') ?? '') &&
+    document.buyer.ids.length === 0 &&
+    taxNumberOf(document.buyer) === undefined,
   'ibr-147-ae': (document) => document.lines.some((line) => !lineAmountAsPintAeComputes(line)),
   // Refusals of what this service writes, not findings on a document: it writes every UAE legal registration as a
   // trade licence (the buyer's document may name another type, BTAE-16), and no reverse-charge line (BTAE-09 unread).
@@ -75,8 +76,6 @@ const qualifiedInvoicePeriod = (document: InboundInvoice) =>
     ...document.lines.flatMap((line) => [line.periodStart, line.periodEnd]),
   ].some((date) => date !== undefined && date >= '2023-10-01');
 const taxNumberOf = (party: InParty) => party.vatId ?? party.taxRegistration;
-const otherValue = (document: InboundInvoice, path: string) =>
-  document.otherValues.find((value) => value.path === path)?.value.trim();
 
 /** ibr-147-ae's test: the line amount, to 2 decimals, is quantity × price ÷ base quantity with the line's charges less its allowances. */
 function lineAmountAsPintAeComputes(line: InLine): boolean {

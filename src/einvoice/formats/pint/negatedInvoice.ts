@@ -19,16 +19,7 @@ export function asNegatedInvoice(document: EInvoiceDocument): EInvoiceDocument {
     typeCode: '380',
     allowances: document.allowances.map((allowance) => ({ ...allowance, amount: negate(allowance.amount) })),
     breakdown: document.breakdown.map((group) => ({ ...group, basis: negate(group.basis), tax: negate(group.tax) })),
-    totals: {
-      lineTotal: negate(totals.lineTotal),
-      allowanceTotal: negateOptional(totals.allowanceTotal),
-      taxBasis: negate(totals.taxBasis),
-      taxTotal: negate(totals.taxTotal),
-      grandTotal: negate(totals.grandTotal),
-      prepaid: negateOptional(totals.prepaid),
-      rounding: negateOptional(totals.rounding),
-      duePayable: negate(totals.duePayable),
-    },
+    totals: negateEach(totals),
     lines: document.lines.map((line) => ({
       ...line,
       quantity: negate(line.quantity),
@@ -81,26 +72,20 @@ export function asCreditNote(document: InboundInvoice): InboundInvoice | undefin
     document.lines.some((line) => !negative(line.net) && !/^[-0.]*$/.test(line.net.trim()))
   )
     return undefined;
-  const [accounting, currency] = (totals.taxTotalAccounting ?? '').split(' ');
+  // BT-111 is read as "amount currency".
+  const { taxTotalAccounting, ...amounts } = totals;
+  const [accounting, currency] = (taxTotalAccounting ?? '').split(' ');
   return {
     ...document,
     typeCode: '381',
     allowances: document.allowances.map((item) => ({ ...item, amount: negate(item.amount) })),
     breakdown: document.breakdown.map((group) => ({ ...group, basis: negate(group.basis), tax: negate(group.tax) })),
     totals: {
-      lineTotal: negateOptional(totals.lineTotal),
-      allowanceTotal: negateOptional(totals.allowanceTotal),
-      chargeTotal: negateOptional(totals.chargeTotal),
-      taxBasis: negateOptional(totals.taxBasis),
-      taxTotal: negateOptional(totals.taxTotal),
+      ...negateEach(amounts),
       taxTotalAccounting:
         accounting === undefined || accounting === ''
-          ? totals.taxTotalAccounting
+          ? taxTotalAccounting
           : [negate(accounting), currency].filter(Boolean).join(' '),
-      grandTotal: negateOptional(totals.grandTotal),
-      prepaid: negateOptional(totals.prepaid),
-      rounding: negateOptional(totals.rounding),
-      duePayable: negateOptional(totals.duePayable),
     },
     lines: document.lines.map((line) => ({
       ...line,
@@ -120,4 +105,9 @@ function negate(text: string): string {
 
 function negateOptional(value: string | undefined): string | undefined {
   return value === undefined ? undefined : negate(value);
+}
+
+/** Every amount of a totals record with the opposite sign (an absent one stays absent). */
+function negateEach<T extends Record<string, string | undefined>>(values: T): T {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, negateOptional(value)])) as T;
 }
