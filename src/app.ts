@@ -27,6 +27,7 @@ import {
   type OperationJobResult,
 } from './operations/operationJobs.js';
 import { operationList } from './operations/operationList.js';
+import { VERIFICATION_CODES } from './einvoice/formats/registry.js';
 import { fromPooled, writePdfBatchZip, type PooledBatchFile } from './batch/pdfBatchZip.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -102,7 +103,7 @@ export function createApp(deps: AppDependencies): AppService {
       : async (job) => writePdfBatchZip(job),
     onRendered: deps.metrics?.observeRender,
     themes,
-    verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
+    verificationDefaults: verificationDefaultsOf(config),
   });
   const specs: Operation[] = [
     ...operations,
@@ -201,6 +202,15 @@ function rateLimitFor(config: Config, store: BucketStore, { client, payer, exemp
     trustedProxyHops: config.TRUST_PROXY_HOPS,
     exemptPaths,
   });
+}
+
+/** The server's settings that give the formats' verification-code arguments their defaults (format.ts VerificationCodeHook). */
+function verificationDefaultsOf(config: Config): Record<string, unknown> {
+  return Object.fromEntries(
+    VERIFICATION_CODES.flatMap((code) =>
+      Object.entries(code.defaults ?? {}).map(([argument, setting]) => [argument, config[setting as keyof Config]]),
+    ),
+  );
 }
 
 function priceRoutes(specs: Operation[], prices: Record<string, string>): PricedOperation[] {

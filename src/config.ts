@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 import { MAX_BATCH_ITEMS } from './batch/batchRequest.js';
+import { OWN_SYNTAX_FORMATS, operationIdOf } from './einvoice/formats/registry.js';
 import { toIssues } from './invoice/issues.js';
 import { atomicToUsd, exceedsUsd, STOCK_CLIENT_MAX_PAYMENT_USD, timesUsd, usdToAtomic } from './payment/price.js';
 import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
@@ -50,8 +51,8 @@ const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
-  v1_e_invoice_ksef_xml: '0.01',
-  v1_e_invoice_fatturapa_xml: '0.01',
+  // The route of every syntax of a format's own (src/einvoice/formats/registry.ts), priced like the XML above.
+  ...Object.fromEntries(OWN_SYNTAX_FORMATS.map((format) => [operationIdOf(format.writer.route), '0.01'])),
   // Per invoice in the batch: a batch of n costs n times this (src/operations/batchOperations.ts).
   v1_invoices_zip: '0.02',
   // Inbound e-invoices (src/operations/inboundOperations.ts): a render like /v1/invoice.pdf.

@@ -1,4 +1,5 @@
-import { compareTotals, type TotalsComparison } from './inboundTotals.js';
+import type { TotalsComparison } from './inboundTotals.js';
+import { documentTotals } from './nationalProfile.js';
 import type { InboundInvoice } from './model.js';
 import type { InboundSource } from './readInbound.js';
 
@@ -28,7 +29,7 @@ export function fileDocuments(origin: InboundSource): FileDocument[] | undefined
     invoice_number: invoice.number,
     issue_date: invoice.issueDate,
     currency: invoice.currency,
-    totals: compareTotals(invoice),
+    totals: documentTotals(invoice),
   }));
 }
 
