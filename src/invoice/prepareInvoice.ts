@@ -25,6 +25,12 @@ export interface PreparedInvoice {
   theme?: Theme | undefined;
   /** The stored fonts the theme names by id, by theme field; put here by resolveStoredLook before any payment. */
   fonts?: Partial<Record<ThemeFontField, StoredFont>> | undefined;
+  /**
+   * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
+   * of the invoice's billing record, printed at the top of page 1, and whether it was issued in
+   * VERI*FACTU mode (then "VERI*FACTU" is printed below it).
+   */
+  verifactuQr?: { url: string; verifactuMode: boolean } | undefined;
 }
 
 /**
