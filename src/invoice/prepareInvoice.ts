@@ -22,6 +22,12 @@ export interface PreparedInvoice {
    * stored one put here by resolveThemeReference (src/themes/storedThemes.ts) before any payment.
    */
   theme?: Theme | undefined;
+  /**
+   * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
+   * of the invoice's billing record, printed at the top of page 1, and whether it was issued in
+   * VERI*FACTU mode (then "VERI*FACTU" is printed below it).
+   */
+  verifactuQr?: { url: string; verifactuMode: boolean } | undefined;
 }
 
 /**
