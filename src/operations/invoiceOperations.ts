@@ -1,3 +1,4 @@
+import type { FontStore } from '../themes/fontStore.js';
 import { AppError } from '../errors.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
@@ -27,10 +28,11 @@ export function invoiceOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
+  fonts?: FontStore,
 ): Operation[] {
   // A theme named by id is looked up before payment (an unknown id: 400, never charged); validate
   // looks it up too, so that it accepts exactly what the PDF operation accepts.
-  const request = { ...invoiceRequest, resolve: storedThemeResolver(themes) };
+  const request = { ...invoiceRequest, resolve: storedThemeResolver(themes, fonts) };
   const validate: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',

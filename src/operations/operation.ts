@@ -172,4 +172,6 @@ export interface PdfRenderer {
     prepared: PreparedInvoice,
     options?: { signal?: AbortSignal; specimen?: boolean },
   ): Promise<{ pdf: Buffer; pages: number }>;
+  /** Whether Chromium loads a font file (PUT /v1/fonts); rejects with a 400 font_invalid when not. */
+  checkFont?(bytes: Uint8Array): Promise<void>;
 }
