@@ -114,10 +114,13 @@ const sourceFiles = (dir: string): string[] =>
 
 /**
  * Known lines still to move onto a module hook, each removed with its move: VERI*FACTU's QR on
- * /v1/invoice.pdf (phase 3 of the verifactu work) predates a printing hook for the plain PDF.
+ * /v1/invoice.pdf (phase 3 of the verifactu work) predates a printing hook for the plain PDF; the
+ * inbound printer's FatturaPA note names predate a printing hook for received documents.
  */
 const NOT_YET_ON_THE_REGISTRY = [
   /^operations\/invoiceOperations\.ts:\d+: import .* from '\.\.\/einvoice\/formats\/verifactu\/invoicePdf\.js';$/,
+  // FatturaPA's withholding notes printed with their Italian names (render/inbound/inboundExtras.ts, landed beside this work).
+  /^render\/inbound\/inboundExtras\.ts:\d+: .*doc\.syntax === 'fatturapa'/,
 ];
 
 test('code outside src/einvoice/formats/ imports no format folder and names no format or syntax of its own', () => {
