@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { DEFAULT_SYSTEM } from './einvoice/formats/verifactu/system.js';
 import type { Config } from './config.js';
 import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
@@ -109,6 +110,12 @@ export function createApp(deps: AppDependencies): AppService {
     fonts,
     fontMaxBytes: config.FONT_MAX_BYTES,
     verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
+    verifactuSystem: {
+      ...DEFAULT_SYSTEM,
+      producerName: config.VERIFACTU_PRODUCER_NAME,
+      producerNif: config.VERIFACTU_PRODUCER_NIF,
+      installation: config.VERIFACTU_INSTALLATION,
+    },
   });
   const specs: Operation[] = [
     ...operations,
