@@ -1,7 +1,8 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { VERIFICATION_CODES } from '../formats/registry.js';
 import { specificationName } from './customizations.js';
-import { envelopeNotes, fileDocuments, type InboundNote } from './fileDocuments.js';
+import type { InboundNote } from '../../invoice/inboundNotes.js';
+import { envelopeNotes, fileDocuments } from './fileDocuments.js';
 import type { InboundRequest } from './inboundRequest.js';
 import type { TotalsComparison } from './inboundTotals.js';
 import { documentTotals } from './nationalProfile.js';
