@@ -31,9 +31,11 @@ export interface McpTool extends ListedTool {
 /**
  * tools/list of the default configuration, in all and per tool (the JSON of the tools array). 32 KiB
  * held 18 tools; with VERI*FACTU's record tool (19) the shared cap squeezed the e-invoice tools'
- * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool).
+ * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool),
+ * and 2 KiB more since verifactu is a profile (a 14th enum value, its object stubbed in the
+ * e-invoice tools and its report in validate's answer: at 35.5 KiB the cap squeezed the profile enum out again).
  */
-export const TOOL_LIST_BUDGET_BYTES = 34 * 1024;
+export const TOOL_LIST_BUDGET_BYTES = 36 * 1024;
 export const TOOL_BUDGET_BYTES = 4 * 1024;
 /** What the summaries aim at: below the budgets, so that a longer price or name cannot break them. */
 const LIST_TARGET_BYTES = TOOL_LIST_BUDGET_BYTES - 1536;
