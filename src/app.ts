@@ -57,6 +57,8 @@ export interface AppDependencies {
   buckets?: BucketStore;
   /** Where PUT /v1/themes keeps themes (Redis with several instances); default: in memory. */
   themes?: ThemeStore;
+  /** Where PUT /v1/templates keeps design packages (Redis with several instances); default: in memory. */
+  templates?: ThemeStore;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -86,6 +88,7 @@ export function createApp(deps: AppDependencies): AppService {
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
   const themes = deps.themes ?? createMemoryThemeStore();
+  const templates = deps.templates ?? createMemoryThemeStore();
   let routes: PricedOperation[] = [];
   // Every operation's body is parsed and validated on the compute pool (a free computed one is
   // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
@@ -102,6 +105,7 @@ export function createApp(deps: AppDependencies): AppService {
       : async (job) => writePdfBatchZip(job),
     onRendered: deps.metrics?.observeRender,
     themes,
+    templates,
     verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
   });
   const specs: Operation[] = [

@@ -1,6 +1,7 @@
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
 import type { Theme } from './designFields.js';
+import type { TemplatePackage } from '../templates/templatePackage.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
@@ -22,6 +23,11 @@ export interface PreparedInvoice {
    * stored one put here by resolveThemeReference (src/themes/storedThemes.ts) before any payment.
    */
   theme?: Theme | undefined;
+  /**
+   * A customer's stored design, for "design": "sha256:…": the package as stored, put here by
+   * resolveDesignReference (src/templates/storedTemplates.ts) before any payment.
+   */
+  design?: { id: string; package: TemplatePackage } | undefined;
 }
 
 /**

@@ -22,7 +22,9 @@ export interface Operation<TInput = unknown> {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Invoices' | 'Helpers' | 'Discovery' | 'Operations';
+  tag: 'Invoices' | 'Helpers' | 'Templates' | 'Discovery' | 'Operations';
+  /** An MCP tool although its tag is not Invoices or Helpers (v1_templates_put). */
+  tool?: boolean;
   /** JSON request body: parsed and validated on the compute pool (every issue listed) before payment or work. */
   request?: {
     schema: v.GenericSchema;
@@ -114,6 +116,8 @@ export interface DocumentBody {
 
 interface WorkCall {
   signal: AbortSignal;
+  /** The path's parameters (a path such as /v1/templates/{id}), over HTTP. */
+  params?: Readonly<Record<string, string>>;
   /** Paid with test money (payment/trial/): every document it makes is marked as a specimen. */
   specimen?: boolean;
 }
@@ -165,6 +169,6 @@ export interface PdfRenderer {
    */
   renderPdf(
     prepared: PreparedInvoice,
-    options?: { signal?: AbortSignal; specimen?: boolean },
+    options?: { signal?: AbortSignal; specimen?: boolean; preview?: boolean },
   ): Promise<{ pdf: Buffer; pages: number }>;
 }

@@ -4,6 +4,7 @@ import { helperOperations } from './helperOperations.js';
 import { inboundOperations } from './inboundOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
+import { templateOperations } from './templateOperations.js';
 import { themeOperations } from './themeOperations.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { BatchOptions } from '../batch/produceBatch.js';
@@ -14,6 +15,8 @@ export interface OperationDependencies {
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
   /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
   themes?: ThemeStore | undefined;
+  /** Where PUT /v1/templates stores design packages and invoices' design ids are looked up. */
+  templates?: ThemeStore | undefined;
   /** The server's defaults of the formats' verification-code arguments on render.pdf (ksef_environment). */
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
@@ -27,11 +30,13 @@ export interface OperationDependencies {
  * its row here.
  */
 export function operationList(deps: OperationDependencies = {}): Operation[] {
+  const stores = { themes: deps.themes, templates: deps.templates };
   return [
-    ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes),
-    ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
-    ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip),
+    ...invoiceOperations(deps.renderer, deps.onRendered, stores),
+    ...eInvoiceOperations(deps.renderer, deps.onRendered, stores),
+    ...batchOperations(deps.renderer, deps.onRendered, stores, deps.assembleZip),
     ...themeOperations(deps.themes),
+    ...templateOperations(deps.templates, deps.renderer),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(),
   ];

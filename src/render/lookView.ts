@@ -1,4 +1,4 @@
-import { DEFAULT_DESIGN, THEME_COLOURS, type DesignName, type Theme } from '../invoice/designFields.js';
+import { DEFAULT_DESIGN, DESIGNS, THEME_COLOURS, type DesignName, type Theme } from '../invoice/designFields.js';
 import type { LabelCatalog } from '../invoice/labelKeys.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 
@@ -37,7 +37,8 @@ export function themeOf(prepared: PreparedInvoice): Theme | undefined {
 export function lookView(prepared: PreparedInvoice, labels: LabelCatalog): LookView {
   const { invoice } = prepared;
   const theme = themeOf(prepared);
-  const design = invoice.design ?? DEFAULT_DESIGN;
+  // A stored design (a customer's package, "sha256:…") prints over classic's stylesheets.
+  const design = invoice.design !== undefined && isBuiltinDesign(invoice.design) ? invoice.design : DEFAULT_DESIGN;
   const classes = [`design-${design}`];
   if (theme?.density && theme.density !== 'normal') classes.push(`density-${theme.density}`);
   if (theme?.logo_placement && theme.logo_placement !== 'start') classes.push(`logo-${theme.logo_placement}`);
@@ -63,3 +64,5 @@ function normalisedColours(colors: NonNullable<Theme['colors']>): ThemeStyle['co
     THEME_COLOURS.filter((name) => colors[name] !== undefined).map((name) => [name, hexColour(colors[name]!)]),
   );
 }
+
+const isBuiltinDesign = (name: string): name is DesignName => (DESIGNS as readonly string[]).includes(name);

@@ -37,7 +37,8 @@ const TOOL_TARGET_BYTES = TOOL_BUDGET_BYTES - 128;
 /** Below this a tool's schemas would say nothing useful; a tool list that needs less fails its test. */
 const SMALLEST_TOOL_BYTES = 900;
 
-const isToolRoute = (route: PricedOperation) => route.tag === 'Invoices' || route.tag === 'Helpers';
+const isToolRoute = (route: PricedOperation) =>
+  route.tag === 'Invoices' || route.tag === 'Helpers' || route.tool === true;
 
 /**
  * What a file-producing tool answers in structuredContent, beside the file as an embedded resource
