@@ -28,6 +28,12 @@ export interface PreparedInvoice {
    * resolveDesignReference (src/templates/storedTemplates.ts) before any payment.
    */
   design?: { id: string; package: TemplatePackage } | undefined;
+  /**
+   * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
+   * of the invoice's billing record, printed at the top of page 1, and whether it was issued in
+   * VERI*FACTU mode (then "VERI*FACTU" is printed below it).
+   */
+  verifactuQr?: { url: string; verifactuMode: boolean } | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@ import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { InvoiceSchema } from '../invoice/schema.js';
+import { InvoiceWithVerifactuSchema, prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { Operation, PdfRenderer } from './operation.js';
@@ -15,10 +15,11 @@ export const renderingUnavailable = (): AppError =>
   new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = {
-  schema: InvoiceSchema,
+  schema: InvoiceWithVerifactuSchema,
   example: EXAMPLE_INVOICE,
   moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE },
-  parse: prepareInvoice,
+  // A `verifactu` object (Spain) is checked with AEAT's codes and prints the QR tributario.
+  parse: prepareInvoiceWithVerifactu,
 };
 
 export function invoiceOperations(
