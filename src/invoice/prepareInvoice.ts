@@ -1,7 +1,7 @@
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
 import type { Theme } from './designFields.js';
-import type { TemplatePackage } from '../templates/templatePackage.js';
+import type { TemplatePackage } from './templatePackage.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';

@@ -5,7 +5,7 @@ import { parseOrReject } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
 import type { ThemeStore } from '../themes/themeStore.js';
-import { builtinPackage } from '../templates/builtinPackages.js';
+import { builtinPackage } from '../render/builtinPackages.js';
 import { examinePackage } from '../templates/checkPackage.js';
 import { REFERENCE_INVOICES } from '../templates/contract/referenceInvoices.js';
 import {
@@ -21,7 +21,7 @@ import {
   templateId,
   TemplatePackageSchema,
   type TemplatePackage,
-} from '../templates/templatePackage.js';
+} from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
@@ -63,7 +63,7 @@ export function templateOperations(store: ThemeStore | undefined, renderer: PdfR
     path: '/v1/templates',
     operationId: 'v1_templates_put',
     summary: 'Store a design package and get its id (free)',
-    description: `Checks a design package (html, css, partials; what it leaves out is built-in classic) and stores it: every file compiled and read (template_invalid: the file, line, column and rule), then the content contract over the reference invoices (template_incomplete: each missing fact by field and invoice). Answers its id "sha256:…" (the same package, the same id); invoices then say "design": "<id>". Kept ${TEMPLATE_TTL_SECONDS / 86400} days after it was last put. See docs/templates.md.`,
+    description: `Kept ${TEMPLATE_TTL_SECONDS / 86400} days; use as "design": "<id>". 400 template_invalid or template_incomplete (docs/templates.md).`,
     tag: 'Templates',
     tool: true,
     request: { schema: TemplatePackageSchema, example: EXAMPLE_PACKAGE, parse: parseTemplatePackage },

@@ -1,8 +1,7 @@
 import type { CDPSession } from 'puppeteer-core';
-import { InputRejected } from '../errors.js';
-import { factsOf, missingFacts } from '../templates/contract/contractFacts.js';
-import type { TemplateIssue } from '../templates/templateIssue.js';
-import type { InvoiceView } from './viewModel.js';
+import { InputRejected, type Issue } from '../errors.js';
+import { factsOf, missingFacts } from './contractFacts.js';
+import type { InvoiceView } from './invoiceView.js';
 
 /**
  * The print-time check of a customer's design (docs/templates.md): before the page is printed, its
@@ -38,7 +37,7 @@ export async function checkPrintedFacts(session: CDPSession, view: InvoiceView):
   const page = result.value as { text: string; drawings: string[] };
   const missing = missingFacts(factsOf(view), { text: page.text, drawings: new Set(page.drawings) });
   if (missing.length === 0) return;
-  const issues: TemplateIssue[] = missing.slice(0, 100).map((fact) => ({
+  const issues: Issue[] = missing.slice(0, 100).map((fact) => ({
     path: fact.field,
     code: 'missing_fact',
     message: 'is not on the page this design printed for this invoice',

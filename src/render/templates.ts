@@ -15,9 +15,9 @@ import { buildInvoiceView } from './viewModel.js';
 import { INBOUND_WARM_UP } from './inboundExample.js';
 import { joinDocumentPages } from './inboundPages.js';
 import { buildInboundView, type InboundRender } from './inboundView.js';
-import { COMPILE_OPTIONS, compilePackagePage } from '../templates/compilePackage.js';
-import type { TemplatePackage } from '../templates/templatePackage.js';
-import { completePackage } from '../templates/builtinPackages.js';
+import { COMPILE_OPTIONS, compilePackagePage } from './designPage.js';
+import type { TemplatePackage } from '../invoice/templatePackage.js';
+import { completePackage } from './builtinPackages.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered

@@ -1,5 +1,6 @@
 import { parse, parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { checkCss } from './checkCss.js';
+import { markupSkeleton, PLACEHOLDER } from '../render/designPage.js';
 import { issueAt, type TemplateFile, type TemplateIssue } from './templateIssue.js';
 
 type Element = DefaultTreeAdapterMap['element'];
@@ -72,30 +73,8 @@ const URL_ATTRIBUTES = new Set([
   'archive',
   'classid',
 ]);
-const PLACEHOLDER = '\uE000';
 const LOGO_SRC = /^\{\{\s*logo\.src\s*\}\}$/;
 const CSS_FIELD = /^\s*\{\{\s*css\s*\}\}\s*$/;
-
-/**
- * The file with every `{{…}}` replaced by characters of the same length, newlines kept: a value or
- * partial (what prints) by placeholders, a comment, block tag or `{{else}}` (what prints nothing
- * itself) by spaces.
- */
-export function markupSkeleton(source: string): string {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const open = source.indexOf('{{', at);
-    if (open === -1) return out + source.slice(at);
-    const comment = source.startsWith('{{!--', open);
-    const close = comment ? source.indexOf('--}}', open + 5) : source.indexOf('}}', open + 2);
-    const end = close === -1 ? source.length : close + (comment ? 4 : 2) + (!comment && source[close + 2] === '}' ? 1 : 0);
-    const tag = source.slice(open, end);
-    const silent = /^\{\{~?\s*(!|#|\/|\^|else\b)/.test(tag);
-    out += source.slice(at, open) + tag.replace(/[^\n]/g, silent ? ' ' : PLACEHOLDER);
-    at = end;
-  }
-}
 
 export function checkMarkup(file: TemplateFile, source: string): TemplateIssue[] {
   const skeleton = markupSkeleton(source);

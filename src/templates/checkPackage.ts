@@ -1,10 +1,10 @@
-import { completePackage, sharedPartialNames } from './builtinPackages.js';
+import { completePackage, sharedPartialNames } from '../render/builtinPackages.js';
 import { checkCss } from './checkCss.js';
 import { checkHandlebars } from './checkHandlebars.js';
 import { checkMarkup } from './checkMarkup.js';
-import { headEnd } from './compilePackage.js';
+import { headEnd } from '../render/designPage.js';
 import { checkContract } from './contract/checkContract.js';
-import type { TemplatePackage } from './templatePackage.js';
+import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { issueAt, type TemplateFile, type TemplateIssue } from './templateIssue.js';
 
 /** At most this many issues are answered: a broken package can have thousands (one per line of 200). */

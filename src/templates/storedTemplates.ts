@@ -5,7 +5,7 @@ import { parseOrReject } from '../invoice/issues.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { THEME_TTL_SECONDS, type ThemeStore } from '../themes/themeStore.js';
 import { examinePackage } from './checkPackage.js';
-import { isTemplateRef, storedForm, templateId, TemplatePackageSchema, type TemplatePackage } from './templatePackage.js';
+import { isTemplateRef, storedForm, templateId, TemplatePackageSchema, type TemplatePackage } from '../invoice/templatePackage.js';
 import type { TemplateIssue } from './templateIssue.js';
 
 /**

@@ -2,12 +2,13 @@ import Handlebars from 'handlebars';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { loadLabelCatalogs, type LabelCatalogs } from '../../render/labelCatalogs.js';
 import { PROJECT_ROOT } from '../../render/templates.js';
-import { buildInvoiceView, type InvoiceView } from '../../render/viewModel.js';
+import { buildInvoiceView } from '../../render/viewModel.js';
+import type { InvoiceView } from '../../render/invoiceView.js';
 import { checkFilledPage } from '../checkMarkup.js';
-import { compilePackagePage, DESIGN_CSP } from '../compilePackage.js';
-import type { TemplatePackage } from '../templatePackage.js';
+import { compilePackagePage, DESIGN_CSP } from '../../render/designPage.js';
+import type { TemplatePackage } from '../../invoice/templatePackage.js';
 import { issueAt, type TemplateFile, type TemplateIssue } from '../templateIssue.js';
-import { collapsed, factsOf, missingFacts } from './contractFacts.js';
+import { collapsed, factsOf, missingFacts } from '../../render/contractFacts.js';
 import { pageText } from './pageText.js';
 import { REFERENCE_INVOICES } from './referenceInvoices.js';
 

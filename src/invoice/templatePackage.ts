@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { canonicalJson, TEMPLATE_REF } from '../invoice/designFields.js';
+import { canonicalJson, TEMPLATE_REF } from './designFields.js';
 
 /**
  * A customer's design as data (docs/templates.md): the page template, the stylesheet and overrides
@@ -46,24 +46,19 @@ export const TemplatePackageSchema = v.pipe(
       data_version: v.optional(
         v.pipe(
           v.picklist(DATA_VERSIONS, `must be one of ${DATA_VERSIONS.join(', ')}`),
-          v.description(`The version of the data the template sees (default ${DATA_VERSION}).`),
+          v.description(`Data version (default ${DATA_VERSION}).`),
         ),
       ),
-      html: v.optional(
-        sourceText(TEMPLATE_LIMITS.htmlBytes, "The page template (Handlebars); absent: built-in classic's invoice.hbs."),
-      ),
-      css: v.optional(sourceText(TEMPLATE_LIMITS.cssBytes, "The design's stylesheet; absent: classic's design.css.")),
+      html: v.optional(sourceText(TEMPLATE_LIMITS.htmlBytes, 'Page template (Handlebars).')),
+      css: v.optional(sourceText(TEMPLATE_LIMITS.cssBytes, 'Stylesheet.')),
       partials: v.optional(
         v.pipe(
-          v.record(
-            PartialNameSchema,
-            sourceText(TEMPLATE_LIMITS.partialBytes, 'Handlebars source replacing the shared partial of that name.'),
-          ),
+          v.record(PartialNameSchema, sourceText(TEMPLATE_LIMITS.partialBytes, 'Handlebars source.')),
           v.check(
             (partials) => Object.keys(partials).length <= TEMPLATE_LIMITS.partials,
             `must have at most ${TEMPLATE_LIMITS.partials} partials`,
           ),
-          v.description('Overrides of the shared partials (templates/partials/<name>.hbs), by name.'),
+          v.description('Partials by name.'),
         ),
       ),
     },
@@ -73,9 +68,7 @@ export const TemplatePackageSchema = v.pipe(
     (value) => Buffer.byteLength(canonicalJson(value)) <= TEMPLATE_LIMITS.packageBytes,
     `must be at most ${TEMPLATE_LIMITS.packageBytes / 1024} KiB as JSON`,
   ),
-  v.description(
-    'A design package: html (the page template), css, partials (name → Handlebars source) and data_version; what it leaves out is built-in classic. See docs/templates.md.',
-  ),
+  v.description('A design package; what it leaves out is built-in classic.'),
 );
 
 export type TemplatePackage = v.InferOutput<typeof TemplatePackageSchema>;
@@ -87,5 +80,7 @@ export function storedForm(pkg: TemplatePackage): TemplatePackage {
 
 /** "sha256:" and the SHA-256 of the stored form's canonical JSON: the same package, the same id. */
 export function templateId(pkg: TemplatePackage): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(storedForm(pkg))).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson(storedForm(pkg)))
+    .digest('hex')}`;
 }

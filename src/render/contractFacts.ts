@@ -1,4 +1,4 @@
-import type { InvoiceView } from '../../render/viewModel.js';
+import type { InvoiceView } from './invoiceView.js';
 
 /**
  * What an invoice must show, whatever its design: the facts the built-in designs print, read from
@@ -67,6 +67,11 @@ export function factsOf(view: InvoiceView): Fact[] {
   if (view.swissQrBill) {
     facts.push({ field: 'payment.swiss_qr_bill', drawing: qrPathOf(view.swissQrBill.qrSvg.toString()) });
     text('payment.swiss_qr_bill.amount', view.swissQrBill.amount);
+  }
+  if (view.taxQr) {
+    facts.push({ field: 'verifactu.qr', drawing: qrPathOf(view.taxQr.svg.toString()) });
+    text('verifactu.caption', view.taxQr.caption);
+    text('verifactu.legend', view.taxQr.legend);
   }
   text('payment_instructions', view.paymentInstructions?.text);
   text('notes', view.notes?.text);

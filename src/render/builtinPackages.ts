@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DesignName } from '../invoice/designFields.js';
 import { fileURLToPath } from 'node:url';
-import { DATA_VERSION, type TemplatePackage } from './templatePackage.js';
+import { DATA_VERSION, type TemplatePackage } from '../invoice/templatePackage.js';
 
 /** A built-in design as a complete package: every partial it uses, its template and its design.css. */
 export interface BuiltinPackage {

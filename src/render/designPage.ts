@@ -1,7 +1,6 @@
 import Handlebars from 'handlebars';
 import { parse } from 'parse5';
-import { markupSkeleton } from './checkMarkup.js';
-import type { TemplatePackage } from './templatePackage.js';
+import type { TemplatePackage } from '../invoice/templatePackage.js';
 
 /**
  * The page a customer's design prints from: a content security policy that lets nothing load or run
@@ -42,4 +41,29 @@ function withCsp(html: string): string {
   const end = headEnd(html);
   if (end === undefined) throw new Error('a design page has a <head> start tag (checkPackage.ts)');
   return html.slice(0, end) + CSP_META + html.slice(end);
+}
+
+/** What a value or partial of a template becomes in its markup skeleton (a private-use character). */
+export const PLACEHOLDER = '\uE000';
+
+/**
+ * The file with every `{{…}}` replaced by characters of the same length, newlines kept: a value or
+ * partial (what prints) by placeholders, a comment, block tag or `{{else}}` (what prints nothing
+ * itself) by spaces.
+ */
+export function markupSkeleton(source: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = source.indexOf('{{', at);
+    if (open === -1) return out + source.slice(at);
+    const comment = source.startsWith('{{!--', open);
+    const close = comment ? source.indexOf('--}}', open + 5) : source.indexOf('}}', open + 2);
+    const end =
+      close === -1 ? source.length : close + (comment ? 4 : 2) + (!comment && source[close + 2] === '}' ? 1 : 0);
+    const tag = source.slice(open, end);
+    const silent = /^\{\{~?\s*(!|#|\/|\^|else\b)/.test(tag);
+    out += source.slice(at, open) + tag.replace(/[^\n]/g, silent ? ' ' : PLACEHOLDER);
+    at = end;
+  }
 }
