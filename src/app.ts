@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { DEFAULT_SYSTEM } from './einvoice/formats/verifactu/system.js';
 import type { Config } from './config.js';
 import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
@@ -27,10 +28,12 @@ import {
   type OperationJobResult,
 } from './operations/operationJobs.js';
 import { operationList } from './operations/operationList.js';
+import { VERIFICATION_CODES } from './einvoice/formats/registry.js';
 import { fromPooled, writePdfBatchZip, type PooledBatchFile } from './batch/pdfBatchZip.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
 import { createMemoryThemeStore, type ThemeStore } from './themes/themeStore.js';
+import { createMemoryFontStore, type FontStore } from './themes/fontStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -57,6 +60,8 @@ export interface AppDependencies {
   buckets?: BucketStore;
   /** Where PUT /v1/themes keeps themes (Redis with several instances); default: in memory. */
   themes?: ThemeStore;
+  /** Where PUT /v1/fonts keeps fonts (Redis with several instances); default: in memory. */
+  fonts?: FontStore;
   /** Where PUT /v1/templates keeps design packages (Redis with several instances); default: in memory. */
   templates?: ThemeStore;
 }
@@ -88,6 +93,7 @@ export function createApp(deps: AppDependencies): AppService {
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
   const themes = deps.themes ?? createMemoryThemeStore();
+  const fonts = deps.fonts ?? createMemoryFontStore();
   const templates = deps.templates ?? createMemoryThemeStore();
   let routes: PricedOperation[] = [];
   // Every operation's body is parsed and validated on the compute pool (a free computed one is
@@ -105,8 +111,16 @@ export function createApp(deps: AppDependencies): AppService {
       : async (job) => writePdfBatchZip(job),
     onRendered: deps.metrics?.observeRender,
     themes,
+    fonts,
+    fontMaxBytes: config.FONT_MAX_BYTES,
     templates,
-    verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
+    verificationDefaults: verificationDefaultsOf(config),
+    verifactuSystem: {
+      ...DEFAULT_SYSTEM,
+      producerName: config.VERIFACTU_PRODUCER_NAME,
+      producerNif: config.VERIFACTU_PRODUCER_NIF,
+      installation: config.VERIFACTU_INSTALLATION,
+    },
   });
   const specs: Operation[] = [
     ...operations,
@@ -148,6 +162,7 @@ export function createApp(deps: AppDependencies): AppService {
           paperSize: config.PAPER_SIZE,
           bodyLimitBytes: config.BODY_LIMIT_BYTES,
           themes,
+          fonts,
         })
       : undefined;
   if (preview) app.use(preview.middleware);
@@ -205,6 +220,15 @@ function rateLimitFor(config: Config, store: BucketStore, { client, payer, exemp
     trustedProxyHops: config.TRUST_PROXY_HOPS,
     exemptPaths,
   });
+}
+
+/** The server's settings that give the formats' verification-code arguments their defaults (format.ts VerificationCodeHook). */
+function verificationDefaultsOf(config: Config): Record<string, unknown> {
+  return Object.fromEntries(
+    VERIFICATION_CODES.flatMap((code) =>
+      Object.entries(code.defaults ?? {}).map(([argument, setting]) => [argument, config[setting as keyof Config]]),
+    ),
+  );
 }
 
 function priceRoutes(specs: Operation[], prices: Record<string, string>): PricedOperation[] {

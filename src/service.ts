@@ -1,4 +1,5 @@
 import { createRedisThemeStore } from './themes/themeStore.js';
+import { createRedisFontStore } from './themes/fontStore.js';
 import { createApp, type AppService } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
@@ -38,6 +39,7 @@ export function createService(parts: ServiceParts): AppService {
       : undefined);
   // Themes put by PUT /v1/themes: in Redis too, so that every instance knows every theme id.
   const themes = config.REDIS_URL ? createRedisThemeStore({ url: config.REDIS_URL }) : undefined;
+  const fonts = config.REDIS_URL ? createRedisFontStore({ url: config.REDIS_URL }) : undefined;
   // Design packages put by PUT /v1/templates: the same kind of store, under keys of their own.
   const templates = config.REDIS_URL
     ? createRedisThemeStore({ url: config.REDIS_URL, keyPrefix: 'invoice-pdf-x402:template:' })
@@ -47,6 +49,7 @@ export function createService(parts: ServiceParts): AppService {
     logger,
     ...(buckets ? { buckets } : {}),
     ...(themes ? { themes } : {}),
+    ...(fonts ? { fonts } : {}),
     ...(templates ? { templates } : {}),
     renderer,
     ...(metrics ? { metrics } : {}),
@@ -68,7 +71,7 @@ export function createService(parts: ServiceParts): AppService {
   return {
     ...service,
     close: async () => {
-      await Promise.all([service.close(), buckets?.close(), themes?.close(), templates?.close()]);
+      await Promise.all([service.close(), buckets?.close(), themes?.close(), fonts?.close(), templates?.close()]);
     },
   };
 }

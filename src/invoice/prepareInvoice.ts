@@ -1,6 +1,8 @@
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
-import type { Theme } from './designFields.js';
+import { envelopeIssues } from './envelopes.js';
+import type { StoredFont } from '../fonts/fontFace.js';
+import type { Theme, ThemeFontField } from './designFields.js';
 import type { TemplatePackage } from './templatePackage.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
@@ -23,6 +25,8 @@ export interface PreparedInvoice {
    * stored one put here by resolveThemeReference (src/themes/storedThemes.ts) before any payment.
    */
   theme?: Theme | undefined;
+  /** The stored fonts the theme names by id, by theme field; put here by resolveStoredLook before any payment. */
+  fonts?: Partial<Record<ThemeFontField, StoredFont>> | undefined;
   /**
    * A customer's stored design, for "design": "sha256:…": the package as stored, put here by
    * resolveDesignReference (src/templates/storedTemplates.ts) before any payment.
@@ -58,6 +62,14 @@ export function prepareInvoice(body: unknown): PreparedInvoice {
     ...checkInvoiceRules(invoice, totals),
     ...(decoded && 'issue' in decoded ? [decoded.issue] : []),
     ...(qr.kind === 'invalid' ? qr.issues : []),
+    ...(invoice.envelope === undefined
+      ? []
+      : envelopeIssues(
+          invoice.envelope,
+          invoice,
+          invoiceLocale(invoice.locale, invoice.currency),
+          qr.kind === 'qr' && qr.qr.scheme === 'swiss',
+        )),
   ];
   if (issues.length > 0) throw validationFailed(issues);
   const error = checkTotals(totals);

@@ -2,20 +2,25 @@ import type { PreparedBatch } from '../batch/batchRequest.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { namesStoredDesign, resolveDesignReference } from '../templates/storedTemplates.js';
-import { namesStoredTheme, resolveThemeReference } from '../themes/storedThemes.js';
+import type { FontStore } from '../themes/fontStore.js';
+import { namesStoredLook as namesStoredTheme, resolveStoredLook } from '../themes/storedThemes.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { InputResolver } from './operation.js';
 
-/** Where stored looks live: themes (PUT /v1/themes) and designs (PUT /v1/templates). */
+/** Where stored looks live: themes (PUT /v1/themes), fonts (PUT /v1/fonts) and designs (PUT /v1/templates). */
 export interface LookStores {
   themes?: ThemeStore | undefined;
+  fonts?: FontStore | undefined;
   templates?: ThemeStore | undefined;
 }
 
 const namesStoredLook = (prepared: PreparedInvoice): boolean =>
   namesStoredTheme(prepared) || namesStoredDesign(prepared);
 
-/** Both look-ups of one invoice; every unknown id is an issue, all in one 400. */
+/**
+ * Both look-ups of one invoice: the theme with the fonts it names (main's resolveStoredLook) and
+ * the design; every unknown id is an issue, all in one 400.
+ */
 async function resolveLook(stores: LookStores, prepared: PreparedInvoice): Promise<PreparedInvoice> {
   const issues: Issue[] = [];
   const rejectedAs = (error: unknown) => {
@@ -24,17 +29,22 @@ async function resolveLook(stores: LookStores, prepared: PreparedInvoice): Promi
     return undefined;
   };
   const [themed, designed] = await Promise.all([
-    resolveThemeReference(stores.themes, prepared).catch(rejectedAs),
+    resolveStoredLook(stores.themes, stores.fonts, prepared).catch(rejectedAs),
     resolveDesignReference(stores.templates, prepared).catch(rejectedAs),
   ]);
   if (issues.length) throw validationFailed(issues);
-  return { ...prepared, theme: themed?.theme ?? prepared.theme, design: designed?.design ?? prepared.design };
+  return {
+    ...prepared,
+    theme: themed?.theme ?? prepared.theme,
+    fonts: themed?.fonts ?? prepared.fonts,
+    design: designed?.design ?? prepared.design,
+  };
 }
 
 /**
- * The look-up of an invoice's stored theme and design ("theme"/"design": "sha256:…") before
- * anything about payment (operation.ts `request.resolve`): an unknown id is a 400 at path "theme"
- * or "design", never charged.
+ * The look-up of an invoice's stored theme, the stored fonts its theme names, and its stored design
+ * ("theme"/"design": "sha256:…") before anything about payment (operation.ts `request.resolve`): an
+ * unknown id is a 400 at path "theme", "theme.<font field>" or "design", never charged.
  */
 export function storedLookResolver(stores: LookStores): InputResolver<PreparedInvoice> {
   return { needed: namesStoredLook, resolve: (prepared) => resolveLook(stores, prepared) };

@@ -28,8 +28,13 @@ export interface Operation<TInput = unknown> {
   summary: string;
   description: string;
   tag: 'Invoices' | 'Helpers' | 'Templates' | 'Discovery' | 'Operations';
-  /** An MCP tool although its tag is not Invoices or Helpers (v1_templates_put). */
-  tool?: boolean;
+  /**
+   * Whether the operation is an MCP tool when its tag alone would not decide: Invoices and Helpers
+   * rows are tools unless `false` (a file upload that an agent has no use for over MCP, and whose
+   * entry would squeeze the other tools in tools/list's budget); another tag's row is one when
+   * `true` (v1_templates_put).
+   */
+  mcpTool?: boolean;
   /** JSON request body: parsed and validated on the compute pool (every issue listed) before payment or work. */
   request?: {
     schema: v.GenericSchema;
@@ -176,4 +181,6 @@ export interface PdfRenderer {
     prepared: PreparedInvoice,
     options?: { signal?: AbortSignal; specimen?: boolean; preview?: boolean },
   ): Promise<{ pdf: Buffer; pages: number }>;
+  /** Whether Chromium loads a font file (PUT /v1/fonts); rejects with a 400 font_invalid when not. */
+  checkFont?(bytes: Uint8Array): Promise<void>;
 }

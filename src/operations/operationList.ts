@@ -6,6 +6,10 @@ import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { templateOperations } from './templateOperations.js';
 import { themeOperations } from './themeOperations.js';
+import { fontOperations } from './fontOperations.js';
+import { verifactuOperations } from './verifactuOperations.js';
+import type { SistemaInformatico } from '../einvoice/formats/verifactu/system.js';
+import type { FontStore } from '../themes/fontStore.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { BatchOptions } from '../batch/produceBatch.js';
 
@@ -15,12 +19,18 @@ export interface OperationDependencies {
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
   /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
   themes?: ThemeStore | undefined;
+  /** Where PUT /v1/fonts stores fonts and themes' font ids are looked up. */
+  fonts?: FontStore | undefined;
+  /** The largest font file PUT /v1/fonts takes (FONT_MAX_BYTES). */
+  fontMaxBytes?: number | undefined;
   /** Where PUT /v1/templates stores design packages and invoices' design ids are looked up. */
   templates?: ThemeStore | undefined;
   /** The server's defaults of the formats' verification-code arguments on render.pdf (ksef_environment). */
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
   assembleZip?: BatchOptions['assembleZip'];
+  /** SistemaInformatico of Spain's VERI*FACTU records: this service as configured (VERIFACTU_* settings). */
+  verifactuSystem?: SistemaInformatico | undefined;
 }
 
 /**
@@ -30,12 +40,14 @@ export interface OperationDependencies {
  * its row here.
  */
 export function operationList(deps: OperationDependencies = {}): Operation[] {
-  const stores = { themes: deps.themes, templates: deps.templates };
+  const stores = { themes: deps.themes, fonts: deps.fonts, templates: deps.templates };
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered, stores),
     ...eInvoiceOperations(deps.renderer, deps.onRendered, stores),
+    ...verifactuOperations(deps.verifactuSystem),
     ...batchOperations(deps.renderer, deps.onRendered, stores, deps.assembleZip),
     ...themeOperations(deps.themes),
+    ...fontOperations(deps.fonts, deps.renderer, deps.fontMaxBytes),
     ...templateOperations(deps.templates, deps.renderer),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(),

@@ -65,7 +65,7 @@ export function templateOperations(store: ThemeStore | undefined, renderer: PdfR
     summary: 'Store a design package and get its id (free)',
     description: `Kept ${TEMPLATE_TTL_SECONDS / 86400} days; use as "design": "<id>". 400 template_invalid or template_incomplete (docs/templates.md).`,
     tag: 'Templates',
-    tool: true,
+    mcpTool: true,
     request: { schema: TemplatePackageSchema, example: EXAMPLE_PACKAGE, parse: parseTemplatePackage },
     response: {
       contentType: 'application/json',
