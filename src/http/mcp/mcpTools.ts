@@ -31,9 +31,10 @@ export interface McpTool extends ListedTool {
 /**
  * tools/list of the default configuration, in all and per tool (the JSON of the tools array). 32 KiB
  * held 18 tools; with VERI*FACTU's record tool (19) the shared cap squeezed the e-invoice tools'
- * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool).
+ * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool);
+ * with v1_templates_put (20 tools, its entry 1.1 KB) 1 KiB more again, for the same reason.
  */
-export const TOOL_LIST_BUDGET_BYTES = 34 * 1024;
+export const TOOL_LIST_BUDGET_BYTES = 35 * 1024;
 export const TOOL_BUDGET_BYTES = 4 * 1024;
 /** What the summaries aim at: below the budgets, so that a longer price or name cannot break them. */
 const LIST_TARGET_BYTES = TOOL_LIST_BUDGET_BYTES - 1536;
