@@ -1,0 +1,89 @@
+import * as v from 'valibot';
+
+/**
+ * The template package the studio edits and the answers it reads (docs/templates.md), as valibot
+ * schemas: an answer that is not what the contract says is a clear failure, never a half-filled page.
+ */
+const Sources = v.record(v.string(), v.string());
+const FontIds = v.record(v.string(), v.string());
+
+export const DesignPackageSchema = v.object({
+  data_version: v.optional(v.number()),
+  html: v.string(),
+  css: v.string(),
+  partials: Sources,
+  fonts: v.optional(FontIds),
+});
+export type DesignPackage = v.InferOutput<typeof DesignPackageSchema>;
+
+/** GET /v1/templates/<name>: a complete package (every partial the design uses). */
+export const BuiltInDesignSchema = v.object({ ...DesignPackageSchema.entries, name: v.string() });
+
+/** GET /v1/templates/sha256:…: html, css and partials may be absent (the built-in classic's then). */
+export const StoredDesignSchema = v.object({
+  data_version: v.optional(v.number()),
+  html: v.optional(v.string()),
+  css: v.optional(v.string()),
+  partials: v.optional(Sources),
+  fonts: v.optional(FontIds),
+});
+
+export const ReferenceInvoicesSchema = v.array(
+  v.object({ id: v.string(), title: v.string(), invoice: v.record(v.string(), v.unknown()) }),
+);
+export type ReferenceInvoice = v.InferOutput<typeof ReferenceInvoicesSchema>[number];
+
+export const SavedSchema = v.object({ id: v.string(), expires_in_seconds: v.optional(v.number()) });
+
+export const UploadedFontSchema = v.object({
+  id: v.string(),
+  family: v.string(),
+  style: v.optional(v.string()),
+  weight: v.optional(v.union([v.number(), v.string()])),
+});
+export type UploadedFont = v.InferOutput<typeof UploadedFontSchema>;
+
+export const DESIGN_ID = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * A stored package as the editors show it: what it leaves out is the built-in classic's (the
+ * service renders it so), written out so that every file can be edited.
+ */
+export function completePackage(
+  stored: v.InferOutput<typeof StoredDesignSchema>,
+  classic: DesignPackage,
+): DesignPackage {
+  return {
+    ...(stored.data_version !== undefined ? { data_version: stored.data_version } : {}),
+    html: stored.html ?? classic.html,
+    css: stored.css ?? classic.css,
+    partials: { ...classic.partials, ...stored.partials },
+    ...(stored.fonts && Object.keys(stored.fonts).length ? { fonts: stored.fonts } : {}),
+  };
+}
+
+/** The invoice the preview prints: a reference invoice in the picked language and envelope. */
+export function previewInvoice(
+  invoice: Record<string, unknown>,
+  choice: { locale: string; envelope: string },
+): Record<string, unknown> {
+  return {
+    ...invoice,
+    ...(choice.locale ? { locale: choice.locale } : {}),
+    ...(choice.envelope ? { envelope: choice.envelope } : {}),
+  };
+}
+
+/** The body of POST /v1/invoice.pdf that buys `invoice` in the saved design. */
+export const invoiceInDesign = (invoice: Record<string, unknown>, id: string) => ({ ...invoice, design: id });
+
+/** The ready commands beside the JSON: the 402 challenge with curl, then paying with `npm run buy`. */
+export function buyCommands(origin: string): string {
+  const quoted = `'${origin.replace(/'/g, `'\\''`)}'`;
+  return [
+    '# Save the JSON above as invoice.json. Unpaid, the service answers 402 with its x402 offer:',
+    `curl -i -X POST ${quoted}/v1/invoice.pdf -H 'Content-Type: application/json' --data-binary @invoice.json`,
+    '# Pay with a stock x402 client (@x402/fetch), from a clone of the service repository:',
+    `SERVICE_URL=${quoted} BUYER_PRIVATE_KEY=0x… npm run buy -- invoice.json invoice.pdf`,
+  ].join('\n');
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { get } from 'node:http';
+import { after, before, test } from 'node:test';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { STUDIO_ENVELOPES } from '../../src/http/studio/studioPage.js';
+import { DESIGNS } from '../../src/invoice/designFields.js';
+import { LANGUAGES } from '../../src/invoice/locales.js';
+
+let app: TestApp;
+before(async () => {
+  app = await startTestApp({ NODE_ENV: 'production', COMPUTE_THREADS: '0' });
+});
+after(() => app?.close());
+
+test('GET /studio is served in production, under a policy that allows this origin only', async () => {
+  const response = await fetch(`${app.url}/studio`);
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+  const csp = response.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self'(;|$)/);
+  assert.match(csp, /style-src 'self'(;|$)/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.doesNotMatch(csp, /unsafe|https?:/);
+  const html = await response.text();
+  // Every script and stylesheet is one of the service's own files.
+  const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+  assert.deepEqual(
+    sources.filter((source) => !source.startsWith('/') && !source.startsWith('#')),
+    [],
+  );
+  for (const design of DESIGNS) assert.match(html, new RegExp(`<option value="${design}">`));
+  for (const language of LANGUAGES) assert.match(html, new RegExp(`<option value="${language}">`));
+  for (const { value } of STUDIO_ENVELOPES) assert.match(html, new RegExp(`<option value="${value}">`));
+  // Every control has its label.
+  for (const match of html.matchAll(/<(?:select|input)[^>]* id="([^"]+)"/g)) {
+    assert.match(html, new RegExp(`<label for="${match[1]}">`), `no label for #${match[1]}`);
+  }
+});
+
+test(
+  'the page script, its stylesheet and the pdf.js worker are bundled and revalidated by ETag',
+  { timeout: 60_000 },
+  async () => {
+    for (const [file, type, marker] of [
+      ['studio.js', /^text\/javascript/, 'Page '],
+      ['studio.css', /^text\/css/, 'prefers-color-scheme'],
+      ['pdf.worker.js', /^text\/javascript/, 'WorkerMessageHandler'],
+    ] as const) {
+      const response = await fetch(`${app.url}/studio/${file}`);
+      assert.equal(response.status, 200, file);
+      assert.match(response.headers.get('content-type') ?? '', type);
+      assert.ok((await response.text()).includes(marker), `${file} holds ${marker}`);
+      const etag = response.headers.get('etag');
+      assert.ok(etag);
+      // As a browser revalidates (fetch() itself would add Cache-Control: no-cache, which forbids a 304).
+      assert.equal(await statusOf(`${app.url}/studio/${file}`, { 'If-None-Match': etag }), 304);
+    }
+    assert.equal((await fetch(`${app.url}/studio/nothing.js`)).status, 404);
+  },
+);
+
+function statusOf(url: string, headers: Record<string, string>): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    }).on('error', reject);
+  });
+}

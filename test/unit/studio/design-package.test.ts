@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  buyCommands,
+  completePackage,
+  DESIGN_ID,
+  invoiceInDesign,
+  previewInvoice,
+} from '../../../src/http/studio/client/designPackage.js';
+import { fileIssueText, issueRange, missingFactText, sortIssues } from '../../../src/http/studio/client/issues.js';
+
+const classic = { data_version: 1, html: 'H', css: 'C', partials: { totals: 'T', header: 'HD' } };
+
+test('a stored package is shown complete: what it leaves out is the built-in classic', () => {
+  assert.deepEqual(completePackage({ css: 'mine', partials: { totals: 'mine' } }, classic), {
+    html: 'H',
+    css: 'mine',
+    partials: { totals: 'mine', header: 'HD' },
+  });
+  assert.deepEqual(completePackage({ data_version: 1, fonts: { Brand: 'sha256:1' } }, classic), {
+    data_version: 1,
+    ...classic,
+    fonts: { Brand: 'sha256:1' },
+  });
+});
+
+test('the preview invoice takes the picked language and envelope; none picked keeps the invoice own', () => {
+  const invoice = { invoice_number: 'A-1', locale: 'ar-EG' };
+  assert.deepEqual(previewInvoice(invoice, { locale: '', envelope: '' }), invoice);
+  assert.deepEqual(previewInvoice(invoice, { locale: 'ja', envelope: 'us-10' }), {
+    invoice_number: 'A-1',
+    locale: 'ja',
+    envelope: 'us-10',
+  });
+});
+
+test('the ready request names the design id, the origin, curl and npm run buy', () => {
+  const id = `sha256:${'a'.repeat(64)}`;
+  assert.ok(DESIGN_ID.test(id));
+  assert.ok(!DESIGN_ID.test(`sha256:${'A'.repeat(64)}`));
+  assert.deepEqual(invoiceInDesign({ invoice_number: 'A-1' }, id), { invoice_number: 'A-1', design: id });
+  const commands = buyCommands('http://127.0.0.1:8080');
+  assert.match(
+    commands,
+    /curl -i -X POST 'http:\/\/127\.0\.0\.1:8080'\/v1\/invoice\.pdf .*--data-binary @invoice\.json/,
+  );
+  assert.match(
+    commands,
+    /SERVICE_URL='http:\/\/127\.0\.0\.1:8080' BUYER_PRIVATE_KEY=0x… npm run buy -- invoice\.json invoice\.pdf/,
+  );
+  assert.match(buyCommands("http://a'b"), /'http:\/\/a'\\''b'/);
+});
+
+test('issues are sorted into file errors at their line and missing facts grouped by field', () => {
+  const { files, facts } = sortIssues([
+    { path: 'css', code: 'css_syntax', message: 'Unclosed block', line: 3, column: 5 },
+    { path: 'partials.totals', code: 'unknown_helper', message: 'no helper "sum"', line: 1 },
+    { path: 'totals.due', code: 'missing_fact', message: 'The amount due is not shown', invoice: 'one-line' },
+    { path: 'totals.due', code: 'missing_fact', message: 'The amount due is not shown', invoice: 'credit-note' },
+  ]);
+  assert.deepEqual(files.map(fileIssueText), [
+    'CSS, line 3, column 5: Unclosed block',
+    'totals, line 1: no helper "sum"',
+  ]);
+  assert.deepEqual(
+    facts.map((fact) => missingFactText(fact, new Map([['one-line', 'One line']]))),
+    ['totals.due: The amount due is not shown (reference invoices: One line, credit-note)'],
+  );
+});
+
+test('an issue range is the named line from its column, clamped into the text', () => {
+  const lines = ['a {', '  color: red', '}'];
+  assert.deepEqual(issueRange(lines, { line: 2, column: 3 }), { line: 2, from: 6, to: 16 });
+  assert.deepEqual(issueRange(lines, { line: 2 }), { line: 2, from: 4, to: 16 });
+  assert.deepEqual(issueRange(lines, {}), { line: 1, from: 0, to: 3 });
+  assert.deepEqual(issueRange(lines, { line: 99, column: 99 }), { line: 3, from: 17, to: 18 });
+  assert.deepEqual(issueRange([''], { line: 1, column: 4 }), { line: 1, from: 0, to: 0 });
+});
