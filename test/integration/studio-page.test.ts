@@ -19,10 +19,15 @@ test('GET /studio is served in production, under a policy that allows this origi
   const csp = response.headers.get('content-security-policy') ?? '';
   assert.match(csp, /default-src 'none'/);
   assert.match(csp, /script-src 'self'(;|$)/);
-  assert.match(csp, /style-src 'self'(;|$)/);
+  // CodeMirror's <style> elements carry the page's nonce, new on every request.
+  const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/]{24})'(;|$)/.exec(csp)?.[1];
+  assert.ok(nonce, csp);
+  const other = (await fetch(`${app.url}/studio`)).headers.get('content-security-policy') ?? '';
+  assert.ok(!other.includes(nonce));
   assert.match(csp, /frame-ancestors 'none'/);
   assert.doesNotMatch(csp, /unsafe|https?:/);
   const html = await response.text();
+  assert.ok(html.includes(`<script type="module" src="/studio/studio.js" nonce="${nonce}">`));
   // Every script and stylesheet is one of the service's own files.
   const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
   assert.deepEqual(
@@ -57,6 +62,10 @@ test(
       assert.equal(await statusOf(`${app.url}/studio/${file}`, { 'If-None-Match': etag }), 304);
     }
     assert.equal((await fetch(`${app.url}/studio/nothing.js`)).status, 404);
+  // fetch() asks for gzip and unpacks it: the script travels in about a third of its size.
+  const script = await fetch(`${app.url}/studio/studio.js`);
+  assert.equal(script.headers.get('content-encoding'), 'gzip');
+  assert.ok(Number(script.headers.get('content-length')) < (await script.arrayBuffer()).byteLength / 2);
   },
 );
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 /** One file the studio page loads, as it is served: bytes, media type and an ETag of the bytes. */
 export interface StudioFile {
   body: Buffer;
+  /** The same bytes gzipped once (the script is 0.9 MB, 0.3 MB gzipped), for browsers that accept it. */
+  gzipped: Buffer;
   type: string;
   etag: string;
 }
@@ -73,5 +76,5 @@ export async function readStudioBundle(dir: string): Promise<StudioFiles> {
 function studioFile(name: string, body: Buffer): StudioFile {
   const type = TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, type, etag };
+  return { body, gzipped: gzipSync(body, { level: 9 }), type, etag };
 }

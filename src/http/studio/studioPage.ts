@@ -16,21 +16,22 @@ export const STUDIO_ENVELOPES: readonly { value: string; label: string }[] = [
 /**
  * The policy of the page and its files: everything from this origin only. pdf.js draws the
  * preview's pages in a worker (worker-src) into canvases that become blob: images; the PDF arrives
- * by fetch (connect-src). No inline script or style: CodeMirror and pdf.js insert their styles
- * through the CSSOM (constructed style sheets and element.style), which the policy does not govern.
+ * by fetch (connect-src). No inline script; the one inline style allowed is what CodeMirror's own
+ * script inserts (its editor styles, in <style> elements), by the page's nonce, fresh per request.
  */
-export const STUDIO_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "worker-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' blob: data:",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const studioCsp = (nonce?: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "worker-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' blob: data:",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -43,8 +44,12 @@ function languageLabel(language: string): string {
   return own === english ? english : `${english} (${own})`;
 }
 
-/** GET /studio: the page's markup; its script (studio.js) fills the editors, pickers and preview. */
-export function studioPage(): string {
+/**
+ * GET /studio: the page's markup; its script (studio.js) fills the editors, pickers and preview.
+ * The script element carries the style nonce for CodeMirror (the .nonce property, which browsers
+ * hide from the attribute once the policy has read it).
+ */
+export function studioPage(nonce: string): string {
   const designs = DESIGNS.map((name) => option(name, name)).join('');
   const languages = [option('', "The invoice's own"), ...LANGUAGES.map((tag) => option(tag, languageLabel(tag)))].join(
     '',
@@ -59,7 +64,7 @@ export function studioPage(): string {
 <title>Design studio · Invoice PDF</title>
 <link rel="icon" href="/favicon.svg">
 <link rel="stylesheet" href="/studio/studio.css">
-<script type="module" src="/studio/studio.js"></script>
+<script type="module" src="/studio/studio.js" nonce="${nonce}"></script>
 </head>
 <body>
 <a class="skip" href="#files-title">Skip to the editors</a>

@@ -1,12 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import type { Operation } from '../../operations/operation.js';
 import { bundleStudio, readStudioBundle, type StudioFiles } from './studioBundle.js';
-import { STUDIO_CSP, studioPage } from './studioPage.js';
+import { studioCsp, studioPage } from './studioPage.js';
 
 /** Headers of the page and its files: this origin only, not framed, no referrer sent along. */
 const PAGE_HEADERS = {
-  'Content-Security-Policy': STUDIO_CSP,
+  'Content-Security-Policy': studioCsp(),
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -16,7 +17,6 @@ const PAGE_HEADERS = {
  * the free template routes (/v1/templates/…) and PUT /v1/fonts from the browser, like any client.
  */
 export function studioRoute(): Operation {
-  let html: string | undefined;
   return {
     method: 'GET',
     path: '/studio',
@@ -27,11 +27,14 @@ export function studioRoute(): Operation {
     tag: 'Discovery',
     document: true,
     response: { contentType: 'text/html; charset=utf-8', description: 'HTML page.' },
-    handle: () => ({
-      contentType: 'text/html; charset=utf-8',
-      body: (html ??= studioPage()),
-      headers: { ...PAGE_HEADERS, 'Cache-Control': 'no-cache' },
-    }),
+    handle: () => {
+      const nonce = randomBytes(18).toString('base64');
+      return {
+        contentType: 'text/html; charset=utf-8',
+        body: studioPage(nonce),
+        headers: { ...PAGE_HEADERS, 'Content-Security-Policy': studioCsp(nonce), 'Cache-Control': 'no-store' },
+      };
+    },
   };
 }
 
@@ -54,13 +57,19 @@ export function studioFiles(load: () => Promise<StudioFiles> = defaultLoad()): M
     ctx.set(PAGE_HEADERS);
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('ETag', file.etag);
+    ctx.vary('Accept-Encoding');
     ctx.type = file.type;
     ctx.status = 200; // ctx.fresh compares the ETag only for a 2xx answer
     if (ctx.fresh) {
       ctx.status = 304;
       return;
     }
-    ctx.body = file.body;
+    if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = file.gzipped;
+    } else {
+      ctx.body = file.body;
+    }
   };
 }
 

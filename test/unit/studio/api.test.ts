@@ -40,7 +40,10 @@ test('429 with Retry-After, a network error and a 5xx page are failures the page
     readJson,
   );
   assert.deepEqual(limited, { ok: false, failure: { kind: 'rate_limited', retryAfterSeconds: 3 } });
-  assert.match(failureText((limited as { failure: never }).failure, 'The preview'), /429.*3 s; your text is kept/);
+  assert.match(
+    failureText({ kind: 'rate_limited', retryAfterSeconds: 3 }, 'The preview'),
+    /429.*3 s; your text is kept/,
+  );
 
   const offline = await call(
     async () => {

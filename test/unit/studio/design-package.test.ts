@@ -17,9 +17,9 @@ test('a stored package is shown complete: what it leaves out is the built-in cla
     css: 'mine',
     partials: { totals: 'mine', header: 'HD' },
   });
-  assert.deepEqual(completePackage({ data_version: 1, fonts: { Brand: 'sha256:1' } }, classic), {
-    data_version: 1,
+  assert.deepEqual(completePackage({ data_version: 2, fonts: { Brand: 'sha256:1' } }, classic), {
     ...classic,
+    data_version: 2,
     fonts: { Brand: 'sha256:1' },
   });
 });

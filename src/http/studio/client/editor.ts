@@ -89,6 +89,9 @@ export interface FileEditor {
   reveal(issue: FileIssue): void;
 }
 
+/** The page's style nonce (studioPage.ts): CodeMirror's <style> elements carry it. */
+const styleNonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+
 export function createEditor(
   parent: HTMLElement,
   options: { label: string; language: 'html' | 'css'; text: string; onChange: () => void },
@@ -106,6 +109,7 @@ export function createEditor(
     lintGutter(),
     issueLines,
     EditorView.lineWrapping,
+    EditorView.cspNonce.of(styleNonce),
     keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...lintKeymap]),
     EditorView.contentAttributes.of({ 'aria-label': options.label, spellcheck: 'false' }),
     EditorView.updateListener.of((update) => {
