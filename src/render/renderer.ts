@@ -4,7 +4,7 @@ import { findChromium } from './chromiumPath.js';
 import { withDeadline } from './deadline.js';
 import { paperFor, paperOf, type PaperFormat, type PaperSetting } from './paper.js';
 import type { InboundRender } from './inboundView.js';
-import type { InvoiceView } from './viewModel.js';
+import type { InvoiceView } from './invoiceView.js';
 import { isCurrencyCode } from '../invoice/currencies.js';
 import { RENDER_DEFAULTS } from './renderDefaults.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
