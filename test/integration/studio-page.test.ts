@@ -62,10 +62,10 @@ test(
       assert.equal(await statusOf(`${app.url}/studio/${file}`, { 'If-None-Match': etag }), 304);
     }
     assert.equal((await fetch(`${app.url}/studio/nothing.js`)).status, 404);
-  // fetch() asks for gzip and unpacks it: the script travels in about a third of its size.
-  const script = await fetch(`${app.url}/studio/studio.js`);
-  assert.equal(script.headers.get('content-encoding'), 'gzip');
-  assert.ok(Number(script.headers.get('content-length')) < (await script.arrayBuffer()).byteLength / 2);
+    // fetch() asks for gzip and unpacks it: the script travels in about a third of its size.
+    const script = await fetch(`${app.url}/studio/studio.js`);
+    assert.equal(script.headers.get('content-encoding'), 'gzip');
+    assert.ok(Number(script.headers.get('content-length')) < (await script.arrayBuffer()).byteLength / 2);
   },
 );
 

@@ -41,7 +41,6 @@ export const UploadedFontSchema = v.object({
   style: v.optional(v.string()),
   weight: v.optional(v.union([v.number(), v.string()])),
 });
-export type UploadedFont = v.InferOutput<typeof UploadedFontSchema>;
 
 export const DESIGN_ID = /^sha256:[0-9a-f]{64}$/;
 

@@ -6,7 +6,7 @@ import { fileLabel, type FileIssue } from './issues.js';
  * them), each with its editor: HTML, CSS, then the partials by name. A tab says how many errors
  * the check found in its file.
  */
-export interface FileSources {
+interface FileSources {
   html: string;
   css: string;
   partials: Record<string, string>;
