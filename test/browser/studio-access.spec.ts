@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from './support/env.js';
-import { nextPreview, openEditor, openStudio } from './support/studio.js';
+import { nextPreview, openEditor, openStudio, removeLine } from './support/studio.js';
 
 /** What has the keyboard focus: an id, or the role and accessible name CodeMirror's editor carries. */
 const focused = (page: Page) =>
@@ -137,7 +137,7 @@ test('a refused template shows the check errors in the editor, never a stack tra
     await page.keyboard.type('@import "elsewhere.css";\n');
     await expect(css.locator('.cm-issueLine[data-issue-line="1"] .cm-lintRange-error')).toHaveCount(1);
     await expect(page.locator('#report-list')).toContainText(/CSS, line 1\b/);
-    await page.keyboard.press('Control+z');
+    await removeLine(page, 1);
   });
   await expect(css.locator('.cm-issueLine')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText(/\bat \S+\.(ts|js):\d+/);

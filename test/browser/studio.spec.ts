@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { devKey } from '../../src/payment/local/devAccounts.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
-import { nextPreview, openEditor, openStudio, redPixels } from './support/studio.js';
+import { nextPreview, openEditor, openStudio, redPixels, removeLine } from './support/studio.js';
 
 /**
  * A designer's path through GET /studio, against the service as production wires it (payments on
@@ -62,17 +62,18 @@ test('fork, type, see the preview, errors at their line, the contract report, Sa
   expect(redPixels(after)).toBeGreaterThan(redPixels(before) + 500);
 
   // An error the check names at its line is shown on that line of the editor and in the report.
-  const html = await openEditor(page, 'HTML');
+  const notes = await openEditor(page, 'notes');
   await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
   await page.keyboard.type('{{nosuchhelper invoice_number}}\n');
-  const marked = html.locator('.cm-issueLine[data-issue-line="1"]');
+  const marked = notes.locator('.cm-issueLine[data-issue-line="2"]');
   await expect(marked).toContainText('nosuchhelper');
   await expect(marked.locator('.cm-lintRange-error')).toHaveCount(1);
-  await expect(page.getByRole('tab', { name: /^HTML · 1 error$/ })).toBeVisible();
-  await expect(page.locator('#report-list')).toContainText(/HTML, line 1\b/);
-  await page.keyboard.press('Control+z');
-  await expect(html).not.toContainText('nosuchhelper');
-  await expect(html.locator('.cm-issueLine')).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /^notes · 1 error$/ })).toBeVisible();
+  await expect(page.locator('#report-list')).toContainText(/notes, line 2\b.*nosuchhelper/);
+  await removeLine(page, 2);
+  await expect(notes).not.toContainText('nosuchhelper');
+  await expect(notes.locator('.cm-issueLine')).toHaveCount(0);
 
   // Removing the totals partial: the content contract report names the totals it no longer shows.
   await openEditor(page, 'totals');

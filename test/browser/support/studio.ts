@@ -27,6 +27,14 @@ export async function openEditor(page: Page, name: string): Promise<Locator> {
   return editor;
 }
 
+/** Deletes line `line` (1-based) of the focused editor, its line break included. */
+export async function removeLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+Home');
+  for (let down = 1; down < line; down += 1) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Delete');
+}
+
 /** Pixels of a PNG that are clearly red (the CSS the tests type paints text #ff0000). */
 export function redPixels(png: Buffer): number {
   const { data } = PNG.sync.read(png);
