@@ -97,12 +97,12 @@ export function studioPage(nonce: string): string {
 <section class="panel preview" aria-labelledby="preview-title">
 <h2 id="preview-title">Preview</h2>
 <div class="row pickers">
-<label for="invoice-pick">Reference invoice</label>
-<select id="invoice-pick"></select>
-<label for="language-pick">Language</label>
-<select id="language-pick">${languages}</select>
-<label for="envelope-pick">Envelope window</label>
-<select id="envelope-pick">${envelopes}</select>
+<span class="field"><label for="invoice-pick">Reference invoice</label>
+<select id="invoice-pick"></select></span>
+<span class="field"><label for="language-pick">Language</label>
+<select id="language-pick">${languages}</select></span>
+<span class="field"><label for="envelope-pick">Envelope window</label>
+<select id="envelope-pick">${envelopes}</select></span>
 </div>
 <div class="row">
 <p id="preview-status" class="status" role="status"></p>

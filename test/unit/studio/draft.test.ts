@@ -27,11 +27,11 @@ const draft: Draft = {
     html: '<p>{{invoice_number}}</p>',
     css: 'p{}',
     partials: { totals: '' },
-    fonts: { Brand: 'sha256:ab' },
   },
   invoice: 'one-line',
   locale: 'de',
   envelope: 'din-5008-a',
+  fonts: [{ id: 'sha256:ab', family: 'Brand', weight: 700, style: 'normal', use: 'font_bold' }],
 };
 
 test('a kept draft comes back as it was written', () => {

@@ -5,14 +5,12 @@ import * as v from 'valibot';
  * schemas: an answer that is not what the contract says is a clear failure, never a half-filled page.
  */
 const Sources = v.record(v.string(), v.string());
-const FontIds = v.record(v.string(), v.string());
 
 export const DesignPackageSchema = v.object({
   data_version: v.optional(v.number()),
   html: v.string(),
   css: v.string(),
   partials: Sources,
-  fonts: v.optional(FontIds),
 });
 export type DesignPackage = v.InferOutput<typeof DesignPackageSchema>;
 
@@ -25,7 +23,6 @@ export const StoredDesignSchema = v.object({
   html: v.optional(v.string()),
   css: v.optional(v.string()),
   partials: v.optional(Sources),
-  fonts: v.optional(FontIds),
 });
 
 export const ReferenceInvoicesSchema = v.array(
@@ -39,8 +36,15 @@ export const UploadedFontSchema = v.object({
   id: v.string(),
   family: v.string(),
   style: v.optional(v.string()),
-  weight: v.optional(v.union([v.number(), v.string()])),
+  weight: v.optional(v.number()),
 });
+
+/** The theme fields a stored font can fill (PUT /v1/fonts): text, bold text, headings, bold headings. */
+export const FONT_USES = ['font', 'font_bold', 'heading_font', 'heading_font_bold'] as const;
+export type FontUse = (typeof FONT_USES)[number];
+
+export const BrandFontSchema = v.object({ ...UploadedFontSchema.entries, use: v.picklist(FONT_USES) });
+export type BrandFont = v.InferOutput<typeof BrandFontSchema>;
 
 export const DESIGN_ID = /^sha256:[0-9a-f]{64}$/;
 
@@ -57,17 +61,27 @@ export function completePackage(
     html: stored.html ?? classic.html,
     css: stored.css ?? classic.css,
     partials: { ...classic.partials, ...stored.partials },
-    ...(stored.fonts && Object.keys(stored.fonts).length ? { fonts: stored.fonts } : {}),
   };
 }
 
-/** The invoice the preview prints: a reference invoice in the picked language and envelope. */
+/**
+ * The invoice the preview prints (and the one the ready request buys): a reference invoice in the
+ * picked language and envelope, its theme naming the brand fonts by id. A theme given by a stored
+ * id (a string) is left as it is: its fonts are its own.
+ */
 export function previewInvoice(
   invoice: Record<string, unknown>,
-  choice: { locale: string; envelope: string },
+  choice: { locale: string; envelope: string; fonts: readonly BrandFont[] },
 ): Record<string, unknown> {
+  const fonts = Object.fromEntries(choice.fonts.map((font) => [font.use, font.id]));
+  const theme = invoice.theme;
+  const themed =
+    choice.fonts.length && (theme === undefined || (typeof theme === 'object' && theme !== null))
+      ? { theme: { ...(theme as Record<string, unknown> | undefined), ...fonts } }
+      : {};
   return {
     ...invoice,
+    ...themed,
     ...(choice.locale ? { locale: choice.locale } : {}),
     ...(choice.envelope ? { envelope: choice.envelope } : {}),
   };

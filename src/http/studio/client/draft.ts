@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DesignPackageSchema } from './designPackage.js';
+import { BrandFontSchema, DesignPackageSchema } from './designPackage.js';
 
 /**
  * The designer's unsaved work, kept in the browser's local storage so that a reload (or a crash)
@@ -13,6 +13,8 @@ const DraftSchema = v.object({
   invoice: v.string(),
   locale: v.string(),
   envelope: v.string(),
+  /** Brand fonts uploaded (PUT /v1/fonts) and what each is used for. */
+  fonts: v.optional(v.array(BrandFontSchema), []),
   /** The id Save gave, while the package is still the saved one. */
   savedId: v.optional(v.string()),
 });

@@ -1,17 +1,19 @@
 import * as v from 'valibot';
 import { call, failureText, readJson } from './api.js';
-import { UploadedFontSchema } from './designPackage.js';
+import { FONT_USES, UploadedFontSchema, type BrandFont, type FontUse } from './designPackage.js';
 
 /**
  * Brand fonts: a font file chosen on the page goes to PUT /v1/fonts (stored by the hash of its
- * bytes); the package names it by family in `fonts`, and the service writes its @font-face rule.
+ * bytes, the service answers its id, family, weight and style); the designer says what it is for
+ * (text, bold text, headings, bold headings) and the preview's invoice names it in its theme, as an
+ * invoice bought in the design does (the service writes the @font-face rules).
  */
 export interface FontsOptions {
   input: HTMLInputElement;
   status: HTMLElement;
   list: HTMLElement;
-  fonts(): Record<string, string>;
-  setFonts(fonts: Record<string, string>): void;
+  fonts(): BrandFont[];
+  setFonts(fonts: BrandFont[]): void;
 }
 
 const FONT_TYPES: Record<string, string> = {
@@ -21,36 +23,52 @@ const FONT_TYPES: Record<string, string> = {
   woff2: 'font/woff2',
 };
 
+const USE_LABELS: Record<FontUse, string> = {
+  font: 'Text',
+  font_bold: 'Bold text',
+  heading_font: 'Headings',
+  heading_font_bold: 'Bold headings',
+};
+
 export interface FontsPanel {
-  /** Lists the package's fonts (after a fork, a load or an upload). */
+  /** Lists the fonts (after a load, a restore or an upload). */
   render(): void;
 }
 
 export function fontsPanel(options: FontsOptions): FontsPanel {
   const { input, status, list } = options;
 
-  const render = () => {
-    const items = Object.entries(options.fonts()).map(([family, id]) => {
-      const item = document.createElement('li');
-      const name = document.createElement('span');
-      name.textContent = `${family} `;
-      const code = document.createElement('code');
-      code.textContent = id;
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.textContent = `Remove ${family}`;
-      remove.addEventListener('click', () => {
-        const { [family]: _removed, ...rest } = options.fonts();
-        options.setFonts(rest);
-        status.textContent = `${family} removed from the design.`;
-        render();
-        input.focus();
-      });
-      item.append(name, code, ' ', remove);
-      return item;
+  const item = (font: BrandFont, index: number) => {
+    const entry = document.createElement('li');
+    const name = document.createElement('span');
+    name.textContent = `${font.family} ${[font.weight, font.style].filter((part) => part !== undefined).join(' ')} `;
+    const code = document.createElement('code');
+    code.textContent = font.id;
+    const label = document.createElement('label');
+    label.htmlFor = `font-use-${index}`;
+    label.textContent = `Use ${font.family} for`;
+    const use = document.createElement('select');
+    use.id = `font-use-${index}`;
+    use.append(...FONT_USES.map((value) => new Option(USE_LABELS[value], value, false, value === font.use)));
+    use.addEventListener('change', () => {
+      options.setFonts(
+        options.fonts().map((other, at) => (at === index ? { ...other, use: use.value as FontUse } : other)),
+      );
     });
-    list.replaceChildren(...items);
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.textContent = `Remove ${font.family}`;
+    remove.addEventListener('click', () => {
+      options.setFonts(options.fonts().filter((_other, at) => at !== index));
+      status.textContent = `${font.family} is no longer used.`;
+      render();
+      input.focus();
+    });
+    entry.append(name, code, ' ', label, ' ', use, ' ', remove);
+    return entry;
   };
+
+  const render = () => list.replaceChildren(...options.fonts().map(item));
 
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
@@ -62,7 +80,7 @@ export function fontsPanel(options: FontsOptions): FontsPanel {
       '/v1/fonts',
       {
         method: 'PUT',
-        headers: { 'Content-Type': file.type || FONT_TYPES[extension] || 'application/octet-stream' },
+        headers: { 'Content-Type': FONT_TYPES[extension] ?? (file.type || 'application/octet-stream') },
         body: file,
       },
       readJson,
@@ -77,10 +95,17 @@ export function fontsPanel(options: FontsOptions): FontsPanel {
       status.textContent = 'The font service answered something this page does not understand.';
       return;
     }
-    const font = parsed.output;
-    options.setFonts({ ...options.fonts(), [font.family]: font.id });
-    const detail = [font.weight, font.style].filter((part) => part !== undefined).join(' ');
-    status.textContent = `${font.family}${detail ? ` (${detail})` : ''} uploaded: use font-family: "${font.family}" in the CSS.`;
+    const { id, family, weight, style } = parsed.output;
+    const bold = Number(weight) >= 600;
+    const font: BrandFont = {
+      id,
+      family,
+      use: bold ? 'font_bold' : 'font',
+      ...(weight !== undefined ? { weight } : {}),
+      ...(style ? { style } : {}),
+    };
+    options.setFonts([...options.fonts().filter((other) => other.id !== id), font]);
+    status.textContent = `${family} uploaded, used for ${USE_LABELS[font.use].toLowerCase()} (change it below).`;
     render();
   });
 

@@ -8,6 +8,7 @@ import {
   previewInvoice,
   ReferenceInvoicesSchema,
   StoredDesignSchema,
+  type BrandFont,
   type DesignPackage,
   type ReferenceInvoice,
 } from './designPackage.js';
@@ -30,7 +31,7 @@ const select = (id: string) => element<HTMLSelectElement>(id);
 const state = {
   base: 'classic',
   dataVersion: undefined as number | undefined,
-  fonts: {} as Record<string, string>,
+  fonts: [] as BrandFont[],
   invoices: [] as ReferenceInvoice[],
   savedId: undefined as string | undefined,
   opened: false,
@@ -46,13 +47,15 @@ function currentPackage(): DesignPackage | undefined {
   return {
     ...(state.dataVersion !== undefined ? { data_version: state.dataVersion } : {}),
     ...tabs.sources(),
-    ...(Object.keys(state.fonts).length ? { fonts: state.fonts } : {}),
   };
 }
 
 function currentInvoice(): Record<string, unknown> | undefined {
   const reference = state.invoices.find((invoice) => invoice.id === invoicePick.value);
-  return reference && previewInvoice(reference.invoice, { locale: languagePick.value, envelope: envelopePick.value });
+  return (
+    reference &&
+    previewInvoice(reference.invoice, { locale: languagePick.value, envelope: envelopePick.value, fonts: state.fonts })
+  );
 }
 
 const keepDraft = latest(
@@ -66,6 +69,7 @@ const keepDraft = latest(
       invoice: invoicePick.value,
       locale: languagePick.value,
       envelope: envelopePick.value,
+      fonts: state.fonts,
       ...(state.savedId ? { savedId: state.savedId } : {}),
     });
     if (!kept)
@@ -111,7 +115,10 @@ const fonts = fontsPanel({
   fonts: () => state.fonts,
   setFonts: (next) => {
     state.fonts = next;
-    edited();
+    // The fonts are the invoice's (its theme), not the package's: the saved id stays valid.
+    save.invoiceChanged();
+    keepDraft.schedule();
+    preview.now();
   },
 });
 
@@ -132,20 +139,10 @@ const save = savePanel({
   onRefused: (issues) => report.show(issues),
 });
 
-/** A change outside the editors (fonts): the same consequences as typing. */
-function edited() {
-  state.savedId = undefined;
-  save.changed();
-  keepDraft.schedule();
-  preview.schedule();
-  report.schedule();
-}
-
 function open(design: DesignPackage, base: string, savedId?: string) {
   state.base = base;
   state.savedId = savedId;
   state.dataVersion = design.data_version;
-  state.fonts = { ...design.fonts };
   state.opened = true;
   tabs.open(design);
   fonts.render();
@@ -216,6 +213,7 @@ async function loadInvoices(): Promise<void> {
 }
 
 function pickerChanged() {
+  save.invoiceChanged();
   keepDraft.schedule();
   preview.now();
 }
@@ -241,6 +239,7 @@ async function boot(): Promise<void> {
     ] as const) {
       if (Array.from(picker.options).some((option) => option.value === value)) picker.value = value;
     }
+    state.fonts = draft.fonts;
     open(draft.package, draft.base, draft.savedId);
     startStatus.textContent = `Restored your unsaved work on ${draft.base} from this browser.`;
   } else {

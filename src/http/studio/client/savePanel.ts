@@ -24,11 +24,24 @@ export interface SaveOptions {
 export interface SavePanel {
   /** The text changed after a save: the shown id is no longer what the editors hold. */
   changed(): void;
+  /** The invoice (picker, language, envelope, fonts) changed: the ready request follows it. */
+  invoiceChanged(): void;
 }
 
 export function savePanel(options: SaveOptions): SavePanel {
   const { button, status, saved } = options;
   let downloadUrl: string | undefined;
+  let savedId: string | undefined;
+
+  const showRequest = (id: string, invoice: Record<string, unknown>) => {
+    const json = JSON.stringify(invoiceInDesign(invoice, id), null, 2);
+    options.savedId.textContent = id;
+    options.json.textContent = json;
+    options.commands.textContent = buyCommands(location.origin);
+    if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+    downloadUrl = URL.createObjectURL(new Blob([json + '\n'], { type: 'application/json' }));
+    options.download.href = downloadUrl;
+  };
 
   button.addEventListener('click', async () => {
     const design = options.design();
@@ -49,13 +62,8 @@ export function savePanel(options: SaveOptions): SavePanel {
         return;
       }
       const { id, expires_in_seconds: expires } = parsed.output;
-      const json = JSON.stringify(invoiceInDesign(invoice, id), null, 2);
-      options.savedId.textContent = id;
-      options.json.textContent = json;
-      options.commands.textContent = buyCommands(location.origin);
-      if (downloadUrl) URL.revokeObjectURL(downloadUrl);
-      downloadUrl = URL.createObjectURL(new Blob([json + '\n'], { type: 'application/json' }));
-      options.download.href = downloadUrl;
+      savedId = id;
+      showRequest(id, invoice);
       saved.hidden = false;
       saved.classList.remove('stale');
       status.textContent = `Saved as ${id}${expires ? `, kept for ${describeSeconds(expires)}` : ''}.`;
@@ -66,6 +74,10 @@ export function savePanel(options: SaveOptions): SavePanel {
   });
 
   return {
+    invoiceChanged() {
+      const invoice = options.invoice();
+      if (savedId && invoice && !saved.classList.contains('stale')) showRequest(savedId, invoice);
+    },
     changed() {
       if (saved.hidden || saved.classList.contains('stale')) return;
       saved.classList.add('stale');
