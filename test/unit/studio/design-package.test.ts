@@ -61,12 +61,14 @@ test('the ready request names the design id, the origin, curl and npm run buy', 
 });
 
 test('issues are sorted into file errors at their line and missing facts grouped by field', () => {
-  const { files, facts } = sortIssues([
+  const { files, facts, others } = sortIssues([
     { path: 'css', code: 'css_syntax', message: 'Unclosed block', line: 3, column: 5 },
     { path: 'partials.totals', code: 'unknown_helper', message: 'no helper "sum"', line: 1 },
     { path: 'totals.due', code: 'missing_fact', message: 'The amount due is not shown', invoice: 'one-line' },
     { path: 'totals.due', code: 'missing_fact', message: 'The amount due is not shown', invoice: 'credit-note' },
+    { path: 'invoice.locale', code: 'invalid_value', message: 'must be a BCP 47 locale' },
   ]);
+  assert.deepEqual(others, [{ path: 'invoice.locale', code: 'invalid_value', message: 'must be a BCP 47 locale' }]);
   assert.deepEqual(files.map(fileIssueText), [
     'CSS, line 3, column 5: Unclosed block',
     'totals, line 1: no helper "sum"',

@@ -31,7 +31,7 @@ export function contractReport(options: ReportOptions): ContractReport {
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   const show = (raw: readonly unknown[]) => {
-    const { files, facts } = sortIssues(raw.filter(isIssue));
+    const { files, facts, others } = sortIssues(raw.filter(isIssue));
     options.showFileIssues(files);
     const items = [
       ...files.map((issue) => {
@@ -43,6 +43,7 @@ export function contractReport(options: ReportOptions): ContractReport {
         return button;
       }),
       ...facts.map((fact) => missingFactText(fact, options.titles())),
+      ...others.map((issue) => `${issue.path}: ${issue.message}`),
     ].map((content) => {
       const item = document.createElement('li');
       item.append(content);
@@ -51,11 +52,12 @@ export function contractReport(options: ReportOptions): ContractReport {
     list.replaceChildren(...items);
     list.dataset.state = 'fresh';
     summary.textContent =
-      files.length + facts.length === 0
+      files.length + facts.length + others.length === 0
         ? 'No issue: the design passes the upload check and shows every fact of the reference invoices.'
         : [
             files.length ? `${files.length} ${files.length === 1 ? 'error' : 'errors'} in the files` : '',
             facts.length ? `${facts.length} ${facts.length === 1 ? 'fact' : 'facts'} the page does not show` : '',
+            others.length ? `${others.length} other ${others.length === 1 ? 'issue' : 'issues'}` : '',
           ]
             .filter(Boolean)
             .join(', ') + '.';

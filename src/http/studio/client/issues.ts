@@ -20,6 +20,8 @@ export interface MissingFact {
 export interface SortedIssues {
   files: FileIssue[];
   facts: MissingFact[];
+  /** Anything else a refusal named (e.g. a field of the preview's invoice). */
+  others: Issue[];
 }
 
 const FILE_PATH = /^(html|css|partials\.[^.].*)$/;
@@ -27,16 +29,18 @@ const FILE_PATH = /^(html|css|partials\.[^.].*)$/;
 export function sortIssues(issues: readonly Issue[]): SortedIssues {
   const files: FileIssue[] = [];
   const facts = new Map<string, MissingFact>();
+  const others: Issue[] = [];
   for (const issue of issues) {
-    if (issue.code !== 'missing_fact' && FILE_PATH.test(issue.path)) {
-      files.push({ ...issue, file: issue.path });
+    if (issue.code !== 'missing_fact') {
+      if (FILE_PATH.test(issue.path)) files.push({ ...issue, file: issue.path });
+      else others.push(issue);
       continue;
     }
     const fact = facts.get(issue.path) ?? { field: issue.path, message: issue.message, invoices: [] };
     if (issue.invoice && !fact.invoices.includes(issue.invoice)) fact.invoices.push(issue.invoice);
     facts.set(issue.path, fact);
   }
-  return { files, facts: [...facts.values()] };
+  return { files, facts: [...facts.values()], others };
 }
 
 /** The name an editor and its tab carry: HTML, CSS, or the partial's own name. */
