@@ -12,11 +12,15 @@ import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
 import { prepareEInvoice } from '../einvoice/prepareEInvoice.js';
+import { LANGUAGES } from '../invoice/locales.js';
 import type { InboundRender } from '../render/inboundView.js';
 import type { Renderer } from '../render/renderer.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { DocumentBody, Operation, PaidAnswer, PdfRenderer } from './operation.js';
 import { parseRequestJson } from './requestJson.js';
+
+/** The files both inbound routes read, named in their summaries (BODY says each in full). */
+const WHAT_IS_READ = 'CII, UBL, KSeF FA(3), FatturaPA or its signed .p7m, hybrid PDF';
 
 /** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
 type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
@@ -66,7 +70,7 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/inspect',
     operationId: 'v1_e_invoice_inspect',
-    summary: 'Read an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF): its data, totals and broken rules (free)',
+    summary: `Read an inbound e-invoice (${WHAT_IS_READ}): its data, totals and broken rules (free)`,
     description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml with "profile": reissue.profile to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks and, for an XRechnung, Peppol BIS or French document, its national rules (this service's checks; rules.checked names them); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForInspect),
@@ -78,9 +82,8 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/render.pdf',
     operationId: 'v1_e_invoice_render_pdf',
-    summary:
-      'Render an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
-    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (en, de, fr, es, it, nl, pt, pl, sv, ja, zh, ar, he, hi; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
+    summary: `Render an inbound e-invoice (${WHAT_IS_READ}) as a readable PDF in ${LANGUAGES.length} languages (paid, x402)`,
+    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (${LANGUAGES.join(', ')}; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForRender),
     response: { contentType: 'application/pdf', description: 'The PDF.' },

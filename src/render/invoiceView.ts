@@ -58,6 +58,8 @@ export interface InvoiceView extends LookView {
   /** Why no VAT is charged on some lines (E, AE, K, G, O). */
   exemptions: TextView[];
   payment: PaymentView | null;
+  /** Spain's "QR tributario" at the top of page 1 (templates/partials/tax-qr.hbs), before any payment QR. */
+  taxQr: TaxQrView | null;
   /** The Swiss QR-bill (payment part and receipt) on a page of its own after the invoice. */
   swissQrBill: SwissQrBillView | null;
   notes: TextView | null;
@@ -139,6 +141,13 @@ export interface InboundView {
 }
 
 /** An inbound e-invoice's verification code as printed: its QR code, link, caption and name. */
+/** AEAT's QR: the fixed caption above it, the code (geometry only), the VERI*FACTU legend below it in that mode. */
+export interface TaxQrView {
+  caption: string;
+  svg: Handlebars.SafeString;
+  legend: string | null;
+}
+
 export interface VerificationCodeView {
   svg: Handlebars.SafeString;
   link: string;

@@ -10,6 +10,7 @@ import Handlebars from 'handlebars';
 import { formatIban, type PaymentQr } from '../invoice/paymentQr/index.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
+import { taxQrView } from './taxQrView.js';
 import { buildSwissQrBillView, swissQrBillLanguage } from './swissQrBillView.js';
 import { nonBlank, partyView } from './partyView.js';
 import { documentTitleView, registrationNumberOf, taxRegistrationView } from './taxInvoiceMarks.js';
@@ -133,6 +134,7 @@ export function buildInvoiceView(
       : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
+    taxQr: taxQrView(prepared.verifactuQr),
     swissQrBill:
       prepared.paymentQr?.scheme === 'swiss'
         ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language))

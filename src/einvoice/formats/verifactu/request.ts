@@ -20,7 +20,7 @@ export interface CheckedVerifactu {
   issues: Issue[];
 }
 
-function splitVerifactu(invoiceBody: unknown): { body: unknown; raw: unknown } {
+export function splitVerifactu(invoiceBody: unknown): { body: unknown; raw: unknown } {
   if (typeof invoiceBody !== 'object' || invoiceBody === null || Array.isArray(invoiceBody))
     return { body: invoiceBody, raw: undefined };
   const { verifactu: raw, ...body } = invoiceBody as Record<string, unknown>;
@@ -37,6 +37,8 @@ function parseVerifactuFields(raw: unknown): { fields: VerifactuFields; issues: 
   }));
   return { fields: v.parse(VerifactuFieldsSchema, {}), issues };
 }
+
+export const VERIFACTU_TITLE = 'Spain VERI*FACTU billing record (RegistroAlta)';
 
 /** The Spanish calendar day of an instant (FechaExpedicionFactura may not be later, error 1112). */
 function spanishToday(now: Date): string {
