@@ -40,7 +40,6 @@ test('every control is reached with Tab alone, with a visible focus, and the edi
     'textbox:HTML',
     'invoice-pick',
     'language-pick',
-    'envelope-pick',
     'font-file',
     'save',
   ]) {

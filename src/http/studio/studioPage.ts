@@ -2,18 +2,6 @@ import { DESIGNS } from '../../invoice/designFields.js';
 import { LANGUAGES } from '../../invoice/locales.js';
 
 /**
- * The envelope window layouts a designer can try (the invoice field `envelope`): the address
- * block moves into the window of the named envelope.
- */
-export const STUDIO_ENVELOPES: readonly { value: string; label: string }[] = [
-  { value: 'din-5008-a', label: 'DIN 5008 form A (DL window, high)' },
-  { value: 'din-5008-b', label: 'DIN 5008 form B (DL window, low)' },
-  { value: 'swiss-left', label: 'Swiss C5/6, window left' },
-  { value: 'swiss-right', label: 'Swiss C5/6, window right' },
-  { value: 'us-10', label: 'US No. 10 window' },
-];
-
-/**
  * The policy of the page and its files: everything from this origin only. pdf.js draws the
  * preview's pages in a worker (worker-src) into canvases that become blob: images; the PDF arrives
  * by fetch (connect-src). No inline script; the one inline style allowed is what CodeMirror's own
@@ -54,7 +42,6 @@ export function studioPage(nonce: string): string {
   const languages = [option('', "The invoice's own"), ...LANGUAGES.map((tag) => option(tag, languageLabel(tag)))].join(
     '',
   );
-  const envelopes = [option('', 'None'), ...STUDIO_ENVELOPES.map(({ value, label }) => option(value, label))].join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -101,8 +88,7 @@ export function studioPage(nonce: string): string {
 <select id="invoice-pick"></select></span>
 <span class="field"><label for="language-pick">Language</label>
 <select id="language-pick">${languages}</select></span>
-<span class="field"><label for="envelope-pick">Envelope window</label>
-<select id="envelope-pick">${envelopes}</select></span>
+
 </div>
 <div class="row">
 <p id="preview-status" class="status" role="status"></p>

@@ -30,7 +30,6 @@ const draft: Draft = {
   },
   invoice: 'one-line',
   locale: 'de',
-  envelope: 'din-5008-a',
   fonts: [{ id: 'sha256:ab', family: 'Brand', weight: 700, style: 'normal', use: 'font_bold' }],
 };
 
