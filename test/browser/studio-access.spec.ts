@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { latinOnlyFont } from '../support/testFonts.js';
 import { BASE_URL } from './support/env.js';
 import { nextPreview, openEditor, openStudio, removeLine } from './support/studio.js';
 
@@ -140,4 +141,41 @@ test('a refused template shows the check errors in the editor, never a stack tra
   });
   await expect(css.locator('.cm-issueLine')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText(/\bat \S+\.(ts|js):\d+/);
+});
+
+test('a brand font uploaded from the page is named in the preview invoice theme; a file that is no font is refused', async ({
+  page,
+}) => {
+  await openStudio(page, BASE_URL);
+  const fontFile = page.getByLabel('Font file (TTF, OTF, WOFF or WOFF2)');
+  const previewWith = (field: string) =>
+    page.waitForRequest(
+      (sent) => sent.url().endsWith('/v1/templates/preview') && (sent.postData() ?? '').includes(`"${field}":"sha256:`),
+    );
+
+  let previewed = previewWith('font_bold');
+  await fontFile.setInputFiles({
+    name: 'brand-bold.ttf',
+    mimeType: 'font/ttf',
+    buffer: await latinOnlyFont('truetype', 'bold'),
+  });
+  await expect(page.locator('#font-status')).toContainText('Noto Serif uploaded, used for bold text');
+  const id = (JSON.parse((await previewed).postData()!) as { invoice: { theme: { font_bold: string } } }).invoice.theme
+    .font_bold;
+  expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
+  await expect(page.locator('#font-list')).toContainText(id);
+  await expect(page.locator('#pages')).toHaveAttribute('data-state', 'fresh');
+
+  previewed = previewWith('heading_font');
+  await page.getByLabel('Use Noto Serif for').selectOption('heading_font');
+  await previewed;
+  await page.getByRole('button', { name: 'Remove Noto Serif' }).click();
+  await expect(page.locator('#font-list')).toBeEmpty();
+
+  await fontFile.setInputFiles({
+    name: 'not-a-font.ttf',
+    mimeType: 'font/ttf',
+    buffer: Buffer.from('plain text, no font'),
+  });
+  await expect(page.locator('#font-status')).toContainText('Uploading not-a-font.ttf refused (400 font_invalid)');
 });
