@@ -41,6 +41,7 @@ test('every control is reached with Tab alone, with a visible focus, and the edi
     'textbox:HTML',
     'invoice-pick',
     'language-pick',
+    'envelope-pick',
     'font-file',
     'save',
   ]) {
@@ -178,4 +179,19 @@ test('a brand font uploaded from the page is named in the preview invoice theme;
     buffer: Buffer.from('plain text, no font'),
   });
   await expect(page.locator('#font-status')).toContainText('Uploading not-a-font.ttf refused (400 font_invalid)');
+});
+
+test('the language and envelope pickers go into the previewed invoice', async ({ page }) => {
+  await openStudio(page, BASE_URL);
+  const previewed = page.waitForRequest(
+    (sent) =>
+      sent.url().endsWith('/v1/templates/preview') &&
+      /"locale":"de".*"envelope":"ch-left"|"envelope":"ch-left".*"locale":"de"/.test(sent.postData() ?? ''),
+  );
+  await page.getByLabel('Language').selectOption('de');
+  await nextPreview(page, async () => {
+    await page.getByLabel('Envelope window').selectOption('ch-left');
+  });
+  await previewed;
+  await expect(page.locator('#preview-status')).toContainText('1 page');
 });

@@ -3,6 +3,7 @@ import { get } from 'node:http';
 import { after, before, test } from 'node:test';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { DESIGNS } from '../../src/invoice/designFields.js';
+import { ENVELOPE_NAMES } from '../../src/invoice/envelopes.js';
 import { LANGUAGES } from '../../src/invoice/locales.js';
 
 let app: TestApp;
@@ -35,6 +36,7 @@ test('GET /studio is served in production, under a policy that allows this origi
   );
   for (const design of DESIGNS) assert.match(html, new RegExp(`<option value="${design}">`));
   for (const language of LANGUAGES) assert.match(html, new RegExp(`<option value="${language}">`));
+  for (const envelope of ENVELOPE_NAMES) assert.match(html, new RegExp(`<option value="${envelope}">`));
   // Every control has its label.
   for (const match of html.matchAll(/<(?:select|input)[^>]* id="([^"]+)"/g)) {
     assert.match(html, new RegExp(`<label for="${match[1]}">`), `no label for #${match[1]}`);

@@ -1,5 +1,15 @@
 import { DESIGNS } from '../../invoice/designFields.js';
+import { ENVELOPE_NAMES, type EnvelopeName } from '../../invoice/envelopes.js';
 import { LANGUAGES } from '../../invoice/locales.js';
+
+/** The envelope windows to try (the invoice field `envelope`, docs/designs.md), in words. */
+const ENVELOPE_LABELS: Record<EnvelopeName, string> = {
+  'din-5008-a': 'DIN 5008 form A (window high)',
+  'din-5008-b': 'DIN 5008 form B (window low)',
+  'ch-left': 'Swiss, window left',
+  'ch-right': 'Swiss, window right',
+  'us-10': 'US No. 10 (Letter paper)',
+};
 
 /**
  * The policy of the page and its files: everything from this origin only. pdf.js draws the
@@ -42,6 +52,7 @@ export function studioPage(nonce: string): string {
   const languages = [option('', "The invoice's own"), ...LANGUAGES.map((tag) => option(tag, languageLabel(tag)))].join(
     '',
   );
+  const envelopes = [option('', 'None'), ...ENVELOPE_NAMES.map((name) => option(name, ENVELOPE_LABELS[name]))].join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -88,6 +99,8 @@ export function studioPage(nonce: string): string {
 <select id="invoice-pick"></select></span>
 <span class="field"><label for="language-pick">Language</label>
 <select id="language-pick">${languages}</select></span>
+<span class="field"><label for="envelope-pick">Envelope window</label>
+<select id="envelope-pick">${envelopes}</select></span>
 
 </div>
 <div class="row">

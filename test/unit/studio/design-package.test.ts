@@ -20,23 +20,27 @@ test('a stored package is shown complete: what it leaves out is the built-in cla
   assert.deepEqual(completePackage({ data_version: 2 }, classic), { ...classic, data_version: 2 });
 });
 
-test('the preview invoice takes the picked language and brand fonts; none picked keeps its own', () => {
+test('the preview invoice takes the picked language, envelope and brand fonts; none picked keeps its own', () => {
   const invoice = { invoice_number: 'A-1', locale: 'ar-EG' };
-  assert.deepEqual(previewInvoice(invoice, { locale: '', fonts: [] }), invoice);
+  assert.deepEqual(previewInvoice(invoice, { locale: '', envelope: '', fonts: [] }), invoice);
   const fonts = [
     { id: 'sha256:1', family: 'Brand', weight: 400, use: 'font' as const },
     { id: 'sha256:2', family: 'Brand', weight: 700, use: 'heading_font_bold' as const },
   ];
-  assert.deepEqual(previewInvoice(invoice, { locale: 'ja', fonts }), {
+  assert.deepEqual(previewInvoice(invoice, { locale: 'ja', envelope: 'us-10', fonts }), {
     invoice_number: 'A-1',
     locale: 'ja',
+    envelope: 'us-10',
     theme: { font: 'sha256:1', heading_font_bold: 'sha256:2' },
   });
   // An inline theme keeps its other fields; a stored theme (an id) keeps its own fonts.
-  assert.deepEqual(previewInvoice({ theme: { density: 'compact', font: 'Noto Serif' } }, { locale: '', fonts }), {
-    theme: { density: 'compact', font: 'sha256:1', heading_font_bold: 'sha256:2' },
-  });
-  assert.deepEqual(previewInvoice({ theme: 'sha256:9' }, { locale: '', fonts }), { theme: 'sha256:9' });
+  assert.deepEqual(
+    previewInvoice({ theme: { density: 'compact', font: 'Noto Serif' } }, { locale: '', envelope: '', fonts }),
+    {
+      theme: { density: 'compact', font: 'sha256:1', heading_font_bold: 'sha256:2' },
+    },
+  );
+  assert.deepEqual(previewInvoice({ theme: 'sha256:9' }, { locale: '', envelope: '', fonts }), { theme: 'sha256:9' });
 });
 
 test('the ready request names the design id, the origin, curl and npm run buy', () => {

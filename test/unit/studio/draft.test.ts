@@ -30,6 +30,7 @@ const draft: Draft = {
   },
   invoice: 'one-line',
   locale: 'de',
+  envelope: 'ch-left',
   fonts: [{ id: 'sha256:ab', family: 'Brand', weight: 700, style: 'normal', use: 'font_bold' }],
 };
 

@@ -66,12 +66,12 @@ export function completePackage(
 
 /**
  * The invoice the preview prints (and the one the ready request buys): a reference invoice in the
- * picked language, its theme naming the brand fonts by id. A theme given by a stored
+ * picked language and envelope window, its theme naming the brand fonts by id. A theme given by a stored
  * id (a string) is left as it is: its fonts are its own.
  */
 export function previewInvoice(
   invoice: Record<string, unknown>,
-  choice: { locale: string; fonts: readonly BrandFont[] },
+  choice: { locale: string; envelope: string; fonts: readonly BrandFont[] },
 ): Record<string, unknown> {
   const fonts = Object.fromEntries(choice.fonts.map((font) => [font.use, font.id]));
   const theme = invoice.theme;
@@ -83,6 +83,7 @@ export function previewInvoice(
     ...invoice,
     ...themed,
     ...(choice.locale ? { locale: choice.locale } : {}),
+    ...(choice.envelope ? { envelope: choice.envelope } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ const DraftSchema = v.object({
   package: DesignPackageSchema,
   invoice: v.string(),
   locale: v.string(),
+  envelope: v.optional(v.string(), ''),
   /** Brand fonts uploaded (PUT /v1/fonts) and what each is used for. */
   fonts: v.optional(v.array(BrandFontSchema), []),
   /** The id Save gave, while the package is still the saved one. */

@@ -39,6 +39,7 @@ const state = {
 
 const invoicePick = select('invoice-pick');
 const languagePick = select('language-pick');
+const envelopePick = select('envelope-pick');
 const startStatus = element('start-status');
 
 function currentPackage(): DesignPackage | undefined {
@@ -51,7 +52,10 @@ function currentPackage(): DesignPackage | undefined {
 
 function currentInvoice(): Record<string, unknown> | undefined {
   const reference = state.invoices.find((invoice) => invoice.id === invoicePick.value);
-  return reference && previewInvoice(reference.invoice, { locale: languagePick.value, fonts: state.fonts });
+  return (
+    reference &&
+    previewInvoice(reference.invoice, { locale: languagePick.value, envelope: envelopePick.value, fonts: state.fonts })
+  );
 }
 
 const keepDraft = latest(
@@ -64,6 +68,7 @@ const keepDraft = latest(
       package: design,
       invoice: invoicePick.value,
       locale: languagePick.value,
+      envelope: envelopePick.value,
       fonts: state.fonts,
       ...(state.savedId ? { savedId: state.savedId } : {}),
     });
@@ -212,7 +217,7 @@ function pickerChanged() {
   keepDraft.schedule();
   preview.now();
 }
-for (const picker of [invoicePick, languagePick]) picker.addEventListener('change', pickerChanged);
+for (const picker of [invoicePick, languagePick, envelopePick]) picker.addEventListener('change', pickerChanged);
 
 element<HTMLFormElement>('fork-form').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -230,6 +235,7 @@ async function boot(): Promise<void> {
     for (const [picker, value] of [
       [invoicePick, draft.invoice],
       [languagePick, draft.locale],
+      [envelopePick, draft.envelope],
     ] as const) {
       if (Array.from(picker.options).some((option) => option.value === value)) picker.value = value;
     }

@@ -24,7 +24,7 @@ export interface SaveOptions {
 export interface SavePanel {
   /** The text changed after a save: the shown id is no longer what the editors hold. */
   changed(): void;
-  /** The invoice (picker, language, fonts) changed: the ready request follows it. */
+  /** The invoice (picker, language, envelope, fonts) changed: the ready request follows it. */
   invoiceChanged(): void;
 }
 
