@@ -8,8 +8,9 @@
  *  2. Paid on the local chain (anvil + the local facilitator, as in `npm run bench`): N paid singles
  *     at concurrency 2 against one paid batch of N, each end to end as an agent does it (the 402,
  *     signing with @x402/fetch, the paid request, verify, render, settle).
- *  3. Peak memory of a 100-item batch: the node process's RSS (sampled every 20 ms) and the PSS of
- *     this process tree (node + Chromium), against the same while idle.
+ *  3. Peak memory of the largest batch the service takes (MAX_BATCH_ITEMS; it refuses more): the
+ *     node process's RSS (sampled every 20 ms) and the PSS of this process tree (node + Chromium),
+ *     against the same while idle.
  *
  * BENCH_BATCH_N sets N (default 50), BENCH_BATCH_ROUNDS the free rounds (default 3).
  */
@@ -20,6 +21,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createApp } from '../src/app.js';
+import { MAX_BATCH_ITEMS } from '../src/batch/batchRequest.js';
 import { loadConfig } from '../src/config.js';
 import { EXAMPLE_INVOICE } from '../src/invoice/example.js';
 import { createLifecycle } from '../src/lifecycle.js';
@@ -109,15 +111,15 @@ async function freeComparison(renderer: Renderer) {
     process.stdout.write(
       `free, ${N} one-page invoices: ${N} singles at concurrency 2 median ${seconds(median(times.singles))} (${(N / (median(times.singles) / 1000)).toFixed(1)} invoices/s); one batch median ${seconds(median(times.batch))} (${(N / (median(times.batch) / 1000)).toFixed(1)} invoices/s); batch/singles throughput ${ratio.toFixed(2)}× (target ≥ 0.9×; ${ROUNDS} rounds alternating)\n`,
     );
-    // 3. Peak memory of a 100-item batch, on the same app.
+    // 3. Peak memory of the largest batch the service takes (it refuses more), on the same app.
     const idle = await peakWhile(() => new Promise((resolve) => setTimeout(resolve, 1000)));
-    const hundred = invoices(100);
+    const largest = invoices(MAX_BATCH_ITEMS);
     let zipBytes = 0;
     const peak = await peakWhile(async () => {
-      zipBytes = await post(agent, `${url}/v1/invoices.zip`, { format: 'pdf', invoices: hundred });
+      zipBytes = await post(agent, `${url}/v1/invoices.zip`, { format: 'pdf', invoices: largest });
     });
     process.stdout.write(
-      `peak memory, 100-item batch (${(zipBytes / 1024).toFixed(0)} KiB ZIP): node RSS ${peak.nodeRssMiB.toFixed(0)} MiB (idle ${idle.nodeRssMiB.toFixed(0)} MiB), node + Chromium PSS ${peak.treePssMiB.toFixed(0)} MiB (idle ${idle.treePssMiB.toFixed(0)} MiB)\n`,
+      `peak memory, ${MAX_BATCH_ITEMS}-item batch (${(zipBytes / 1024).toFixed(0)} KiB ZIP): node RSS ${peak.nodeRssMiB.toFixed(0)} MiB (idle ${idle.nodeRssMiB.toFixed(0)} MiB), node + Chromium PSS ${peak.treePssMiB.toFixed(0)} MiB (idle ${idle.treePssMiB.toFixed(0)} MiB)\n`,
     );
   } finally {
     agent.destroy();
