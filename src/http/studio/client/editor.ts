@@ -82,8 +82,6 @@ const issueLines = StateField.define<DecorationSet>({
 export interface FileEditor {
   view: EditorView;
   text(): string;
-  /** Replaces the whole text (a fork or a load), as one undoable change. */
-  replace(text: string): void;
   showIssues(issues: readonly FileIssue[]): void;
   /** Puts the cursor on an issue's line and focuses the editor. */
   reveal(issue: FileIssue): void;
@@ -122,9 +120,6 @@ export function createEditor(
   return {
     view,
     text: () => view.state.doc.toString(),
-    replace(text) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-    },
     showIssues(issues) {
       const all = lines();
       const diagnostics: Diagnostic[] = issues.map((issue) => {

@@ -18,6 +18,9 @@ export interface PreviewOptions {
   onRefused(issues: Issue[]): void;
 }
 
+/** The refusals of a package by the upload check (docs/templates.md). */
+const DESIGN_REFUSALS = new Set(['template_invalid', 'template_incomplete']);
+
 /** Pause after the last keystroke before a preview is asked for. */
 const PAUSE_MS = 400;
 
@@ -45,8 +48,12 @@ export function previewPanel(options: PreviewOptions): Latest {
         const { failure } = answer;
         if (failure.kind === 'rejected' && failure.issues.length) {
           options.onRefused(failure.issues);
+          // A package the check refuses waits for the designer's fix; anything else (an invoice the
+          // envelope cannot take, a design past the preview's page limit) is said as the service says it.
           say(
-            `The preview waits for a design the check accepts: ${failure.issues.length} ${failure.issues.length === 1 ? 'issue' : 'issues'}, listed in the content contract report and marked in the editors.`,
+            DESIGN_REFUSALS.has(failure.code)
+              ? `The preview waits for a design the check accepts: ${failure.issues.length} ${failure.issues.length === 1 ? 'issue' : 'issues'}, listed in the content contract report and marked in the editors.`
+              : failureText(failure, 'The preview'),
             'stale',
           );
           return;
