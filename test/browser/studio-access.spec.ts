@@ -154,15 +154,15 @@ test('a brand font uploaded from the page is named in the preview invoice theme;
       (sent) => sent.url().endsWith('/v1/templates/preview') && (sent.postData() ?? '').includes(`"${field}":"sha256:`),
     );
 
-  let previewed = previewWith('font_bold');
+  // The first font is the text's (a bold face alone would be refused: it is the bold of a brand font).
+  let previewed = previewWith('font');
   await fontFile.setInputFiles({
     name: 'brand-bold.ttf',
     mimeType: 'font/ttf',
     buffer: await latinOnlyFont('truetype', 'bold'),
   });
-  await expect(page.locator('#font-status')).toContainText('Noto Serif uploaded, used for bold text');
-  const id = (JSON.parse((await previewed).postData()!) as { invoice: { theme: { font_bold: string } } }).invoice.theme
-    .font_bold;
+  await expect(page.locator('#font-status')).toContainText('Noto Serif uploaded, used for text');
+  const id = (JSON.parse((await previewed).postData()!) as { invoice: { theme: { font: string } } }).invoice.theme.font;
   expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
   await expect(page.locator('#font-list')).toContainText(id);
   await expect(page.locator('#pages')).toHaveAttribute('data-state', 'fresh');
@@ -170,6 +170,15 @@ test('a brand font uploaded from the page is named in the preview invoice theme;
   previewed = previewWith('heading_font');
   await page.getByLabel('Use Noto Serif for').selectOption('heading_font');
   await previewed;
+  // Made a bold face with no regular face beside it: said on the page, left out of the preview's theme.
+  const withoutFonts = page.waitForRequest(
+    (sent) => sent.url().endsWith('/v1/templates/preview') && !(sent.postData() ?? '').includes('"sha256:'),
+  );
+  await page.getByLabel('Use Noto Serif for').selectOption('font_bold');
+  await expect(page.getByLabel('Use Noto Serif for')).toBeFocused();
+  await expect(page.locator('#font-list')).toContainText('Not used yet: a bold face needs a font for its regular face');
+  await withoutFonts;
+  await expect(page.locator('#pages')).toHaveAttribute('data-state', 'fresh');
   await page.getByRole('button', { name: 'Remove Noto Serif' }).click();
   await expect(page.locator('#font-list')).toBeEmpty();
 

@@ -7,7 +7,9 @@ import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
+import { templateId } from '../../src/invoice/templatePackage.js';
 import { devKey } from '../../src/payment/local/devAccounts.js';
+import { PREVIEW_MAX_PAGES } from '../../src/render/designLimits.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { nextPreview, openEditor, openStudio, redPixels, removeLine } from './support/studio.js';
@@ -39,8 +41,10 @@ test('fork, type, see the preview, errors at their line, the contract report, Sa
   test.setTimeout(180_000);
   const outside: string[] = [];
   const refused: string[] = [];
+  const checked: string[] = [];
   page.on('request', (sent) => {
     const url = sent.url();
+    if (url === `${service.url}/v1/templates/check`) checked.push(sent.postData() ?? '');
     if (!url.startsWith(`${service.url}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) outside.push(url);
   });
   page.on('console', (message) => {
@@ -84,10 +88,35 @@ test('fork, type, see the preview, errors at their line, the contract report, Sa
   await expect(page.locator('#report-list')).not.toContainText(/totals\./);
   await expect(page.locator('#report-summary')).toContainText('No issue');
 
+  // Every page of a preview is watermarked, and a preview has at most PREVIEW_MAX_PAGES pages:
+  // the 200-line reference invoice, as the service answered it to the page, read by Poppler.
+  const longPreview = page.waitForResponse(
+    (answer) =>
+      answer.url() === `${service.url}/v1/templates/preview` &&
+      (JSON.parse(answer.request().postData() ?? '{}') as { invoice?: { line_items?: unknown[] } }).invoice?.line_items
+        ?.length === 200,
+  );
+  await nextPreview(page, async () => void (await page.getByLabel('Reference invoice').selectOption('many-lines')));
+  const previewAnswer = await longPreview;
+  expect(previewAnswer.status()).toBe(200);
+  expect(previewAnswer.headers()['ratelimit-policy'], "the preview spends the free routes' rate limit").toBeTruthy();
+  const previewPages = pdfPages(await previewAnswer.body());
+  expect(previewPages.length).toBeGreaterThan(1);
+  expect(previewPages.length).toBeLessThanOrEqual(PREVIEW_MAX_PAGES);
+  previewPages.forEach((text, index) => expect(text, `preview page ${index + 1}`).toContain('PREVIEW'));
+  await expect(page.getByRole('img', { name: `Page ${previewPages.length}`, exact: true })).toBeVisible();
+  await nextPreview(page, async () => void (await page.getByLabel('Reference invoice').selectOption('one-line')));
+
+  // Nothing is stored before Save: the package the last check read has no stored design yet.
+  const unsaved = templateId(JSON.parse(checked.at(-1)!) as Parameters<typeof templateId>[0]);
+  expect((await fetch(`${service.url}/v1/templates/${unsaved}`)).status).toBe(404);
+
   // Save: the id and a ready request to buy an invoice in the design.
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.locator('#saved-id')).toHaveText(/^sha256:[0-9a-f]{64}$/);
   const id = await page.locator('#saved-id').textContent();
+  expect(id).toBe(unsaved);
+  expect((await fetch(`${service.url}/v1/templates/${id}`)).status).toBe(200);
   const body = (await page.locator('#buy-json').textContent()) ?? '';
   expect(JSON.parse(body)).toMatchObject({ design: id });
   await expect(page.locator('#buy-commands')).toContainText(`SERVICE_URL='${service.url}'`);

@@ -4,6 +4,7 @@ import {
   buyCommands,
   completePackage,
   DESIGN_ID,
+  fontApplies,
   invoiceInDesign,
   previewInvoice,
 } from '../../../src/http/studio/client/designPackage.js';
@@ -25,22 +26,38 @@ test('the preview invoice takes the picked language, envelope and brand fonts; n
   assert.deepEqual(previewInvoice(invoice, { locale: '', envelope: '', fonts: [] }), invoice);
   const fonts = [
     { id: 'sha256:1', family: 'Brand', weight: 400, use: 'font' as const },
-    { id: 'sha256:2', family: 'Brand', weight: 700, use: 'heading_font_bold' as const },
+    { id: 'sha256:2', family: 'Brand', weight: 700, use: 'font_bold' as const },
   ];
   assert.deepEqual(previewInvoice(invoice, { locale: 'ja', envelope: 'us-10', fonts }), {
     invoice_number: 'A-1',
     locale: 'ja',
     envelope: 'us-10',
-    theme: { font: 'sha256:1', heading_font_bold: 'sha256:2' },
+    theme: { font: 'sha256:1', font_bold: 'sha256:2' },
   });
   // An inline theme keeps its other fields; a stored theme (an id) keeps its own fonts.
   assert.deepEqual(
     previewInvoice({ theme: { density: 'compact', font: 'Noto Serif' } }, { locale: '', envelope: '', fonts }),
     {
-      theme: { density: 'compact', font: 'sha256:1', heading_font_bold: 'sha256:2' },
+      theme: { density: 'compact', font: 'sha256:1', font_bold: 'sha256:2' },
     },
   );
   assert.deepEqual(previewInvoice({ theme: 'sha256:9' }, { locale: '', envelope: '', fonts }), { theme: 'sha256:9' });
+});
+
+test('a bold face without its regular face is left out of the theme, as the service would refuse it', () => {
+  const bold = { id: 'sha256:2', family: 'Brand', weight: 700, use: 'heading_font_bold' as const };
+  const text = { id: 'sha256:1', family: 'Brand', weight: 400, use: 'font' as const };
+  assert.equal(fontApplies(bold, [text, bold]), false);
+  assert.equal(fontApplies(text, [text, bold]), true);
+  assert.deepEqual(previewInvoice({}, { locale: '', envelope: '', fonts: [text, bold] }), {
+    theme: { font: 'sha256:1' },
+  });
+  assert.deepEqual(previewInvoice({}, { locale: '', envelope: '', fonts: [bold] }), {});
+  const heading = { ...text, id: 'sha256:3', use: 'heading_font' as const };
+  assert.equal(fontApplies(bold, [heading, bold]), true);
+  assert.deepEqual(previewInvoice({}, { locale: '', envelope: '', fonts: [heading, bold] }), {
+    theme: { heading_font: 'sha256:3', heading_font_bold: 'sha256:2' },
+  });
 });
 
 test('the ready request names the design id, the origin, curl and npm run buy', () => {

@@ -46,6 +46,15 @@ export type FontUse = (typeof FONT_USES)[number];
 export const BrandFontSchema = v.object({ ...UploadedFontSchema.entries, use: v.picklist(FONT_USES) });
 export type BrandFont = v.InferOutput<typeof BrandFontSchema>;
 
+/** A bold face is the bold of the theme's brand font: the service refuses one without it (docs/designs.md). */
+const REGULAR_OF: Partial<Record<FontUse, FontUse>> = { font_bold: 'font', heading_font_bold: 'heading_font' };
+
+/** The use a font takes effect in: a bold face only while a font is used for its regular face. */
+export function fontApplies(font: BrandFont, fonts: readonly BrandFont[]): boolean {
+  const regular = REGULAR_OF[font.use];
+  return regular === undefined || fonts.some((other) => other.use === regular);
+}
+
 export const DESIGN_ID = /^sha256:[0-9a-f]{64}$/;
 
 /**
@@ -66,17 +75,19 @@ export function completePackage(
 
 /**
  * The invoice the preview prints (and the one the ready request buys): a reference invoice in the
- * picked language and envelope window, its theme naming the brand fonts by id. A theme given by a stored
- * id (a string) is left as it is: its fonts are its own.
+ * picked language and envelope window, its theme naming the brand fonts by id (a bold face without
+ * its regular face is left out, as the service would refuse it). A theme given by a stored id (a
+ * string) is left as it is: its fonts are its own.
  */
 export function previewInvoice(
   invoice: Record<string, unknown>,
   choice: { locale: string; envelope: string; fonts: readonly BrandFont[] },
 ): Record<string, unknown> {
-  const fonts = Object.fromEntries(choice.fonts.map((font) => [font.use, font.id]));
+  const applied = choice.fonts.filter((font) => fontApplies(font, choice.fonts));
+  const fonts = Object.fromEntries(applied.map((font) => [font.use, font.id]));
   const theme = invoice.theme;
   const themed =
-    choice.fonts.length && (theme === undefined || (typeof theme === 'object' && theme !== null))
+    applied.length && (theme === undefined || (typeof theme === 'object' && theme !== null))
       ? { theme: { ...(theme as Record<string, unknown> | undefined), ...fonts } }
       : {};
   return {

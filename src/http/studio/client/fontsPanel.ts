@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { call, failureText, readJson } from './api.js';
-import { FONT_USES, UploadedFontSchema, type BrandFont, type FontUse } from './designPackage.js';
+import { fontApplies, FONT_USES, UploadedFontSchema, type BrandFont, type FontUse } from './designPackage.js';
 
 /**
  * Brand fonts: a font file chosen on the page goes to PUT /v1/fonts (stored by the hash of its
@@ -54,6 +54,9 @@ export function fontsPanel(options: FontsOptions): FontsPanel {
       options.setFonts(
         options.fonts().map((other, at) => (at === index ? { ...other, use: use.value as FontUse } : other)),
       );
+      // Whether each bold face applies may have changed: list again, the keyboard kept on this picker.
+      render();
+      document.getElementById(use.id)?.focus();
     });
     const remove = document.createElement('button');
     remove.type = 'button';
@@ -65,6 +68,12 @@ export function fontsPanel(options: FontsOptions): FontsPanel {
       input.focus();
     });
     entry.append(name, code, ' ', label, ' ', use, ' ', remove);
+    if (!fontApplies(font, options.fonts())) {
+      const note = document.createElement('span');
+      note.className = 'hint';
+      note.textContent = ` Not used yet: a bold face needs a font for its regular face (${font.use === 'font_bold' ? 'text' : 'headings'}).`;
+      entry.append(note);
+    }
     return entry;
   };
 
@@ -96,7 +105,9 @@ export function fontsPanel(options: FontsOptions): FontsPanel {
       return;
     }
     const { id, family, weight, style } = parsed.output;
-    const bold = Number(weight) >= 600;
+    // A bold face is the text's bold once a text font is there; the first font is the text's.
+    const others = options.fonts().filter((other) => other.id !== id);
+    const bold = Number(weight) >= 600 && others.some((other) => other.use === 'font');
     const font: BrandFont = {
       id,
       family,
@@ -104,7 +115,7 @@ export function fontsPanel(options: FontsOptions): FontsPanel {
       ...(weight !== undefined ? { weight } : {}),
       ...(style ? { style } : {}),
     };
-    options.setFonts([...options.fonts().filter((other) => other.id !== id), font]);
+    options.setFonts([...others, font]);
     status.textContent = `${family} uploaded, used for ${USE_LABELS[font.use].toLowerCase()} (change it below).`;
     render();
   });
