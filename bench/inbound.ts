@@ -12,7 +12,8 @@ import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
 import { inspectEInvoice } from '../src/einvoice/inbound/inspect.js';
 import { prepareEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const invoice = {
@@ -27,9 +28,9 @@ const xml = eInvoiceXml(prepareEInvoice(invoice), 'cii');
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0');
 
 try {
-  const { inline } = await timeAlternated({ inline: () => inspectEInvoice(xml, 'xml') }, count(50));
+  const { inline } = await timeAlternated({ inline: () => inspectEInvoice(xml, 'xml') }, scaled(50));
   const http: number[] = [];
-  for (let at = 0; at < count(50) + 5; at++) {
+  for (let at = 0; at < scaled(50) + 5; at++) {
     const ms = await server.post('/v1/e-invoice/inspect', 'application/xml', xml);
     if (at >= 5) http.push(ms);
   }

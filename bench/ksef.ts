@@ -14,7 +14,8 @@ import { KSEF_EXAMPLE } from '../src/einvoice/formats/ksef/ksefExample.js';
 import { parseKsefRoute } from '../src/einvoice/formats/ksef/ksefRoute.js';
 import { prepareProfiledEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const { line_items: lines } = invoiceWithItems(200);
@@ -34,14 +35,14 @@ const xml = Buffer.from(parseKsefRoute(request).xml);
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0,v1_e_invoice_ksef_xml=0');
 
 try {
-  const { ksef } = await timeAlternated({ ksef: () => parseKsefRoute(request) }, count(100));
+  const { ksef } = await timeAlternated({ ksef: () => parseKsefRoute(request) }, scaled(100));
   const { cii } = await timeAlternated(
     { cii: () => eInvoiceXml(prepareProfiledEInvoice(invoice, 'cii').prepared, 'cii') },
-    count(100),
+    scaled(100),
   );
   const http: number[] = [];
   const body = JSON.stringify(request);
-  for (let at = 0; at < count(50) + 5; at++) {
+  for (let at = 0; at < scaled(50) + 5; at++) {
     const ms = await server.post('/v1/e-invoice/ksef.xml', 'application/json', body);
     if (at >= 5) http.push(ms);
   }
