@@ -1,5 +1,7 @@
 import { after, before } from 'node:test';
+import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startPaidService, startPaymentWorld, type PaidServiceOptions } from './paidService.js';
+import { startRedisServer } from './redisServer.js';
 
 type World = Awaited<ReturnType<typeof startPaymentWorld>>;
 type PaidService = Awaited<ReturnType<typeof startPaidService>>;
@@ -49,4 +51,15 @@ export function usePaidService(options: Omit<PaidServiceOptions, 'net' | 'render
   }));
 }
 
-export type { PaidService };
+/** The payment world and two instances of the service sharing one Redis, as a deployment runs them. */
+export function useInstancesOnRedis() {
+  return usePaymentWorld(async ({ net, renderer }, stopLater) => {
+    const redis = stopLater(await startRedisServer());
+    const instances: PaidService[] = [];
+    for (let i = 0; i < 2; i++) {
+      const store = stopLater(createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 }));
+      instances.push(stopLater(await startPaidService({ net, renderer, store })));
+    }
+    return { redis, instances };
+  });
+}
