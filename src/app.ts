@@ -31,6 +31,7 @@ import { fromPooled, writePdfBatchZip, type PooledBatchFile } from './batch/pdfB
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
 import { createMemoryThemeStore, type ThemeStore } from './themes/themeStore.js';
+import { createMemoryFontStore, type FontStore } from './themes/fontStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -57,6 +58,8 @@ export interface AppDependencies {
   buckets?: BucketStore;
   /** Where PUT /v1/themes keeps themes (Redis with several instances); default: in memory. */
   themes?: ThemeStore;
+  /** Where PUT /v1/fonts keeps fonts (Redis with several instances); default: in memory. */
+  fonts?: FontStore;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -86,6 +89,7 @@ export function createApp(deps: AppDependencies): AppService {
   const limits = rateLimitTermsOf(config);
   const buckets = deps.buckets ?? createMemoryBucketStore();
   const themes = deps.themes ?? createMemoryThemeStore();
+  const fonts = deps.fonts ?? createMemoryFontStore();
   let routes: PricedOperation[] = [];
   // Every operation's body is parsed and validated on the compute pool (a free computed one is
   // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
@@ -102,6 +106,8 @@ export function createApp(deps: AppDependencies): AppService {
       : async (job) => writePdfBatchZip(job),
     onRendered: deps.metrics?.observeRender,
     themes,
+    fonts,
+    fontMaxBytes: config.FONT_MAX_BYTES,
     verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
   });
   const specs: Operation[] = [
@@ -144,6 +150,7 @@ export function createApp(deps: AppDependencies): AppService {
           paperSize: config.PAPER_SIZE,
           bodyLimitBytes: config.BODY_LIMIT_BYTES,
           themes,
+          fonts,
         })
       : undefined;
   if (preview) app.use(preview.middleware);

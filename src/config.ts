@@ -75,6 +75,7 @@ const EnvSchema = v.object({
     'info',
   ),
   BODY_LIMIT_BYTES: integerVar(1024, 16 * 1024 * 1024, 1024 * 1024),
+  FONT_MAX_BYTES: integerVar(1024, 16 * 1024 * 1024, 2 * 1024 * 1024),
   SHUTDOWN_DEADLINE_MS: integerVar(0, 600_000, 30_000),
   // Rate limits (token buckets; a burst of 0 turns one off) and whom to believe about addresses.
   RATE_LIMIT_CLIENT_BURST: integerVar(0, 1_000_000, 200),
@@ -166,6 +167,10 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
   LOG_LEVEL: { description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
   BODY_LIMIT_BYTES: {
     description: 'Largest request body, after decoding its `Content-Encoding` (413 `payload_too_large` beyond).',
+  },
+  FONT_MAX_BYTES: {
+    description:
+      'Largest font file `PUT /v1/fonts` stores (400 `font_invalid`, issue `too_large`, beyond). Every render in a stored font carries the whole file to Chromium, which embeds only the glyphs used.',
   },
   SHUTDOWN_DEADLINE_MS: {
     description: 'How long a stop signal (SIGTERM, SIGINT) lets requests in flight finish, settlement included.',

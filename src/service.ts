@@ -1,4 +1,5 @@
 import { createRedisThemeStore } from './themes/themeStore.js';
+import { createRedisFontStore } from './themes/fontStore.js';
 import { createApp, type AppService } from './app.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
@@ -38,11 +39,13 @@ export function createService(parts: ServiceParts): AppService {
       : undefined);
   // Themes put by PUT /v1/themes: in Redis too, so that every instance knows every theme id.
   const themes = config.REDIS_URL ? createRedisThemeStore({ url: config.REDIS_URL }) : undefined;
+  const fonts = config.REDIS_URL ? createRedisFontStore({ url: config.REDIS_URL }) : undefined;
   const service = createApp({
     config,
     logger,
     ...(buckets ? { buckets } : {}),
     ...(themes ? { themes } : {}),
+    ...(fonts ? { fonts } : {}),
     renderer,
     ...(metrics ? { metrics } : {}),
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
@@ -63,7 +66,7 @@ export function createService(parts: ServiceParts): AppService {
   return {
     ...service,
     close: async () => {
-      await Promise.all([service.close(), buckets?.close(), themes?.close()]);
+      await Promise.all([service.close(), buckets?.close(), themes?.close(), fonts?.close()]);
     },
   };
 }

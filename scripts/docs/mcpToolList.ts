@@ -19,7 +19,7 @@ interface ListedTool {
   _meta?: { 'x402/price'?: { amount: string } };
 }
 
-async function servedToolList(): Promise<ListedTool[]> {
+export async function servedToolList(): Promise<ListedTool[]> {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     PORT: '0',
@@ -47,13 +47,12 @@ async function servedToolList(): Promise<ListedTool[]> {
 
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** docs/agents.md with its tool list written between the markers. */
-export async function agentsPage(agents: string): Promise<string> {
+/** docs/agents.md with the served tool list (servedToolList) written between the markers. */
+export function agentsPage(agents: string, tools: ListedTool[]): string {
   const start = agents.indexOf(AGENTS_TOOLS_START);
   const end = agents.indexOf(AGENTS_TOOLS_END);
   if (start < 0 || end < start)
     throw new Error(`docs/agents.md lacks the markers ${AGENTS_TOOLS_START} … ${AGENTS_TOOLS_END}`);
-  const tools = await servedToolList();
   const total = Buffer.byteLength(JSON.stringify(tools));
   const rows = tools.map((tool) => {
     const first = tool.description.split(/(?<=\.)\s/)[0]!.replace(/\|/g, '\\|');

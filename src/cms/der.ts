@@ -4,7 +4,7 @@ import { rejected } from '../errors.js';
  * A small strict DER reader: tag, definite length, value, nothing else. Every read is bounded (the
  * caller's byte limit, nesting depth, element count) and every length is checked against what is
  * left, so a truncated or hostile envelope is refused before anything is taken from it. BER's
- * indefinite lengths are refused (DER has none).
+ * indefinite lengths are refused here: ber.ts re-encodes a BER envelope as DER before it is read.
  */
 export interface Der {
   /** The identifier octet (class, constructed bit, tag number below 31). */
@@ -18,7 +18,7 @@ export interface Der {
 export const DER_LIMITS = { depth: 32, elements: 100_000 } as const;
 
 export const malformed = (reason: string) =>
-  rejected('p7m_malformed', `The signed envelope (.p7m) is not valid DER: ${reason}.`, [
+  rejected('p7m_malformed', `The signed envelope (.p7m) is not valid DER or BER: ${reason}.`, [
     { path: '', code: 'p7m_malformed', message: reason },
   ]);
 

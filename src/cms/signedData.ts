@@ -1,13 +1,15 @@
 import { rejected } from '../errors.js';
+import { berToDer } from './ber.js';
 import { childrenOf, DER_LIMITS, isConstructed, malformed, oidOf, readDer, valueOf, type Der } from './der.js';
 import { nameText } from './names.js';
 
 /**
  * A CAdES / CMS SignedData envelope (an Italian .p7m) opened for reading: the content it carries
  * (eContent) and the subject of each signer's certificate. Nothing is verified (no signature, no
- * trust list, no revocation), nothing is fetched or run: the signature is reported as present. An
- * envelope inside the content (a signed .p7m signed again) is refused, as is anything over the
- * caller's size bound, deeper than DER_LIMITS.depth or with more than DER_LIMITS.elements elements.
+ * trust list, no revocation), nothing is fetched or run: the signature is reported as present. DER
+ * or BER (ber.ts re-encodes BER as DER first); anything over the caller's size bound, deeper than
+ * DER_LIMITS.depth or with more than DER_LIMITS.elements elements is refused. An envelope inside
+ * the content is opened by envelopes.ts.
  */
 export interface SignedContent {
   content: Uint8Array;
@@ -25,9 +27,9 @@ export function readSignedData(bytes: Uint8Array, maxBytes: number): SignedConte
     throw rejected('p7m_too_large', `The signed envelope is larger than ${maxBytes} bytes.`, [
       { path: '', code: 'p7m_too_large', message: 'too large' },
     ]);
+  const der = berToDer(bytes);
   const budget = { elements: DER_LIMITS.elements };
-  const info = readDer(bytes, 0, bytes.byteLength);
-  if (info.end !== bytes.byteLength) throw malformed('bytes after the envelope');
+  const info = readDer(der, 0, der.byteLength);
   checkDepth(info, 0, budget);
   const [type, wrapped] = childrenOf(info, budget);
   if (!type || oidOf(type) !== SIGNED_DATA || !wrapped || wrapped.tag !== 0xa0)
@@ -38,10 +40,6 @@ export function readSignedData(bytes: Uint8Array, maxBytes: number): SignedConte
   const encapsulated = fields[2];
   if (!encapsulated || encapsulated.tag !== 0x30) throw malformed('no encapsulated content');
   const content = eContentOf(encapsulated, budget);
-  if (looksLikeDer(content) && isSignedData(content))
-    throw rejected('p7m_nested', 'The signed envelope holds another signed envelope; only one level is read.', [
-      { path: '', code: 'p7m_nested', message: 'nested envelope' },
-    ]);
   const certificates = fields.find((field) => field.tag === 0xa0);
   const signerInfos = fields[fields.length - 1];
   return { content, signers: signerSubjects(certificates, signerInfos, budget) };
@@ -54,29 +52,27 @@ function checkDepth(node: Der, depth: number, budget: { elements: number }): voi
   for (const child of childrenOf(node, budget)) checkDepth(child, depth + 1, budget);
 }
 
-/** eContent: [0] EXPLICIT OCTET STRING, or a constructed OCTET STRING of segments (joined). */
+/** eContent: [0] EXPLICIT OCTET STRING (ber.ts has joined a constructed one's segments already). */
 function eContentOf(encapsulated: Der, budget: { elements: number }): Uint8Array {
   const [, explicit] = childrenOf(encapsulated, budget);
   if (!explicit || explicit.tag !== 0xa0) throw malformed('the envelope carries no content (a detached signature)');
   const [octets] = childrenOf(explicit, budget);
   if (!octets) throw malformed('empty content');
-  if (octets.tag === 0x04) return valueOf(octets);
-  if (octets.tag !== 0x24) throw malformed('the content is not an OCTET STRING');
-  const parts = childrenOf(octets, budget).map((part) => {
-    if (part.tag !== 0x04) throw malformed('a content segment is not an OCTET STRING');
-    return valueOf(part);
-  });
-  return Buffer.concat(parts);
+  if (octets.tag !== 0x04) throw malformed('the content is not an OCTET STRING');
+  return valueOf(octets);
 }
 
-function isSignedData(bytes: Uint8Array): boolean {
-  try {
-    const info = readDer(bytes, 0, bytes.byteLength);
-    const type = readDer(bytes, info.start, info.end);
-    return type.tag === 0x06 && oidOf(type) === SIGNED_DATA;
-  } catch {
-    return false;
-  }
+/** The DER of SignedData's content type OID (1.2.840.113549.1.7.2). */
+const SIGNED_DATA_OID = Buffer.from('06092a864886f70d010702', 'hex');
+
+/** True when the bytes start like a SignedData envelope (a SEQUENCE, any length form, then its OID). */
+export function isSignedData(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0x30 || bytes.byteLength < 2 + SIGNED_DATA_OID.length) return false;
+  const first = bytes[1]!;
+  const at = first <= 0x80 ? 2 : 2 + (first & 0x7f);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .subarray(at, at + SIGNED_DATA_OID.length)
+    .equals(SIGNED_DATA_OID);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { minorToDecimal } from './money.js';
+
 /**
  * Exact decimals read from JSON numbers. A JSON number is taken as the decimal its shortest
  * round-trip string denotes (0.1 is exactly one tenth), so no binary float error reaches the
@@ -34,11 +36,9 @@ export function decimalFromNumber(value: number): Decimal {
 
 /** Plain decimal text without exponent, trailing zeros trimmed: 0.125, 1000000, -2.5. */
 export function decimalToString({ coefficient, scale }: Decimal): string {
-  const negative = coefficient < 0n;
-  const digits = (negative ? -coefficient : coefficient).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
-  return (negative ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
+  // A minor amount is a Decimal at the currency's scale: one writer of exact text for both.
+  const text = minorToDecimal(coefficient, scale);
+  return scale > 0 ? text.replace(/\.?0+$/, '') : text;
 }
 
 /** Number of fraction digits the value really needs (0.50 → 1, 3 → 0). */

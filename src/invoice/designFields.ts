@@ -28,6 +28,28 @@ const DENSITIES = ['comfortable', 'normal', 'compact'] as const;
 /** A theme's canonical JSON may not be longer (the stored form and the id's input). */
 export const THEME_MAX_BYTES = 8 * 1024;
 const THEME_REF = /^sha256:[0-9a-f]{64}$/;
+/** A font put to PUT /v1/fonts (src/fonts/): the same form of id as a theme's. */
+export const FONT_REF = THEME_REF;
+/** The theme fields that may name a stored font, resolved before payment (src/themes/storedThemes.ts). */
+export const THEME_FONT_FIELDS = ['font', 'font_bold', 'heading_font', 'heading_font_bold'] as const;
+export type ThemeFontField = (typeof THEME_FONT_FIELDS)[number];
+
+const FONT_ID_MESSAGE = 'must be a font id: "sha256:" and 64 lower-case hex digits, as PUT /v1/fonts answers';
+
+const fontIdOnly = (what: string) =>
+  v.optional(v.pipe(v.string(FONT_ID_MESSAGE), v.regex(FONT_REF, FONT_ID_MESSAGE), v.description(what)));
+
+const fontChoice = (what: string) =>
+  v.optional(
+    v.pipe(
+      // A union (not a check) so that OpenAPI lists the installed families.
+      v.union(
+        [v.picklist(FONT_FAMILIES), v.pipe(v.string(), v.regex(FONT_REF))],
+        `must be one of ${FONT_FAMILIES.join(', ')}, or a font id "sha256:…" as PUT /v1/fonts answers`,
+      ),
+      v.description(what),
+    ),
+  );
 
 /**
  * Contrast limits against the white page (WCAG 2 contrast ratio), so that no theme can make what
@@ -104,12 +126,16 @@ const ThemeFieldsSchema = v.strictObject(
         'is not a theme colour (accent, ink, muted, rule, tint)',
       ),
     ),
-    font: v.optional(
-      v.pipe(
-        v.picklist(FONT_FAMILIES, `must be one of ${FONT_FAMILIES.join(', ')}`),
-        v.description('Typeface of the text (amounts keep Noto Sans for their digits and currency signs).'),
-      ),
+    font: fontChoice(
+      'Typeface of the text: an installed family, or the id of a font put to /v1/fonts (characters it lacks are drawn in the service fonts; amounts keep Noto Sans for their digits and currency signs).',
     ),
+    font_bold: fontIdOnly(
+      'The bold face of the brand font named by font (a font id); without it Chromium emboldens the regular face.',
+    ),
+    heading_font: fontChoice(
+      'Typeface of the title and the section labels: an installed family or a font id (default: the text font).',
+    ),
+    heading_font_bold: fontIdOnly('The bold face of the brand font named by heading_font (a font id).'),
     logo_placement: v.optional(v.picklist(LOGO_PLACEMENTS, `must be one of ${LOGO_PLACEMENTS.join(', ')}`)),
     density: v.optional(v.picklist(DENSITIES, `must be one of ${DENSITIES.join(', ')}`)),
     show: v.optional(
@@ -122,17 +148,31 @@ const ThemeFieldsSchema = v.strictObject(
     ),
     labels: v.optional(ThemeLabelsSchema),
   },
-  'is not a theme property (colors, font, logo_placement, density, show, labels)',
+  'is not a theme property (colors, font, font_bold, heading_font, heading_font_bold, logo_placement, density, show, labels)',
 );
 
 export const ThemeSchema = v.pipe(
   ThemeFieldsSchema,
+  v.forward(
+    v.check(
+      (theme) => theme.font_bold === undefined || FONT_REF.test(theme.font ?? ''),
+      'needs font to be a font id too: it is the bold face of that brand font',
+    ),
+    ['font_bold'],
+  ),
+  v.forward(
+    v.check(
+      (theme) => theme.heading_font_bold === undefined || FONT_REF.test(theme.heading_font ?? ''),
+      'needs heading_font to be a font id too: it is the bold face of that brand font',
+    ),
+    ['heading_font_bold'],
+  ),
   v.check(
     (theme) => Buffer.byteLength(canonicalJson(theme)) <= THEME_MAX_BYTES,
     `must be at most ${THEME_MAX_BYTES / 1024} KiB as JSON`,
   ),
   v.description(
-    `A look as data: colors (#rrggbb: accent, ink, muted, rule, tint), font (${FONT_FAMILIES.join(', ')}), logo_placement (start, center, end), density (comfortable, normal, compact), show (logo, line_numbers, item_codes, notes: true/false) and labels (as the invoice's labels; the invoice's own win). At most ${THEME_MAX_BYTES / 1024} KiB.`,
+    `A look as data: colors (#rrggbb: accent, ink, muted, rule, tint), font and heading_font (${FONT_FAMILIES.join(', ')}, or a font id from PUT /v1/fonts, with font_bold and heading_font_bold), logo_placement (start, center, end), density (comfortable, normal, compact), show (logo, line_numbers, item_codes, notes: true/false) and labels (as the invoice's labels; the invoice's own win). At most ${THEME_MAX_BYTES / 1024} KiB.`,
   ),
 );
 

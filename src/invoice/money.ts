@@ -22,10 +22,11 @@ export function minorToDecimal(minor: bigint, digits: number): string {
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
- * Formats exact decimal text for a currency with a fixed number of fraction digits. Intl accepts
- * decimal strings and formats them without going through a float, so large amounts stay exact.
+ * Exact decimal text as display text in a currency ("1234.50" → "$1,234.50"), with a fixed number
+ * of fraction digits. Intl accepts decimal strings and formats them without going through a
+ * float, so large amounts stay exact.
  */
-export function formatDecimal(
+export function formatCurrency(
   decimal: string,
   currency: CurrencyCode,
   fractionDigits: number,
@@ -51,5 +52,5 @@ export function formatDecimal(
 export function toMoney(minor: bigint, currency: CurrencyCode, locale?: string): Money {
   const digits = CURRENCIES[currency].digits;
   const decimal = minorToDecimal(minor, digits);
-  return { minor: Number(minor), decimal, formatted: formatDecimal(decimal, currency, digits, locale) };
+  return { minor: Number(minor), decimal, formatted: formatCurrency(decimal, currency, digits, locale) };
 }

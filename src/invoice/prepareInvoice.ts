@@ -1,6 +1,7 @@
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
-import type { Theme } from './designFields.js';
+import type { StoredFont } from '../fonts/fontFace.js';
+import type { Theme, ThemeFontField } from './designFields.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
@@ -22,6 +23,14 @@ export interface PreparedInvoice {
    * stored one put here by resolveThemeReference (src/themes/storedThemes.ts) before any payment.
    */
   theme?: Theme | undefined;
+  /** The stored fonts the theme names by id, by theme field; put here by resolveStoredLook before any payment. */
+  fonts?: Partial<Record<ThemeFontField, StoredFont>> | undefined;
+  /**
+   * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
+   * of the invoice's billing record, printed at the top of page 1, and whether it was issued in
+   * VERI*FACTU mode (then "VERI*FACTU" is printed below it).
+   */
+  verifactuQr?: { url: string; verifactuMode: boolean } | undefined;
 }
 
 /**

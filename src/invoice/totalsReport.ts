@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CURRENCY_CODES } from './currencies.js';
 import { decimalFromNumber, decimalToString, significantScale } from './decimal.js';
 import { LANGUAGES } from './locales.js';
-import { formatDecimal, toMoney } from './money.js';
+import { formatCurrency, toMoney } from './money.js';
 import type { PreparedInvoice } from './prepareInvoice.js';
 import { VAT_CATEGORIES } from './vatCategories.js';
 
@@ -138,7 +138,7 @@ export function buildTotalsReport({ invoice, totals, locale, paymentQr }: Prepar
         quantity: decimalToString(decimalFromNumber(line.quantity)),
         unit_price: {
           decimal: priceText,
-          formatted: formatDecimal(
+          formatted: formatCurrency(
             priceText,
             currency,
             Math.min(MAX_DISPLAY_FRACTION_DIGITS, Math.max(totals.digits, significantScale(price))),

@@ -1,3 +1,4 @@
+import type { FontStore } from '../themes/fontStore.js';
 import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
 import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
 import { isXmlBatch, produceBatch, xmlBatch, type BatchFile, type BatchOptions } from '../batch/produceBatch.js';
@@ -28,6 +29,7 @@ export function batchOperations(
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
   assembleZip?: BatchOptions['assembleZip'],
+  fonts?: FontStore,
 ): Operation[] {
   const batch: Operation<PreparedBatch> = {
     method: 'POST',
@@ -43,7 +45,7 @@ export function batchOperations(
       schema: BatchRequestSchema,
       example: BATCH_EXAMPLE,
       parse: prepareBatch,
-      resolve: storedThemeBatchResolver(themes),
+      resolve: storedThemeBatchResolver(themes, fonts),
     },
     response: { contentType: 'application/zip', description: 'The ZIP: one file per invoice and manifest.json.' },
     priceOf: (input, configuredUsd) => timesUsd(configuredUsd, input?.invoices.length ?? 1),

@@ -1,3 +1,4 @@
+import type { FontStore } from '../themes/fontStore.js';
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from '../einvoice/formats/fatturapa/example.js';
@@ -66,10 +67,11 @@ export function eInvoiceOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
+  fonts?: FontStore,
 ): Operation[] {
   // A theme named by id is looked up before payment where it shows (the PDF) and where the PDF's
   // acceptance is checked (validate): an unknown id is a 400, never charged. The XML has no look.
-  const storedTheme = storedThemeResolver(themes);
+  const storedTheme = storedThemeResolver(themes, fonts);
   const facturX: Operation<ProfiledInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',

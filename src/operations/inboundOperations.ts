@@ -12,18 +12,22 @@ import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
 import { prepareEInvoice } from '../einvoice/prepareEInvoice.js';
+import { LANGUAGES } from '../invoice/locales.js';
 import type { InboundRender } from '../render/inboundView.js';
 import type { Renderer } from '../render/renderer.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { DocumentBody, Operation, PaidAnswer, PdfRenderer } from './operation.js';
 import { parseRequestJson } from './requestJson.js';
 
+/** The files both inbound routes read, named in their summaries (BODY says each in full). */
+const WHAT_IS_READ = 'CII, UBL, KSeF FA(3), FatturaPA or its signed .p7m, hybrid PDF';
+
 /** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
 type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
 
 /** Our own CII of the e-invoice example, as the text the JSON form's `xml` takes (a Buffer would serialize as {type, data}). */
 const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii').toString('utf8'), locale: 'de-DE' };
-const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope, which may also carry a hybrid PDF as BinaryContent) or ZUGFeRD 1.0 (BASIC, COMFORT, EXTENDED) or a Polish KSeF FA(3) Faktura or an Italian FatturaPA (also signed: application/pkcs7-mime, .p7m; a file of several FatturaElettronicaBody holds several documents, and the document query parameter picks the one read, 1 by default; render.pdf without it prints every document, each from a new page), application/pdf for a Factur-X / ZUGFeRD (1.0 or 2.x) / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } / { p7m_base64 } (with locale and document), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, einvoice_binary_unsupported, einvoice_document_not_found, pdf_malformed, pdf_encrypted, pdf_no_einvoice, p7m_malformed, p7m_nested), 413 or 415, never charged.`;
+const BODY = `The request body is the e-invoice itself: Content-Type application/xml or text/xml for UN/CEFACT CII (Factur-X / ZUGFeRD MINIMUM to EXTENDED, XRechnung CII) or UBL 2.1 Invoice / CreditNote (EN 16931, XRechnung UBL, Peppol BIS 3.0, with or without a Peppol SBDH envelope, which may also carry a hybrid PDF as BinaryContent) or ZUGFeRD 1.0 (BASIC, COMFORT, EXTENDED) or a Polish KSeF FA(3) Faktura or an Italian FatturaPA (also signed: application/pkcs7-mime, .p7m in DER or BER, raw or as base64 text, also signed again; a file of several FatturaElettronicaBody holds several documents, and the document query parameter picks the one read, 1 by default; render.pdf without it prints every document, each from a new page), application/pdf for a Factur-X / ZUGFeRD (1.0 or 2.x) / XRechnung hybrid PDF (its embedded XML is read). At most ${INBOUND_LIMITS.bodyBytes} bytes, ${INBOUND_LIMITS.xmlElements} elements nested at most ${INBOUND_LIMITS.xmlDepth} deep, ${INBOUND_LIMITS.lines} lines; a DOCTYPE or entity declaration is refused unread. Or JSON { xml } / { pdf_base64 } / { p7m_base64 } (with locale and document), as over MCP. Refusals are 400 (xml_malformed, xml_doctype_refused, xml_too_deep, einvoice_too_large, einvoice_unknown_root, einvoice_binary_unsupported, einvoice_document_not_found, pdf_malformed, pdf_encrypted, pdf_no_einvoice, p7m_malformed, p7m_nested), 413 or 415, never charged.`;
 
 /** The JSON form { xml } / { pdf_base64 } sent over HTTP, parsed by the operations' strict parser (the same errors as every JSON body). */
 function jsonFormOf(document: DocumentBody): { value: unknown } | undefined {
@@ -66,7 +70,7 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/inspect',
     operationId: 'v1_e_invoice_inspect',
-    summary: 'Read an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF): its data, totals and broken rules (free)',
+    summary: `Read an inbound e-invoice (${WHAT_IS_READ}): its data, totals and broken rules (free)`,
     description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml with "profile": reissue.profile to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks and, for an XRechnung, Peppol BIS or French document, its national rules (this service's checks; rules.checked names them); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForInspect),
@@ -78,9 +82,8 @@ export function inboundOperations(
     method: 'POST',
     path: '/v1/e-invoice/render.pdf',
     operationId: 'v1_e_invoice_render_pdf',
-    summary:
-      'Render an inbound e-invoice (CII, UBL, KSeF FA(3), hybrid PDF) as a readable PDF in 14 languages (paid, x402)',
-    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (en, de, fr, es, it, nl, pt, pl, sv, ja, zh, ar, he, hi; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
+    summary: `Render an inbound e-invoice (${WHAT_IS_READ}) as a readable PDF in ${LANGUAGES.length} languages (paid, x402)`,
+    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (${LANGUAGES.join(', ')}; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForRender),
     response: { contentType: 'application/pdf', description: 'The PDF.' },

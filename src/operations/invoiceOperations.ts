@@ -1,10 +1,11 @@
+import type { FontStore } from '../themes/fontStore.js';
 import { AppError } from '../errors.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { InvoiceSchema } from '../invoice/schema.js';
+import { InvoiceWithVerifactuSchema, prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { ThemeStore } from '../themes/themeStore.js';
@@ -16,20 +17,22 @@ export const renderingUnavailable = (): AppError =>
   new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = {
-  schema: InvoiceSchema,
+  schema: InvoiceWithVerifactuSchema,
   example: EXAMPLE_INVOICE,
   moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE },
-  parse: prepareInvoice,
+  // A `verifactu` object (Spain) is checked with AEAT's codes and prints the QR tributario.
+  parse: prepareInvoiceWithVerifactu,
 };
 
 export function invoiceOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
   themes?: ThemeStore,
+  fonts?: FontStore,
 ): Operation[] {
   // A theme named by id is looked up before payment (an unknown id: 400, never charged); validate
   // looks it up too, so that it accepts exactly what the PDF operation accepts.
-  const request = { ...invoiceRequest, resolve: storedThemeResolver(themes) };
+  const request = { ...invoiceRequest, resolve: storedThemeResolver(themes, fonts) };
   const validate: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',

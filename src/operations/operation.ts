@@ -5,10 +5,15 @@ import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 export interface OperationContext {
   /** Today's date (UTC) as YYYY-MM-DD, injected so tests and defaults are deterministic. */
   today: string;
+  /** The call's instant (ISO 8601), for what records the moment it was made (a VERI*FACTU record's FechaHoraHusoGenRegistro). */
+  now?: string;
 }
 
 /** The context of a call made at `now`: today is its UTC date. */
-export const operationContextAt = (now: Date): OperationContext => ({ today: now.toISOString().slice(0, 10) });
+export const operationContextAt = (now: Date): OperationContext => ({
+  today: now.toISOString().slice(0, 10),
+  now: now.toISOString(),
+});
 
 /**
  * One row of the operation list (operationList.ts). The HTTP router, the MCP tools, the compute
@@ -167,4 +172,6 @@ export interface PdfRenderer {
     prepared: PreparedInvoice,
     options?: { signal?: AbortSignal; specimen?: boolean },
   ): Promise<{ pdf: Buffer; pages: number }>;
+  /** Whether Chromium loads a font file (PUT /v1/fonts); rejects with a 400 font_invalid when not. */
+  checkFont?(bytes: Uint8Array): Promise<void>;
 }

@@ -5,6 +5,8 @@ import { inboundOperations } from './inboundOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
+import { fontOperations } from './fontOperations.js';
+import type { FontStore } from '../themes/fontStore.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { BatchOptions } from '../batch/produceBatch.js';
 
@@ -14,6 +16,10 @@ export interface OperationDependencies {
   onRendered?: ((seconds: number, pages: number) => void) | undefined;
   /** Where PUT /v1/themes stores themes and invoices' theme ids are looked up. */
   themes?: ThemeStore | undefined;
+  /** Where PUT /v1/fonts stores fonts and themes' font ids are looked up. */
+  fonts?: FontStore | undefined;
+  /** The largest font file PUT /v1/fonts takes (FONT_MAX_BYTES). */
+  fontMaxBytes?: number | undefined;
   /** The server's defaults of the formats' verification-code arguments on render.pdf (ksef_environment). */
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
@@ -28,10 +34,11 @@ export interface OperationDependencies {
  */
 export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
-    ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes),
-    ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes),
-    ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip),
+    ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes, deps.fonts),
+    ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes, deps.fonts),
+    ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip, deps.fonts),
     ...themeOperations(deps.themes),
+    ...fontOperations(deps.fonts, deps.renderer, deps.fontMaxBytes),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(),
   ];

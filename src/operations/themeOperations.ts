@@ -2,7 +2,8 @@ import type { PreparedBatch } from '../batch/batchRequest.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import { ThemeSchema, type Theme } from '../invoice/designFields.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { namesStoredTheme, parseTheme, putTheme, resolveThemeReference } from '../themes/storedThemes.js';
+import type { FontStore } from '../themes/fontStore.js';
+import { namesStoredLook, parseTheme, putTheme, resolveStoredLook } from '../themes/storedThemes.js';
 import { THEME_TTL_SECONDS, type ThemeStore } from '../themes/themeStore.js';
 import type { InputResolver, Operation } from './operation.js';
 
@@ -44,25 +45,32 @@ export function themeOperations(store: ThemeStore | undefined): Operation[] {
 }
 
 /**
- * The look-up of an invoice's stored theme ("theme": "sha256:…") before anything about payment
- * (operation.ts `request.resolve`): an unknown id is a 400 at path "theme", never charged.
+ * The look-up of an invoice's stored theme ("theme": "sha256:…") and of the stored fonts its theme
+ * names, before anything about payment (operation.ts `request.resolve`): an unknown id is a 400 at
+ * path "theme" or "theme.<font field>", never charged.
  */
-export function storedThemeResolver(store: ThemeStore | undefined): InputResolver<PreparedInvoice> {
-  return { needed: namesStoredTheme, resolve: (prepared) => resolveThemeReference(store, prepared) };
+export function storedThemeResolver(
+  store: ThemeStore | undefined,
+  fonts?: FontStore | undefined,
+): InputResolver<PreparedInvoice> {
+  return { needed: namesStoredLook, resolve: (prepared) => resolveStoredLook(store, fonts, prepared) };
 }
 
 /**
  * The same look-up for every invoice of a batch that names a stored theme, before the 402: each
  * unknown id is an issue at `invoices[i].theme`, all listed in one 400.
  */
-export function storedThemeBatchResolver(store: ThemeStore | undefined): InputResolver<PreparedBatch> {
+export function storedThemeBatchResolver(
+  store: ThemeStore | undefined,
+  fonts?: FontStore | undefined,
+): InputResolver<PreparedBatch> {
   return {
-    needed: (batch) => batch.invoices.some(namesStoredTheme),
+    needed: (batch) => batch.invoices.some(namesStoredLook),
     async resolve(batch) {
       const issues: Issue[] = [];
       const invoices = await Promise.all(
         batch.invoices.map((prepared, index) =>
-          resolveThemeReference(store, prepared).catch((error: unknown) => {
+          resolveStoredLook(store, fonts, prepared).catch((error: unknown) => {
             if (!(error instanceof InputRejected)) throw error;
             issues.push(
               ...(error.issues ?? []).map((issue) => ({ ...issue, path: `invoices[${index}].${issue.path}` })),

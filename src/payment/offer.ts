@@ -1,6 +1,6 @@
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
-import { paymentIdentifierDeclaration } from './paymentIdentifier.js';
+import { PAYMENT_IDENTIFIER, declarePaymentIdentifierExtension } from '@x402/extensions/payment-identifier';
 import { usdToAtomic } from './price.js';
 
 /** What the service asks for: one `exact` USDC offer per priced route (the x402 v2 PaymentRequirements: coinbase/x402 specs/x402-specification-v2.md). */
@@ -79,6 +79,7 @@ export function buildPaymentRequired(
       ...(resource.tags ? { tags: resource.tags } : {}),
     },
     accepts: [buildRequirements(resource, terms)],
-    extensions: { ...bazaar, ...paymentIdentifierDeclaration() },
+    // The payment-identifier extension (paymentIdentifier.ts), optional for the client.
+    extensions: { ...bazaar, [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) },
   };
 }

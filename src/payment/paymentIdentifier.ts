@@ -1,16 +1,9 @@
-import {
-  PAYMENT_IDENTIFIER,
-  declarePaymentIdentifierExtension,
-  isValidPaymentId,
-} from '@x402/extensions/payment-identifier';
+import { PAYMENT_IDENTIFIER, isValidPaymentId } from '@x402/extensions/payment-identifier';
 import { AppError } from '../errors.js';
 import type { ClaimedPayment, PaymentCheck, PaymentProcessor } from './paymentProcessor.js';
 import type { DecodedPayment, ExactAuthorization } from './paymentPayload.js';
 import { claimWhenFree, type PaidResult, type PaymentStore } from './paymentStore.js';
 import { isPlainEcdsa, signerMismatch } from './signerCheck.js';
-
-/** The payment-identifier extension as advertised in the challenge: optional for the client. */
-export const paymentIdentifierDeclaration = () => ({ [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) });
 
 /** How long a paid result stays findable by its payment id. */
 const ID_TTL_MS = 24 * 60 * 60 * 1000;

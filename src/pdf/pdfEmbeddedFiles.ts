@@ -1,11 +1,8 @@
-import { constants, inflateSync } from 'node:zlib';
 import { rejected } from '../errors.js';
+import { PdfObjects, type PdfScanBounds } from './pdfObjects.js';
+import { isDict, nameOf, type PdfDict, type PdfValue } from './pdfValues.js';
 
-/** How much of a PDF is looked at: streams seen, and bytes of one decompressed stream. */
-export interface PdfScanBounds {
-  maxStreams: number;
-  maxStreamBytes: number;
-}
+export type { PdfScanBounds } from './pdfObjects.js';
 
 const refuse = (code: string, message: string) => rejected(code, message, [{ path: '', code, message }]);
 
@@ -13,89 +10,75 @@ const notAPdf = () => refuse('pdf_malformed', 'The body is labelled application/
 
 const encryptedPdf = () => refuse('pdf_encrypted', 'The PDF is encrypted; its embedded e-invoice cannot be read.');
 
+/** Name tree nodes walked (ISO 32000-1 §7.9.6), and how deep. */
+const MAX_TREE_NODES = 10_000;
+const MAX_TREE_DEPTH = 16;
+
 /**
  * The embedded files of a PDF (a Factur-X / ZUGFeRD / XRechnung hybrid carries its XML as one),
- * found by reading the file's bytes as data: every stream object whose dictionary says
- * /Type /EmbeddedFile, unfiltered or FlateDecode, inflated within `bounds.maxStreamBytes`.
- * Nothing in the PDF is run, rendered or followed (no JavaScript, no actions, no external file
- * specifications); object streams need no reading, as a stream is never inside one.
+ * read as the standard defines them: the file specifications of the catalog's
+ * /Names /EmbeddedFiles name tree and of its /AF associated files (PDF/A-3), each file's stream
+ * taken from /EF's /UF or /F whatever the stream's own dictionary says; then, for files a
+ * producer left out of both, any other file specification with an /EF, and any stream marked
+ * /Type /EmbeddedFile. Objects inside object streams and files with a compressed xref stream are
+ * read (pdfObjects.ts). Unfiltered or FlateDecode streams, each inflated within the bounds.
+ * Nothing in the PDF is run, rendered or followed (no JavaScript, no actions, no external files).
  */
 export function pdfEmbeddedFiles(pdf: Uint8Array, bounds: PdfScanBounds): Buffer[] {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  const start = bytes.subarray(0, 1024).indexOf('%PDF-');
-  if (start < 0) throw notAPdf();
+  if (bytes.subarray(0, 1024).indexOf('%PDF-') < 0) throw notAPdf();
   // latin1 maps every byte to one character, so offsets in the text are offsets in the bytes.
   const text = bytes.toString('latin1');
   if (/\/Encrypt[\s/<\d]/.test(text)) throw encryptedPdf();
+  const objects = new PdfObjects(text, bytes, bounds);
+  const streams = new Set<number>();
+  const catalog = objects.catalog();
+  if (catalog) {
+    const names = objects.dict(catalog.entries.get('Names'));
+    for (const spec of nameTreeValues(objects, names?.entries.get('EmbeddedFiles'))) addSpec(objects, spec, streams);
+    for (const spec of arrayOf(objects, catalog.entries.get('AF'))) addSpec(objects, spec, streams);
+  }
+  for (const num of objects.objectsMatching(/\/EF\b|\/EmbeddedFile\b/)) {
+    const value = objects.get(num);
+    if (!isDict(value)) continue;
+    if (value.entries.has('EF')) addSpec(objects, value, streams);
+    else if (nameOf(value.entries.get('Type')) === 'EmbeddedFile') streams.add(num);
+  }
   const files: Buffer[] = [];
-  const objects = /(\d+)\s+(\d+)\s+obj\s*<</g;
-  let seen = 0;
-  for (let match = objects.exec(text); match !== null; match = objects.exec(text)) {
-    if (++seen > bounds.maxStreams) break;
-    const dictStart = match.index + match[0].length - 2;
-    const dictEnd = endOfDictionary(text, dictStart);
-    if (dictEnd < 0) continue;
-    const dict = text.slice(dictStart, dictEnd);
-    const after = /^\s*stream(\r\n|\n|\r)/.exec(text.slice(dictEnd, dictEnd + 16));
-    if (!after) continue;
-    objects.lastIndex = dictEnd;
-    if (!/\/Type\s*\/EmbeddedFile\b/.test(dict)) continue;
-    const dataStart = dictEnd + after[0].length;
-    const data = bytes.subarray(dataStart, dataStart + streamLength(text, dict, dataStart));
-    const decoded = decode(dict, data, bounds.maxStreamBytes);
-    if (decoded) files.push(decoded);
+  for (const num of streams) {
+    const stream = objects.stream(num);
+    if (stream) files.push(stream.data);
   }
   return files;
 }
 
-/** The offset just after the >> closing the dictionary opened at `from`, or -1. */
-function endOfDictionary(text: string, from: number): number {
-  let depth = 0;
-  for (let at = from; at < text.length && at < from + 65_536; at++) {
-    const char = text[at];
-    if (char === '(') {
-      // A literal string may hold unbalanced brackets: skip it (escapes and nesting honoured).
-      let nesting = 1;
-      for (at++; at < text.length && nesting > 0; at++) {
-        if (text[at] === '\\') at++;
-        else if (text[at] === '(') nesting++;
-        else if (text[at] === ')') nesting--;
-      }
-      at--;
-    } else if (char === '<' && text[at + 1] === '<') {
-      depth++;
-      at++;
-    } else if (char === '>' && text[at + 1] === '>') {
-      depth--;
-      at++;
-      if (depth === 0) return at + 1;
-    }
+/** A file specification's embedded stream: /EF /UF, else /EF /F (either may be the only one). */
+function addSpec(objects: PdfObjects, spec: PdfValue | undefined, streams: Set<number>): void {
+  const ef = objects.dict(objects.dict(spec)?.entries.get('EF'));
+  for (const key of ['UF', 'F']) {
+    const target = ef?.entries.get(key);
+    if (typeof target === 'object' && target !== null && target.kind === 'ref') streams.add(target.num);
   }
-  return -1;
 }
 
-/** /Length as a number, or through its indirect object, else up to the endstream keyword. */
-function streamLength(text: string, dict: string, dataStart: number): number {
-  const direct = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict);
-  if (direct) return Number(direct[1]);
-  const indirect = /\/Length\s+(\d+)\s+(\d+)\s+R/.exec(dict);
-  if (indirect) {
-    const target = new RegExp(`(?:^|\\s)${indirect[1]}\\s+${indirect[2]}\\s+obj\\s*(\\d+)\\s*endobj`).exec(text);
-    if (target) return Number(target[1]);
-  }
-  const end = text.indexOf('endstream', dataStart);
-  return end < 0 ? 0 : end - dataStart;
+/** The values of a name tree: its /Names pairs and, through /Kids, its descendants', in order. */
+function nameTreeValues(objects: PdfObjects, root: PdfValue | undefined): PdfValue[] {
+  const values: PdfValue[] = [];
+  const seen = new Set<PdfDict>();
+  const walk = (value: PdfValue | undefined, depth: number) => {
+    const node = objects.dict(value);
+    if (!node || seen.has(node) || depth > MAX_TREE_DEPTH || seen.size >= MAX_TREE_NODES) return;
+    seen.add(node);
+    const pairs = arrayOf(objects, node.entries.get('Names'));
+    for (let at = 1; at < pairs.length; at += 2) values.push(pairs[at]!);
+    for (const kid of arrayOf(objects, node.entries.get('Kids'))) walk(kid, depth + 1);
+  };
+  walk(root, 0);
+  return values;
 }
 
-function decode(dict: string, data: Buffer, maxBytes: number): Buffer | undefined {
-  const filters = [
-    ...(/\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dict)?.[1] ?? '').matchAll(/\/([A-Za-z0-9]+)/g),
-  ].map((filter) => filter[1]);
-  if (filters.length === 0) return data.length <= maxBytes ? data : undefined;
-  if (filters.length !== 1 || filters[0] !== 'FlateDecode' || /\/DecodeParms/.test(dict)) return undefined;
-  try {
-    return inflateSync(data, { maxOutputLength: maxBytes, finishFlush: constants.Z_SYNC_FLUSH });
-  } catch {
-    return undefined; // corrupt or beyond the limit: not an XML this service reads
-  }
+function arrayOf(objects: PdfObjects, value: PdfValue | undefined): PdfValue[] {
+  const resolved = objects.resolve(value);
+  if (typeof resolved === 'object' && resolved !== null && resolved.kind === 'array') return resolved.items;
+  return isDict(resolved) ? [resolved] : [];
 }

@@ -1,8 +1,8 @@
 import { DEFAULT_DESIGN } from '../invoice/designFields.js';
 import type { InboundInvoice, TotalsComparison, VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
-import type { PartyView } from './partyView.js';
-import { LINES_KEPT_WITH_TOTALS, totalsRows, type InvoiceView, type TextView } from './viewModel.js';
+import type { InboundView, InvoiceView } from './invoiceView.js';
+import { LINES_KEPT_WITH_TOTALS, totalsRows } from './viewModel.js';
 import { inboundAllowances } from './inbound/inboundAllowances.js';
 import { inboundBanner, verificationCodeView } from './inbound/inboundBanner.js';
 import { inboundAttachments, inboundNotes, inboundOtherValues } from './inbound/inboundExtras.js';
@@ -33,23 +33,6 @@ export interface InboundRender {
   verificationCode?: VerificationCode | undefined;
   /** The file's further documents (a FatturaPA's further bodies), each printed from a new page in the same language. */
   further?: Pick<InboundRender, 'invoice' | 'totals' | 'notes'>[];
-}
-
-export interface InboundView {
-  /** "Visualisation of an electronic invoice…" and the syntax/specification line. */
-  banner: string;
-  specification: string;
-  notices: TextView[];
-  differences: { label: string; document: string; recomputed: string }[];
-  references: { label: string; value: string; lang: string }[];
-  lineDetails: { line: string; facts: string[]; lang: string }[];
-  allowances: { label: string; amount: string; lang: string }[];
-  paymentMeans: { label: string; values: string[] }[];
-  parties: { heading: string; party: PartyView }[];
-  attachments: { id: string; text: string; lang: string }[];
-  otherValues: { bt: string; path: string; value: string; lang: string }[];
-  /** The format's verification code: its QR code, caption and name (FA(3): KOD I, the KSeF number or OFFLINE). */
-  verificationCode: ReturnType<typeof verificationCodeView>;
 }
 
 const CREDIT_NOTE_TYPE_CODES = ['381', '396', '81', '83', '532'];
@@ -115,6 +98,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     ...inboundTaxBreakdown(doc, fmt),
     payment: inboundPayment(doc),
     swissQrBill: null,
+    taxQr: null,
     ...inboundNotes(doc, fmt),
     inbound,
   };

@@ -1,5 +1,5 @@
 import { contrastWithWhite } from '../invoice/designFields.js';
-import type { InvoiceView } from './viewModel.js';
+import type { InvoiceView } from './invoiceView.js';
 
 /**
  * The few style rules that depend on the invoice, appended after styles/*.css: the accent colour

@@ -1,4 +1,12 @@
-import { DEFAULT_DESIGN, THEME_COLOURS, type DesignName, type Theme } from '../invoice/designFields.js';
+import { brandFamily, type FontFaceSource } from '../fonts/fontFace.js';
+import {
+  DEFAULT_DESIGN,
+  FONT_REF,
+  THEME_COLOURS,
+  type DesignName,
+  type Theme,
+  type ThemeFontField,
+} from '../invoice/designFields.js';
 import type { LabelCatalog } from '../invoice/labelKeys.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 
@@ -22,7 +30,11 @@ export interface LookView {
 
 export interface ThemeStyle {
   colors: Partial<Record<(typeof THEME_COLOURS)[number], string>>;
+  /** The CSS family of the text and of the headings: an installed one, or brandFamily(id) of a stored font. */
   font: string | null;
+  headingFont: string | null;
+  /** The @font-face rules the stored fonts need (src/fonts/fontFace.ts). */
+  faces: FontFaceSource[];
 }
 
 /** The resolved theme, or a clear error when a reference never went through resolveThemeReference. */
@@ -47,10 +59,35 @@ export function lookView(prepared: PreparedInvoice, labels: LabelCatalog): LookV
     pageClass: classes.join(' '),
     lineNumbers: theme?.show?.line_numbers !== false,
     style:
-      theme && (theme.colors || theme.font)
-        ? { colors: normalisedColours(theme.colors ?? {}), font: theme.font ?? null }
+      theme && (theme.colors || theme.font || theme.heading_font)
+        ? { colors: normalisedColours(theme.colors ?? {}), ...themeFonts(theme, prepared) }
         : null,
   };
+}
+
+/**
+ * The theme's text and heading fonts as CSS families, and the faces of the stored ones: the font
+ * named as regular serves weight 400, its _bold sibling weight 700 (without one Chromium
+ * emboldens the regular). Stored fonts were looked up before payment (resolveStoredLook).
+ */
+function themeFonts(theme: Theme, prepared: PreparedInvoice): Pick<ThemeStyle, 'font' | 'headingFont' | 'faces'> {
+  const faces: FontFaceSource[] = [];
+  const familyOf = (field: 'font' | 'heading_font', boldField: 'font_bold' | 'heading_font_bold') => {
+    const choice = theme[field];
+    if (choice === undefined) return null;
+    if (!FONT_REF.test(choice)) return choice;
+    const family = brandFamily(choice);
+    const faceOf = (name: ThemeFontField, weight: number) => {
+      const font = prepared.fonts?.[name];
+      if (font === undefined) throw new Error(`theme.${name} was not resolved before rendering`);
+      if (!faces.some((face) => face.family === family && face.weight === weight))
+        faces.push({ family, font, weight, style: 'normal' });
+    };
+    faceOf(field, 400);
+    if (theme[boldField] !== undefined) faceOf(boldField, 700);
+    return family;
+  };
+  return { font: familyOf('font', 'font_bold'), headingFont: familyOf('heading_font', 'heading_font_bold'), faces };
 }
 
 /** Rebuilt from the parsed number, so only #rrggbb can ever reach the style sheet. */

@@ -1,10 +1,11 @@
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { AppError } from '../errors.js';
 import { findChromium } from './chromiumPath.js';
+import { checkFontLoads } from './fontCheck.js';
 import { withDeadline } from './deadline.js';
 import { paperFor, paperOf, type PaperFormat, type PaperSetting } from './paper.js';
 import type { InboundRender } from './inboundView.js';
-import type { InvoiceView } from './viewModel.js';
+import type { InvoiceView } from './invoiceView.js';
 import { isCurrencyCode } from '../invoice/currencies.js';
 import { RENDER_DEFAULTS } from './renderDefaults.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
@@ -94,6 +95,12 @@ export interface Renderer {
   ): Promise<RenderResult>;
   /** The same for an inbound e-invoice (POST /v1/e-invoice/render.pdf), with the same admission. */
   renderInboundPdf(render: InboundRender, options?: RenderCall): Promise<RenderResult>;
+  /**
+   * Whether Chromium loads this font (fontCheck.ts): resolves when it does, rejects with a 400
+   * font_invalid when its sanitiser refuses it. Takes a render page like a render (renderer_busy
+   * when there is none), within the render deadline.
+   */
+  checkFont(bytes: Uint8Array): Promise<void>;
   /** Would a render be admitted now? The question renderPdf's admission asks (readiness asks it too). */
   hasRoom(): boolean;
   /** The filled HTML as the preview shows it (the printed copy adds SCREEN_OFF_CSS, templates.ts). */
@@ -175,6 +182,15 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
           : new Date().toISOString().slice(0, 10),
       };
       return run(call, (pooled, job) => printView(printer, pooled, view, paper, info, job, page));
+    },
+
+    checkFont(bytes) {
+      const timeoutMs = settings.renderTimeoutMs;
+      return supervisor.run((pooled) =>
+        withDeadline(Promise.race([checkFontLoads(pooled, bytes), pooled.crashed]), timeoutMs, () =>
+          renderTimeout(timeoutMs),
+        ),
+      );
     },
 
     hasRoom: () => supervisor.hasRoom(),

@@ -1,4 +1,8 @@
+import { fontFaceCss } from '../fonts/fontFace.js';
 import { FONT_FAMILIES } from '../invoice/designFields.js';
+
+/** brandFamily(id) of src/fonts/fontFace.ts: the only other family name a theme can write. */
+const BRAND_FAMILY = /^brand-[0-9a-f]{16}$/;
 import type { ThemeStyle } from './lookView.js';
 
 /** Which custom property of the stylesheets each theme colour sets (styles/invoice.css :root). */
@@ -14,7 +18,8 @@ const COLOUR_PROPERTIES = {
  * A theme's colours and font as CSS custom properties, appended after the stylesheets (and before
  * invoiceCss, so a request's accent_color still wins). Only checked values are written: colours
  * as #rrggbb (rebuilt from numbers by lookView.ts, checked again here) and a font family that is
- * one of FONT_FAMILIES, our own constants; a theme's text never reaches CSS.
+ * one of FONT_FAMILIES, our own constants, or the name derived from a stored font's id with its
+ * @font-face rule (fontFace.ts); a theme's text never reaches CSS.
  */
 export function themeCss(style: ThemeStyle | null): string {
   if (style === null) return '';
@@ -25,12 +30,18 @@ export function themeCss(style: ThemeStyle | null): string {
     if (!/^#[0-9a-f]{6}$/.test(colour)) throw new Error(`theme colour ${name} must be #rrggbb`);
     declarations.push(`${property}: ${colour};`);
   }
-  if (style.font !== null) {
-    if (!(FONT_FAMILIES as readonly string[]).includes(style.font))
-      throw new Error('theme font is not on the allow-list');
-    declarations.push(`--font-face: "${style.font}";`);
+  for (const [family, property] of [
+    [style.font, '--font-face'],
+    [style.headingFont, '--font-heading'],
+  ] as const) {
+    if (family === null) continue;
+    if (!(FONT_FAMILIES as readonly string[]).includes(family) && !BRAND_FAMILY.test(family))
+      throw new Error('theme font is neither on the allow-list nor a stored font');
+    declarations.push(`${property}: "${family}";`);
   }
-  return declarations.length === 0
+  // The stored fonts' @font-face rules (fontFace.ts writes only checked values).
+  const faces = style.faces.length > 0 ? `${fontFaceCss(style.faces)}\n` : '';
+  return declarations.length === 0 && faces === ''
     ? ''
-    : `\n/* This invoice's theme (src/render/themeCss.ts). */\n:root { ${declarations.join(' ')} }\n`;
+    : `\n/* This invoice's theme (src/render/themeCss.ts). */\n${faces}:root { ${declarations.join(' ')} }\n`;
 }

@@ -10,124 +10,15 @@ import Handlebars from 'handlebars';
 import { formatIban, type PaymentQr } from '../invoice/paymentQr/index.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
-import { buildSwissQrBillView, swissQrBillLanguage, type SwissQrBillView } from './swissQrBillView.js';
-import { nonBlank, partyView, type PartyView } from './partyView.js';
+import { taxQrView } from './taxQrView.js';
+import { buildSwissQrBillView, swissQrBillLanguage } from './swissQrBillView.js';
+import { nonBlank, partyView } from './partyView.js';
 import { documentTitleView, registrationNumberOf, taxRegistrationView } from './taxInvoiceMarks.js';
 import { textLanguage } from './textLanguage.js';
-import { hexColour, lookView, themeOf, type LookView } from './lookView.js';
-import type { InboundView } from './inboundView.js';
+import { hexColour, lookView, themeOf } from './lookView.js';
+import type { DetailView, InvoiceView, LineView, PaymentView, TextView, TotalsView } from './invoiceView.js';
 
 export { formatDate } from '../invoice/localeFormat.js';
-
-/**
- * Everything the invoice template prints, already as display strings. Amounts come verbatim from
- * buildTotalsReport (the same strings the validate route answers), so the template only places
- * text and never computes. Every field is present (null when absent) because the templates are
- * compiled in strict mode, where a misspelt field name is an error rather than a blank.
- */
-export interface InvoiceView extends LookView {
-  /** The document <title>; Chromium copies it into the PDF Title. */
-  title: string;
-  /** The invoice language (`lang` of the page) and "rtl" for Arabic and Hebrew, else null. */
-  lang: string;
-  dir: 'rtl' | null;
-  /** The words of the page: the language's catalog with the request's `labels` over it. */
-  labels: LabelCatalog;
-  /** "Invoice" or "Credit note" in the invoice language, or the law's "Tax Invoice" (taxInvoiceMarks.ts). */
-  documentTitle: string;
-  /** "en" when documentTitle is the law's English wording on a page in another language. */
-  documentTitleLang: string | null;
-  /** The invoice language's own title under the legal one, when the page is not in English. */
-  documentSubtitle: string | null;
-  invoiceNumber: string;
-  issueDate: string;
-  dueDate: string | null;
-  currency: string;
-  seller: PartyView;
-  buyer: PartyView;
-  shipTo: PartyView | null;
-  /** Purchase order, buyer reference, preceding invoice and custom fields, in the details panel. */
-  details: DetailView[];
-  logo: { src: string; width: number; height: number } | null;
-  /** The request's accent colour, normalised to #rrggbb (lower case), or null for the design's own. */
-  accent: string | null;
-  /** A VAT rate column in the line table: only when the lines have more than one rate. */
-  rateColumn: boolean;
-  /** Column span of the cell left of the totals' labels (it holds the VAT breakdown). */
-  totalsPad: number;
-  /** How many totals rows that cell spans (partials/totals.hbs prints one row per entry). */
-  totalsRows: number;
-  /** All lines but the last few, which travel with the totals so those never start a page alone. */
-  lines: LineView[];
-  tailLines: LineView[];
-  totals: TotalsView;
-  /** The VAT breakdown table, printed when there is more than one VAT group. */
-  vatBreakdown: VatRowView[] | null;
-  /** Why no VAT is charged on some lines (E, AE, K, G, O). */
-  exemptions: TextView[];
-  payment: PaymentView | null;
-  /** The Swiss QR-bill (payment part and receipt) on a page of its own after the invoice. */
-  swissQrBill: SwissQrBillView | null;
-  notes: TextView | null;
-  paymentInstructions: TextView | null;
-  /** The sections of an inbound e-invoice's page (inboundView.ts); null for our own invoices. */
-  inbound: InboundView | null;
-}
-
-interface DetailView {
-  label: string;
-  value: string;
-  lang: string;
-}
-
-export interface LineView {
-  number: number;
-  lang: string;
-  description: string;
-  itemCode: string | null;
-  quantity: string;
-  unitPrice: string;
-  rate: string;
-  amount: string;
-}
-
-interface TotalsView {
-  subtotal: string;
-  /** Null when there is no discount: a "−$0.00" line only adds noise. */
-  discount: string | null;
-  /** Null with no discount, where it would repeat the subtotal. */
-  taxable: string | null;
-  /** One row per VAT group: "Tax (7.5%)" and its amount. */
-  taxes: { label: string; amount: string }[];
-  totalLabel: string;
-  total: string;
-  /** Both null unless the request gives amount_paid. */
-  amountPaid: string | null;
-  /** rounding_amount (BT-114), signed. */
-  rounding?: string | null;
-  balanceDue: string | null;
-}
-
-interface VatRowView {
-  category: string;
-  rate: string;
-  taxable: string;
-  tax: string;
-}
-
-interface PaymentView {
-  accountName: string | null;
-  iban: string | null;
-  bic: string | null;
-  reference: string | null;
-  /** The payment QR code beside the bank details (EPC, PIX, UPI, USDC), and what it pays. */
-  qr: { svg: Handlebars.SafeString; scheme: string; lines: string[] } | null;
-}
-
-export interface TextView {
-  lang: string;
-  text: string;
-}
 
 /** How many of the last lines are kept on the page of the totals. */
 export const LINES_KEPT_WITH_TOTALS = 3;
@@ -243,6 +134,7 @@ export function buildInvoiceView(
       : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
+    taxQr: taxQrView(prepared.verifactuQr),
     swissQrBill:
       prepared.paymentQr?.scheme === 'swiss'
         ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language))

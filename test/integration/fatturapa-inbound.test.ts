@@ -39,10 +39,11 @@ after(async () => {
 });
 
 /** `file` signed as a .p7m with the test certificate. */
-function sign(content: Uint8Array, name: string): Buffer {
+/** `stream`: BER as Italian signing tools write it (indefinite lengths, the content in segments). */
+function sign(content: Uint8Array, name: string, { stream = false, outform = 'DER' } = {}): Buffer {
   writeFileSync(join(dir, name), content);
   execFileSync('openssl', [
-    'cms', '-sign', '-nodetach', '-binary', '-outform', 'DER', '-in', join(dir, name),
+    'cms', '-sign', '-nodetach', '-binary', ...(stream ? ['-stream'] : []), '-outform', outform, '-in', join(dir, name),
     '-signer', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'), '-out', join(dir, `${name}.p7m`),
   ]); // prettier-ignore
   return readFileSync(join(dir, `${name}.p7m`));
@@ -134,12 +135,32 @@ describe('a signed FatturaPA (.p7m)', () => {
     }
   });
 
+  test('as it arrives: BER, base64 with line breaks, PEM, a .p7m signed again', async () => {
+    const xml = ownFile('td01-mixed-rates');
+    const ber = sign(xml, 'ber.xml', { stream: true });
+    const forms: [string, Uint8Array, string][] = [
+      ['BER', ber, 'application/pkcs7-mime'],
+      ['base64 in lines', Buffer.from(ber.toString('base64').replace(/.{76}/g, '$&\n')), 'application/pkcs7-mime'],
+      ['PEM', sign(xml, 'pem.xml', { stream: true, outform: 'PEM' }), 'application/pkcs7-mime'],
+      ['a .p7m inside a .p7m', sign(ber, 'ber.xml.p7m', { stream: true }), 'application/xml'],
+    ];
+    for (const [form, body, type] of forms) {
+      const { status, answer } = await inspect(body, type);
+      assert.equal(status, 200, `${form}: ${JSON.stringify(answer).slice(0, 300)}`);
+      assert.equal(answer.invoice_number, 'FT-101', form);
+      assert.equal(
+        answer.source.signature.signers[0],
+        'CN=Mario Rossi, SERIALNUMBER=TINIT-RSSMRA80A01H501U, O=Studio Rossi, C=IT',
+      );
+    }
+  });
+
   test('hostile envelopes are refused with a stable code, never a 5xx', async () => {
     const good = sign(ownFile('td01-mixed-rates'), 'good.xml');
     const cases: [string, Uint8Array, number, string][] = [
       ['truncated DER', good.subarray(0, good.length - 40), 400, 'p7m_malformed'],
       ['cut inside a length', good.subarray(0, 3), 400, 'p7m_malformed'],
-      ['a signed envelope inside a signed envelope', sign(good, 'nested.p7m'), 400, 'p7m_nested'],
+      ['five signed envelopes inside one another', [1, 2, 3, 4].reduce((inner, level) => sign(inner, `nested${level}.p7m`), good), 400, 'p7m_nested'],
       [
         'a DOCTYPE inside',
         sign(Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>'), 'xxe.xml'),
@@ -147,7 +168,7 @@ describe('a signed FatturaPA (.p7m)', () => {
         'xml_doctype_refused',
       ],
       ['over the size limit', Buffer.concat([Buffer.from([0x30, 0x84, 0x00, 0x90, 0x00, 0x00]), Buffer.alloc(9 * 1024 * 1024)]), 413, 'payload_too_large'],
-      ['an indefinite length (BER)', Buffer.from([0x30, 0x80, 0x06, 0x09, 0, 0, 0, 0]), 400, 'p7m_malformed'],
+      ['an indefinite length that never ends (BER)', Buffer.from([0x30, 0x80, 0x06, 0x09, 0, 0, 0, 0]), 400, 'p7m_malformed'],
       ['a SEQUENCE nested past the depth bound', Buffer.from(Array.from({ length: 60 }, (_, at) => [0x30, 2 * (59 - at)]).flat()), 400, 'p7m_malformed'],
     ]; // prettier-ignore
     for (const [name, body, status, code] of cases) {

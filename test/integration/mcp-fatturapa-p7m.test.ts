@@ -18,7 +18,8 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 /**
  * A signed FatturaPA (.xml.p7m) over MCP, as p7m_base64: inspect and render.pdf read the XML inside
  * the CAdES envelope as the HTTP route reads an application/pkcs7-mime body. The .p7m is signed here
- * with openssl (`cms -sign -nodetach -binary -outform DER`) and a test certificate made here.
+ * with openssl (`cms -sign -nodetach -binary -stream -outform DER`: BER, indefinite lengths, as Italian
+ * signing tools write) and a test certificate made here.
  */
 const SIGNER = '/C=IT/O=Studio Rossi/CN=Mario Rossi';
 
@@ -38,7 +39,7 @@ before(
     const xml = produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml;
     writeFileSync(join(dir, 'invoice.xml'), withBodies(xml, [{ number: 'FT-101' }, { number: 'FT-102' }]));
     execFileSync('openssl', [
-      'cms', '-sign', '-nodetach', '-binary', '-outform', 'DER', '-in', join(dir, 'invoice.xml'),
+      'cms', '-sign', '-nodetach', '-binary', '-stream', '-outform', 'DER', '-in', join(dir, 'invoice.xml'),
       '-signer', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'), '-out', join(dir, 'invoice.xml.p7m'),
     ]); // prettier-ignore
     p7m = readFileSync(join(dir, 'invoice.xml.p7m'));
@@ -68,6 +69,7 @@ test('inspect reads the XML inside a base64 .p7m: its signer, both bodies', asyn
   const result = await call('v1_e_invoice_inspect', { p7m_base64: p7m.toString('base64') });
   assert.notEqual(result.isError, true, JSON.stringify(result).slice(0, 500));
   const answer = result.structuredContent!;
+  assert.deepEqual([...p7m.subarray(0, 2)], [0x30, 0x80], 'BER');
   assert.equal(answer.envelope, 'cades');
   assert.deepEqual(answer.source.signature, {
     present: true,

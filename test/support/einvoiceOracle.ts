@@ -39,7 +39,8 @@ export type OracleKind =
   | 'pint-ae'
   | 'hr-ubl'
   | 'ksef-fa3'
-  | 'fatturapa';
+  | 'fatturapa'
+  | 'verifactu';
 
 /** Runs check-xml on a file or a folder of *.xml (one JVM for the folder). */
 export function runCheckXml(syntax: OracleKind, path: string): OracleResult {

@@ -20,8 +20,10 @@ const LAYERS: [part: string, layer: number][] = [
   // General readers of untrusted input: a strict XML reader, a PDF attachment scanner; no domain.
   ['xml', 0.5],
   ['pdf', 0.5],
+  // Font files: what one is (fontkit) and its @font-face rule; knows no invoice.
+  ['fonts', 0.5],
   ['invoice', 1],
-  // Stored themes (validated data) and their store.
+  // Stored themes (validated data) and stored fonts, and their stores.
   ['themes', 1.5],
   // A general reader of CMS signed envelopes (.p7m): knows no invoice.
   ['cms', 1],

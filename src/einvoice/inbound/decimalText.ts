@@ -1,6 +1,11 @@
+import { minorToDecimal } from '../../invoice/money.js';
+
 /**
- * Exact arithmetic on the decimal text of a document's amounts: values are bigints in units of
- * 10^-SCALE, so sums and comparisons never meet binary floating point.
+ * Exact arithmetic on the decimal text of a received document's amounts: values are bigints in
+ * millionths (units of 10^-SCALE, "micros"), so sums and comparisons never meet binary floating
+ * point. A fixed scale rather than invoice/decimal.ts's Decimal because a document's values are
+ * summed, multiplied and compared in bulk at one precision; digits past the sixth are cut when
+ * read (parseDecimal). docs/development.md lists the service's exact number forms.
  */
 const SCALE = 6;
 const ONE = 10n ** BigInt(SCALE);
@@ -31,14 +36,9 @@ export function divide(a: bigint, b: bigint): bigint {
   return b === 0n ? 0n : (a * ONE) / b;
 }
 
-/** Text with `digits` decimals (2 for amounts). */
-export function formatDecimal(value: bigint, digits = 2): string {
-  const rounded = roundTo(value, digits);
-  const negative = rounded < 0n;
-  const magnitude = negative ? -rounded : rounded;
-  const whole = magnitude / ONE;
-  const fraction = (magnitude % ONE).toString().padStart(SCALE, '0').slice(0, digits);
-  return `${negative ? '-' : ''}${whole}${digits > 0 ? `.${fraction}` : ''}`;
+/** Micros as text rounded half away from zero to `digits` decimals (2 for amounts): 1234567n → "1.23". */
+export function microsToText(value: bigint, digits = 2): string {
+  return minorToDecimal(roundTo(value, digits) / 10n ** BigInt(SCALE - digits), digits);
 }
 
 export function toNumber(value: bigint): number {

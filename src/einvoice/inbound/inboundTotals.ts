@@ -1,5 +1,5 @@
 import { minorDigitsOf } from '../../invoice/currencies.js';
-import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
+import { divide, microsToText, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
 import { FORMATS } from '../formats/registry.js';
 import {
   TOTAL_KEYS,
@@ -81,9 +81,9 @@ function differenceList(rules: InboundTotalsRules): { differ: Differ; difference
         field,
         bt,
         rule,
-        document: formatDecimal(documentValue),
-        recomputed: formatDecimal(rounded),
-        difference: formatDecimal(documentValue - rounded),
+        document: microsToText(documentValue),
+        recomputed: microsToText(rounded),
+        difference: microsToText(documentValue - rounded),
       });
     }
   };
@@ -150,7 +150,7 @@ export function compareTotals(invoice: InboundInvoice): TotalsComparison {
     recomputed: Object.fromEntries(
       TOTAL_KEYS.map((total) => [
         total,
-        recomputedValues[total] === undefined ? null : formatDecimal(recomputedValues[total]!),
+        recomputedValues[total] === undefined ? null : microsToText(recomputedValues[total]!),
       ]),
     ) as Record<TotalKey, string | null>,
     differences,

@@ -20,8 +20,10 @@ export const INBOUND_LIMITS = {
   lines: 2_000,
   /** Decompressed bytes of one PDF stream looked at for the embedded XML. */
   pdfStreamBytes: 4 * 1024 * 1024,
-  /** PDF streams looked at before giving up. */
+  /** PDF objects indexed (outside and inside object streams) before giving up. */
   pdfStreams: 20_000,
+  /** Decompressed bytes of all PDF streams together (object streams and embedded files). */
+  pdfInflatedBytes: 32 * 1024 * 1024,
   /** Attachments (BG-24) listed; their content is never decoded or rendered. */
   attachments: 200,
 } as const;
@@ -37,4 +39,5 @@ export const INBOUND_XML_BOUNDS: XmlBounds = {
 export const INBOUND_PDF_BOUNDS: PdfScanBounds = {
   maxStreams: INBOUND_LIMITS.pdfStreams,
   maxStreamBytes: INBOUND_LIMITS.pdfStreamBytes,
+  maxInflatedBytes: INBOUND_LIMITS.pdfInflatedBytes,
 };

@@ -1,4 +1,4 @@
-import { looksLikeDer, readSignedData } from '../../cms/signedData.js';
+import { openEnvelopes } from '../../cms/envelopes.js';
 import { rejected } from '../../errors.js';
 import { pdfEmbeddedFiles } from '../../pdf/pdfEmbeddedFiles.js';
 import { xmlText } from '../../xml/xmlText.js';
@@ -82,10 +82,10 @@ function readPdf(bytes: Uint8Array): FileRead {
 }
 
 function readXml(bytes: Uint8Array): FileRead {
-  if (!looksLikeDer(bytes)) return readXmlDocument(bytes);
-  // A CAdES .p7m envelope (a signed FatturaPA): its content is read as if it had been sent itself,
-  // once (an envelope inside is not opened); the signers are reported, nothing is verified.
-  const signed = readSignedData(bytes, INBOUND_LIMITS.bodyBytes);
+  // A CAdES .p7m envelope (a signed FatturaPA; DER or BER, raw or base64, maybe signed again): its
+  // content is read as if it had been sent itself; the signers are reported, nothing is verified.
+  const signed = openEnvelopes(bytes, INBOUND_LIMITS.bodyBytes);
+  if (!signed) return readXmlDocument(bytes);
   const read = readXmlDocument(signed.content);
   return {
     ...read,

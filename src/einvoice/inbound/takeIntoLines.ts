@@ -1,5 +1,5 @@
 import { allocateByLargestRemainder } from '../../invoice/vatGroups.js';
-import { formatDecimal, parseDecimal } from './decimalText.js';
+import { microsToText, parseDecimal } from './decimalText.js';
 import type { InAllowanceCharge, InboundInvoice, InBreakdown, InLine } from './model.js';
 
 /**
@@ -47,7 +47,7 @@ export function takeIntoLines(source: InboundInvoice, digits: number): TakenInto
     if (!target) continue;
     taken.add(line);
     folded.push(
-      `line ${line.id} (${formatDecimal(net(line), digits)}) was taken into line ${target.id} of the same tax category and rate, as the JSON invoice has no negative lines`,
+      `line ${line.id} (${microsToText(net(line), digits)}) was taken into line ${target.id} of the same tax category and rate, as the JSON invoice has no negative lines`,
     );
   }
   const charges = source.allowances.filter((item) => item.charge);
@@ -69,7 +69,7 @@ export function takeIntoLines(source: InboundInvoice, digits: number): TakenInto
         : undefined;
     if (target)
       folded.push(
-        `the allowance of ${formatDecimal(amount, digits)}${allowance.reason ? ` (${allowance.reason})` : ''} on ${allowance.category} ${allowance.rate ?? 0} % was taken into line ${target.id}, as the JSON discount is shared among all rates`,
+        `the allowance of ${microsToText(amount, digits)}${allowance.reason ? ` (${allowance.reason})` : ''} on ${allowance.category} ${allowance.rate ?? 0} % was taken into line ${target.id}, as the JSON discount is shared among all rates`,
       );
     else discount.push(allowance);
   }

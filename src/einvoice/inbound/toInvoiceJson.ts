@@ -8,7 +8,7 @@ import { minorDigitsOf } from '../../invoice/currencies.js';
 import { LIMITS } from '../../invoice/limits.js';
 import { PartySchema } from '../../invoice/partySchema.js';
 import { VAT_CATEGORIES, type VatCategory } from '../../invoice/vatCategories.js';
-import { divide, formatDecimal, multiply, parseDecimal, roundTo, toNumber } from './decimalText.js';
+import { divide, microsToText, multiply, parseDecimal, roundTo, toNumber } from './decimalText.js';
 import type { InAddress, InboundInvoice, InLine, InParty } from './model.js';
 import { takeIntoLines } from './takeIntoLines.js';
 
@@ -139,7 +139,7 @@ function lineItem(
     folded.push(
       `line ${line.id}: quantity 1 at its net amount (BT-131)${less === 0n ? '' : ' less what was taken into it'}, as quantity × price does not give it`,
     );
-  const taken = less === 0n ? '' : `, less ${formatDecimal(less, digits)}`;
+  const taken = less === 0n ? '' : `, less ${microsToText(less, digits)}`;
   return defined({
     description: exact
       ? description

@@ -3,7 +3,6 @@ import { CURRENCY_CODES } from '../../invoice/currencies.js';
 import { amount, wholeNumber } from '../../invoice/textRules.js';
 import { asOfField, currencyField, DateSchema, helperDate, MoneySchema, moneyAmount } from '../fields.js';
 import { STATE_CODES, StateRulesSchema } from './stateRules.js';
-import { WarningSchema } from './stateWarnings.js';
 
 const FEE_TYPES = ['monthly_percent', 'annual_percent', 'flat'] as const;
 
@@ -68,6 +67,19 @@ const ScheduleRowSchema = v.object({
   fee: MoneySchema,
   balance: v.pipe(MoneySchema, v.description('Amount plus the fees so far.')),
 });
+
+/** A warning from the state table about the requested fee, with a stable code (see stateWarnings.ts). */
+const WarningSchema = v.object({
+  code: v.picklist([
+    'rate_above_legal_rate',
+    'rate_above_contract_cap',
+    'contract_cap_unknown',
+    'flat_fee_not_compared',
+  ]),
+  message: v.string(),
+});
+
+export type Warning = v.InferOutput<typeof WarningSchema>;
 
 export const LateFeeResultSchema = v.object({
   amount: MoneySchema,

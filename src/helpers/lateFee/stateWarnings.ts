@@ -1,27 +1,16 @@
-import * as v from 'valibot';
 import { ratioFromNumber, ratioToNumber, type Ratio } from '../ratio.js';
 import type { FeeRate } from './feeRate.js';
+import type { Warning } from './schema.js';
 import type { StateRules } from './stateRules.js';
-
-/**
- * What the state table says about the requested fee, as warnings with a stable code. Only the
- * table's own figures are compared; where a figure is null the warning says it is unknown rather
- * than guessing. The comparison uses the nominal annual rate (monthly rate × 12).
- */
-export const WarningSchema = v.object({
-  code: v.picklist([
-    'rate_above_legal_rate',
-    'rate_above_contract_cap',
-    'contract_cap_unknown',
-    'flat_fee_not_compared',
-  ]),
-  message: v.string(),
-});
-
-export type Warning = v.InferOutput<typeof WarningSchema>;
 
 const isAbove = (a: Ratio, b: Ratio) => a.numerator * b.denominator > b.numerator * a.denominator;
 
+/**
+ * What the state table says about the requested fee, as warnings with a stable code (their schema
+ * is part of the answer's, in schema.ts). Only the table's own figures are compared; where a figure
+ * is null the warning says it is unknown rather than guessing. The comparison uses the nominal
+ * annual rate (monthly rate × 12).
+ */
 export function stateWarnings(state: StateRules, rate: FeeRate | null): Warning[] {
   const where = state.name;
   if (!rate) {

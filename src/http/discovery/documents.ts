@@ -1,5 +1,7 @@
 import { KSEF_READING_NOTE } from '../../einvoice/formats/ksef/ksefDocs.js';
 import { E_INVOICE_PROFILES_NOTE } from '../../einvoice/profiles.js';
+import { CURRENCY_CODES } from '../../invoice/currencies.js';
+import { LANGUAGES } from '../../invoice/locales.js';
 import { isPaid, type PricedOperation } from '../../operations/operation.js';
 import { offerReceiptDeclaration, type OfferReceiptTerms, type RateLimitTerms } from './openapi.js';
 
@@ -50,7 +52,7 @@ export function buildLlmsTxt(routes: readonly PricedOperation[], baseUrl: string
   return [
     '# Invoice PDF API',
     '',
-    '> Pay-per-call HTTP service that turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units for 16 currencies; the PDF is paid per call in USDC over x402 version 2, with no accounts and no API keys. Validation and the helper operations are free.',
+    `> Pay-per-call HTTP service that turns invoice JSON into a correct, multi-page PDF. Totals are computed exactly in integer minor units for ${CURRENCY_CODES.length} currencies; the PDF is paid per call in USDC over x402 version 2, with no accounts and no API keys. Validation and the helper operations are free.`,
     '',
     'Send POST /v1/invoice/validate first (free, same checks as the paid route), then POST /v1/invoice.pdf with an x402 v2 client: the first answer is 402 with a PAYMENT-REQUIRED header, the paid retry carries PAYMENT-SIGNATURE and returns the PDF with a PAYMENT-RESPONSE receipt. Errors are JSON: {"error":{"code","message","issues":[{"path","code","message"}]}}.',
     '',
@@ -60,7 +62,7 @@ export function buildLlmsTxt(routes: readonly PricedOperation[], baseUrl: string
     '',
     KSEF_READING_NOTE,
     '',
-    'Beyond the minimal invoice, optional fields make it one a business can send anywhere: VAT per line (tax_rate, EN 16931 tax_category S/Z/E/AE/K/G/O) with a VAT breakdown and the discount shared among the rates, units, credit notes (document_type, preceding_invoice), amount_paid and balance due, ship_to, purchase_order, buyer_reference, custom_fields, structured addresses with country codes and VAT ids, bank details (payment), a PNG/JPEG logo, an accent colour, and 14 languages via locale (en de fr es it nl pt pl sv ja zh ar he hi; ar and he right to left). GET /v1/schema answers example_real_world and notes for every field.',
+    `Beyond the minimal invoice, optional fields make it one a business can send anywhere: VAT per line (tax_rate, EN 16931 tax_category S/Z/E/AE/K/G/O) with a VAT breakdown and the discount shared among the rates, units, credit notes (document_type, preceding_invoice), amount_paid and balance due, ship_to, purchase_order, buyer_reference, custom_fields, structured addresses with country codes and VAT ids, bank details (payment), a PNG/JPEG logo, an accent colour, and ${LANGUAGES.length} languages via locale (${LANGUAGES.join(' ')}; ar and he right to left). GET /v1/schema answers example_real_world and notes for every field.`,
     '',
     '## Invoices',
     ...byTag('Invoices'),

@@ -4,7 +4,8 @@ import type { Context, Middleware } from 'koa';
 import { AppError, bodyIsAnArray, validationFailed } from '../../errors.js';
 import { CURRENCY_CODES } from '../../invoice/currencies.js';
 import { DESIGNS, STAMPS, type Theme } from '../../invoice/designFields.js';
-import { resolveThemeReference } from '../../themes/storedThemes.js';
+import { resolveStoredLook } from '../../themes/storedThemes.js';
+import type { FontStore } from '../../themes/fontStore.js';
 import type { ThemeStore } from '../../themes/themeStore.js';
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
@@ -62,6 +63,8 @@ export interface PreviewOptions {
   bodyLimitBytes: number;
   /** Where themes named by id ("theme": "sha256:…") are looked up, as the PDF routes do. */
   themes?: ThemeStore | undefined;
+  /** Where fonts named by id in a theme are looked up, as the PDF routes do. */
+  fonts?: FontStore | undefined;
 }
 
 /** The theme switch's samples (inline themes, as an API client may send them). */
@@ -156,7 +159,11 @@ export function createPreview(options: PreviewOptions): Preview {
 
   router.get('/preview/events', ownPageOnly, (ctx) => templateEvents().subscribe(ctx));
 
-  const invoice = [ownPageOnly, jsonBody(options.bodyLimitBytes), parseInvoice(options.paperSize, options.themes)];
+  const invoice = [
+    ownPageOnly,
+    jsonBody(options.bodyLimitBytes),
+    parseInvoice(options.paperSize, options.themes, options.fonts),
+  ];
 
   router.post('/preview/html', ...invoice, (ctx) => {
     const { prepared, paper } = previewInput(ctx);
@@ -221,7 +228,11 @@ const ownPageOnly: Middleware = async (ctx, next) => {
 };
 
 /** The body is the invoice, exactly as POST /v1/invoice/validate takes it, with the same 400 body. */
-function parseInvoice(paperSize: PaperSetting, themes: ThemeStore | undefined): Middleware {
+function parseInvoice(
+  paperSize: PaperSetting,
+  themes: ThemeStore | undefined,
+  fonts: FontStore | undefined,
+): Middleware {
   return async (ctx, next) => {
     const requested = ctx.query.paper ?? paperSize;
     if (typeof requested !== 'string' || !(PAPER_SETTINGS as readonly string[]).includes(requested)) {
@@ -233,7 +244,7 @@ function parseInvoice(paperSize: PaperSetting, themes: ThemeStore | undefined): 
     // As the router does for every JSON route (router.ts): koa-body accepts arrays too.
     if (Array.isArray(body)) throw bodyIsAnArray();
     ctx.state.preview = {
-      prepared: await resolveThemeReference(themes, prepareInvoice(body)),
+      prepared: await resolveStoredLook(themes, fonts, prepareInvoice(body)),
       paper: requested as PaperSetting,
     };
     await next();

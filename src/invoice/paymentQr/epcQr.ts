@@ -3,7 +3,8 @@ import { checkBic } from './bic.js';
 import { checkRfReference, looksLikeRfReference } from './creditorReference.js';
 import { EPC_LIMITS, epcPayload } from './epc.js';
 import { checkIban } from './iban.js';
-import { issue, isSingleLine, payeeName, type Built, type PaymentQrInput, type PaymentQrIssue } from './input.js';
+import { issue, payeeName, type Built, type PaymentQrInput, type PaymentQrIssue } from './input.js';
+import { isSingleLine } from './singleLine.js';
 import { isQrIban } from './swissReference.js';
 
 export interface EpcQr {

@@ -39,13 +39,6 @@ export function issue(path: string, code: string, message: string): PaymentQrIss
   return { path, code, message };
 }
 
-/** One line of text without control characters: every payload is line- or field-based. */
-export const SINGLE_LINE = /^[^\u0000-\u001F\u007F-\u009F]*$/u;
-
-export function isSingleLine(value: string): boolean {
-  return SINGLE_LINE.test(value);
-}
-
 /** The payee name the codes carry: account_name when given, else the seller's name. */
 export function payeeName(input: PaymentQrInput): { value: string; path: string } {
   return input.payment?.account_name !== undefined

@@ -3,8 +3,8 @@ import { checkBic } from './bic.js';
 import { checkRfReference, looksLikeRfReference } from './creditorReference.js';
 import { checkEvmAddress } from './evmAddress.js';
 import { checkIban, type Checked } from './iban.js';
-import { SINGLE_LINE } from './input.js';
 import { checkPixKey } from './pixKey.js';
+import { SINGLE_LINE } from './singleLine.js';
 import { checkQrIban, checkQrReference, isQrIban } from './swissReference.js';
 import { checkUpiVpa } from './upiVpa.js';
 

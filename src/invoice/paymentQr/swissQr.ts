@@ -3,7 +3,6 @@ import { checkRfReference, looksLikeRfReference } from './creditorReference.js';
 import { checkIban } from './iban.js';
 import {
   issue,
-  isSingleLine,
   payeeName,
   type Built,
   type PaymentQrInput,
@@ -11,6 +10,7 @@ import {
   type PaymentQrParty,
 } from './input.js';
 import type { Payment } from './schema.js';
+import { isSingleLine } from './singleLine.js';
 import { checkQrIban, checkQrReference, isQrIban } from './swissReference.js';
 import {
   SWISS_CHARACTERS,

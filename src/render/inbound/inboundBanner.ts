@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import type { InboundInvoice, VerificationCode } from '../../invoice/inboundInvoice.js';
+import type { VerificationCodeView } from '../invoiceView.js';
 import { paymentQrSvg } from '../paymentQrSvg.js';
 import type { InboundText } from './inboundText.js';
 
@@ -28,9 +29,7 @@ export function inboundBanner(
  * the QR code of its link, its caption and its name. All three are printed as escaped text; only the
  * QR SVG, geometry built here, is markup.
  */
-export function verificationCodeView(
-  code: VerificationCode | undefined,
-): { svg: Handlebars.SafeString; link: string; caption: string; name: VerificationCode['name'] } | null {
+export function verificationCodeView(code: VerificationCode | undefined): VerificationCodeView | null {
   if (!code) return null;
   return {
     svg: new Handlebars.SafeString(paymentQrSvg(code.link, { size: '32mm' }).svg),

@@ -1,5 +1,5 @@
 import type { InboundInvoice } from '../../invoice/inboundInvoice.js';
-import type { TextView } from '../viewModel.js';
+import type { TextView } from '../invoiceView.js';
 import { textOf, type InboundText } from './inboundText.js';
 
 /** The document's notes (BG-1, with their subject code) and payment terms (BT-20). */

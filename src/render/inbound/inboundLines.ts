@@ -1,7 +1,7 @@
 import type { InboundInvoice } from '../../invoice/inboundInvoice.js';
 import { UNIT_CODES_WITH_NAMES, type LabelKey } from '../../invoice/labelKeys.js';
 import { formatQuantity } from '../../invoice/localeFormat.js';
-import type { LineView } from '../viewModel.js';
+import type { LineView } from '../invoiceView.js';
 import { allowanceText } from './inboundAllowances.js';
 import type { InboundText } from './inboundText.js';
 

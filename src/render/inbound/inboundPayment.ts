@@ -4,7 +4,7 @@ import { CURRENCIES } from '../../invoice/currencies.js';
 import { checkIban, formatIban } from '../../invoice/paymentQr/iban.js';
 import { EPC_LIMITS, epcPayload } from '../../invoice/paymentQr/epc.js';
 import { paymentQrSvg } from '../paymentQrSvg.js';
-import type { InvoiceView } from '../viewModel.js';
+import type { InvoiceView } from '../invoiceView.js';
 import type { InboundText } from './inboundText.js';
 
 /**

@@ -4,7 +4,7 @@ import { formatDate, formatPercent } from '../../invoice/localeFormat.js';
 import { directionOf, parseLocaleTag, type InvoiceLocale } from '../../invoice/locales.js';
 import type { LabelCatalogs } from '../labelCatalogs.js';
 import { textLanguage } from '../textLanguage.js';
-import type { TextView } from '../viewModel.js';
+import type { TextView } from '../invoiceView.js';
 import { formatAmount, trimComputed } from './amountText.js';
 
 /**

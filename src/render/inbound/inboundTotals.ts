@@ -1,6 +1,6 @@
 import type { LabelKey } from '../../invoice/labelKeys.js';
 import type { InboundInvoice, TotalsComparison } from '../../invoice/inboundInvoice.js';
-import type { InvoiceView } from '../viewModel.js';
+import type { InvoiceView } from '../invoiceView.js';
 import type { InboundText } from './inboundText.js';
 
 type TotalsView = InvoiceView['totals'];

@@ -167,11 +167,14 @@ describe('what reaches the page', () => {
     });
     assert.ok(own.indexOf('--accent: #5a2d82') < own.indexOf('--accent: #112233'));
     assert.match(own, /<h1>Bill<\/h1>/);
-    assert.throws(() => themeCss({ colors: { accent: 'red;}' }, font: null }), /#rrggbb/);
+    assert.throws(() => themeCss({ colors: { accent: 'red;}' }, font: null, headingFont: null, faces: [] }), /#rrggbb/);
     // A light accent_color (not limited, it predates themes) gets dark text on it.
     assert.match(html({ accent_color: '#ffee88', design: 'modern' }), /--on-accent: #111827/);
     assert.doesNotMatch(html({ accent_color: '#0f5c6e', design: 'modern' }), /--on-accent: #111827/);
-    assert.throws(() => themeCss({ colors: {}, font: 'x"; } body { display: none' }), /allow-list/);
+    assert.throws(
+      () => themeCss({ colors: {}, font: 'x"; } body { display: none', headingFont: null, faces: [] }),
+      /allow-list/,
+    );
   });
 
   test('a theme leaves out optional blocks, never what an invoice must show', () => {

@@ -1,5 +1,5 @@
 import type { InAddress, InboundInvoice, InBreakdown, InLine, InParty } from '../../../invoice/inboundInvoice.js';
-import { formatDecimal, parseDecimal, roundTo } from '../../inbound/decimalText.js';
+import { microsToText, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import { tooManyLines } from '../../inbound/refusals.js';
 import { INBOUND_LIMITS } from '../../inbound/limits.js';
@@ -123,7 +123,7 @@ function readBody(file: XNode, body: XNode, only: number | undefined): InboundIn
     totals: {
       lineTotal: undefined,
       allowanceTotal: undefined,
-      chargeTotal: funds.length > 0 ? formatDecimal(roundTo(sumOf(funds.map((fund) => fund.amount)), 2)) : undefined,
+      chargeTotal: funds.length > 0 ? microsToText(roundTo(sumOf(funds.map((fund) => fund.amount)), 2)) : undefined,
       taxBasis: amounts.taxBasis,
       taxTotal: amounts.taxTotal,
       taxTotalAccounting: undefined,
@@ -165,9 +165,9 @@ function statedTotals(
   const basis = sumOf(summaries.map((summary) => summary.basis));
   const tax = sumOf(summaries.map((summary) => summary.tax));
   return {
-    taxBasis: formatDecimal(roundTo(basis, 2)),
-    taxTotal: formatDecimal(roundTo(tax, 2)),
-    grandTotal: documentTotal ?? formatDecimal(roundTo(basis + tax, 2)),
+    taxBasis: microsToText(roundTo(basis, 2)),
+    taxTotal: microsToText(roundTo(tax, 2)),
+    grandTotal: documentTotal ?? microsToText(roundTo(basis + tax, 2)),
   };
 }
 
@@ -187,7 +187,7 @@ function amountDue(
   const payable = roundTo(sumOf(stated), 2);
   return payable === roundTo(total, 2) || payable > total
     ? { payable: grandTotal, withheld: undefined }
-    : { payable: formatDecimal(payable), withheld: formatDecimal(roundTo(total, 2) - payable) };
+    : { payable: microsToText(payable), withheld: microsToText(roundTo(total, 2) - payable) };
 }
 
 const sumOf = (values: (string | undefined)[]) =>

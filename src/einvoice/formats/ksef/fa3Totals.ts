@@ -4,7 +4,7 @@ import {
   type TotalKey,
   type TotalsComparison,
 } from '../../../invoice/inboundInvoice.js';
-import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
+import { divide, microsToText, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import type { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../../xml/xmlTree.js';
 
@@ -74,9 +74,9 @@ export function compareFa3Totals(r: Reader, fa: XNode | undefined): TotalsCompar
         field,
         bt: element,
         rule: field.startsWith('lines[') ? 'line_net' : `fa3_${element.toLowerCase()}`,
-        document: formatDecimal(stated),
-        recomputed: formatDecimal(rounded),
-        difference: formatDecimal(stated - rounded),
+        document: microsToText(stated),
+        recomputed: microsToText(rounded),
+        difference: microsToText(stated - rounded),
       });
     }
   };
@@ -152,7 +152,7 @@ export function compareFa3Totals(r: Reader, fa: XNode | undefined): TotalsCompar
   };
   const text = (values: Partial<Record<TotalKey, bigint | undefined>>) =>
     Object.fromEntries(
-      TOTAL_KEYS.map((key) => [key, values[key] === undefined ? null : formatDecimal(values[key]!)]),
+      TOTAL_KEYS.map((key) => [key, values[key] === undefined ? null : microsToText(values[key]!)]),
     ) as Record<TotalKey, string | null>;
   return { document: text(document), recomputed: text(recomputed), differences };
 }

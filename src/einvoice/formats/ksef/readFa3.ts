@@ -1,5 +1,5 @@
 import type { InboundInvoice, InLine, InParty } from '../../../invoice/inboundInvoice.js';
-import { divide, formatDecimal, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
+import { divide, microsToText, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../../xml/xmlTree.js';
 import { fa3LegalTerms } from './fa3LegalTerms.js';
@@ -94,7 +94,7 @@ export function readFa3(root: XNode): InboundInvoice {
 }
 
 const sum = (values: (string | undefined)[]) =>
-  formatDecimal(values.reduce<bigint>((total, value) => total + (parseDecimal(value) ?? 0n), 0n));
+  microsToText(values.reduce<bigint>((total, value) => total + (parseDecimal(value) ?? 0n), 0n));
 
 /** The totals: the breakdown's sums, P_15, what was paid (Zaplacono, partial payments) and what is due. */
 function readTotals(r: Reader, fa: XNode | undefined, breakdown: InBreakdown[]): InboundInvoice['totals'] {
@@ -119,7 +119,7 @@ function readTotals(r: Reader, fa: XNode | undefined, breakdown: InBreakdown[]):
     duePayable:
       settled ??
       (prepaid !== undefined && grandTotal !== undefined
-        ? formatDecimal((parseDecimal(grandTotal) ?? 0n) - (parseDecimal(prepaid) ?? 0n))
+        ? microsToText((parseDecimal(grandTotal) ?? 0n) - (parseDecimal(prepaid) ?? 0n))
         : grandTotal),
   };
 }
@@ -245,9 +245,9 @@ function netOfGross(gross: string | undefined, vat: string | undefined, rate: st
   const value = parseDecimal(gross);
   if (value === undefined) return undefined;
   const stated = parseDecimal(vat);
-  if (stated !== undefined) return formatDecimal(value - stated);
+  if (stated !== undefined) return microsToText(value - stated);
   const percent = parseDecimal(rate) ?? 0n;
-  return formatDecimal(roundTo(divide(multiply(value, HUNDRED), HUNDRED + percent), 2));
+  return microsToText(roundTo(divide(multiply(value, HUNDRED), HUNDRED + percent), 2));
 }
 
 function readBreakdown(r: Reader, fa: XNode | undefined, lines: InLine[]): InBreakdown[] {

@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+import { validationFailed } from '../../../errors.js';
+import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
+import { prepareInvoice } from '../../../invoice/prepareInvoice.js';
+import { InvoiceFieldsSchema, InvoiceSchema } from '../../../invoice/schema.js';
+import { profileRulesFailed } from '../../rulesFailed.js';
+import { VerifactuFieldsSchema } from './fields.js';
+import { DEFAULT_SYSTEM } from './system.js';
+import { checkVerifactuRequest, splitVerifactu, VERIFACTU_TITLE } from './request.js';
+
+/**
+ * An invoice PDF for a Spanish issuer: POST /v1/invoice.pdf (and /v1/invoice/validate) with a
+ * `verifactu` object checks it as the record route does (a 400 with AEAT's codes, before payment)
+ * and prints AEAT's "QR tributario" at the top of page 1 (src/render/taxQrView.ts). The URL is
+ * the record's: its nif, numserie, fecha and importe are the values the RegistroAlta of the same
+ * request carries, whatever the moment each was made.
+ */
+const VERIFACTU_PDF_FIELD = v.optional(
+  v.pipe(
+    VerifactuFieldsSchema,
+    v.description(
+      'Spain: print AEAT\'s "QR tributario" (VERI*FACTU) at the top of page 1, the same request object as POST /v1/e-invoice/verifactu.xml; checked with AEAT\'s error codes before payment (docs/e-invoices-spain.md).',
+    ),
+  ),
+);
+
+/** The invoice's schema with the optional `verifactu` object, for the PDF routes' documentation. */
+export const InvoiceWithVerifactuSchema = v.pipe(
+  v.strictObject({ ...InvoiceFieldsSchema.entries, verifactu: VERIFACTU_PDF_FIELD }, 'unknown property'),
+  ...(InvoiceSchema.pipe.slice(1) as []),
+);
+
+export function prepareInvoiceWithVerifactu(body: unknown, context?: { now?: string }): PreparedInvoice {
+  const { body: invoiceBody, raw } = splitVerifactu(body);
+  if (raw === undefined) return prepareInvoice(body);
+  const now = context?.now ? new Date(context.now) : new Date();
+  // The QR depends on neither the generation time nor the SistemaInformatico: defaults serve.
+  const checked = checkVerifactuRequest(
+    { ...(invoiceBody as object), verifactu: raw },
+    {
+      system: DEFAULT_SYSTEM,
+      environment: 'production',
+      now,
+    },
+  );
+  if (checked.issues.length > 0) throw profileRulesFailed(VERIFACTU_TITLE, checked.issues);
+  if (checked.record.kind !== 'alta')
+    throw validationFailed([
+      {
+        path: 'verifactu.record',
+        code: 'verifactu_cancellation_pdf',
+        message:
+          'is cancellation: a cancelled invoice has no QR to print (ask POST /v1/e-invoice/verifactu.xml for its RegistroAnulacion)',
+      },
+    ]);
+  return {
+    ...checked.prepared,
+    verifactuQr: { url: checked.record.qrUrl, verifactuMode: checked.fields.mode === 'verifactu' },
+  };
+}
