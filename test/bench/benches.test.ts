@@ -14,7 +14,7 @@ import { test } from 'node:test';
  */
 const root = join(import.meta.dirname, '..', '..');
 const SCALE = '0.02';
-const TIMEOUT_MS = 5 * 60_000;
+const TIMEOUT_MS = 10 * 60_000;
 
 const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
   .scripts;
