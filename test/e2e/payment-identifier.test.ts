@@ -2,7 +2,7 @@
 // sharing one real redis-server: a retry signed anew with the same id and body gets the first
 // result without a second charge, wherever it lands.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
@@ -10,15 +10,42 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import { useInstancesOnRedis } from '../support/paymentWorld.js';
+import type { PaymentStore } from '../../src/payment/paymentStore.js';
+import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
+import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson } from '../support/testApp.js';
 import { authorizationOf, challengeOf } from '../support/x402Buyer.js';
 
-const world = useInstancesOnRedis();
+let world: Awaited<ReturnType<typeof startPaymentWorld>>;
+let redis: RedisServer;
+const stores: PaymentStore[] = [];
+const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
 let required: PaymentRequired;
-before(async () => {
-  required = await challengeOf(world.instances[0]!.url);
-});
+
+before(
+  async () => {
+    redis = await startRedisServer();
+    world = await startPaymentWorld();
+    for (let i = 0; i < 2; i++) {
+      const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
+      stores.push(store);
+      instances.push(await startPaidService({ net: world.net, renderer: world.renderer, store }));
+    }
+    required = await challengeOf(instances[0]!.url);
+  },
+  { timeout: 90_000 },
+);
+
+after(
+  async () => {
+    for (const instance of instances) await instance.close();
+    for (const store of stores) await store.close();
+    await world?.close();
+    await redis?.stop();
+  },
+  { timeout: 30_000 },
+);
 
 /** A fresh authorization (new nonce) carrying the payment id, as a client retrying would sign. */
 async function signWithId(buyerIndex: number, id: string): Promise<PaymentPayload> {
@@ -30,7 +57,7 @@ async function signWithId(buyerIndex: number, id: string): Promise<PaymentPayloa
 }
 
 const pay = (instance: number, payload: PaymentPayload, body: unknown = EXAMPLE_INVOICE) =>
-  postJson(`${world.instances[instance]!.url}/v1/invoice.pdf`, body, {
+  postJson(`${instances[instance]!.url}/v1/invoice.pdf`, body, {
     'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
   });
 

@@ -1,10 +1,7 @@
 import { after, before } from 'node:test';
-import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import { startPaidService, startPaymentWorld, type PaidServiceOptions } from './paidService.js';
-import { startRedisServer } from './redisServer.js';
 
 type World = Awaited<ReturnType<typeof startPaymentWorld>>;
-type PaidService = Awaited<ReturnType<typeof startPaidService>>;
 /** Registers what `setUp` started to be stopped after the tests (last started, first stopped); returns it. */
 type StopLater = <T extends { close(): Promise<unknown> } | { stop(): Promise<unknown> }>(started: T) => T;
 
@@ -49,17 +46,4 @@ export function usePaidService(options: Omit<PaidServiceOptions, 'net' | 'render
   return usePaymentWorld(async (world, stopLater) => ({
     service: stopLater(await startPaidService({ net: world.net, renderer: world.renderer, ...options })),
   }));
-}
-
-/** The payment world and two instances of the service sharing one Redis, as a deployment runs them. */
-export function useInstancesOnRedis() {
-  return usePaymentWorld(async ({ net, renderer }, stopLater) => {
-    const redis = stopLater(await startRedisServer());
-    const instances: PaidService[] = [];
-    for (let i = 0; i < 2; i++) {
-      const store = stopLater(createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 }));
-      instances.push(stopLater(await startPaidService({ net, renderer, store })));
-    }
-    return { redis, instances };
-  });
 }
