@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import { ENVELOPE_NAMES } from './envelopes.js';
 import { OVERRIDABLE_LABEL_KEYS } from './labelKeys.js';
 import { LIMITS } from './limits.js';
 import { text } from './textRules.js';
@@ -189,6 +190,14 @@ export const DESIGN_FIELDS = {
     v.pipe(
       v.picklist(DESIGNS, `must be one of ${DESIGNS.join(', ')}`),
       v.description(`The design: ${DESIGNS.join(', ')} (default ${DEFAULT_DESIGN}).`),
+    ),
+  ),
+  envelope: v.optional(
+    v.pipe(
+      v.picklist(ENVELOPE_NAMES, `must be one of ${ENVELOPE_NAMES.join(', ')}`),
+      v.description(
+        `Prints the buyer's postal address and a one-line return address of the seller where a window envelope shows them, with fold marks: ${ENVELOPE_NAMES.join(', ')} (docs/designs.md). The paper follows the envelope (us-10: US Letter, the others A4).`,
+      ),
     ),
   ),
   stamp: v.optional(

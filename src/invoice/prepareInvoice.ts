@@ -1,5 +1,6 @@
 import { validationFailed } from '../errors.js';
 import { checkTotals } from './checkTotals.js';
+import { envelopeIssues } from './envelopes.js';
 import type { StoredFont } from '../fonts/fontFace.js';
 import type { Theme, ThemeFontField } from './designFields.js';
 import { parseOrReject } from './issues.js';
@@ -55,6 +56,14 @@ export function prepareInvoice(body: unknown): PreparedInvoice {
     ...checkInvoiceRules(invoice, totals),
     ...(decoded && 'issue' in decoded ? [decoded.issue] : []),
     ...(qr.kind === 'invalid' ? qr.issues : []),
+    ...(invoice.envelope === undefined
+      ? []
+      : envelopeIssues(
+          invoice.envelope,
+          invoice,
+          invoiceLocale(invoice.locale, invoice.currency),
+          qr.kind === 'qr' && qr.qr.scheme === 'swiss',
+        )),
   ];
   if (issues.length > 0) throw validationFailed(issues);
   const error = checkTotals(totals);

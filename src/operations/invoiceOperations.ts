@@ -5,7 +5,8 @@ import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { InvoiceWithVerifactuSchema, prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
+import { prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
+import { InvoiceSchema } from '../invoice/schema.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { ThemeStore } from '../themes/themeStore.js';
@@ -17,7 +18,7 @@ export const renderingUnavailable = (): AppError =>
   new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = {
-  schema: InvoiceWithVerifactuSchema,
+  schema: InvoiceSchema,
   example: EXAMPLE_INVOICE,
   moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE },
   // A `verifactu` object (Spain) is checked with AEAT's codes and prints the QR tributario.

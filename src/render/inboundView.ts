@@ -98,6 +98,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     ...inboundTaxBreakdown(doc, fmt),
     payment: inboundPayment(doc),
     swissQrBill: null,
+    envelope: null,
     taxQr: null,
     ...inboundNotes(doc, fmt),
     inbound,

@@ -1,3 +1,4 @@
+import type { EnvelopeView } from './envelopeView.js';
 import type Handlebars from 'handlebars';
 import type { VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalog } from '../invoice/labelKeys.js';
@@ -58,6 +59,8 @@ export interface InvoiceView extends LookView {
   /** Why no VAT is charged on some lines (E, AE, K, G, O). */
   exemptions: TextView[];
   payment: PaymentView | null;
+  /** A window envelope's address block and fold marks on page 1 (templates/partials/envelope.hbs). */
+  envelope: EnvelopeView | null;
   /** Spain's "QR tributario" at the top of page 1 (templates/partials/tax-qr.hbs), before any payment QR. */
   taxQr: TaxQrView | null;
   /** The Swiss QR-bill (payment part and receipt) on a page of its own after the invoice. */

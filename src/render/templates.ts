@@ -9,6 +9,7 @@ import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.
 import type { InvoiceInput } from '../invoice/schema.js';
 import { invoiceCss } from './invoiceCss.js';
 import { themeCss } from './themeCss.js';
+import { envelopeCss } from './envelopeView.js';
 import { loadLabelCatalogs, type LabelCatalogs } from './labelCatalogs.js';
 import type { InvoiceView } from './invoiceView.js';
 import { buildInvoiceView } from './viewModel.js';
@@ -60,7 +61,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const BASE_STYLESHEETS = ['invoice.css'];
 const DESIGN_CSS = 'design.css';
-const LATE_STYLESHEETS = ['look.css', 'print.css'];
+const LATE_STYLESHEETS = ['look.css', 'envelope.css', 'print.css'];
 /** Inlined only into invoices that carry a Swiss QR-bill, so other invoices print as before. */
 const QR_BILL_STYLESHEETS = ['qr-bill.css'];
 /** Inlined only into inbound e-invoices' pages (inboundView.ts). */
@@ -243,7 +244,9 @@ function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   const inbound = view.inbound ? `\n${compiled.inboundCss}` : '';
   return design.page({
     ...view,
-    css: new Handlebars.SafeString(design.css + qrBill + inbound + themeCss(view.style) + invoiceCss(view) + extra),
+    css: new Handlebars.SafeString(
+      design.css + qrBill + inbound + themeCss(view.style) + envelopeCss(view.envelope) + invoiceCss(view) + extra,
+    ),
   });
 }
 

@@ -11,6 +11,7 @@ import { formatIban, type PaymentQr } from '../invoice/paymentQr/index.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import { paymentQrSvg } from './paymentQrSvg.js';
 import { taxQrView } from './taxQrView.js';
+import { envelopeView } from './envelopeView.js';
 import { buildSwissQrBillView, swissQrBillLanguage } from './swissQrBillView.js';
 import { nonBlank, partyView } from './partyView.js';
 import { documentTitleView, registrationNumberOf, taxRegistrationView } from './taxInvoiceMarks.js';
@@ -134,6 +135,7 @@ export function buildInvoiceView(
       : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
+    envelope: envelopeView(prepared),
     taxQr: taxQrView(prepared.verifactuQr),
     swissQrBill:
       prepared.paymentQr?.scheme === 'swiss'

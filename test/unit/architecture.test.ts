@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import ts from 'typescript';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
 
 /**
- * The layers of docs/architecture.md, checked on the real import
- * graph of src/: an import goes down to a lower layer or stays inside its own part; never
- * sideways into a sibling part, never back up, and no file reaches itself through imports.
+ * The layers of docs/development.md (Code layout), checked on the real import graph of src/: an
+ * import goes down to a lower layer or stays inside its own part; never sideways into a sibling
+ * part, never back up, and no file reaches itself through imports, type-only imports included.
  */
 const SRC = join(PROJECT_ROOT, 'src');
 
@@ -65,20 +66,58 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
-
 interface Edge {
   target: string;
-  /** `import type`: erased at run time, so it can't make a load-order cycle (it still counts for layers). */
+  /** `import type` (or only `type` names, or `import('…')` in a type): erased at run time, yet part of the design. */
   typeOnly: boolean;
 }
 
-function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
-  return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((match) => ({
-    specifier: (match[2] ?? match[3])!,
-    typeOnly: Boolean(match[1]),
-  }));
+/** Whether an import declaration names types only, so that the compiled code drops it. */
+function importsTypesOnly(node: ts.ImportDeclaration): boolean {
+  const clause = node.importClause;
+  if (!clause) return false; // import './x.js': run for its effects
+  if (clause.isTypeOnly) return true;
+  const named = clause.namedBindings;
+  return (
+    !clause.name &&
+    named !== undefined &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((element) => element.isTypeOnly)
+  );
 }
+
+/**
+ * Every module a file names, read with the TypeScript parser (comments and strings can't fool
+ * it): `import`/`export … from`, a bare `import '…'`, `import('…')` in code and in a type.
+ */
+function importsIn(source: string): { specifier: string; typeOnly: boolean }[] {
+  const found: { specifier: string; typeOnly: boolean }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier))
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly: importsTypesOnly(node) });
+    else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+    else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      found.push({ specifier: node.argument.literal.text, typeOnly: true });
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
+      found.push({ specifier: node.arguments[0].text, typeOnly: false });
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('source.ts', source, ts.ScriptTarget.Latest));
+  return found;
+}
+
+const importsOf = (file: string) => importsIn(readFileSync(file, 'utf8'));
 
 const partOf = (file: string) => relative(SRC, file).split('/')[0]!;
 const layerOf = (part: string) => LAYERS.find(([name]) => name === part)?.[1];
@@ -128,21 +167,70 @@ test('helpers/ hold pure functions: their operation rows and transports are abov
   assert.ok(layerOf('helpers')! < layerOf('operations')!);
 });
 
-test('no import cycle at run time', () => {
-  const state = new Map<string, 'visiting' | 'done'>();
-  const cycles: string[] = [];
-  const visit = (file: string, path: string[]) => {
-    if (state.get(file) === 'done') return;
-    if (state.get(file) === 'visiting') {
-      cycles.push([...path.slice(path.indexOf(file)), file].map((entry) => relative(SRC, entry)).join(' → '));
-      return;
+/**
+ * The strongly connected sets of the import graph (Tarjan): files that reach each other through
+ * imports. Type-only imports count: a cycle of types still ties the files into one unit that can
+ * only be understood, tested and changed together.
+ */
+function importCycles(edges: Map<string, Edge[]>): string[][] {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    for (const { target } of edges.get(file) ?? []) {
+      if (!order.has(target)) visit(target);
+      if (stack.includes(target)) low.set(file, Math.min(low.get(file)!, low.get(target)!));
     }
-    state.set(file, 'visiting');
-    for (const edge of graph.get(file) ?? []) if (!edge.typeOnly) visit(edge.target, [...path, file]);
-    state.set(file, 'done');
+    if (low.get(file) !== order.get(file)) return;
+    const set = stack.splice(stack.indexOf(file));
+    if (set.length > 1 || edges.get(file)?.some(({ target }) => target === file)) cycles.push(set);
   };
-  for (const file of files) visit(file, []);
-  assert.deepEqual(cycles, []);
+  for (const file of edges.keys()) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
+/**
+ * Until issue 48's registry work lands: the one cycle left, in src/einvoice/ (the generic document
+ * builder reads the list of every format: document.ts → profiles.ts → formats/registry.ts →
+ * formats/…/format.ts → formats/format.ts → document.ts). A cycle wholly inside src/einvoice/ is
+ * let through, any other fails; delete this once main has that work.
+ */
+const isEInvoiceRegistryCycle = (set: string[]) => set.every((file) => partOf(file) === 'einvoice');
+
+test('no import cycle in src/, type-only imports included', () => {
+  const described = importCycles(graph)
+    .filter((set) => !isEInvoiceRegistryCycle(set))
+    .map((set) =>
+      set
+        .map((file) => {
+          const inside = graph.get(file)!.filter(({ target }) => set.includes(target));
+          return `${relative(SRC, file)} → ${inside.map(({ target, typeOnly }) => relative(SRC, target) + (typeOnly ? ' (type)' : '')).join(', ')}`;
+        })
+        .sort(),
+    );
+  assert.deepEqual(described, []);
+});
+
+test('the cycle finder finds cycles of type-only imports, and only cycles', () => {
+  const edge = (target: string) => [{ target, typeOnly: true }];
+  const found = importCycles(
+    new Map([
+      ['a', edge('b')],
+      ['b', edge('c')],
+      ['c', edge('a')],
+      ['d', edge('a')],
+      ['e', edge('e')],
+      ['f', edge('g')],
+    ]),
+  );
+  assert.deepEqual(
+    found.map((set) => set.sort()),
+    [['a', 'b', 'c'], ['e']],
+  );
 });
 
 test('packages are known only by the part that owns them', () => {
@@ -154,6 +242,31 @@ test('packages are known only by the part that owns them', () => {
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test('the scanner sees every form of import, and tells type-only ones apart', () => {
+  const source = [
+    "import type { A } from './a.js';",
+    "import { type B, type C } from './b.js';",
+    "import { d, type D } from './d.js';",
+    "import './e.js';",
+    "export * from './f.js';",
+    "export type { G } from './g.js';",
+    "type H = import('./h.js').H;",
+    "const i = await import('./i.js');",
+    "// import x from './comment.js';",
+    'const text = "import y from \'./string.js\'";',
+  ].join('\n');
+  assert.deepEqual(importsIn(source), [
+    { specifier: './a.js', typeOnly: true },
+    { specifier: './b.js', typeOnly: true },
+    { specifier: './d.js', typeOnly: false },
+    { specifier: './e.js', typeOnly: false },
+    { specifier: './f.js', typeOnly: false },
+    { specifier: './g.js', typeOnly: true },
+    { specifier: './h.js', typeOnly: true },
+    { specifier: './i.js', typeOnly: false },
+  ]);
 });
 
 test('the checker sees real imports (it would catch a climb)', () => {

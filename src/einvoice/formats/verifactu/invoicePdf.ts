@@ -1,10 +1,7 @@
-import * as v from 'valibot';
 import { validationFailed } from '../../../errors.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { prepareInvoice } from '../../../invoice/prepareInvoice.js';
-import { InvoiceFieldsSchema, InvoiceSchema } from '../../../invoice/schema.js';
 import { profileRulesFailed } from '../../rulesFailed.js';
-import { VerifactuFieldsSchema } from './fields.js';
 import { DEFAULT_SYSTEM } from './system.js';
 import { checkVerifactuRequest, splitVerifactu, VERIFACTU_TITLE } from './request.js';
 
@@ -15,21 +12,6 @@ import { checkVerifactuRequest, splitVerifactu, VERIFACTU_TITLE } from './reques
  * the record's: its nif, numserie, fecha and importe are the values the RegistroAlta of the same
  * request carries, whatever the moment each was made.
  */
-const VERIFACTU_PDF_FIELD = v.optional(
-  v.pipe(
-    VerifactuFieldsSchema,
-    v.description(
-      'Spain: print AEAT\'s "QR tributario" (VERI*FACTU) at the top of page 1, the same request object as POST /v1/e-invoice/verifactu.xml; checked with AEAT\'s error codes before payment (docs/e-invoices-spain.md).',
-    ),
-  ),
-);
-
-/** The invoice's schema with the optional `verifactu` object, for the PDF routes' documentation. */
-export const InvoiceWithVerifactuSchema = v.pipe(
-  v.strictObject({ ...InvoiceFieldsSchema.entries, verifactu: VERIFACTU_PDF_FIELD }, 'unknown property'),
-  ...(InvoiceSchema.pipe.slice(1) as []),
-);
-
 export function prepareInvoiceWithVerifactu(body: unknown, context?: { now?: string }): PreparedInvoice {
   const { body: invoiceBody, raw } = splitVerifactu(body);
   if (raw === undefined) return prepareInvoice(body);

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { DESIGNS } from '../../src/invoice/designFields.js';
+import { ENVELOPES, ENVELOPE_NAMES } from '../../src/invoice/envelopes.js';
+import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
+import type { InvoiceInput } from '../../src/invoice/schema.js';
+import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { pdfInfo } from '../fixtures/pdfTools.js';
+
+/**
+ * Window envelopes measured on the printed PDF: every word of the buyer's address lies inside the
+ * envelope's address zone and the seller's return line inside its return zone, in millimetres
+ * from the sheet's corner as pdftotext -bbox reports them, in every built-in design; page 1 as a
+ * PNG has the address's ink in the window and the fold marks at the text's left edge; the paper is the
+ * envelope's; addresses that cannot fit are refused before anything is printed.
+ */
+let renderer: Renderer;
+let dir: string;
+before(async () => {
+  renderer = await createRenderer({ poolSize: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'envelope-'));
+});
+after(async () => {
+  await renderer?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const PT_TO_MM = 25.4 / 72;
+
+interface Word {
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Page 1's words with their boxes in millimetres. */
+function wordsOfPage1(pdf: Buffer): Word[] {
+  const file = join(dir, 'page.pdf');
+  writeFileSync(file, pdf);
+  const html = execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' });
+  return [
+    ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+  ].map((match) => ({
+    text: match[5]!,
+    xMin: Number(match[1]) * PT_TO_MM,
+    yMin: Number(match[2]) * PT_TO_MM,
+    xMax: Number(match[3]) * PT_TO_MM,
+    yMax: Number(match[4]) * PT_TO_MM,
+  }));
+}
+
+function page1Png(pdf: Buffer): PNG {
+  const file = join(dir, 'page.pdf');
+  writeFileSync(file, pdf);
+  execFileSync('pdftoppm', ['-png', '-r', '100', '-f', '1', '-l', '1', '-singlefile', file, join(dir, 'page')]);
+  return PNG.sync.read(readFileSync(join(dir, 'page.png')));
+}
+
+/** Dark pixels within a rectangle given in millimetres. */
+function inkIn(png: PNG, x: number, y: number, width: number, height: number): number {
+  const px = (mm: number) => Math.round((mm / 25.4) * 100);
+  let dark = 0;
+  for (let row = px(y); row < px(y + height); row++)
+    for (let column = px(x); column < px(x + width); column++) {
+      const at = (row * png.width + column) * 4;
+      if (png.data[at]! < 160 && png.data[at + 1]! < 160 && png.data[at + 2]! < 160) dark++;
+    }
+  return dark;
+}
+
+const INVOICE: InvoiceInput = {
+  ...EXAMPLE_INVOICE,
+  buyer: {
+    name: 'Acme Robotics Inc.',
+    contact_name: 'Accounts Payable',
+    street: '500 Market Street',
+    postal_code: '94105',
+    city: 'San Francisco CA',
+    country: 'US',
+  },
+};
+
+describe('window envelopes', { timeout: 240_000 }, () => {
+  for (const envelope of ENVELOPE_NAMES) {
+    test(`${envelope}: the address in the window, the return line above it, fold marks, its paper`, async () => {
+      const layout = ENVELOPES[envelope];
+      const addressTop = layout.top + layout.returnHeight;
+      for (const design of DESIGNS) {
+        const { pdf } = await renderer.renderPdf(prepareInvoice({ ...INVOICE, envelope, design }));
+        assert.match(pdfInfo(pdf)['Page size']!, layout.paper === 'A4' ? /\(A4\)/ : /\(letter\)/);
+        const words = wordsOfPage1(pdf);
+        const inAddressZone = (word: Word) =>
+          word.xMin >= layout.left - 0.1 &&
+          word.xMax <= layout.left + layout.width + 0.1 &&
+          word.yMin >= addressTop - 0.1 &&
+          word.yMax <= addressTop + layout.addressHeight + 0.1;
+        // Every line of the address, found in the zone: name, contact, street, city, country (cross-border).
+        for (const expected of ['Acme', 'Accounts', 'Market', '94105', 'UNITED']) {
+          const found = words.filter((word) => word.text.startsWith(expected) && inAddressZone(word));
+          assert.equal(found.length, 1, `${envelope}/${design}: "${expected}" in the address zone`);
+        }
+        // The return line: the seller's name in the zone above, and nothing else of the page in the window.
+        const returnWords = words.filter(
+          (word) =>
+            word.yMin >= layout.top - 0.1 &&
+            word.yMax <= addressTop + 0.1 &&
+            word.xMin >= layout.left - 0.1 &&
+            word.xMax <= layout.left + layout.width + 0.1,
+        );
+        assert.ok(
+          returnWords.some((word) => word.text === 'Northwind'),
+          `${envelope}/${design}: return line`,
+        );
+        const intruders = words.filter(
+          (word) =>
+            word.xMax > layout.left &&
+            word.xMin < layout.left + layout.width &&
+            word.yMax > layout.top &&
+            word.yMin < addressTop + layout.addressHeight &&
+            !returnWords.includes(word) &&
+            !inAddressZone(word),
+        );
+        assert.deepEqual(
+          intruders.map((word) => word.text),
+          [],
+          `${envelope}/${design}: nothing else in the window`,
+        );
+        // Page 1 as a picture: the address's ink in the window, each fold mark's ink in the left margin.
+        const png = page1Png(pdf);
+        assert.ok(inkIn(png, layout.left, addressTop, layout.width, layout.addressHeight) > 200, 'address ink');
+        for (const fold of layout.folds)
+          assert.ok(inkIn(png, 16, fold - 1, 3, 2) > 5, `${envelope}/${design}: fold mark at ${fold} mm`);
+        if (layout.hole !== null) assert.ok(inkIn(png, 16, layout.hole - 1, 5, 2) > 5, 'hole mark');
+      }
+    });
+  }
+
+  test('an address the window cannot hold is refused naming buyer and its number of lines', () => {
+    const long = {
+      ...INVOICE,
+      envelope: 'us-10' as const,
+      buyer: { ...INVOICE.buyer, street: '500 Market Street\nSuite 400\nBuilding C\nDock 7' },
+    };
+    assert.throws(
+      () => prepareInvoice(long),
+      (error: { issues: { path: string; code: string; message: string }[] }) => {
+        const issue = error.issues.find((each) => each.path === 'buyer')!;
+        assert.equal(issue.code, 'address_too_long');
+        assert.match(issue.message, /has 8 address lines.*at most 5/);
+        return true;
+      },
+    );
+    // Blank lines do not count: the postal rule drops them.
+    prepareInvoice({
+      ...INVOICE,
+      envelope: 'din-5008-b',
+      buyer: { ...INVOICE.buyer, street: '500 Market Street\n\n' },
+    });
+    // A domestic letter has no country line.
+    const domestic = prepareInvoice({ ...INVOICE, envelope: 'us-10', seller: { ...INVOICE.seller, country: 'US' } });
+    assert.ok(domestic);
+  });
+
+  test('us-10 prints on US Letter, so a Swiss QR-bill (A4) with it is refused', () => {
+    assert.throws(
+      () =>
+        prepareInvoice({
+          ...INVOICE,
+          currency: 'CHF',
+          envelope: 'us-10',
+          seller: { ...INVOICE.seller, street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH' },
+          payment: { qr_iban: 'CH4431999123000889012', qr_reference: '210000000003139471430009017' },
+        }),
+      (error: { issues: { path: string; code: string }[] }) =>
+        error.issues.some((issue) => issue.path === 'envelope' && issue.code === 'paper_conflict'),
+    );
+  });
+});
