@@ -6,11 +6,20 @@
  *    which reads on the compute pool (target ≤ 20 ms).
  * 2. render.pdf of that XML against /v1/invoice.pdf of the same invoice sent as JSON, samples
  *    alternated so that drift hits both alike; the ratio of the p50s is the figure (target ≤ 1.2×).
+ * 3. inspect of a 200-line FatturaPA signed in BER (`openssl cms -sign -stream`, a throwaway
+ *    certificate made here) against the same XML sent bare, read in this thread and alternated;
+ *    target ≤ 1.2× (the envelope is re-encoded as DER and opened in one linear pass).
  * BENCH_SCALE scales the sample counts.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
+import { EXAMPLE_FATTURAPA_REQUEST } from '../src/einvoice/formats/fatturapa/example.js';
+import { fatturaPAFieldsOf, produceFatturaPA } from '../src/einvoice/formats/fatturapa/request.js';
 import { inspectEInvoice } from '../src/einvoice/inbound/inspect.js';
-import { prepareEInvoice } from '../src/einvoice/prepareEInvoice.js';
+import { checkEInvoice, prepareEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
 import { scaled } from './scale.js';
@@ -25,6 +34,29 @@ const invoice = {
 };
 const xml = eInvoiceXml(prepareEInvoice(invoice), 'cii');
 
+/** A 200-line FatturaPA and the same file signed in BER, as Italian signing tools write it. */
+function signedFatturaPA(): { bare: Buffer; ber: Buffer } {
+  const line_items = Array.from({ length: 200 }, (_, at) => ({
+    description: `Riga ${at + 1}: consulenza tecnica e progettazione`,
+    quantity: (at % 7) + 0.5,
+    unit_price: 10 + (at % 13) * 1.25,
+    tax_rate: [22, 10, 4][at % 3]!,
+  }));
+  const checked = checkEInvoice({ ...EXAMPLE_FATTURAPA_REQUEST, line_items });
+  const bare = produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-p7m-'));
+  try {
+    const file = (name: string) => join(dir, name);
+    writeFileSync(file('in.xml'), bare);
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=Bench', '-keyout', file('k'), '-out', file('c')], { stdio: 'ignore' }); // prettier-ignore
+    execFileSync('openssl', ['cms', '-sign', '-nodetach', '-binary', '-stream', '-outform', 'DER', '-in', file('in.xml'), '-signer', file('c'), '-inkey', file('k'), '-out', file('in.xml.p7m')]); // prettier-ignore
+    return { bare, ber: readFileSync(file('in.xml.p7m')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const fattura = signedFatturaPA();
+
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0');
 
 try {
@@ -36,6 +68,14 @@ try {
   }
   process.stdout.write(
     `inspect, 200-line CII (${xml.length} bytes), p50 / p95 ms\n| read in this thread | POST /v1/e-invoice/inspect (compute pool, HTTP) |\n|---|---|\n| ${fmt(inline, 1)} | ${fmt(http, 1)} |\n\n`,
+  );
+
+  const signed = await timeAlternated(
+    { bare: () => inspectEInvoice(fattura.bare, 'xml'), ber: () => inspectEInvoice(fattura.ber, 'xml') },
+    count(50),
+  );
+  process.stdout.write(
+    `inspect, 200-line FatturaPA (${fattura.bare.length} bytes) bare and in a BER .p7m (${fattura.ber.length} bytes), p50 / p95 ms\n| XML bare | BER .p7m | .p7m / bare p50 |\n|---|---|---|\n| ${fmt(signed.bare, 1)} | ${fmt(signed.ber, 1)} | ${(percentile(signed.ber, 50) / percentile(signed.bare, 50)).toFixed(2)}× (target ≤ 1.2×) |\n\n`,
   );
 
   const samples = await server.renderPair(JSON.stringify(invoice), Buffer.from(xml));

@@ -58,6 +58,20 @@ export const INBOUND_LABEL_KEYS = [
   'inbound_tax_regime',
   'inbound_vat_nature',
   'inbound_vat_chargeability',
+  // Notes on the file (einvoice/inbound/fileDocuments.ts InboundNote), with {placeholders}.
+  'inbound_note_unknown_specification',
+  'inbound_note_signed',
+  'inbound_note_documents_printed',
+  'inbound_note_document_of',
+  'inbound_note_document_totals',
+  // Party identifiers whose scheme has no name of its own (render/inbound/partyIdentifiers.ts).
+  'inbound_identifier',
+  'inbound_legal_registration',
+  // What FatturaPA adds to the amounts (its Italian legal names beside).
+  'inbound_withholding',
+  'inbound_pension_fund',
+  'inbound_stamp_duty',
+  'inbound_net_to_pay',
 ] as const;
 
 export const LABEL_KEYS = [

@@ -155,5 +155,5 @@ export const INBOUND_WARM_UP: InboundRender = {
     ],
   },
   locale: 'de-DE',
-  notes: ['A note'],
+  notes: [{ key: 'inbound_note_signed', values: { signers: 'CN=Example' } }],
 };

@@ -1,11 +1,12 @@
 import { DEFAULT_DESIGN } from '../invoice/designFields.js';
+import type { InboundNote } from '../einvoice/inbound/fileDocuments.js';
 import type { InboundInvoice, TotalsComparison, VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import type { InboundView, InvoiceView } from './invoiceView.js';
 import { LINES_KEPT_WITH_TOTALS, totalsRows } from './viewModel.js';
 import { inboundAllowances } from './inbound/inboundAllowances.js';
 import { inboundBanner, verificationCodeView } from './inbound/inboundBanner.js';
-import { inboundAttachments, inboundNotes, inboundOtherValues } from './inbound/inboundExtras.js';
+import { inboundAttachments, inboundNotes, inboundOtherValues, prepaidIsWithholding } from './inbound/inboundExtras.js';
 import { inboundLineDetails, inboundLines } from './inbound/inboundLines.js';
 import { deliveryParty, inboundParty, otherParties } from './inbound/inboundParties.js';
 import { inboundPayment, inboundPaymentMeans } from './inbound/inboundPayment.js';
@@ -27,8 +28,8 @@ export interface InboundRender {
   totals: TotalsComparison;
   /** The requested BCP 47 tag, or undefined for English. */
   locale: string | undefined;
-  /** A note on the document (an unknown specification identifier). */
-  notes: string[];
+  /** Notes on the file (an unknown specification identifier, a signature, its documents), printed from the catalog. */
+  notes: InboundNote[];
   /** The verification code a format's printed copies carry (src/einvoice/formats/format.ts VerificationCodeHook). */
   verificationCode?: VerificationCode | undefined;
   /** The file's further documents (a FatturaPA's further bodies), each printed from a new page in the same language. */
@@ -44,7 +45,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
   const creditNote = doc.document === 'CreditNote' || CREDIT_NOTE_TYPE_CODES.includes(doc.typeCode);
   const { titles, seller, buyer } = inboundTaxMarks(
     doc,
-    { seller: inboundParty(doc.seller, locale), buyer: inboundParty(doc.buyer, locale) },
+    { seller: inboundParty(doc.seller, fmt), buyer: inboundParty(doc.buyer, fmt) },
     creditNote ? labels.credit_note : labels.invoice,
     creditNote,
     fmt,
@@ -77,7 +78,8 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     title: `${titles.documentTitle} ${doc.number}`,
     lang: locale.language,
     dir: locale.direction === 'rtl' ? 'rtl' : null,
-    labels,
+    // A FatturaPA's withholding is what its totals show as settled: under its own name, not "Amount paid".
+    labels: prepaidIsWithholding(doc) ? { ...labels, amount_paid: labels.inbound_withholding } : labels,
     ...titles,
     invoiceNumber: doc.number,
     issueDate: fmt.date(doc.issueDate),
@@ -85,7 +87,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     currency: doc.currency,
     seller,
     buyer,
-    shipTo: deliveryParty(doc, locale),
+    shipTo: deliveryParty(doc, fmt),
     details: [],
     logo: null,
     accent: null,

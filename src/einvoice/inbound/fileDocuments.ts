@@ -33,6 +33,37 @@ export function fileDocuments(origin: InboundSource): FileDocument[] | undefined
 }
 
 /**
+ * A note on the file, written in the page's language from the label catalogs (render/inbound/
+ * inboundBanner.ts): its catalog key and the values its {placeholders} take.
+ */
+export interface InboundNote {
+  key:
+    | 'inbound_note_unknown_specification'
+    | 'inbound_note_signed'
+    | 'inbound_note_documents_printed'
+    | 'inbound_note_document_of'
+    | 'inbound_note_document_totals';
+  values: Record<string, string>;
+}
+
+/** inspect's notes are English (an API answer); the page writes the same notes from its catalog. */
+const ENGLISH: Record<InboundNote['key'], string> = {
+  inbound_note_unknown_specification: 'BT-24 {id}: read as plain EN 16931.',
+  inbound_note_signed: 'Signed (CAdES .p7m) by {signers}; the signature was not verified.',
+  inbound_note_documents_printed:
+    'The file holds {count} documents (FatturaElettronicaBody), printed each from a new page.',
+  inbound_note_document_of:
+    'The file holds {count} documents (FatturaElettronicaBody); this is document {number} (the document argument picks another).',
+  inbound_note_document_totals: 'Document {number} ({invoice}) states totals its lines do not give: {fields}.',
+};
+
+/** A note's text from a catalog entry: each {name} replaced by its value, once, left to right. */
+export const noteText = (template: string, note: InboundNote): string =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => note.values[name] ?? whole);
+
+export const englishNote = (note: InboundNote): string => noteText(ENGLISH[note.key], note);
+
+/**
  * What a signed or multi-document file holds beyond the document read. `printedWhole`: render.pdf
  * prints every document of the file (no document argument), so none is singled out. `documents`:
  * fileDocuments(origin) when the caller has it already (each one's totals are compared once).
@@ -43,20 +74,27 @@ export function envelopeNotes(
     printedWhole = false,
     documents = fileDocuments(origin),
   }: { printedWhole?: boolean; documents?: FileDocument[] } = {},
-): string[] {
+): InboundNote[] {
   const others = (documents ?? []).filter((document) => !document.read && document.totals.differences.length > 0);
+  const count = String(origin.documents ?? 0);
   return [
-    ...(origin.signers ? [`Signed (CAdES .p7m) by ${origin.signers.join('; ')}; the signature was not verified.`] : []),
+    ...(origin.signers
+      ? [{ key: 'inbound_note_signed' as const, values: { signers: origin.signers.join('; ') } }]
+      : []),
     ...(origin.documents
       ? [
           printedWhole
-            ? `The file holds ${origin.documents} documents (FatturaElettronicaBody), printed each from a new page.`
-            : `The file holds ${origin.documents} documents (FatturaElettronicaBody); this is document ${origin.document ?? 1} (the document argument picks another).`,
+            ? { key: 'inbound_note_documents_printed' as const, values: { count } }
+            : { key: 'inbound_note_document_of' as const, values: { count, number: String(origin.document ?? 1) } },
         ]
       : []),
-    ...others.map(
-      (document) =>
-        `Document ${document.document} (${document.invoice_number}) states totals its lines do not give: ${document.totals.differences.map((difference) => difference.field).join(', ')}.`,
-    ),
+    ...others.map((document) => ({
+      key: 'inbound_note_document_totals' as const,
+      values: {
+        number: String(document.document),
+        invoice: document.invoice_number,
+        fields: document.totals.differences.map((difference) => difference.field).join(', '),
+      },
+    })),
   ];
 }

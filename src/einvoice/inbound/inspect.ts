@@ -8,7 +8,7 @@ import { documentNationalIssues } from './nationalIssues.js';
 import { nationalFormatOf } from './nationalProfile.js';
 import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
 import { toInvoiceJson } from './toInvoiceJson.js';
-import { envelopeNotes, fileDocuments, type FileDocument } from './fileDocuments.js';
+import { englishNote, envelopeNotes, fileDocuments, type FileDocument } from './fileDocuments.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import { minorToDecimal } from '../../invoice/money.js';
 import type { Totals } from '../../invoice/totals.js';
@@ -159,7 +159,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
         ? [`Unknown specification identifier (BT-24) ${JSON.stringify(source.customization)}: read as plain EN 16931.`]
         : []),
       ...document.notes,
-      ...envelopeNotes(origin, { documents }),
+      ...envelopeNotes(origin, { documents }).map(englishNote),
     ],
   };
 }

@@ -1,7 +1,7 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 import { specificationName } from './customizations.js';
-import { envelopeNotes, fileDocuments } from './fileDocuments.js';
+import { envelopeNotes, fileDocuments, type InboundNote } from './fileDocuments.js';
 import type { InboundRequest } from './inboundRequest.js';
 import { compareTotals, type TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice } from './model.js';
@@ -23,11 +23,11 @@ export function readForInspect(request: InboundRequest): { invoice: InboundInvoi
 export function readForRender(request: InboundRequest): {
   invoice: InboundInvoice;
   totals: TotalsComparison;
-  notes: string[];
+  notes: InboundNote[];
   locale: string | undefined;
   verificationCode?: VerificationCode;
   /** The file's further documents (a FatturaPA's further bodies), printed each from a new page. */
-  further?: { invoice: InboundInvoice; totals: TotalsComparison; notes: string[] }[];
+  further?: { invoice: InboundInvoice; totals: TotalsComparison; notes: InboundNote[] }[];
 } {
   const { invoice, source, file } = readInbound(request.bytes, request.format, request.document);
   // A file of several documents is printed whole unless the document argument picks one.
@@ -44,7 +44,14 @@ export function readForRender(request: InboundRequest): {
     invoice,
     totals: documents?.find((document) => document.read)?.totals ?? compareTotals(invoice),
     notes: [
-      ...(name === null ? [`BT-24 ${JSON.stringify(invoice.customization)}: read as plain EN 16931.`] : []),
+      ...(name === null
+        ? [
+            {
+              key: 'inbound_note_unknown_specification' as const,
+              values: { id: JSON.stringify(invoice.customization) },
+            },
+          ]
+        : []),
       ...envelopeNotes(source, { printedWhole: further.length > 0, documents }),
     ],
     locale: request.locale,

@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import { noteText, type InboundNote } from '../../einvoice/inbound/fileDocuments.js';
 import type { InboundInvoice, VerificationCode } from '../../invoice/inboundInvoice.js';
 import type { VerificationCodeView } from '../invoiceView.js';
 import { paymentQrSvg } from '../paymentQrSvg.js';
@@ -7,8 +8,8 @@ import type { InboundText } from './inboundText.js';
 /** "Visualisation of an electronic invoice…" and the syntax · envelope · BT-24 · profile line. */
 export function inboundBanner(
   doc: InboundInvoice,
-  notes: string[],
-  { labels }: InboundText,
+  notes: InboundNote[],
+  { labels, locale }: InboundText,
 ): { banner: string; specification: string; notices: { lang: string; text: string }[] } {
   return {
     banner: labels.inbound_visualisation,
@@ -20,7 +21,10 @@ export function inboundBanner(
     ]
       .filter(Boolean)
       .join(' · '),
-    notices: notes.map((note) => ({ lang: 'en', text: `${labels.inbound_unknown_specification} ${note}` })),
+    notices: notes.map((note) => ({
+      lang: locale.language,
+      text: `${labels.inbound_unknown_specification} ${noteText(labels[note.key], note)}`,
+    })),
   };
 }
 

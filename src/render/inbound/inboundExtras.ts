@@ -1,20 +1,35 @@
 import type { InboundInvoice } from '../../invoice/inboundInvoice.js';
+import type { LabelKey } from '../../invoice/labelKeys.js';
 import type { TextView } from '../invoiceView.js';
 import { textOf, type InboundText } from './inboundText.js';
+
+/**
+ * The notes FatturaPA's reader writes for what it adds to the amounts (formats/fatturapa/reader.ts
+ * italianAmounts), by their subject: printed under the page's own word, the Italian legal text beside.
+ */
+const ITALIAN_AMOUNTS: Record<string, LabelKey> = {
+  DatiRitenuta: 'inbound_withholding',
+  DatiBollo: 'inbound_stamp_duty',
+  DatiCassaPrevidenziale: 'inbound_pension_fund',
+  ImportoPagamento: 'inbound_net_to_pay',
+};
+
+/** A withholding (ritenuta) is what FatturaPA's reader states as already settled (BT-113). */
+export const prepaidIsWithholding = (doc: InboundInvoice) =>
+  doc.syntax === 'fatturapa' && doc.notes.some((note) => note.subject === 'DatiRitenuta');
 
 /** The document's notes (BG-1, with their subject code) and payment terms (BT-20). */
 export function inboundNotes(
   doc: InboundInvoice,
   fmt: InboundText,
 ): { notes: TextView | null; paymentInstructions: TextView | null } {
+  const noteText = (note: InboundInvoice['notes'][number]) => {
+    const label = doc.syntax === 'fatturapa' && note.subject ? ITALIAN_AMOUNTS[note.subject] : undefined;
+    if (label) return `${fmt.labels[label]} — ${note.text}`;
+    return note.subject ? `[${note.subject}] ${note.text}` : note.text;
+  };
   return {
-    notes:
-      doc.notes.length > 0
-        ? textOf(
-            doc.notes.map((note) => (note.subject ? `[${note.subject}] ${note.text}` : note.text)).join('\n\n'),
-            fmt,
-          )
-        : null,
+    notes: doc.notes.length > 0 ? textOf(doc.notes.map(noteText).join('\n\n'), fmt) : null,
     paymentInstructions: doc.paymentTerms ? textOf(doc.paymentTerms, fmt) : null,
   };
 }
@@ -38,15 +53,25 @@ export function inboundAttachments(
   });
 }
 
-/** Every other value the document states, with its BT and path, so nothing it says is hidden. */
+/**
+ * What repeats what the page says already, or is no part of the invoice: the tax scheme of every
+ * tax category (VAT, GST: the VAT table and the title say it), the UBL version, and an XML
+ * signature's elements (the banner reports the signature).
+ */
+const REPEATS = [/(^|\/)TaxScheme\/ID$/, /^UBLVersionID$/, /(^|\/)Signature\//, /^Signature$/];
+
+/** Every other value the document states, with its BT, so nothing it says is hidden; repeats left out. */
 export function inboundOtherValues(
   doc: InboundInvoice,
   fmt: InboundText,
 ): { bt: string; path: string; value: string; lang: string }[] {
-  return doc.otherValues.map((value) => ({
-    bt: value.bt ?? '',
-    path: value.path,
-    value: value.value,
-    lang: fmt.userLang(value.value),
-  }));
+  const plainPath = (path: string) => path.replace(/\[\d+\]/g, '');
+  return doc.otherValues
+    .filter((value) => !REPEATS.some((pattern) => pattern.test(plainPath(value.path))))
+    .map((value) => ({
+      bt: value.bt ?? '',
+      path: value.path,
+      value: value.value,
+      lang: fmt.userLang(value.value),
+    }));
 }

@@ -3,6 +3,7 @@ import { UNIT_CODES_WITH_NAMES, type LabelKey } from '../../invoice/labelKeys.js
 import { formatQuantity } from '../../invoice/localeFormat.js';
 import type { LineView } from '../invoiceView.js';
 import { allowanceText } from './inboundAllowances.js';
+import { identifierText } from './partyIdentifiers.js';
 import type { InboundText } from './inboundText.js';
 
 const UNIT_NAMES = new Set<string>(UNIT_CODES_WITH_NAMES);
@@ -39,20 +40,25 @@ export function inboundLineDetails(
   fmt: InboundText,
 ): { line: string; facts: string[]; lang: string }[] {
   const { labels, amount, date, userLang } = fmt;
+  // A category the VAT breakdown lists already is not repeated on the line.
+  const inBreakdown = new Set(doc.breakdown.map((group) => group.category));
   return doc.lines
     .map((line, index) => {
       const facts = [
         line.description && line.description !== line.name ? line.description : undefined,
         line.note ? `${labels.notes}: ${line.note}` : undefined,
-        line.buyerItemId ? `BT-156: ${line.buyerItemId}` : undefined,
-        line.standardItemId ? `BT-157: ${line.standardItemId}` : undefined,
-        line.grossPrice ? `BT-148: ${amount(line.grossPrice)}` : undefined,
-        line.priceDiscount ? `BT-147: −${amount(line.priceDiscount)}` : undefined,
-        line.periodStart || line.periodEnd ? `BG-26: ${date(line.periodStart)} – ${date(line.periodEnd)}` : undefined,
+        line.buyerItemId ? `${labels.item_code} (${labels.bill_to}): ${line.buyerItemId}` : undefined,
+        line.standardItemId ? identifierText(line.standardItemId, labels) : undefined,
+        line.grossPrice ? `${labels.unit_price}: ${amount(line.grossPrice)}` : undefined,
+        line.priceDiscount ? `${labels.discount}: −${amount(line.priceDiscount)}` : undefined,
+        line.periodStart || line.periodEnd
+          ? `${labels.inbound_period}: ${date(line.periodStart)} – ${date(line.periodEnd)}`
+          : undefined,
         ...line.allowances.map((item) => allowanceText(item, fmt)),
         ...line.facts.map((fact) => `${fact.label}: ${fact.value}`),
         // The rate column shows the rate; the category only where the rate does not imply it.
         line.category &&
+        !inBreakdown.has(line.category) &&
         !(line.category === 'S' && Number(line.rate) > 0) &&
         !(line.category === 'Z' && Number(line.rate ?? 0) === 0)
           ? `${labels.vat_category}: ${line.category}`

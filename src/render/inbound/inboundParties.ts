@@ -4,17 +4,18 @@ import type { InvoiceLocale } from '../../invoice/locales.js';
 import type { PartyView } from '../partyView.js';
 import { textLanguage } from '../textLanguage.js';
 import type { InboundText } from './inboundText.js';
+import { identifierLines, identifierText, nationalVatNumber } from './partyIdentifiers.js';
 
 /** The party blocks beside the seller and buyer: payee (BG-10) and tax representative (BG-11). */
 export function otherParties(doc: InboundInvoice, fmt: InboundText): { heading: string; party: PartyView }[] {
-  const { labels, locale } = fmt;
+  const { labels } = fmt;
   return [
-    ...(doc.payee ? [{ heading: `${labels.inbound_payee} (BG-10)`, party: inboundParty(doc.payee, locale) }] : []),
+    ...(doc.payee ? [{ heading: labels.inbound_payee, party: inboundParty(doc.payee, fmt) }] : []),
     ...(doc.taxRepresentative
       ? [
           {
-            heading: `${labels.inbound_tax_representative} (BG-11)`,
-            party: inboundParty(doc.taxRepresentative, locale),
+            heading: labels.inbound_tax_representative,
+            party: inboundParty(doc.taxRepresentative, fmt),
           },
         ]
       : []),
@@ -22,30 +23,31 @@ export function otherParties(doc: InboundInvoice, fmt: InboundText): { heading: 
 }
 
 /** The deliver-to block (BG-13), when the document names a place, an address or a location id. */
-export function deliveryParty(doc: InboundInvoice, locale: InvoiceLocale): PartyView | null {
+export function deliveryParty(doc: InboundInvoice, { locale, labels }: InboundText): PartyView | null {
   const delivery = doc.delivery;
   if (!delivery || !(delivery.name || delivery.address || delivery.locationId)) return null;
   const address = [
     delivery.address ? addressText(delivery.address, locale) : null,
-    delivery.locationId ? `ID ${delivery.locationId}` : null,
+    delivery.locationId ? identifierText(delivery.locationId, labels) : null,
   ]
     .filter(Boolean)
     .join('\n');
   return partyBlock({ name: delivery.name ?? '', address: address || null }, locale);
 }
 
-/** A party of the document as the party partial prints it; identifiers join the address block. */
-export function inboundParty(party: InParty, locale: InvoiceLocale): PartyView {
+/**
+ * A party of the document as the party partial prints it; identifiers join the address block,
+ * each under its scheme's name (partyIdentifiers.ts), and a VAT number its country names otherwise
+ * (NIP, Partita IVA, OIB) is printed under that name.
+ */
+export function inboundParty(party: InParty, { locale, labels }: InboundText): PartyView {
   const addressLines = party.address ? addressText(party.address, locale) : null;
-  const extra = [
-    party.tradingName ? `${party.tradingName}` : undefined,
-    ...party.ids.map((id) => `ID ${id}`),
-    party.legalId ? `BT-30: ${party.legalId}` : undefined,
-    party.legalInfo,
-    party.endpoint ? `@ ${party.endpoint}` : undefined,
-  ].filter((line): line is string => line !== undefined);
+  const extra = [party.tradingName, party.legalInfo, ...identifierLines(party, labels)].filter(
+    (line): line is string => line !== undefined && line !== '',
+  );
   const address = [addressLines, ...extra].filter(Boolean).join('\n') || null;
-  return partyBlock(
+  const national = nationalVatNumber(party);
+  const block = partyBlock(
     {
       name: party.name,
       address,
@@ -57,6 +59,7 @@ export function inboundParty(party: InParty, locale: InvoiceLocale): PartyView {
     },
     locale,
   );
+  return national ? { ...block, vatId: null, taxRegistration: national } : block;
 }
 
 interface PartyFields {

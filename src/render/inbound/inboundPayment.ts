@@ -34,11 +34,14 @@ export function inboundPaymentMeans(
   { labels }: InboundText,
 ): { label: string; values: string[] }[] {
   return doc.paymentMeans.map((entry) => ({
-    label: `${labels.payment_details} (BG-16)${entry.code ? ` · ${entry.code}` : ''}`,
+    label: `${labels.payment_details}${entry.code ? ` · ${entry.code}` : ''}`,
     values: [
       entry.text,
+      // An IBAN under "IBAN"; any other account number (BT-84) under the page's word for an identifier.
       entry.account
-        ? `${labels.iban}/BT-84: ${checkIban(entry.account).ok ? formatIban(entry.account) : entry.account}`
+        ? checkIban(entry.account).ok
+          ? `${labels.iban}: ${formatIban(entry.account)}`
+          : `${labels.inbound_identifier}: ${entry.account}`
         : undefined,
       entry.accountName ? `${labels.account_name}: ${entry.accountName}` : undefined,
       entry.bic ? `${labels.bic}: ${entry.bic}` : undefined,

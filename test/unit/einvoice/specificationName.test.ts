@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { eInvoiceXml } from '../../../src/einvoice/eInvoiceDocuments.js';
+import { englishNote } from '../../../src/einvoice/inbound/fileDocuments.js';
 import { inspectEInvoice } from '../../../src/einvoice/inbound/inspect.js';
 import { readForRender } from '../../../src/einvoice/inbound/readInboundRequest.js';
 import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
@@ -22,7 +23,7 @@ const bytes = (text: string) => new Uint8Array(Buffer.from(text));
 function named(document: Uint8Array) {
   const answer = inspectEInvoice(document, 'xml');
   const render = readForRender({ bytes: document, format: 'xml', locale: undefined });
-  return { customization: answer.customization, notes: [...answer.notes, ...render.notes] };
+  return { customization: answer.customization, notes: [...answer.notes, ...render.notes.map(englishNote)] };
 }
 
 test('the documents this service writes under PINT and HR-CIUS are named by their profile', () => {

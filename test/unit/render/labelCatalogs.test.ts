@@ -13,6 +13,12 @@ import { PROJECT_ROOT } from '../../../src/render/templates.js';
 const PLACEHOLDERS: Record<string, string[]> = {
   page_of: ['{page}', '{pages}'].sort(),
   tax_currency_total: ['{currency}'],
+  // Notes on a received file (einvoice/inbound/fileDocuments.ts InboundNote).
+  inbound_note_unknown_specification: ['{id}'],
+  inbound_note_signed: ['{signers}'],
+  inbound_note_documents_printed: ['{count}'],
+  inbound_note_document_of: ['{count}', '{number}'].sort(),
+  inbound_note_document_totals: ['{fields}', '{invoice}', '{number}'].sort(),
 };
 
 const catalogFile = (root: string, language: string) => join(root, 'templates', 'locales', `${language}.json`);
