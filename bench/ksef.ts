@@ -1,7 +1,7 @@
 /**
  * Poland's KSeF FA(3), in one run: `npm run bench:ksef`. Starts the service itself (renderer with two
  * pages, one compute thread, the routes priced 0 so no payment round trip) on 127.0.0.1.
- * 1. FA(3) generation and checks of a 200-line invoice (parseKsefRoute: the request checked under
+ * 1. FA(3) generation and checks of a 200-line invoice (writeOwnSyntax: the request checked under
  *    FA(3)'s rules and its XML written, what POST /v1/e-invoice/ksef.xml does on the compute pool),
  *    in this thread, beside the CII route's work on the same invoice (EN 16931 checks + CII XML) as
  *    the baseline; and POST /v1/e-invoice/ksef.xml over HTTP (target ≤ 5 ms p50 for the work).
@@ -11,7 +11,8 @@
  */
 import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
 import { KSEF_EXAMPLE } from '../src/einvoice/formats/ksef/ksefExample.js';
-import { parseKsefRoute } from '../src/einvoice/formats/ksef/ksefRoute.js';
+import { ksef as KSEF_FORMAT } from '../src/einvoice/formats/ksef/format.js';
+import { writeOwnSyntax } from '../src/einvoice/ownSyntax.js';
 import { prepareProfiledEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
@@ -30,12 +31,12 @@ const invoice = {
   payment: KSEF_EXAMPLE.payment,
 };
 const request = { ...invoice, profile: 'ksef', ksef: { place_of_issue: 'Warszawa' } };
-const xml = Buffer.from(parseKsefRoute(request).xml);
+const xml = Buffer.from(writeOwnSyntax(KSEF_FORMAT, request).written.file);
 
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0,v1_e_invoice_ksef_xml=0');
 
 try {
-  const { ksef } = await timeAlternated({ ksef: () => parseKsefRoute(request) }, scaled(100));
+  const { ksef } = await timeAlternated({ ksef: () => writeOwnSyntax(KSEF_FORMAT, request) }, scaled(100));
   const { cii } = await timeAlternated(
     { cii: () => eInvoiceXml(prepareProfiledEInvoice(invoice, 'cii').prepared, 'cii') },
     scaled(100),

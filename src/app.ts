@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { DEFAULT_SYSTEM } from './einvoice/formats/verifactu/system.js';
 import type { Config } from './config.js';
 import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
@@ -27,6 +28,7 @@ import {
   type OperationJobResult,
 } from './operations/operationJobs.js';
 import { operationList } from './operations/operationList.js';
+import { VERIFICATION_CODES } from './einvoice/formats/registry.js';
 import { fromPooled, writePdfBatchZip, type PooledBatchFile } from './batch/pdfBatchZip.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -108,7 +110,13 @@ export function createApp(deps: AppDependencies): AppService {
     themes,
     fonts,
     fontMaxBytes: config.FONT_MAX_BYTES,
-    verificationDefaults: { ksef_environment: config.KSEF_QR_ENVIRONMENT },
+    verificationDefaults: verificationDefaultsOf(config),
+    verifactuSystem: {
+      ...DEFAULT_SYSTEM,
+      producerName: config.VERIFACTU_PRODUCER_NAME,
+      producerNif: config.VERIFACTU_PRODUCER_NIF,
+      installation: config.VERIFACTU_INSTALLATION,
+    },
   });
   const specs: Operation[] = [
     ...operations,
@@ -208,6 +216,15 @@ function rateLimitFor(config: Config, store: BucketStore, { client, payer, exemp
     trustedProxyHops: config.TRUST_PROXY_HOPS,
     exemptPaths,
   });
+}
+
+/** The server's settings that give the formats' verification-code arguments their defaults (format.ts VerificationCodeHook). */
+function verificationDefaultsOf(config: Config): Record<string, unknown> {
+  return Object.fromEntries(
+    VERIFICATION_CODES.flatMap((code) =>
+      Object.entries(code.defaults ?? {}).map(([argument, setting]) => [argument, config[setting as keyof Config]]),
+    ),
+  );
 }
 
 function priceRoutes(specs: Operation[], prices: Record<string, string>): PricedOperation[] {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
 import { MAX_BATCH_ITEMS } from './batch/batchRequest.js';
+import { OWN_SYNTAX_FORMATS, operationIdOf } from './einvoice/formats/registry.js';
 import { toIssues } from './invoice/issues.js';
 import { atomicToUsd, exceedsUsd, STOCK_CLIENT_MAX_PAYMENT_USD, timesUsd, usdToAtomic } from './payment/price.js';
 import { publicTestAccountIndex } from './payment/publicTestAccounts.js';
@@ -50,8 +51,10 @@ const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_factur_x_pdf: '0.02',
   v1_e_invoice_cii_xml: '0.01',
   v1_e_invoice_ubl_xml: '0.01',
-  v1_e_invoice_ksef_xml: '0.01',
-  v1_e_invoice_fatturapa_xml: '0.01',
+  // The route of every syntax of a format's own (src/einvoice/formats/registry.ts), priced like the XML above.
+  ...Object.fromEntries(OWN_SYNTAX_FORMATS.map((format) => [operationIdOf(format.writer.route), '0.01'])),
+  // VERI*FACTU's route is not yet a module writer (src/operations/verifactuOperations.ts).
+  v1_e_invoice_verifactu_xml: '0.01',
   // Per invoice in the batch: a batch of n costs n times this (src/operations/batchOperations.ts).
   v1_invoices_zip: '0.02',
   // Inbound e-invoices (src/operations/inboundOperations.ts): a render like /v1/invoice.pdf.
@@ -98,6 +101,19 @@ const EnvSchema = v.object({
   KSEF_QR_ENVIRONMENT: v.optional(
     v.picklist(['production', 'test', 'demo'], 'must be production, test or demo'),
     'production',
+  ),
+  // Spain's VERI*FACTU records name this service as their billing software (SistemaInformatico).
+  VERIFACTU_PRODUCER_NAME: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(120, 'must be at most 120 characters')),
+    'INVOICE PDF X402',
+  ),
+  VERIFACTU_PRODUCER_NIF: v.optional(
+    v.pipe(v.string(), v.regex(/^[0-9A-Z]{9}$/, 'must be a Spanish NIF: 9 capitals or digits')),
+    '00000000T',
+  ),
+  VERIFACTU_INSTALLATION: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters')),
+    '1',
   ),
   // Development preview (GET /preview); its default depends on NODE_ENV, see loadConfig.
   PREVIEW: v.optional(v.picklist(['on', 'off'], 'must be on or off')),
@@ -211,6 +227,17 @@ export const CONFIG_VARIABLES: Record<keyof Env, VariableDoc> = {
   KSEF_QR_ENVIRONMENT: {
     description:
       'The KSeF environment of the verification QR link on a printed FA(3) when the request names none (`ksef_environment`): `production` (qr.ksef.mf.gov.pl), `test` (qr-test…) or `demo` (qr-demo…).',
+  },
+  VERIFACTU_PRODUCER_NAME: {
+    description:
+      "NombreRazon of SistemaInformatico in Spain's VERI*FACTU records: the operator of this service, the billing software's producer (docs/e-invoices-spain.md).",
+  },
+  VERIFACTU_PRODUCER_NIF: {
+    description:
+      'The producer’s NIF in SistemaInformatico; the default `00000000T` is a placeholder to replace in production.',
+  },
+  VERIFACTU_INSTALLATION: {
+    description: 'NumeroInstalacion in SistemaInformatico: distinct for each installation of the service.',
   },
   PREVIEW: {
     description:

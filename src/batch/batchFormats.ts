@@ -1,37 +1,36 @@
 import { prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE } from '../einvoice/profiles.js';
-import { FORMATS } from '../einvoice/formats/registry.js';
+import { OWN_SYNTAX_FORMATS, type OwnSyntaxFormat } from '../einvoice/formats/registry.js';
+import { writeOwnSyntax, type OwnSyntaxFile } from '../einvoice/ownSyntax.js';
 import { prepareInvoice } from '../invoice/prepareInvoice.js';
 
-interface BatchFormatEntry {
-  /** The item checked (and, for a syntax of a format's own, written: `xml`) as its single route does. */
-  prepare(body: unknown): ProfiledInvoice & { xml?: Uint8Array };
+export interface BatchFormatEntry {
+  /** The item checked (and, for a syntax of a format's own, written: `ownFile`) as its single route does. */
+  prepare(body: unknown): ProfiledInvoice & { ownFile?: OwnSyntaxFile };
   suffix: string;
   mimeType: string;
   singleRoute: string;
 }
 
-type WithWriter = Extract<(typeof FORMATS)[number], { writer: object }>;
-
 /**
- * A batch format per format module that writes a syntax of its own (FA(3), FatturaPA): its writer
- * checks and writes each item. A batch paid with test money is written again by the same writer
- * with its specimen hook (produceBatch.ts xmlBatch), from the item's body.
+ * A batch format per format module that writes a syntax of its own (FA(3), FatturaPA): each item is
+ * checked and written as its route does (ownSyntax.ts); a batch paid with test money is marked by
+ * the writer's specimen hook (produceBatch.ts batchItemXml).
  */
-const OWN_SYNTAX_FORMATS = Object.fromEntries(
-  FORMATS.filter((format): format is WithWriter => 'writer' in format).map((format): [string, BatchFormatEntry] => [
+const OWN_SYNTAX_BATCH_FORMATS = Object.fromEntries(
+  OWN_SYNTAX_FORMATS.map((format): [string, BatchFormatEntry] => [
     format.id,
     {
       prepare: (body) => {
-        const { prepared, file } = format.writer.write(body);
-        return { prepared, profile: format.id, xml: file };
+        const ownFile = writeOwnSyntax(format, body);
+        return { ...ownFile.checked, ownFile };
       },
       suffix: format.writer.fileSuffix,
       mimeType: format.writer.mediaType,
       singleRoute: format.writer.route,
     },
   ]),
-) as Record<WithWriter['id'], BatchFormatEntry>;
+) as Record<OwnSyntaxFormat['id'], BatchFormatEntry>;
 
 /**
  * The output formats a batch can be made in, each with the checks of its single route (the plain
@@ -63,7 +62,7 @@ export const BATCH_FORMATS = {
     mimeType: 'application/xml',
     singleRoute: '/v1/e-invoice/ubl.xml',
   },
-  ...OWN_SYNTAX_FORMATS,
+  ...OWN_SYNTAX_BATCH_FORMATS,
 } as const satisfies Record<string, BatchFormatEntry>;
 
 export type BatchFormat = keyof typeof BATCH_FORMATS;

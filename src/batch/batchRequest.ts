@@ -1,10 +1,11 @@
 import * as v from 'valibot';
+import type { OwnSyntaxFile } from '../einvoice/ownSyntax.js';
 import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toIssues } from '../invoice/issues.js';
 import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
-import { BATCH_FORMAT_NAMES, BATCH_FORMATS, type BatchFormat } from './batchFormats.js';
+import { BATCH_FORMAT_NAMES, BATCH_FORMATS, type BatchFormat, type BatchFormatEntry } from './batchFormats.js';
 
 /**
  * At most this many invoices in one batch (one payment): at the default 0.02 USD per invoice the
@@ -52,10 +53,8 @@ export interface PreparedBatch {
   invoices: PreparedInvoice[];
   /** Each invoice's e-invoice profile (its `profile`, en16931 when absent), in item order. */
   profiles: EInvoiceProfile[];
-  /** A format module's own syntax (FA(3), FatturaPA): each item's file, written when it was checked (batchFormats.ts). */
-  xml?: Uint8Array[];
-  /** With `xml`: each item's request body, which a batch paid with test money is written again from, marked. */
-  bodies?: unknown[];
+  /** A format module's own syntax (FA(3), FatturaPA): each item checked and its file written (batchFormats.ts), unmarked. */
+  ownFiles?: OwnSyntaxFile[];
   /** Paid with test money (src/operations/specimenBatch.ts): every file is marked before it is written. */
   specimen?: boolean;
 }
@@ -78,14 +77,14 @@ export function prepareBatch(body: unknown): PreparedBatch {
   const issues: Issue[] = [];
   const prepared: PreparedInvoice[] = [];
   const profiles: EInvoiceProfile[] = [];
-  const xml: Uint8Array[] = [];
+  const ownFiles: OwnSyntaxFile[] = [];
   let code: string | undefined;
   invoices.forEach((item, index) => {
     try {
-      const profiled = prepare(item);
+      const profiled: ReturnType<BatchFormatEntry['prepare']> = prepare(item);
       prepared.push(profiled.prepared);
       profiles.push(profiled.profile);
-      if ('xml' in profiled) xml.push(profiled.xml as Uint8Array);
+      if (profiled.ownFile) ownFiles.push(profiled.ownFile);
     } catch (error) {
       if (!(error instanceof InputRejected)) throw error;
       // A single failing rule family keeps its code (en16931_rules_failed); a mix is validation_failed.
@@ -100,7 +99,7 @@ export function prepareBatch(body: unknown): PreparedBatch {
     format,
     invoices: prepared,
     profiles,
-    ...(xml.length > 0 ? { xml, bodies: invoices } : {}),
+    ...(ownFiles.length > 0 ? { ownFiles } : {}),
   };
 }
 

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
-import type { FormatModule } from '../einvoice/formats/format.js';
-import { FORMATS } from '../einvoice/formats/registry.js';
+import { OWN_SYNTAX_FORMATS } from '../einvoice/formats/registry.js';
 import { markSpecimenXml } from '../einvoice/specimenMarks.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from '../einvoice/profiles.js';
@@ -116,15 +115,16 @@ export function xmlBatch(batch: PreparedBatch, stopped: () => boolean = () => fa
 
 /**
  * One item's XML. A syntax of a format's own (FA(3), FatturaPA) was written when its item was
- * checked (batchFormats.ts); paid with test money, its writer writes it again with its specimen
- * hook. CII and UBL are written here from the invoice specimenBatch marked, CII with its TestIndicator.
+ * checked (batchFormats.ts); paid with test money, its writer's specimen hook marks it (from the
+ * unmarked checked request). CII and UBL are written here from the invoice specimenBatch marked, CII
+ * with its TestIndicator.
  */
 function batchItemXml(batch: PreparedBatch, prepared: PreparedInvoice, index: number): Buffer {
-  const written = batch.xml?.[index];
-  if (written && !batch.specimen) return Buffer.from(written);
-  const module: FormatModule | undefined = FORMATS.find((format) => format.id === batch.format);
-  const writer = module?.writer;
-  if (writer) return Buffer.from(writer.write(batch.bodies![index], { specimen: true }).file);
+  const own = batch.ownFiles?.[index];
+  if (own) {
+    const { writer } = OWN_SYNTAX_FORMATS.find((format) => format.id === batch.format)!;
+    return Buffer.from(batch.specimen ? writer.specimen(own.checked, own.written.file) : own.written.file);
+  }
   const syntax = batch.format as XmlSyntax;
   const xml = eInvoiceXml(prepared, syntax, batch.profiles[index]);
   return batch.specimen ? markSpecimenXml(xml, syntax) : xml;

@@ -3,8 +3,7 @@ import { minorToDecimal } from '../invoice/money.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Party } from '../invoice/schema.js';
 import type { VatCategory } from '../invoice/vatCategories.js';
-import { legalNotesOf } from './legalNotes.js';
-import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from './profiles.js';
+import { legalNotesOf, type ENote } from './legalNotes.js';
 import { DEFAULT_UNIT_CODE } from './unitCodes.js';
 
 /**
@@ -36,12 +35,6 @@ export interface EParty {
   electronicAddress: { scheme: string; id: string } | undefined;
   /** BT-30 / BT-47 with its scheme (BT-30-1 / BT-47-1) when given. */
   legalRegistration: { scheme: string | undefined; id: string; agency?: string; agencyName?: string } | undefined;
-}
-
-/** BG-1: BT-22 with its subject code BT-21 (France's PMT, PMD, AAB). */
-export interface ENote {
-  content: string;
-  subjectCode: string | undefined;
 }
 
 interface ELine {
@@ -179,10 +172,17 @@ const EXEMPTION_CODES: Partial<Record<VatCategory, string>> = {
 const present = (value: string | undefined): string | undefined =>
   value !== undefined && value.trim() !== '' ? value : undefined;
 
-export function toEInvoiceDocument(
-  prepared: PreparedInvoice,
-  profile: EInvoiceProfile = DEFAULT_PROFILE,
-): EInvoiceDocument {
+/**
+ * What the document builder needs of the profile it writes under (its format module's fields): the
+ * profile is an argument, so that this generic builder depends on no list of formats.
+ */
+export interface DocumentProfile {
+  specification: string;
+  defaultBusinessProcess?: string;
+  adapt?: (document: EInvoiceDocument, prepared: PreparedInvoice) => EInvoiceDocument;
+}
+
+export function toEInvoiceDocument(prepared: PreparedInvoice, definition: DocumentProfile): EInvoiceDocument {
   const { invoice, totals } = prepared;
   const money = (minor: bigint) => minorToDecimal(minor, totals.digits);
   const rateOf = (category: VatCategory, rate: Parameters<typeof decimalToString>[0]) =>
@@ -195,7 +195,6 @@ export function toEInvoiceDocument(
   // BR-IC-11/12: an intra-EU supply states where and when it was delivered; without a delivery
   // date the issue date stands for it (docs/e-invoices.md: the date of supply is the issue date).
   const deliveryDate = invoice.delivery_date ?? (hasIntraEu ? invoice.issue_date : undefined);
-  const definition = PROFILES[profile];
   const document = {
     specification: definition.specification,
     businessProcess: invoice.business_process ?? definition.defaultBusinessProcess,

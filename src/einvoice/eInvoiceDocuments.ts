@@ -1,7 +1,7 @@
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { buildCii } from './cii.js';
 import { toEInvoiceDocument } from './document.js';
-import { DEFAULT_PROFILE, type EInvoiceProfile } from './profiles.js';
+import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from './profiles.js';
 import { buildUbl } from './ubl.js';
 
 export type XmlSyntax = 'cii' | 'ubl';
@@ -15,6 +15,6 @@ export function eInvoiceXml(
   syntax: XmlSyntax,
   profile: EInvoiceProfile = DEFAULT_PROFILE,
 ): Buffer {
-  const document = toEInvoiceDocument(prepared, profile);
+  const document = toEInvoiceDocument(prepared, PROFILES[profile]);
   return Buffer.from(syntax === 'cii' ? buildCii(document) : buildUbl(document), 'utf8');
 }

@@ -1,6 +1,11 @@
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Invoice } from '../invoice/schema.js';
-import type { ENote } from './document.js';
+
+/** BG-1: BT-22 with its subject code BT-21 (France's PMT, PMD, AAB). */
+export interface ENote {
+  content: string;
+  subjectCode: string | undefined;
+}
 
 /**
  * France's mandatory notes (Code de commerce L441-9, L441-10, D441-5; BR-FR-05 asks for them with

@@ -59,3 +59,8 @@ export function describeProfiles() {
 
 /** The llms.txt paragraph on the profiles. */
 export const E_INVOICE_PROFILES_NOTE = `E-invoices (POST /v1/e-invoice/cii.xml, ubl.xml, factur-x.pdf; free check at POST /v1/e-invoice/validate) take an optional top-level "profile": ${profileList((profile) => profile.blurb)}. The national fields: seller/buyer electronic_address { scheme, id } (BT-34/BT-49), legal_registration { scheme, id } (BT-30), business_process (BT-23), delivery_date (BT-72), invoicing_period (BG-14), legal_notes (France PMT/PMD/AAB); for Peppol PINT and Croatia (docs/e-invoices-pint.md) seller/buyer tax_registration_number (ABN, NZ GST, SG GST/UEN, JP T-number, MY TIN, UAE TRN; check digits checked), tax_currency { code, exchange_rate } (BT-6, BT-111), line tax_code and item_classification, country_subdivision, tax_exemption_code, issue_time, operator { name, oib }. A national rule that fails is a 400 einvoice_rules_failed naming each rule id and field, never charged; GET /v1/schema lists the fields each profile requires.`;
+
+/** llms.txt's paragraphs on reading and printing a format's received documents (its docs.reading). */
+export const E_INVOICE_READING_NOTES: readonly string[] = FORMATS.flatMap((format) =>
+  'reading' in format.docs ? [format.docs.reading] : [],
+);

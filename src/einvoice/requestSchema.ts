@@ -3,12 +3,14 @@ import { InvoiceFieldsSchema } from '../invoice/schema.js';
 import { FORMATS } from './formats/registry.js';
 import { ProfileField } from './profiles.js';
 
-type WithRequestField = Extract<(typeof FORMATS)[number], { requestField: object }>;
+type WithRequestObject = Extract<(typeof FORMATS)[number], { checks: { own: object } }>;
 
 /** The request objects format modules bring, each named after its profile (FA(3)'s `ksef`). */
 const FORMAT_REQUEST_FIELDS = Object.fromEntries(
-  FORMATS.flatMap((format) => ('requestField' in format ? [[format.id, format.requestField]] : [])),
-) as { [F in WithRequestField as F['id']]: F['requestField'] };
+  FORMATS.flatMap((format) =>
+    'checks' in format && 'own' in format.checks ? [[format.id, format.checks.own.field]] : [],
+  ),
+) as { [F in WithRequestObject as F['id']]: F['checks']['own']['field'] };
 
 /**
  * The body of the e-invoice routes (and their MCP tools): the invoice of /v1/invoice.pdf plus the

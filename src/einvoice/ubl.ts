@@ -1,4 +1,5 @@
-import type { EAddress, EInvoiceDocument, EParty, ENote } from './document.js';
+import type { EAddress, EInvoiceDocument, EParty } from './document.js';
+import type { ENote } from './legalNotes.js';
 import { el, leaf, serializeXml, type XmlChild, type XmlElement } from './xml.js';
 
 /**

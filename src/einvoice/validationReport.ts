@@ -2,10 +2,14 @@ import * as v from 'valibot';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import type { Issue } from '../errors.js';
-import type { FatturaPAFields } from './formats/fatturapa/fields.js';
-import { fatturaPAReport, FatturaPAReportSchema } from './formats/fatturapa/request.js';
-import { taxInTaxCurrency } from './formats/pint/taxCurrency.js';
+import { taxInTaxCurrency } from '../invoice/taxCurrency.js';
 import { DEFAULT_PROFILE, EINVOICE_PROFILES, PROFILES, type EInvoiceProfile } from './profiles.js';
+
+/** What validate answers of a format's own request object (formats/format.ts OwnRequestObject.report), by profile. */
+const OWN_REPORTS = EINVOICE_PROFILES.flatMap((profile) => {
+  const report = PROFILES[profile].checks?.own?.report;
+  return report ? [[profile, report] as const] : [];
+});
 
 /** The body of a 200 from POST /v1/e-invoice/validate. */
 export const EInvoiceValidationSchema = v.object({
@@ -60,24 +64,7 @@ export const EInvoiceValidationSchema = v.object({
     TotalsReportSchema,
     v.description('The totals, as POST /v1/invoice/validate answers them; the XML carries exactly these amounts.'),
   ),
-  format_amounts: v.optional(
-    v.pipe(
-      v.record(v.string(), v.string()),
-      v.description(
-        'Profile ksef: the FA(3) amounts as the XML writes them, by element (P_13_1, P_14_1, P_14_1W, …, P_15); for a ZAL the advance received, shared among the rates.',
-      ),
-    ),
-  ),
-  // FatturaPA's report is structured (per rate and Natura, the SDI file name), more than a flat
-  // element-to-amount record like format_amounts can carry, so it keeps its own object.
-  fatturapa: v.optional(
-    v.pipe(
-      FatturaPAReportSchema,
-      v.description(
-        'Profile fatturapa: the SDI file name and the amounts of the FatturaPA (DatiRiepilogo per rate and Natura, pension fund, withholding, stamp duty, ImportoTotaleDocumento, ImportoPagamento), exactly as the XML carries them.',
-      ),
-    ),
-  ),
+  ...Object.fromEntries(OWN_REPORTS.map(([, report]) => [report.key, report.schema])),
 });
 
 export type EInvoiceValidation = v.InferOutput<typeof EInvoiceValidationSchema>;
@@ -86,7 +73,7 @@ export function buildEInvoiceValidation(
   prepared: PreparedInvoice,
   issues: Issue[],
   profile: EInvoiceProfile = DEFAULT_PROFILE,
-  own: { formatAmounts?: Record<string, string>; fatturapa?: FatturaPAFields } = {},
+  own?: unknown,
 ): EInvoiceValidation {
   const definition = PROFILES[profile];
   return {
@@ -105,7 +92,12 @@ export function buildEInvoiceValidation(
         }
       : {}),
     totals: buildTotalsReport(prepared),
-    ...(own.formatAmounts ? { format_amounts: own.formatAmounts } : {}),
-    ...(own.fatturapa ? { fatturapa: fatturaPAReport(prepared, own.fatturapa) } : {}),
+    ...ownReport(prepared, profile, own),
   };
+}
+
+/** The format's report of its own request object, as a field of its own (a request checked without one: none). */
+function ownReport(prepared: PreparedInvoice, profile: EInvoiceProfile, own: unknown): Record<string, unknown> {
+  const report = PROFILES[profile].checks?.own?.report;
+  return report && own !== undefined ? { [report.key]: report.build(prepared, own) } : {};
 }

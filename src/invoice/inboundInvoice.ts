@@ -7,8 +7,8 @@
  */
 import type { LabelKey } from './labelKeys.js';
 
-/** The syntax read: the EN 16931 bindings, or one a format module brings (src/einvoice/formats/). */
-type Syntax = 'cii' | 'ubl' | 'zugferd1' | 'fa3' | 'fatturapa';
+/** The syntax read: the EN 16931 bindings (cii, ubl), or one a format module's reader brings (src/einvoice/formats/). */
+type Syntax = 'cii' | 'ubl' | (string & {});
 
 export interface InAddress {
   lines: string[];
@@ -189,8 +189,8 @@ export interface InboundInvoice {
   reissueFields?: Record<string, unknown>;
   /**
    * A syntax with arithmetic of its own (FA(3): gross-priced lines, advances, settlements): its totals
-   * compared by its reader under its own rules; src/einvoice/inbound/inboundTotals.ts then answers these
-   * instead of recomputing by EN 16931's.
+   * compared by its reader under its own rules, which its format's reading.totals hook answers
+   * (src/einvoice/formats/format.ts) instead of EN 16931's recomputation.
    */
   ownTotals?: TotalsComparison;
   /** Terms whose legal name in the document's own language matters (FA(3): its kind, Adnotacje, rate codes). */

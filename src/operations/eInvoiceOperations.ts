@@ -1,18 +1,11 @@
 import type { FontStore } from '../themes/fontStore.js';
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
-import { EXAMPLE_FATTURAPA_REQUEST } from '../einvoice/formats/fatturapa/example.js';
-import {
-  FATTURAPA_ROUTE_DESCRIPTION,
-  fatturaPAFieldsOf,
-  produceFatturaPA,
-  withFatturaPAProfile,
-} from '../einvoice/formats/fatturapa/request.js';
-import { FORMATS } from '../einvoice/formats/registry.js';
+import { FORMATS, OWN_SYNTAX_FORMATS, operationIdOf, type OwnSyntaxFormat } from '../einvoice/formats/registry.js';
 import { withPrintedLegalNotes } from '../einvoice/legalNotes.js';
 import { specimenXml } from '../einvoice/specimenMarks.js';
-import { specimenFa3 } from '../einvoice/formats/ksef/fa3Specimen.js';
 import { asSpecimen } from '../invoice/specimen.js';
+import { fileStem, writeOwnSyntax, type OwnSyntaxFile } from '../einvoice/ownSyntax.js';
 import {
   checkEInvoice,
   prepareEInvoice,
@@ -20,9 +13,6 @@ import {
   type ProfiledInvoice,
 } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../einvoice/profiles.js';
-import { KSEF_EXAMPLE } from '../einvoice/formats/ksef/ksefExample.js';
-import { KSEF_ROUTE_DESCRIPTION } from '../einvoice/formats/ksef/ksefDocs.js';
-import { parseKsefRoute, type KsefXml } from '../einvoice/formats/ksef/ksefRoute.js';
 import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
@@ -34,8 +24,9 @@ import { storedThemeResolver } from './themeOperations.js';
 
 /**
  * The e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like /v1/invoice.pdf:
- * EN 16931 and the profile's national rules → 400 before any 402, then verify → produce → settle)
- * and a free validate. Each paid handler calls one function that returns its file as a PaidAnswer.
+ * EN 16931 and the profile's national rules → 400 before any 402, then verify → produce → settle),
+ * one route per syntax of a format's own (its module's writer: FA(3), FatturaPA) and a free
+ * validate. Each paid handler calls one function that returns its file as a PaidAnswer.
  */
 
 /** The request of a route producing `format`: the profile examples that exist in that format, named after their profile. */
@@ -120,11 +111,7 @@ export function eInvoiceOperations(
       schema: EInvoiceValidationSchema,
       example: buildEInvoiceValidation(prepareEInvoice(EXAMPLE_EINVOICE), [], DEFAULT_PROFILE),
     },
-    compute: (checked) =>
-      buildEInvoiceValidation(checked.prepared, checked.issues, checked.profile, {
-        formatAmounts: checked.formatAmounts,
-        fatturapa: fatturaPAFieldsOf(checked),
-      }),
+    compute: (checked) => buildEInvoiceValidation(checked.prepared, checked.issues, checked.profile, checked.own),
   };
 
   return [
@@ -139,70 +126,32 @@ export function eInvoiceOperations(
       'EN 16931 e-invoice as OASIS UBL 2.1 XML (paid, x402)',
       'The invoice as OASIS UBL 2.1 XML with the EN 16931 customization (or XRechnung, Peppol BIS Billing 3.0, France with their profile): an Invoice, or a CreditNote when document_type is credit_note.',
     ),
-    ksefOperation(),
-    fatturaPAOperation(),
+    ...OWN_SYNTAX_FORMATS.map(ownSyntaxOperation),
     validate,
   ];
 }
 
-/** Italy's FatturaPA: its own request object beside the invoice, its own file name. */
-function fatturaPAOperation(): Operation<ProfiledInvoice> {
+/** The route of a syntax of a format's own, all from its module's writer (formats/format.ts OwnSyntaxWriter). */
+function ownSyntaxOperation(format: OwnSyntaxFormat): Operation<OwnSyntaxFile> {
+  const { writer } = format;
   return {
     method: 'POST',
-    path: '/v1/e-invoice/fatturapa.xml',
-    operationId: 'v1_e_invoice_fatturapa_xml',
-    summary: "Italy's FatturaPA 1.2.3 e-invoice (FPR12; FPA12 on request) checked as the SDI would (paid, x402)",
-    description: FATTURAPA_ROUTE_DESCRIPTION,
+    path: writer.route,
+    operationId: operationIdOf(writer.route),
+    summary: writer.summary,
+    description: writer.description,
     tag: 'Invoices',
     request: {
       schema: EInvoiceRequestSchema,
-      example: EXAMPLE_FATTURAPA_REQUEST,
-      parse: (body: unknown) => prepareProfiledEInvoice(withFatturaPAProfile(body), 'fatturapa'),
+      example: format.example,
+      parse: (body: unknown) => writeOwnSyntax(format, body),
     },
-    response: {
-      contentType: 'application/xml',
-      description:
-        'The FatturaPA XML, UTF-8, named in Content-Disposition as the SDI expects (IT<id>_<progressive>.xml).',
-    },
-    // Paid with test money: the specimen note leads the Causale (FatturaPA has no test flag).
-    handle: (checked, { specimen = false }) => {
-      const { xml, fileName, signatureRequired } = produceFatturaPA(
-        specimen ? asSpecimen(checked.prepared) : checked.prepared,
-        fatturaPAFieldsOf(checked)!,
-      );
-      return {
-        contentType: 'application/xml; charset=utf-8',
-        body: xml,
-        headers: {
-          'Content-Disposition': `attachment; filename="${fileName}"`,
-          ...(signatureRequired
-            ? {
-                'X-FatturaPA-Signature':
-                  'required: the SDI accepts FPA12 only signed by the sender (CAdES-BES .p7m or XAdES-BES)',
-              }
-            : {}),
-        },
-      };
-    },
-  };
-}
-
-/** Poland's KSeF: the FA(3) XML its own route checks and writes (formats/ksef/ksefRoute.ts). */
-function ksefOperation(): Operation<KsefXml> {
-  return {
-    method: 'POST',
-    path: '/v1/e-invoice/ksef.xml',
-    operationId: 'v1_e_invoice_ksef_xml',
-    summary: 'Poland KSeF e-invoice as FA(3) XML, to upload to KSeF (paid, x402)',
-    description: KSEF_ROUTE_DESCRIPTION,
-    tag: 'Invoices',
-    request: { schema: EInvoiceRequestSchema, example: KSEF_EXAMPLE, parse: (body: unknown) => parseKsefRoute(body) },
-    response: { contentType: 'application/xml', description: 'The FA(3) XML, UTF-8.' },
-    // Paid with test money: the specimen note leads the footer (FA(3) has no test flag, fa3Specimen.ts).
-    handle: ({ xml, fileName }, { specimen = false }) => ({
-      contentType: 'application/xml; charset=utf-8',
-      body: specimen ? specimenFa3(xml) : Buffer.from(xml),
-      headers: { 'Content-Disposition': `attachment; filename="${fileName}"` },
+    response: { contentType: writer.mediaType, description: writer.answer },
+    // Paid with test money: the file marked as a test document the way the format can (its specimen hook).
+    handle: ({ checked, written }, { specimen = false }) => ({
+      contentType: `${writer.mediaType}; charset=utf-8`,
+      body: Buffer.from(specimen ? writer.specimen(checked, written.file) : written.file),
+      headers: { 'Content-Disposition': `attachment; filename="${written.fileName}"`, ...written.headers },
     }),
   };
 }
@@ -232,7 +181,7 @@ export function produceFacturX(
       contentType: 'application/pdf',
       body: toFacturXPdf(pdf, { xml, conformanceLevel: hybrid.conformanceLevel, fileName: hybrid.fileName }),
       headers: {
-        'Content-Disposition': `inline; filename="${fileStem(prepared)}-${profile === 'xrechnung' ? 'xrechnung' : 'factur-x'}.pdf"`,
+        'Content-Disposition': `inline; filename="${fileStem(prepared)}-${hybrid.fileName.replace(/\.xml$/, '')}.pdf"`,
         'X-Page-Count': String(pages),
       },
     };
@@ -252,9 +201,4 @@ function produceXml(
       'Content-Disposition': `attachment; filename="${fileStem(prepared)}-${profile === DEFAULT_PROFILE ? '' : `${profile}-`}${syntax}.xml"`,
     },
   };
-}
-
-/** A safe file name from the invoice number: letters, digits, dot, dash, underscore. */
-function fileStem(prepared: PreparedInvoice): string {
-  return `invoice-${prepared.invoice.invoice_number.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64)}`;
 }

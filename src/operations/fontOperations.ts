@@ -65,8 +65,11 @@ export function fontOperations(
     method: 'PUT',
     path: '/v1/fonts',
     operationId: 'v1_fonts_put',
+    // A font file is uploaded over HTTP (PUT /v1/fonts, the raw bytes); as an MCP tool its entry
+    // pushed the e-invoice tools' profile enum out of tools/list's budget.
+    mcpTool: false,
     summary: 'Store a brand font and get its id (free)',
-    description: `Stores a font file for invoices to print in, and answers its id ("sha256:" and the SHA-256 of the file: the same file, the same id), its family, style (normal, italic), weight (100–900) and format. The body is the file itself (Content-Type font/ttf, font/otf, font/woff, font/woff2 or application/octet-stream), at most ${maxBytes} bytes; or JSON { "font_base64" } as over MCP. A theme then names it: "font": "<id>" (body text), "heading_font", "font_bold", "heading_font_bold"; characters the font lacks are drawn in the service's fonts. The PDF embeds only the glyphs it uses. Refused with 400 font_invalid and the reason: not a font, truncated or damaged, a collection (.ttc), a variable font (upload static instances), a licence that forbids embedding (OS/2 fsType), too large, or refused by Chromium's font sanitiser. By uploading you confirm you hold the right to embed the font in documents; the service never serves it back. A stored font expires ${FONT_TTL_SECONDS / 86400} days after it was last put.`,
+    description: `Stores a font file for invoices to print in, and answers its id ("sha256:" and the SHA-256 of the file: the same file, the same id), its family, style (normal, italic), weight (100–900) and format. The body is the file itself (Content-Type font/ttf, font/otf, font/woff, font/woff2 or application/octet-stream), at most ${maxBytes} bytes; or JSON { "font_base64" }. Not an MCP tool: an agent uploads the file over HTTP. A theme then names it: "font": "<id>" (body text), "heading_font", "font_bold", "heading_font_bold"; characters the font lacks are drawn in the service's fonts. The PDF embeds only the glyphs it uses. Refused with 400 font_invalid and the reason: not a font, truncated or damaged, a collection (.ttc), a variable font (upload static instances), a licence that forbids embedding (OS/2 fsType), too large, or refused by Chromium's font sanitiser. By uploading you confirm you hold the right to embed the font in documents; the service never serves it back. A stored font expires ${FONT_TTL_SECONDS / 86400} days after it was last put.`,
     tag: 'Invoices',
     request: {
       schema: FontJsonSchema,

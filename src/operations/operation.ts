@@ -28,6 +28,11 @@ export interface Operation<TInput = unknown> {
   summary: string;
   description: string;
   tag: 'Invoices' | 'Helpers' | 'Discovery' | 'Operations';
+  /**
+   * false: over HTTP only, not an MCP tool although its tag would make it one (a file upload that an
+   * agent has no use for over MCP, and whose entry would squeeze the other tools in tools/list's budget).
+   */
+  mcpTool?: false;
   /** JSON request body: parsed and validated on the compute pool (every issue listed) before payment or work. */
   request?: {
     schema: v.GenericSchema;

@@ -6,6 +6,8 @@ import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { themeOperations } from './themeOperations.js';
 import { fontOperations } from './fontOperations.js';
+import { verifactuOperations } from './verifactuOperations.js';
+import type { SistemaInformatico } from '../einvoice/formats/verifactu/system.js';
 import type { FontStore } from '../themes/fontStore.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { BatchOptions } from '../batch/produceBatch.js';
@@ -24,6 +26,8 @@ export interface OperationDependencies {
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
   assembleZip?: BatchOptions['assembleZip'];
+  /** SistemaInformatico of Spain's VERI*FACTU records: this service as configured (VERIFACTU_* settings). */
+  verifactuSystem?: SistemaInformatico | undefined;
 }
 
 /**
@@ -36,6 +40,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes, deps.fonts),
     ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes, deps.fonts),
+    ...verifactuOperations(deps.verifactuSystem),
     ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip, deps.fonts),
     ...themeOperations(deps.themes),
     ...fontOperations(deps.fonts, deps.renderer, deps.fontMaxBytes),

@@ -1,5 +1,5 @@
 import { DEFAULT_DESIGN } from '../invoice/designFields.js';
-import type { InboundNote } from '../einvoice/inbound/fileDocuments.js';
+import type { InboundNote } from '../invoice/inboundNotes.js';
 import type { InboundInvoice, TotalsComparison, VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalogs } from './labelCatalogs.js';
 import type { InboundView, InvoiceView } from './invoiceView.js';

@@ -72,6 +72,7 @@ test('/.well-known/x402 lists only priced routes, with the offer', async () => {
       '/v1/e-invoice/ubl.xml',
       '/v1/e-invoice/ksef.xml',
       '/v1/e-invoice/fatturapa.xml',
+      '/v1/e-invoice/verifactu.xml',
       '/v1/invoices.zip',
       '/v1/e-invoice/render.pdf',
     ].map((path) => `${base}${path}`),

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { fa3AmountFields } from '../../src/einvoice/formats/ksef/fa3Amounts.js';
 import { writeFa3 } from '../../src/einvoice/formats/ksef/writeFa3.js';
 import { checkEInvoice } from '../../src/einvoice/prepareEInvoice.js';
-import { checkKsefRequest, type KsefInvoice } from '../../src/einvoice/formats/ksef/ksefRequest.js';
+import type { KsefChecked, KsefInvoice } from '../../src/einvoice/formats/ksef/ksefRequest.js';
+import { buildEInvoiceValidation } from '../../src/einvoice/validationReport.js';
 import { ksefArbitrary } from '../fixtures/ksefArbitrary.js';
 import { KSEF_EXAMPLES } from '../fixtures/ksefExamples.js';
 import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
@@ -24,13 +25,17 @@ const CREATED = new Date('2026-03-02T10:00:00Z');
 
 const accepted = (name: string, body: unknown): [string, KsefInvoice] => {
   const json = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-  const { issues, profile, formatAmounts } = checkEInvoice(json);
+  const { issues, profile, prepared, own } = checkEInvoice(json);
   assert.deepEqual(issues, [], `${name} passes the service's own checks`);
   assert.equal(profile, 'ksef');
   // The module's own check (what the writer takes) gives validate's amounts (format_amounts).
-  const { profile: _profile, ...invoiceBody } = json;
-  const { issues: _issues, ...checked } = checkKsefRequest(invoiceBody);
-  assert.deepEqual(fa3AmountFields(checked.amounts), formatAmounts, `${name}: validate answers the written amounts`);
+  const checked = { prepared, ...(own as KsefChecked) };
+  const report = buildEInvoiceValidation(prepared, issues, profile, own);
+  assert.deepEqual(
+    fa3AmountFields(checked.amounts),
+    (report as Record<string, unknown>).format_amounts,
+    `${name}: validate answers the written amounts`,
+  );
   return [name, checked];
 };
 const corpus: [string, KsefInvoice][] = [

@@ -6,7 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseKsefRoute } from '../../src/einvoice/formats/ksef/ksefRoute.js';
+import { ksef as KSEF_FORMAT } from '../../src/einvoice/formats/ksef/format.js';
+import { writeOwnSyntax } from '../../src/einvoice/ownSyntax.js';
 import { KSEF_EXAMPLE } from '../../src/einvoice/formats/ksef/ksefExample.js';
 import { withKsefChecksum } from '../../src/einvoice/formats/ksef/ksefNumber.js';
 import { readForRender } from '../../src/einvoice/inbound/readInboundRequest.js';
@@ -51,7 +52,7 @@ const post = (path: string, body: Uint8Array | string, type = 'application/xml')
     request.end(body);
   });
 
-const OWN = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).xml;
+const OWN = writeOwnSyntax(KSEF_FORMAT, KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).written.file;
 const SELLER_NIP = '5250000009';
 
 describe('inspect', { skip: examplesMissing }, () => {

@@ -7,7 +7,8 @@ import { prepareBatch } from '../../src/batch/batchRequest.js';
 import { produceBatch } from '../../src/batch/produceBatch.js';
 import { specimenBatch } from '../../src/operations/specimenBatch.js';
 import { specimenFa3 } from '../../src/einvoice/formats/ksef/fa3Specimen.js';
-import { parseKsefRoute } from '../../src/einvoice/formats/ksef/ksefRoute.js';
+import { ksef as KSEF_FORMAT } from '../../src/einvoice/formats/ksef/format.js';
+import { writeOwnSyntax } from '../../src/einvoice/ownSyntax.js';
 import { readInbound } from '../../src/einvoice/inbound/readInbound.js';
 import { SPECIMEN_NOTE } from '../../src/invoice/specimen.js';
 import { eInvoiceOperations } from '../../src/operations/eInvoiceOperations.js';
@@ -26,7 +27,7 @@ const withoutNotes = { ...KSEF_EXAMPLES['ksef-vat-example'], notes: undefined };
 
 test('the note is the first footer text, with or without the invoice’s own notes', () => {
   for (const body of [withNotes, withoutNotes]) {
-    const marked = specimenFa3(parseKsefRoute(body, NOW).xml);
+    const marked = specimenFa3(writeOwnSyntax(KSEF_FORMAT, body, NOW).written.file);
     const { invoice } = readInbound(marked, 'xml');
     assert.equal(invoice.notes.filter((note) => note.subject === undefined)[0]?.text, SPECIMEN_NOTE);
     if (body.notes) assert.ok(invoice.notes.some((note) => note.text === body.notes));
@@ -35,7 +36,7 @@ test('the note is the first footer text, with or without the invoice’s own not
 
 test('the single route marks the file only when paid with test money', () => {
   const route = eInvoiceOperations(undefined).find((operation) => operation.path === '/v1/e-invoice/ksef.xml')!;
-  const parsed = parseKsefRoute(withNotes, NOW);
+  const parsed = writeOwnSyntax(KSEF_FORMAT, withNotes, NOW);
   const answer = (specimen: boolean) =>
     (route.handle as (input: unknown, call: { signal: AbortSignal; specimen: boolean }) => { body: Buffer })(parsed, {
       signal: AbortSignal.timeout(10_000),
@@ -58,8 +59,11 @@ test('a ksef batch paid with test money: every file carries the note once (the s
 test('check-xml ksef-fa3 accepts the marked files', { skip: oracleMissing }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'ksef-fa3-specimen-'));
   try {
-    writeFileSync(join(dir, 'with-notes.xml'), specimenFa3(parseKsefRoute(withNotes, NOW).xml));
-    writeFileSync(join(dir, 'without-notes.xml'), specimenFa3(parseKsefRoute(withoutNotes, NOW).xml));
+    writeFileSync(join(dir, 'with-notes.xml'), specimenFa3(writeOwnSyntax(KSEF_FORMAT, withNotes, NOW).written.file));
+    writeFileSync(
+      join(dir, 'without-notes.xml'),
+      specimenFa3(writeOwnSyntax(KSEF_FORMAT, withoutNotes, NOW).written.file),
+    );
     const result = runCheckXml('ksef-fa3', dir);
     assert.equal(result.files, 2, result.output.slice(0, 2000));
     assert.equal(result.fatal, 0, result.output.slice(0, 4000));

@@ -54,8 +54,12 @@ describe('tools/list', () => {
     assert.ok(total <= TOOL_LIST_BUDGET_BYTES, `tools/list is ${total} bytes`);
     for (const [name, bytes] of sizes) assert.ok(bytes <= TOOL_BUDGET_BYTES, `${name} is ${bytes} bytes`);
     const names = new Set(tools.map((tool) => tool.name));
-    const operations = operationList().filter((row) => row.tag === 'Invoices' || row.tag === 'Helpers');
+    const operations = operationList().filter(
+      (row) => (row.tag === 'Invoices' || row.tag === 'Helpers') && row.mcpTool !== false,
+    );
     for (const row of operations) assert.ok(names.has(row.operationId), `${row.operationId} is a tool`);
+    for (const row of operationList().filter((row) => row.mcpTool === false))
+      assert.ok(!names.has(row.operationId), `${row.operationId} is HTTP only`);
     assert.ok(names.has('field_schema'));
   });
 

@@ -193,25 +193,15 @@ function importCycles(edges: Map<string, Edge[]>): string[][] {
   return cycles;
 }
 
-/**
- * Until issue 48's registry work lands: the one cycle left, in src/einvoice/ (the generic document
- * builder reads the list of every format: document.ts → profiles.ts → formats/registry.ts →
- * formats/…/format.ts → formats/format.ts → document.ts). A cycle wholly inside src/einvoice/ is
- * let through, any other fails; delete this once main has that work.
- */
-const isEInvoiceRegistryCycle = (set: string[]) => set.every((file) => partOf(file) === 'einvoice');
-
 test('no import cycle in src/, type-only imports included', () => {
-  const described = importCycles(graph)
-    .filter((set) => !isEInvoiceRegistryCycle(set))
-    .map((set) =>
-      set
-        .map((file) => {
-          const inside = graph.get(file)!.filter(({ target }) => set.includes(target));
-          return `${relative(SRC, file)} → ${inside.map(({ target, typeOnly }) => relative(SRC, target) + (typeOnly ? ' (type)' : '')).join(', ')}`;
-        })
-        .sort(),
-    );
+  const described = importCycles(graph).map((set) =>
+    set
+      .map((file) => {
+        const inside = graph.get(file)!.filter(({ target }) => set.includes(target));
+        return `${relative(SRC, file)} → ${inside.map(({ target, typeOnly }) => relative(SRC, target) + (typeOnly ? ' (type)' : '')).join(', ')}`;
+      })
+      .sort(),
+  );
   assert.deepEqual(described, []);
 });
 

@@ -16,6 +16,7 @@ test('defaults serve on loopback in local payment mode', () => {
     v1_e_invoice_ubl_xml: '0.01',
     v1_e_invoice_ksef_xml: '0.01',
     v1_e_invoice_fatturapa_xml: '0.01',
+    v1_e_invoice_verifactu_xml: '0.01',
     v1_invoices_zip: '0.02',
     v1_e_invoice_render_pdf: '0.02',
   });
@@ -51,6 +52,7 @@ test('production mode needs a payTo; prices merge with the defaults', () => {
     v1_e_invoice_ubl_xml: '0.01',
     v1_e_invoice_ksef_xml: '0.01',
     v1_e_invoice_fatturapa_xml: '0.01',
+    v1_e_invoice_verifactu_xml: '0.01',
     v1_invoices_zip: '0.02',
     v1_e_invoice_render_pdf: '0.02',
     v1_late_fee: '0.01',

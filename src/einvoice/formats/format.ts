@@ -4,92 +4,132 @@ import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import type { EInvoiceDocument } from '../document.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
-import type { InboundTotalsRules } from '../inbound/inboundTotals.js';
-import type { InboundInvoice } from '../inbound/model.js';
+import type { InboundInvoice, TotalsComparison } from '../inbound/model.js';
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
 import type { Rule } from '../rules.js';
 
 /**
  * One e-invoice format or profile, declared in one place (src/einvoice/formats/<id>/format.ts) and
- * listed by the registry (registry.ts): what it writes, how a received document is recognised as
- * it, the request fields it needs, its own rule checks with the official rule-set versions they
- * follow, and its line of docs. The profile enums, /v1/schema's profile list, the OpenAPI
- * examples, the MCP tool descriptions, inspect's detection and the table of
- * docs/e-invoices-national.md are derived from the registry; docs/architecture.md shows how to add one.
+ * listed by the registry (registry.ts). Its fields are grouped by what they serve: what it is (as
+ * clients are told), writing, checking, reading and printing. Everything the service says or does
+ * per format derives from here: the profile enum and /v1/schema, the e-invoice routes of a syntax of
+ * its own with their prices, OpenAPI entries and MCP tools, the batch formats, validate's report,
+ * inspect's recognition and the docs' tables (docs/architecture.md, generated from these comments,
+ * shows how to add one). Code outside src/einvoice/formats/ names no format.
  */
-export interface FormatModule<Id extends string = string, Syntax extends string = string> {
+export interface FormatModule<Id extends string = string, Syntax extends string = string, Own = unknown> {
+  // — What it is —
   /** The request's `profile` value; also the folder name. */
   id: Id;
+  /** Its name in /v1/schema, inspect's answer and refusals. */
   title: string;
   /** One line for the `profile` field's description and llms.txt, e.g. "XRechnung 3.0, CII, UBL or Factur-X". */
   blurb: string;
-  /** The syntaxes this profile is written in: the EN 16931 bindings (cii, ubl, factur-x) or its own. */
-  writes: readonly Syntax[];
-  /** BT-24 as written; the identifier a received document is first recognised by. */
+  /** BT-24 as written; validate answers it, and a received document is first recognised by it. */
   specification: string;
   /** BT-23 when the request names none. */
   defaultBusinessProcess?: string;
+  /** The official rule sets its checks implement, with the versions they follow (validate, /v1/schema). */
+  ruleSets: readonly string[];
+  /** The request fields it requires beyond EN 16931 (what its checks ask for), in words (/v1/schema). */
+  requiredFields: readonly string[];
+  /** Its lines in the docs: docs/e-invoices-national.md's table (generated) and, with `reading`, llms.txt. */
+  docs: FormatDocs;
+  /** A request that passes its checks: an OpenAPI example named after it, and its own route's example. */
+  example?: InvoiceInput & { profile: Id };
+
+  // — Writing —
+  /** The syntaxes it is written in: the EN 16931 bindings (cii, ubl, factur-x) or one of its own (with `writer`). */
+  writes: readonly Syntax[];
   /** Factur-X / ZUGFeRD hybrid: the embedded file's name and the XMP fx:ConformanceLevel. */
   hybrid?: { fileName: string; conformanceLevel: 'EN 16931' | 'XRECHNUNG' };
-  /** The official rule sets `rules` implement, with the versions they follow. */
-  ruleSets: readonly string[];
-  /** The request fields the profile requires beyond EN 16931 (what `rules` ask for), in words. */
-  requiredFields: readonly string[];
-  /** The profile's own checks, run after EN 16931's on every request naming it (and on inspect). */
-  rules: readonly Rule[];
-  /**
-   * A received EN 16931 document (CII or UBL) is this profile's when this says so, e.g. by its
-   * BT-24; inspect then checks it under this profile. Absent: never recognised (EN 16931 is the
-   * fallback).
-   */
-  recognise?: (document: InboundInvoice) => boolean;
-  /** The kind of document a recognised BT-24 names beside the profile (PINT: self-billing), shown after its title. */
-  documentKind?: (document: InboundInvoice) => string | undefined;
-  /** A recognised document's totals as its own rules compute them where they differ from EN 16931's (Peppol PINT). */
-  inboundTotals?: (document: InboundInvoice) => InboundTotalsRules;
-  /**
-   * A recognised document's JSON invoice completed with the profile's own fields it states (PINT's
-   * tax registration numbers, emirates, tax currency…), so that its rules and a re-issue see them.
-   */
-  inboundFields?: (document: InboundInvoice, invoice: InvoiceInput, folded: string[]) => InvoiceInput;
-  /** The document as the JSON invoice re-issues it, where the profile writes it another way (PINT JP: a return invoice as a credit note). */
-  reissuedAs?: (document: InboundInvoice) => InboundInvoice | undefined;
-  /** A recognised document's rule findings without those its own rules judge on what the JSON invoice cannot state. */
-  inboundIssues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
-  /** A request object of the format's own, optional, named after its id on the e-invoice request (FA(3)'s `ksef`). */
-  requestField?: v.OptionalSchema<v.GenericSchema, undefined>;
-  /**
-   * A format whose checks need more than the invoice (FA(3)'s `ksef`, FatturaPA's `fatturapa`
-   * object): the request without `profile` checked by the module itself instead of EN 16931 +
-   * `rules` (prepareEInvoice.ts); every issue returned, not thrown, unless the body is no valid
-   * invoice or its own object is malformed.
-   */
-  checkRequest?: (invoiceBody: unknown) => CheckedRequest;
-  /** A syntax of the format's own (FA(3), FatturaPA, ZUGFeRD 1.0) that inbound reads. */
-  reader?: OwnSyntaxReader;
-  /** A syntax of the format's own that it writes: the file for a prepared invoice. */
-  writer?: OwnSyntaxWriter;
-  /** The docs' line for this profile (docs/e-invoices-national.md's table, generated). */
-  docs: { whatYouGet: string; formats: string; businessProcess: string };
-  /** The profile's own codes and fields on top of the EN 16931 document (Peppol PINT, Croatia). */
+  /** Its own codes and fields on top of the EN 16931 document written as CII or UBL (Peppol PINT, Croatia). */
   adapt?: (document: EInvoiceDocument, prepared: PreparedInvoice) => EInvoiceDocument;
-  /** EN 16931's rules as the profile applies them (PINT: on its own tax identifier); default checkEn16931. */
-  baseRules?: (prepared: PreparedInvoice) => Issue[];
-  /** A request that passes the profile's rules: an OpenAPI example named after the profile. */
-  example?: InvoiceInput & { profile: Id };
+  /** A syntax of its own (FA(3), FatturaPA): its route, file and specimen mark; its batch format follows. */
+  writer?: OwnSyntaxWriter<Own>;
+
+  // — Checking —
+  /** How a request naming it is checked before payment (and a received document by inspect); absent: EN 16931 alone. */
+  checks?: FormatChecks<Own>;
+
+  // — Reading —
+  /** Hooks for a received document recognised as its own (inspect, render.pdf); absent: never recognised. */
+  reading?: ReadingHooks;
+  /** A syntax of its own that inbound reads (FA(3), FatturaPA, ZUGFeRD 1.0). */
+  reader?: OwnSyntaxReader;
+
+  // — Printing —
+  /** A code a printed copy of its documents must carry (FA(3): the KSeF verification QR, KOD I). */
+  verificationCode?: VerificationCodeHook;
+}
+
+/** A format's lines in the docs. */
+interface FormatDocs {
+  whatYouGet: string;
+  formats: string;
+  businessProcess: string;
+  /** llms.txt's paragraph on reading and printing its received documents, where it has more to say than its title. */
+  reading?: string;
 }
 
 /**
- * A request checked by its format's module. `formatAmounts` are the amounts as the format writes
- * them, which validate answers beside its totals; `own` is the format's own request object parsed
- * and checked (FatturaPA's fields), which travels on with the invoice to the format's writer and
- * validate's report; only the module that returned it reads it (formats/fatturapa/request.ts).
+ * The checks of a request under a format, composed in this order by prepareEInvoice.ts: the base
+ * (EN 16931's rules, or the format's version of them), then its own rules, then the checks of its own
+ * request object. A malformed request object, like a malformed invoice, is a 400 before any check.
  */
-export interface CheckedRequest {
-  prepared: PreparedInvoice;
-  issues: Issue[];
-  formatAmounts?: Record<string, string>;
-  own?: unknown;
+export interface FormatChecks<Own = unknown> {
+  /**
+   * EN 16931's rules as the format applies them (PINT: on its own tax identifier). Absent: EN 16931's
+   * own (rules.ts checkEn16931), with an invoice's model failures named by their EN 16931 rule ids.
+   * `none`: a syntax that is not EN 16931 (FA(3), FatturaPA), whose own checks stand alone.
+   */
+  base?: 'none' | ((prepared: PreparedInvoice) => Issue[]);
+  /** The profile's own rules, each with its official id, run after the base. */
+  rules?: readonly Rule[];
+  /** A request object of the format's own, named after its id (FA(3)'s `ksef`, FatturaPA's `fatturapa`). */
+  own?: OwnRequestObject<Own>;
+}
+
+/**
+ * A request object of a format's own, optional, beside the invoice: taken only with its profile
+ * (another profile refuses it by name), parsed with issues at `<id>.…`, then checked with the invoice.
+ */
+interface OwnRequestObject<Own = unknown> {
+  /** Its schema as the request documents it (OpenAPI, MCP) and as it is parsed (absent: `{}`). */
+  field: v.OptionalSchema<v.GenericSchema, undefined>;
+  /**
+   * Every issue of the invoice with the parsed object (returned, not thrown), and what the format
+   * keeps of the check (`own`): it travels with the checked request to the writer and validate's report.
+   */
+  check(prepared: PreparedInvoice, object: unknown): { issues: Issue[]; own: Own };
+  /** What validate answers for it beside the totals, as a field of its own (`key`). */
+  report?: {
+    key: string;
+    schema: v.OptionalSchema<v.GenericSchema, undefined>;
+    build(prepared: PreparedInvoice, own: Own): unknown;
+  };
+}
+
+/** Hooks for a received document that a format recognises as its own. */
+interface ReadingHooks {
+  /** Whether a received document is this format's (e.g. by its BT-24); inspect then checks it under this format. */
+  recognises(document: InboundInvoice): boolean;
+  /** The kind of document it names beside the profile (PINT: self-billing), shown after its title. */
+  kind?: (document: InboundInvoice) => string | undefined;
+  /**
+   * Its totals (BG-22) beside the totals its lines give, as its own rules compute them where they
+   * differ from EN 16931's (PINT's jurisdictions; FA(3)'s gross-priced lines and advances).
+   */
+  totals?: (document: InboundInvoice) => TotalsComparison;
+  /**
+   * Its JSON invoice completed with the format's own fields it states (PINT's tax registration
+   * numbers, emirates, tax currency…), so that its rules and a re-issue see them.
+   */
+  fields?: (document: InboundInvoice, invoice: InvoiceInput, folded: string[]) => InvoiceInput;
+  /** The document as the JSON invoice re-issues it, where the format writes it another way (PINT JP: a return invoice as a credit note). */
+  reissuedAs?: (document: InboundInvoice) => InboundInvoice | undefined;
+  /** Its rule findings without those its own rules judge on what the JSON invoice cannot state. */
+  issues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
 }
 
 /** A format this service reads but does not write (ZUGFeRD 1.0): no profile, only a reader. */
@@ -107,27 +147,27 @@ export interface OwnSyntaxReader {
   marker: string;
   /** Its specification identifiers as the inspect answer and the PDF name them (inbound/customizations.ts). */
   customizations?: readonly (readonly [RegExp, string])[];
+  /** Whether a parsed root element is this syntax's (namespace and local name). */
+  recognises(root: XNode): boolean;
+  read(root: XNode): InboundInvoice;
   /**
    * Every document of a file that may hold several (FatturaPA's bodies), in order; `read` is the
    * first. inspect compares each one's totals, and the `document` argument picks the one read.
    */
   readAll?(root: XNode): InboundInvoice[];
-  /** Whether `root` is this syntax's (namespace and local name). */
-  matches(root: XNode): boolean;
-  read(root: XNode): InboundInvoice;
-  /** A code a printed copy of this syntax's documents must carry (FA(3): the KSeF verification QR, KOD I). */
-  verificationCode?: VerificationCodeHook;
 }
 
 /**
  * How render.pdf prints a format's verification code (src/einvoice/inbound/readInboundRequest.ts asks
- * every reader's hook; the generic code knows no format): the render arguments it takes, and the code.
+ * every format's hook; the generic code knows no format): the render arguments it takes, and the code.
  */
 export interface VerificationCodeHook {
   /** Its render.pdf arguments (query parameters, or JSON fields as over MCP), each optional. */
   arguments: Record<string, v.OptionalSchema<v.GenericSchema, undefined>>;
+  /** The server settings (config.ts names) that give an argument's default when the request names none. */
+  defaults?: Record<string, string>;
   /**
-   * The code of a document this reader read (else undefined), from the bytes of its own file exactly as
+   * The code of a document of this format (else undefined), from the bytes of its own file exactly as
    * received (`file`: the XML sent, a .p7m's content or a PDF's attachment; undefined for an invoice inside
    * a Peppol envelope, src/einvoice/inbound/readInbound.ts) and the checked arguments, the server's
    * configured defaults (src/operations/inboundOperations.ts) under the request's.
@@ -140,22 +180,48 @@ export interface VerificationCodeHook {
   ): VerificationCode | undefined;
 }
 
+/** A request checked under its format: the invoice and what the format's own check kept (`own`). */
+interface CheckedRequest<Own = unknown> {
+  prepared: PreparedInvoice;
+  own?: Own;
+}
+
+/** A file written by a format's writer, with the answer's file name and headers where they are its own. */
+export interface WrittenFile {
+  file: Uint8Array;
+  /** Content-Disposition's name (default: invoice-<number><fileSuffix>). */
+  fileName?: string;
+  headers?: Record<string, string>;
+}
+
 /**
- * How a syntax of the format's own is written: from the request body (its `profile`, if any, the format's), since
- * such a format may take its own request object (FA(3)'s `ksef`), checked under its rules (an
- * InputRejected naming every issue, before any payment) and written in one step, on the compute pool.
+ * How a syntax of a format's own is written. Its route (src/operations/eInvoiceOperations.ts) takes
+ * the e-invoice request with `profile` absent or the format's, checks it under the format's checks
+ * (a 400 naming every issue, before any payment) and writes it on the compute pool; a batch item of
+ * the format is checked and written the same way.
  */
-interface OwnSyntaxWriter {
-  mediaType: string;
-  /** Its single route (src/operations/eInvoiceOperations.ts) and its files' name ending, which a batch of it uses too. */
+export interface OwnSyntaxWriter<Own = unknown> {
+  /** Its single route; its operation id, price and MCP tool name follow from it. */
   route: string;
+  /** The route's one-line summary (OpenAPI, MCP, llms.txt). */
+  summary: string;
+  /** The route's description (OpenAPI, MCP). */
+  description: string;
+  /** What the answer is, in OpenAPI. */
+  answer: string;
+  /** How the route's refusal (einvoice_rules_failed) names the rules broken, where not by the module's title. */
+  refusalName?: string;
+  mediaType: string;
+  /** Its files' name ending (after invoice-<number>), which a batch of it uses too. */
   fileSuffix: string;
+  /** The file of a request checked under the format, written at `at` (a file that states when it was made: FA(3)). */
+  write(checked: CheckedRequest<Own>, at: Date): WrittenFile;
   /**
-   * The format's specimen hook: with `specimen` (paid with test money) the file is marked as a test
-   * document the way the format can (FatturaPA: the specimen note leading Causale; CII and UBL are
-   * marked by src/einvoice/specimenMarks.ts). The prepared invoice answered stays unmarked.
+   * The file of the same request paid with test money: marked as a test document the way the format
+   * can (FA(3): the specimen note leads the footer; FatturaPA: it leads Causale; CII and UBL are
+   * marked by src/einvoice/specimenMarks.ts), from the checked request and its unmarked file.
    */
-  write(body: unknown, options?: { specimen?: boolean }): { prepared: PreparedInvoice; file: Uint8Array };
+  specimen(checked: CheckedRequest<Own>, written: Uint8Array): Uint8Array;
 }
 
 /** Declares a format module, keeping its id, syntaxes and example as literal types for the derived enums. */

@@ -7,13 +7,14 @@ import { peppol } from './peppol/format.js';
 import { pintAe, pintAunz, pintEu, pintJp, pintMy, pintSg } from './pint/formats.js';
 import { xrechnung } from './xrechnung/format.js';
 import { zugferd1 } from './zugferd1/format.js';
-import type { OwnSyntaxReader, ReadOnlyFormat } from './format.js';
+import type { FormatModule, OwnSyntaxReader, OwnSyntaxWriter, ReadOnlyFormat, VerificationCodeHook } from './format.js';
 
 /**
  * Every e-invoice format and profile this service knows, in the order the docs list them; the first
  * is the default profile. Adding one is a folder under src/einvoice/formats/ and one line here
- * (docs/architecture.md shows the recipe): the profile enum, /v1/schema, the OpenAPI examples, the
- * MCP descriptions, inspect's detection and docs/e-invoices-national.md's table follow from it.
+ * (docs/architecture.md shows the recipe): the profile enum, /v1/schema, the routes of a syntax of
+ * its own with their prices, OpenAPI entries and MCP tools, the batch formats, validate's report,
+ * inspect's recognition and docs/e-invoices-national.md's table follow from it.
  */
 export const FORMATS = [
   en16931,
@@ -38,3 +39,17 @@ const READ_ONLY_FORMATS: readonly ReadOnlyFormat[] = [zugferd1];
 export const OWN_SYNTAX_READERS: readonly OwnSyntaxReader[] = [...FORMATS, ...READ_ONLY_FORMATS].flatMap((format) =>
   'reader' in format && format.reader ? [format.reader] : [],
 );
+
+/** The verification codes printed copies of the formats' documents carry (render.pdf). */
+export const VERIFICATION_CODES: readonly VerificationCodeHook[] = (FORMATS as readonly FormatModule[]).flatMap(
+  (format) => (format.verificationCode ? [format.verificationCode] : []),
+);
+
+/** The formats that write a syntax of their own: each has its route and batch format. */
+export type OwnSyntaxFormat = FormatModule<(typeof FORMATS)[number]['id']> & { writer: OwnSyntaxWriter };
+export const OWN_SYNTAX_FORMATS: readonly OwnSyntaxFormat[] = (FORMATS as readonly FormatModule[]).filter(
+  (format): format is OwnSyntaxFormat => format.writer !== undefined,
+);
+
+/** The operation id of a route: its path's words joined by _ (/v1/e-invoice/ksef.xml: v1_e_invoice_ksef_xml). */
+export const operationIdOf = (route: string): string => route.replace(/^\//, '').replace(/[^A-Za-z0-9]+/g, '_');

@@ -49,6 +49,6 @@ export function specificationName(document: InboundInvoice): string | null {
   if (known !== null && known !== CIUS_OR_EXTENSION) return known;
   const national = nationalFormatOf(document);
   if (national === undefined) return known;
-  const kind = national.documentKind?.(document);
+  const kind = national.reading?.kind?.(document);
   return kind ? `${PROFILES[national.id].title}: ${kind}` : PROFILES[national.id].title;
 }

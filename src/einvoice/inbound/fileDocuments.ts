@@ -1,6 +1,8 @@
-import { compareTotals, type TotalsComparison } from './inboundTotals.js';
+import type { TotalsComparison } from './inboundTotals.js';
+import { documentTotals } from './nationalProfile.js';
 import type { InboundInvoice } from './model.js';
 import type { InboundSource } from './readInbound.js';
+import { noteText, type InboundNote } from '../../invoice/inboundNotes.js';
 
 /** One document of a file that holds several (FatturaPA's bodies), as inspect lists it. */
 export interface FileDocument {
@@ -28,22 +30,8 @@ export function fileDocuments(origin: InboundSource): FileDocument[] | undefined
     invoice_number: invoice.number,
     issue_date: invoice.issueDate,
     currency: invoice.currency,
-    totals: compareTotals(invoice),
+    totals: documentTotals(invoice),
   }));
-}
-
-/**
- * A note on the file, written in the page's language from the label catalogs (render/inbound/
- * inboundBanner.ts): its catalog key and the values its {placeholders} take.
- */
-export interface InboundNote {
-  key:
-    | 'inbound_note_unknown_specification'
-    | 'inbound_note_signed'
-    | 'inbound_note_documents_printed'
-    | 'inbound_note_document_of'
-    | 'inbound_note_document_totals';
-  values: Record<string, string>;
 }
 
 /** inspect's notes are English (an API answer); the page writes the same notes from its catalog. */
@@ -56,10 +44,6 @@ const ENGLISH: Record<InboundNote['key'], string> = {
     'The file holds {count} documents (FatturaElettronicaBody); this is document {number} (the document argument picks another).',
   inbound_note_document_totals: 'Document {number} ({invoice}) states totals its lines do not give: {fields}.',
 };
-
-/** A note's text from a catalog entry: each {name} replaced by its value, once, left to right. */
-export const noteText = (template: string, note: InboundNote): string =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => note.values[name] ?? whole);
 
 export const englishNote = (note: InboundNote): string => noteText(ENGLISH[note.key], note);
 

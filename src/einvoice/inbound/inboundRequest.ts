@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { rejected } from '../../errors.js';
 import { parseOrReject } from '../../invoice/issues.js';
 import { LocaleField } from '../../invoice/schema.js';
-import { OWN_SYNTAX_READERS } from '../formats/registry.js';
+import { VERIFICATION_CODES } from '../formats/registry.js';
 import { INBOUND_LIMITS } from './limits.js';
 import type { InboundFormat } from './readInbound.js';
 
@@ -55,7 +55,7 @@ const documentParam = (text: string | undefined) =>
 /** render.pdf: the query parameters (or JSON fields) the formats' verification codes take (format.ts VerificationCodeHook). */
 const CODE_ARGUMENTS: Record<string, v.OptionalSchema<v.GenericSchema, undefined>> = Object.assign(
   {},
-  ...OWN_SYNTAX_READERS.map((reader) => reader.verificationCode?.arguments ?? {}),
+  ...VERIFICATION_CODES.map((code) => code.arguments),
 );
 const CODE_ARGUMENT_NAMES = Object.keys(CODE_ARGUMENTS);
 const codeArgumentsOf = (input: Record<string, unknown>) =>

@@ -1,6 +1,5 @@
 import { minorDigitsOf } from '../../invoice/currencies.js';
 import { divide, microsToText, HUNDRED, multiply, parseDecimal, roundTo } from './decimalText.js';
-import { FORMATS } from '../formats/registry.js';
 import {
   TOTAL_KEYS,
   type InAllowanceCharge,
@@ -50,13 +49,6 @@ export interface InboundTotalsRules {
   ): { basis: bigint | undefined; tax: bigint | undefined } | undefined;
 }
 
-/** The rules of the first format of the registry that recognises the document and has its own. */
-function totalsRulesOf(invoice: InboundInvoice): InboundTotalsRules {
-  for (const format of FORMATS)
-    if ('inboundTotals' in format && format.recognise(invoice)) return format.inboundTotals(invoice);
-  return {};
-}
-
 const sum = (values: (bigint | undefined)[]) => values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);
 const signed = (item: InAllowanceCharge) => (item.charge ? 1n : -1n) * (parseDecimal(item.amount) ?? 0n);
 
@@ -90,10 +82,13 @@ function differenceList(rules: InboundTotalsRules): { differ: Differ; difference
   return { differ, differences };
 }
 
-export function compareTotals(invoice: InboundInvoice): TotalsComparison {
-  if (invoice.ownTotals) return invoice.ownTotals;
+/**
+ * The document's totals compared by EN 16931's calculation rules, with a format's departures from
+ * them (`rules`, its reading.totals hook: src/einvoice/formats/pint/inboundTotals.ts). A received
+ * document's comparison is documentTotals's (nationalProfile.ts), which asks its format first.
+ */
+export function compareTotals(invoice: InboundInvoice, rules: InboundTotalsRules = {}): TotalsComparison {
   const { totals } = invoice;
-  const rules = totalsRulesOf(invoice);
   const { differ, differences } = differenceList(rules);
 
   compareLineNets(invoice, differ);

@@ -1,11 +1,11 @@
 import { InputRejected, type Issue } from '../../errors.js';
 import { checkEInvoice } from '../prepareEInvoice.js';
-import { PROFILES, type EInvoiceProfile } from '../profiles.js';
+import { DEFAULT_PROFILE, PROFILES, type EInvoiceProfile } from '../profiles.js';
 import { specificationName } from './customizations.js';
-import { compareTotals, type TotalsComparison } from './inboundTotals.js';
+import type { TotalsComparison } from './inboundTotals.js';
 import type { InboundInvoice, OtherValue } from './model.js';
 import { documentNationalIssues } from './nationalIssues.js';
-import { nationalFormatOf } from './nationalProfile.js';
+import { documentTotals, nationalFormatOf } from './nationalProfile.js';
 import { readInbound, type InboundFormat, type InboundSource } from './readInbound.js';
 import { toInvoiceJson } from './toInvoiceJson.js';
 import { englishNote, envelopeNotes, fileDocuments, type FileDocument } from './fileDocuments.js';
@@ -77,12 +77,12 @@ export function inspectEInvoice(bytes: Uint8Array, format: InboundFormat): Inspe
 export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource): InspectAnswer {
   // A multi-document file's documents, each with its totals compared once (the read one's included).
   const documents = fileDocuments(origin);
-  const totals = documents?.find((document) => document.read)?.totals ?? compareTotals(source);
+  const totals = documents?.find((document) => document.read)?.totals ?? documentTotals(source);
   // A national document is checked, and re-issued, under its profile: EN 16931's rules and the nation's.
   const format = nationalFormatOf(source);
   const national = format?.id;
   // The document as the JSON invoice holds it (PINT JP: a return invoice as the credit note pint-jp writes so).
-  const reissued = format?.reissuedAs?.(source);
+  const reissued = format?.reading?.reissuedAs?.(source);
   const converted = toInvoiceJson(reissued ?? source);
   const { folded } = converted;
   if (reissued)
@@ -91,11 +91,11 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     );
   let reissueIssues: Issue[] = [];
   let ruleIssues: Issue[] = [];
-  const invoice = format?.inboundFields
-    ? format.inboundFields(reissued ?? source, converted.invoice, folded)
+  const invoice = format?.reading?.fields
+    ? format.reading.fields(reissued ?? source, converted.invoice, folded)
     : converted.invoice;
   // A kind of document this service does not write (PINT's self-billing, Japan's non-tax-registered invoice).
-  const kind = format?.documentKind?.(source);
+  const kind = format?.reading?.kind?.(source);
   if (kind) folded.push(`the document is a ${kind}; it is re-issued as the profile's plain invoice or credit note`);
   try {
     // A format's own fields (FA(3)'s kind, exemption basis, exchange rate…) travel in its request object.
@@ -109,7 +109,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
   }
   // The rules the document breaks: what the conversion or this service's own limits cause is left out (nationalIssues.ts).
   const document = national ? documentNationalIssues(source, ruleIssues) : { issues: ruleIssues, notes: [] };
-  if (format?.inboundIssues) document.issues = format.inboundIssues(source, document.issues);
+  if (format?.reading?.issues) document.issues = format.reading.issues(source, document.issues);
   const issues = [
     ...totals.differences
       .filter((difference) => difference.rule !== 'line_net')
@@ -140,7 +140,7 @@ export function buildInspectAnswer(source: InboundInvoice, origin: InboundSource
     invoice,
     reissue: {
       valid: reissueIssues.length === 0 && ruleIssues.length === 0,
-      profile: national ?? 'en16931',
+      profile: national ?? DEFAULT_PROFILE,
       folded,
       issues: [...reissueIssues, ...ruleIssues],
     },

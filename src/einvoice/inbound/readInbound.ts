@@ -104,7 +104,7 @@ function readXmlDocument(bytes: Uint8Array): FileRead {
   }
   const source: InboundSource = { format: 'xml', embeddedFiles: null };
   // A syntax whose files may hold several documents (FatturaPA's bodies) is read whole.
-  const several = OWN_SYNTAX_READERS.find((reader) => reader.readAll && reader.matches(tree));
+  const several = OWN_SYNTAX_READERS.find((reader) => reader.readAll && reader.recognises(tree));
   const all = several?.readAll?.(tree);
   const file = isEnvelope(tree) ? {} : { file: bytes };
   if (all && all.length > 0) return { invoice: all[0]!, source, all, ...file };
@@ -143,7 +143,7 @@ function readRoot(root: XNode): InboundInvoice {
   if (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') return readSyntax(root, UBL_INVOICE_TABLE);
   if (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote')
     return readSyntax(root, UBL_CREDIT_NOTE_TABLE);
-  const own = OWN_SYNTAX_READERS.find((reader) => reader.matches(root));
+  const own = OWN_SYNTAX_READERS.find((reader) => reader.recognises(root));
   if (own) return own.read(root);
   throw unknownRoot(
     describe(root),
@@ -165,7 +165,7 @@ function isInvoiceRoot(root: XNode): boolean {
     (root.ns === NAMESPACES.cii && root.name === 'CrossIndustryInvoice') ||
     (root.ns === NAMESPACES.ublInvoice && root.name === 'Invoice') ||
     (root.ns === NAMESPACES.ublCreditNote && root.name === 'CreditNote') ||
-    OWN_SYNTAX_READERS.some((reader) => reader.matches(root))
+    OWN_SYNTAX_READERS.some((reader) => reader.recognises(root))
   );
 }
 

@@ -1,9 +1,11 @@
 import type { VerificationCode } from '../../invoice/inboundInvoice.js';
-import { OWN_SYNTAX_READERS } from '../formats/registry.js';
+import { VERIFICATION_CODES } from '../formats/registry.js';
 import { specificationName } from './customizations.js';
-import { envelopeNotes, fileDocuments, type InboundNote } from './fileDocuments.js';
+import type { InboundNote } from '../../invoice/inboundNotes.js';
+import { envelopeNotes, fileDocuments } from './fileDocuments.js';
 import type { InboundRequest } from './inboundRequest.js';
-import { compareTotals, type TotalsComparison } from './inboundTotals.js';
+import type { TotalsComparison } from './inboundTotals.js';
+import { documentTotals } from './nationalProfile.js';
 import type { InboundInvoice } from './model.js';
 import { readInbound, type InboundSource } from './readInbound.js';
 
@@ -37,12 +39,12 @@ export function readForRender(request: InboundRequest): {
   // A format whose printed copies carry a verification code builds it over its file as received (format.ts):
   // the XML sent, a .p7m's content or a PDF's attachment, never the PDF or envelope around it.
   const received = { file, format: request.format };
-  const verificationCode = OWN_SYNTAX_READERS.map((reader) =>
-    reader.verificationCode?.build(invoice, received, request.codeArguments ?? {}),
+  const verificationCode = VERIFICATION_CODES.map((code) =>
+    code.build(invoice, received, request.codeArguments ?? {}),
   ).find((code) => code !== undefined);
   return {
     invoice,
-    totals: documents?.find((document) => document.read)?.totals ?? compareTotals(invoice),
+    totals: documents?.find((document) => document.read)?.totals ?? documentTotals(invoice),
     notes: [
       ...(name === null
         ? [

@@ -1,5 +1,4 @@
-import { KSEF_READING_NOTE } from '../../einvoice/formats/ksef/ksefDocs.js';
-import { E_INVOICE_PROFILES_NOTE } from '../../einvoice/profiles.js';
+import { E_INVOICE_PROFILES_NOTE, E_INVOICE_READING_NOTES } from '../../einvoice/profiles.js';
 import { CURRENCY_CODES } from '../../invoice/currencies.js';
 import { LANGUAGES } from '../../invoice/locales.js';
 import { isPaid, type PricedOperation } from '../../operations/operation.js';
@@ -60,8 +59,7 @@ export function buildLlmsTxt(routes: readonly PricedOperation[], baseUrl: string
     // E-invoice profiles (src/einvoice/profiles.ts).
     E_INVOICE_PROFILES_NOTE,
     '',
-    KSEF_READING_NOTE,
-    '',
+    ...E_INVOICE_READING_NOTES.flatMap((note) => [note, '']),
     `Beyond the minimal invoice, optional fields make it one a business can send anywhere: VAT per line (tax_rate, EN 16931 tax_category S/Z/E/AE/K/G/O) with a VAT breakdown and the discount shared among the rates, units, credit notes (document_type, preceding_invoice), amount_paid and balance due, ship_to, purchase_order, buyer_reference, custom_fields, structured addresses with country codes and VAT ids, bank details (payment), a PNG/JPEG logo, an accent colour, and ${LANGUAGES.length} languages via locale (${LANGUAGES.join(' ')}; ar and he right to left). GET /v1/schema answers example_real_world and notes for every field.`,
     '',
     '## Invoices',

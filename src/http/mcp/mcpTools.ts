@@ -28,8 +28,12 @@ export interface McpTool extends ListedTool {
   summarised: { input: string[]; output: string[] };
 }
 
-/** tools/list of the default configuration, in all and per tool (the JSON of the tools array). */
-export const TOOL_LIST_BUDGET_BYTES = 32 * 1024;
+/**
+ * tools/list of the default configuration, in all and per tool (the JSON of the tools array). 32 KiB
+ * held 18 tools; with VERI*FACTU's record tool (19) the shared cap squeezed the e-invoice tools'
+ * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool).
+ */
+export const TOOL_LIST_BUDGET_BYTES = 34 * 1024;
 export const TOOL_BUDGET_BYTES = 4 * 1024;
 /** What the summaries aim at: below the budgets, so that a longer price or name cannot break them. */
 const LIST_TARGET_BYTES = TOOL_LIST_BUDGET_BYTES - 1536;
@@ -37,7 +41,8 @@ const TOOL_TARGET_BYTES = TOOL_BUDGET_BYTES - 128;
 /** Below this a tool's schemas would say nothing useful; a tool list that needs less fails its test. */
 const SMALLEST_TOOL_BYTES = 900;
 
-const isToolRoute = (route: PricedOperation) => route.tag === 'Invoices' || route.tag === 'Helpers';
+const isToolRoute = (route: PricedOperation) =>
+  (route.tag === 'Invoices' || route.tag === 'Helpers') && route.mcpTool !== false;
 
 /**
  * What a file-producing tool answers in structuredContent, beside the file as an embedded resource

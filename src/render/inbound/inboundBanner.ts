@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import { noteText, type InboundNote } from '../../einvoice/inbound/fileDocuments.js';
+import { noteText, type InboundNote } from '../../invoice/inboundNotes.js';
 import type { InboundInvoice, VerificationCode } from '../../invoice/inboundInvoice.js';
 import type { VerificationCodeView } from '../invoiceView.js';
 import { paymentQrSvg } from '../paymentQrSvg.js';

@@ -4,7 +4,8 @@ import { deflateSync } from 'node:zlib';
 import { test } from 'node:test';
 import { checkKsefNumber, crc8, withKsefChecksum } from '../../../src/einvoice/formats/ksef/ksefNumber.js';
 import { KSEF_EXAMPLE } from '../../../src/einvoice/formats/ksef/ksefExample.js';
-import { parseKsefRoute } from '../../../src/einvoice/formats/ksef/ksefRoute.js';
+import { ksef as KSEF_FORMAT } from '../../../src/einvoice/formats/ksef/format.js';
+import { writeOwnSyntax } from '../../../src/einvoice/ownSyntax.js';
 import { isValidNip } from '../../../src/einvoice/formats/ksef/nip.js';
 import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { prepareBatch } from '../../../src/batch/batchRequest.js';
@@ -147,14 +148,22 @@ test('a malformed ksef object is a 400 with its paths, beside the invoice’s ow
 
 test('the paid route refuses every issue before writing, and names a wrong profile', () => {
   assert.throws(
-    () => parseKsefRoute(body((r) => (r.profile = 'fr'))),
+    () =>
+      writeOwnSyntax(
+        KSEF_FORMAT,
+        body((r) => (r.profile = 'fr')),
+      ),
     (error: unknown) => error instanceof InputRejected && error.issues?.[0]?.path === 'profile',
   );
   assert.throws(
-    () => parseKsefRoute(body((r) => (r.seller.vat_id = 'PL5250000008'))),
+    () =>
+      writeOwnSyntax(
+        KSEF_FORMAT,
+        body((r) => (r.seller.vat_id = 'PL5250000008')),
+      ),
     (error: unknown) => error instanceof InputRejected && error.code === 'einvoice_rules_failed',
   );
-  const { xml, fileName } = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z'));
+  const { file: xml, fileName } = writeOwnSyntax(KSEF_FORMAT, KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).written;
   assert.equal(fileName, 'invoice-FV_2026_03_0042-ksef-fa3.xml');
   const text = Buffer.from(xml).toString('utf8');
   assert.match(text, /<KodFormularza kodSystemowy="FA \(3\)" wersjaSchemy="1-0E">FA<\/KodFormularza>/);
@@ -209,7 +218,7 @@ test('KOD I: the hash of the bytes as given, on the host of the environment', ()
 });
 
 test('KOD I through the registry hook: render.pdf reads an FA(3) with its code, other syntaxes without', () => {
-  const xml = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).xml;
+  const xml = writeOwnSyntax(KSEF_FORMAT, KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).written.file;
   const hash = createHash('sha256').update(xml).digest('base64url');
   const read = (codeArguments: Record<string, unknown>) =>
     readForRender({ bytes: xml, format: 'xml', locale: undefined, codeArguments });
@@ -260,7 +269,7 @@ const sbdh = (inner: string) =>
   );
 
 test('an FA(3) attached to a PDF is read as sent alone, its KOD I over the attached XML, never the PDF', () => {
-  const xml = parseKsefRoute(KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).xml;
+  const xml = writeOwnSyntax(KSEF_FORMAT, KSEF_EXAMPLE, new Date('2026-03-02T10:00:00Z')).written.file;
   const alone = readForRender({ bytes: xml, format: 'xml', locale: undefined, codeArguments: {} });
   const hash = createHash('sha256').update(xml).digest('base64url');
   assert.equal(alone.verificationCode?.link, `https://qr.ksef.mf.gov.pl/invoice/5250000009/02-03-2026/${hash}`);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseKsefRoute } from '../../../src/einvoice/formats/ksef/ksefRoute.js';
+import { ksef as KSEF_FORMAT } from '../../../src/einvoice/formats/ksef/format.js';
+import { writeOwnSyntax } from '../../../src/einvoice/ownSyntax.js';
 import { readForRender } from '../../../src/einvoice/inbound/readInboundRequest.js';
 import { loadLabelCatalogs } from '../../../src/render/labelCatalogs.js';
 import { buildInboundView } from '../../../src/render/inboundView.js';
@@ -22,7 +23,7 @@ const mixed = {
   ksef: { ...split.ksef, ...exempt.ksef, annotations: { split_payment: true, cash_accounting: true } },
 };
 const referencesOf = (body: unknown, locale: string) => {
-  const xml = parseKsefRoute(body, new Date('2026-03-02T10:00:00Z')).xml;
+  const xml = writeOwnSyntax(KSEF_FORMAT, body, new Date('2026-03-02T10:00:00Z')).written.file;
   const read = readForRender({ bytes: xml, format: 'xml', locale, codeArguments: {} });
   return buildInboundView(read, catalogs).inbound!.references;
 };

@@ -4,6 +4,7 @@ import { toEInvoiceDocument } from '../../../src/einvoice/document.js';
 import { EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
 import { STATUTORY_NOTES } from '../../../src/einvoice/legalNotes.js';
 import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
+import { PROFILES } from '../../../src/einvoice/profiles.js';
 
 /** The national rules one by one: a change to a valid example, the rule ids and paths it gives. */
 const { xrechnung, peppol, fr } = EXAMPLE_PROFILE_REQUESTS;
@@ -124,7 +125,7 @@ for (const [name, body, expected] of CASES) {
 
 test('the French legal notes: statutory wording, or written from the late-fee rate and payment terms', () => {
   const notesOf = (legal_notes: unknown) =>
-    toEInvoiceDocument(checkEInvoice({ ...fr, legal_notes }).prepared, 'fr').notes;
+    toEInvoiceDocument(checkEInvoice({ ...fr, legal_notes }).prepared, PROFILES.fr).notes;
   assert.deepEqual(notesOf({}), [
     { subjectCode: 'PMT', content: STATUTORY_NOTES.PMT },
     { subjectCode: 'PMD', content: STATUTORY_NOTES.PMD },

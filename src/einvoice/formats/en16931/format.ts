@@ -11,7 +11,6 @@ export const en16931 = defineFormat({
   hybrid: { fileName: 'factur-x.xml', conformanceLevel: 'EN 16931' },
   ruleSets: [CEN_RULE_SET],
   requiredFields: [],
-  rules: [],
   docs: {
     whatYouGet: 'EN 16931 alone, the output of a request without `profile`, byte for byte',
     formats: 'CII, UBL, Factur-X',

@@ -2,17 +2,27 @@ import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { FatturaPAFieldsSchema } from './fields.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from './example.js';
-import { checkFatturaPARequest, FATTURAPA_TITLE, writeFatturaPAItem } from './request.js';
+import { asSpecimen } from '../../../invoice/specimen.js';
+import {
+  checkFatturaPAObject,
+  FATTURAPA_ROUTE_DESCRIPTION,
+  FATTURAPA_TITLE,
+  fatturaPAReport,
+  FatturaPAReportSchema,
+  produceFatturaPA,
+  writeFatturaPAFile,
+} from './request.js';
+import type { FatturaPAFields } from './fields.js';
 import { isFatturaPARoot, readFatturaPA } from './reader.js';
 import { FATTURAPA_NAMESPACE } from './writer.js';
 import { unknownRoot } from '../../inbound/refusals.js';
 
 /**
- * Italy's FatturaPA 1.2.3: a syntax of its own (format fatturapa, one route POST
- * /v1/e-invoice/fatturapa.xml in src/operations/eInvoiceOperations.ts), not EN 16931. Its SDI
- * controls need the request's `fatturapa` object, so they run as the module's own request check
- * (request.ts), whose parsed fields travel on as the checked request's `own`. A received file's several bodies are several documents: the
- * first is read, the count reported (inbound/readInbound.ts).
+ * Italy's FatturaPA 1.2.3: a syntax of its own (format fatturapa, its route POST
+ * /v1/e-invoice/fatturapa.xml), not EN 16931: its checks are the SDI controls of the invoice with its
+ * `fatturapa` object (request.ts, sdiChecks.ts), whose parsed fields travel on as the checked
+ * request's `own` to the writer and validate's report. A received file's several bodies are several
+ * documents: the first is read, the count reported (inbound/readInbound.ts).
  */
 export const fatturapa = defineFormat({
   id: 'fatturapa',
@@ -30,34 +40,55 @@ export const fatturapa = defineFormat({
     'invoice_number of at most 20 ASCII characters with a digit (00425)',
     'fatturapa.recipient_code of 6 characters with transmission_format FPA12 (00427)',
   ],
-  requestField: v.optional(
-    v.pipe(
-      FatturaPAFieldsSchema,
-      v.description(
-        'Italy (profile fatturapa only): the FatturaPA fields the invoice JSON lacks; docs/e-invoices-italy.md.',
+  checks: {
+    base: 'none',
+    own: {
+      field: v.optional(
+        v.pipe(
+          FatturaPAFieldsSchema,
+          v.description(
+            'Italy (profile fatturapa only): the FatturaPA fields the invoice JSON lacks; docs/e-invoices-italy.md.',
+          ),
+        ),
       ),
-    ),
-  ),
-  // FatturaPA is not EN 16931: its SDI controls are sdiChecks.ts, run by request.ts's checkFatturaPA.
-  rules: [],
-  checkRequest: checkFatturaPARequest,
+      check: checkFatturaPAObject,
+      // Structured (per rate and Natura, the SDI file name): more than a flat element-to-amount record carries.
+      report: {
+        key: 'fatturapa',
+        schema: v.optional(
+          v.pipe(
+            FatturaPAReportSchema,
+            v.description(
+              'Profile fatturapa: the SDI file name and the amounts of the FatturaPA (DatiRiepilogo per rate and Natura, pension fund, withholding, stamp duty, ImportoTotaleDocumento, ImportoPagamento), exactly as the XML carries them.',
+            ),
+          ),
+        ),
+        build: (prepared, own: FatturaPAFields) => fatturaPAReport(prepared, own),
+      },
+    },
+  },
+  writer: {
+    route: '/v1/e-invoice/fatturapa.xml',
+    summary: "Italy's FatturaPA 1.2.3 e-invoice (FPR12; FPA12 on request) checked as the SDI would (paid, x402)",
+    description: FATTURAPA_ROUTE_DESCRIPTION,
+    answer: 'The FatturaPA XML, UTF-8, named in Content-Disposition as the SDI expects (IT<id>_<progressive>.xml).',
+    mediaType: 'application/xml',
+    fileSuffix: '-fatturapa.xml',
+    write: ({ prepared, own }) => writeFatturaPAFile(prepared, own as FatturaPAFields),
+    // FatturaPA has no test flag: the specimen note leads the Causale, so the file is written again.
+    specimen: ({ prepared, own }) => produceFatturaPA(asSpecimen(prepared), own as FatturaPAFields).xml,
+  },
   reader: {
     describe: 'an Italian FatturaElettronica (also signed, .p7m)',
     marker: FATTURAPA_NAMESPACE,
     customizations: [[/^FatturaPA 1\.2 FP[AR]12$/, 'FatturaPA (Italy)']],
-    matches: isFatturaPARoot,
+    recognises: isFatturaPARoot,
     read: (root) => {
       const [first] = readFatturaPA(root);
       if (!first) throw unknownRoot('FatturaElettronica without FatturaElettronicaBody', []);
       return first;
     },
     readAll: readFatturaPA,
-  },
-  writer: {
-    mediaType: 'application/xml',
-    route: '/v1/e-invoice/fatturapa.xml',
-    fileSuffix: '-fatturapa.xml',
-    write: writeFatturaPAItem,
   },
   docs: {
     whatYouGet: "Italy's FatturaPA 1.2.3 (FPR12; FPA12 on request), checked as the SDI would; docs/e-invoices-italy.md",

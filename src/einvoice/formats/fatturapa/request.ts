@@ -1,65 +1,32 @@
 import * as v from 'valibot';
-import { InputRejected, validationFailed, type Issue } from '../../../errors.js';
-import { toIssues } from '../../../invoice/issues.js';
+import type { Issue } from '../../../errors.js';
 import { minorToDecimal } from '../../../invoice/money.js';
 import { decimalToString } from '../../../invoice/decimal.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
-import { asSpecimen } from '../../../invoice/specimen.js';
-import { prepareInvoiceWithRuleIds } from '../../prepareWithRuleIds.js';
-import { profileRulesFailed } from '../../rulesFailed.js';
-import type { CheckedRequest } from '../format.js';
-import { FatturaPAFieldsSchema, type FatturaPAFields } from './fields.js';
+import type { WrittenFile } from '../format.js';
+import type { FatturaPAFields } from './fields.js';
 import { buildFatturaModel, type FatturaModel } from './model.js';
 import { modelChecks, requestChecks } from './sdiChecks.js';
 import { fatturaFileName } from './transmission.js';
 import { buildFatturaPA, documentTypeOf } from './writer.js';
 
 /**
- * The profile fatturapa's part of an e-invoice request: its `fatturapa` object read (issues at
- * `fatturapa.…`), the SDI's checks, the file, and the amounts validate answers. The format's
- * checkRequest (format.ts) runs them for profile fatturapa instead of the EN 16931 rules: FatturaPA
- * is its own format.
+ * The profile fatturapa's part of an e-invoice request: the SDI's checks of the invoice with its
+ * `fatturapa` object (parsed by the generic check, prepareEInvoice.ts), the file, and the amounts
+ * validate answers. FatturaPA is its own format, not EN 16931: these are its only checks.
  */
 
-/**
- * The registry's checkRequest for profile fatturapa: the invoice and its `fatturapa` object, every
- * SDI control broken (returned, not thrown), the parsed fields as `own`. A malformed `fatturapa`
- * object is thrown with the invoice's own issues, as a malformed invoice is.
- */
-export function checkFatturaPARequest(invoiceBody: unknown): CheckedRequest & { own: FatturaPAFields } {
-  const { body, raw } = splitFatturaPA(invoiceBody);
-  const italian = parseFatturaPAFields(raw);
-  let prepared: PreparedInvoice;
-  try {
-    prepared = prepareInvoiceWithRuleIds(body);
-  } catch (error) {
-    if (error instanceof InputRejected && italian.issues.length > 0)
-      throw new InputRejected(error.code, error.message, [...italian.issues, ...(error.issues ?? [])]);
-    throw error;
-  }
-  if (italian.issues.length > 0) throw validationFailed(italian.issues);
-  return { prepared, issues: checkFatturaPA(prepared, italian.fields), own: italian.fields };
-}
-
-function splitFatturaPA(invoiceBody: unknown): { body: unknown; raw: unknown } {
-  if (typeof invoiceBody !== 'object' || invoiceBody === null || Array.isArray(invoiceBody))
-    return { body: invoiceBody, raw: undefined };
-  const { fatturapa: raw, ...body } = invoiceBody as Record<string, unknown>;
-  return { body, raw };
-}
-
-/** The `fatturapa` fields checkFatturaPARequest answered, from a checked request of profile fatturapa. */
+/** The `fatturapa` fields of a request checked under profile fatturapa (its `own`). */
 export function fatturaPAFieldsOf(checked: { profile: string; own?: unknown }): FatturaPAFields | undefined {
   return checked.profile === 'fatturapa' ? (checked.own as FatturaPAFields) : undefined;
 }
-function parseFatturaPAFields(raw: unknown): { fields: FatturaPAFields; issues: Issue[] } {
-  const parsed = v.safeParse(FatturaPAFieldsSchema, raw ?? {}, { abortEarly: false });
-  if (parsed.success) return { fields: parsed.output, issues: [] };
-  const issues = toIssues(parsed.issues).map((issue) => ({
-    ...issue,
-    path: issue.path ? `fatturapa.${issue.path}` : 'fatturapa',
-  }));
-  return { fields: v.parse(FatturaPAFieldsSchema, {}), issues };
+
+/** The module's checks.own: every SDI control broken (returned, not thrown), the parsed fields kept as `own`. */
+export function checkFatturaPAObject(
+  prepared: PreparedInvoice,
+  fields: FatturaPAFields,
+): { issues: Issue[]; own: FatturaPAFields } {
+  return { issues: checkFatturaPA(prepared, fields), own: fields };
 }
 
 /** Every SDI control the request breaks (empty: the paid route would write the file). */
@@ -104,30 +71,21 @@ export function produceFatturaPA(
 /** The profile's title, in its registry entry and in its refusals. */
 export const FATTURAPA_TITLE = 'Italy FatturaPA 1.2.3 (FPR12, FPA12 on request)';
 
-/**
- * The registry writer's work (format.ts `writer`, a batch item of format fatturapa): the request
- * checked as the single route checks it (a 400 before payment), then the file. With `specimen`
- * (paid with test money) the specimen note leads the Causale: FatturaPA has no test flag.
- */
-export function writeFatturaPAItem(
-  body: unknown,
-  { specimen = false }: { specimen?: boolean } = {},
-): { prepared: PreparedInvoice; file: Uint8Array } {
-  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-  const { profile = 'fatturapa', ...invoiceBody } = isObject ? (body as Record<string, unknown>) : {};
-  if (profile !== 'fatturapa')
-    throw validationFailed([
-      { path: 'profile', code: 'profile_format', message: `is ${String(profile)}, which is not written as fatturapa` },
-    ]);
-  const { prepared, issues, own } = checkFatturaPARequest(isObject ? invoiceBody : body);
-  if (issues.length > 0) throw profileRulesFailed(FATTURAPA_TITLE, issues);
-  return { prepared, file: produceFatturaPA(specimen ? asSpecimen(prepared) : prepared, own).xml };
-}
-
-/** The FatturaPA route's body: profile fatturapa unless the request names one (another is refused). */
-export function withFatturaPAProfile(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'profile' in body) return body;
-  return { ...body, profile: 'fatturapa' };
+/** The module's writer: the file, its SDI name, and the header saying an FPA12 must be signed. */
+export function writeFatturaPAFile(prepared: PreparedInvoice, fields: FatturaPAFields): WrittenFile {
+  const { xml, fileName, signatureRequired } = produceFatturaPA(prepared, fields);
+  return {
+    file: xml,
+    fileName,
+    ...(signatureRequired
+      ? {
+          headers: {
+            'X-FatturaPA-Signature':
+              'required: the SDI accepts FPA12 only signed by the sender (CAdES-BES .p7m or XAdES-BES)',
+          },
+        }
+      : {}),
+  };
 }
 
 export const FATTURAPA_ROUTE_DESCRIPTION =

@@ -23,11 +23,13 @@ export const fr = defineFormat({
     'currency EUR; VAT rates 20, 10, 5.5, 2.1 (and the overseas rates 8.5, 1.75, 1.05, 0.9, 13, 7, 9.2, 9.6, 19.6, 20.6)',
     'invoice_number of at most 35 letters, digits and + - _ /; a credit note names preceding_invoice with its issue_date',
   ],
-  rules: FR_RULES,
+  checks: { rules: FR_RULES },
   // French documents carry the plain EN 16931 identifier: a French seller naming a French
   // invoicing framework (BT-23 B1, S1, M1, …) tells them apart.
-  recognise: (document) =>
-    document.seller.address?.country === 'FR' && FRENCH_FRAMEWORK.test(document.profile?.trim() ?? ''),
+  reading: {
+    recognises: (document) =>
+      document.seller.address?.country === 'FR' && FRENCH_FRAMEWORK.test(document.profile?.trim() ?? ''),
+  },
   docs: {
     whatYouGet: 'EN 16931 with France\'s BR-FR "flux 2" rules',
     formats: 'CII, UBL, Factur-X (EN 16931, `factur-x.xml`)',

@@ -23,9 +23,11 @@ export const hr = defineFormat({
     'line_items[].item_classification { scheme: "CG", code: KPD code } on every line',
     'VAT rates 25, 13, 5 %; no exempt (E) lines (the HR extension HR-BG-2 they need is not written); due_date when an amount is due; issue_date from 2026-01-01',
   ],
-  rules: HR_RULES,
-  recognise: (document) => document.customization.trim() === HR_SPECIFICATION,
-  inboundFields: hrInboundFields,
+  checks: { rules: HR_RULES },
+  reading: {
+    recognises: (document) => document.customization.trim() === HR_SPECIFICATION,
+    fields: hrInboundFields,
+  },
   adapt: adaptHr,
   docs: {
     whatYouGet: "Croatia's eRačun (HR-CIUS 2025 with the HR extension, domestic B2B since 2026-01-01)",

@@ -1,21 +1,21 @@
 import { defineFormat } from '../format.js';
+import * as v from 'valibot';
 import { fa3AmountFields } from './fa3Amounts.js';
 import { specimenFa3 } from './fa3Specimen.js';
 import { kodIHook } from './kodI.js';
 import { KSEF_EXAMPLE } from './ksefExample.js';
+import { KSEF_READING_NOTE, KSEF_ROUTE_DESCRIPTION } from './ksefDocs.js';
 import { KsefField } from './ksefFields.js';
-import { checkKsefRequest } from './ksefRequest.js';
-import { prepareKsefItem } from './ksefRoute.js';
+import { checkKsefObject, type KsefChecked } from './ksefRequest.js';
 import { isFa3Root, readFa3 } from './readFa3.js';
-import { FA3_NAMESPACE } from './writeFa3.js';
+import { FA3_NAMESPACE, writeFa3 } from './writeFa3.js';
 
 /** FA(3) has no EN 16931 specification identifier: its schema's form code and version stand in. */
 const FA3_SCHEMA = 'FA (3) 1-0E';
 
 /**
- * Poland's KSeF FA(3): a syntax of its own (format fa3, one route POST /v1/e-invoice/ksef.xml in
- * src/operations/eInvoiceOperations.ts), no hybrid PDF. Its checks need the request's `ksef`
- * object, so they run as the module's own request check (ksefRequest.ts), not as `rules`.
+ * Poland's KSeF FA(3): a syntax of its own (format fa3, its route POST /v1/e-invoice/ksef.xml), no
+ * hybrid PDF, not EN 16931: its checks are those of its `ksef` object with the invoice (ksefChecks.ts).
  */
 export const ksef = defineFormat({
   id: 'ksef',
@@ -34,35 +34,51 @@ export const ksef = defineFormat({
     'ksef.kind KOR: preceding_invoice { number, issue_date } (ksef.corrected_ksef_number when it has one); ZAL: ksef.advance { amount, received_on }',
     'no invoice-level discount; amount_paid with ksef.paid_on',
   ],
-  rules: [],
-  requestField: KsefField,
-  checkRequest: (invoiceBody) => {
-    const { prepared, issues, amounts } = checkKsefRequest(invoiceBody);
-    return { prepared, issues, formatAmounts: fa3AmountFields(amounts) };
+  checks: {
+    base: 'none',
+    own: {
+      field: KsefField,
+      check: checkKsefObject,
+      report: {
+        key: 'format_amounts',
+        schema: v.optional(
+          v.pipe(
+            v.record(v.string(), v.string()),
+            v.description(
+              'Profile ksef: the FA(3) amounts as the XML writes them, by element (P_13_1, P_14_1, P_14_1W, …, P_15); for a ZAL the advance received, shared among the rates.',
+            ),
+          ),
+        ),
+        build: (_prepared, own: KsefChecked) => fa3AmountFields(own.amounts),
+      },
+    },
   },
-  recognise: (document) => document.syntax === 'fa3',
+  writer: {
+    route: '/v1/e-invoice/ksef.xml',
+    summary: 'Poland KSeF e-invoice as FA(3) XML, to upload to KSeF (paid, x402)',
+    description: KSEF_ROUTE_DESCRIPTION,
+    answer: 'The FA(3) XML, UTF-8.',
+    refusalName: 'KSeF FA(3)',
+    mediaType: 'application/xml',
+    fileSuffix: '-ksef-fa3.xml',
+    write: ({ prepared, own }, at) => ({ file: writeFa3({ prepared, ...(own as KsefChecked) }, at) }),
+    // FA(3) has no test flag: the specimen note leads the footer of the file written (fa3Specimen.ts).
+    specimen: (_checked, written) => specimenFa3(written),
+  },
+  reading: { recognises: (document) => document.syntax === 'fa3', totals: (document) => document.ownTotals! },
   reader: {
     describe: 'a KSeF FA(3) Faktura',
     marker: FA3_NAMESPACE,
     customizations: [[/^FA \(3\) 1-0E$/, 'Poland KSeF FA(3)']],
-    matches: isFa3Root,
+    recognises: isFa3Root,
     read: readFa3,
-    verificationCode: kodIHook,
   },
-  writer: {
-    mediaType: 'application/xml',
-    route: '/v1/e-invoice/ksef.xml',
-    fileSuffix: '-ksef-fa3.xml',
-    // Paid with test money: the specimen note leads the footer (FA(3) has no test flag, fa3Specimen.ts).
-    write: (body: unknown, options?: { specimen?: boolean }) => {
-      const { prepared, xml } = prepareKsefItem(body);
-      return { prepared, file: options?.specimen ? specimenFa3(xml) : xml };
-    },
-  },
+  verificationCode: kodIHook,
   docs: {
     whatYouGet: "Poland's KSeF e-Faktura FA(3), the file the taxpayer uploads to KSeF",
     formats: 'FA(3) XML at `/v1/e-invoice/ksef.xml`',
     businessProcess: 'none (FA(3) has no BT-23); the `ksef` object carries kind VAT/KOR/ZAL, annotations, exemption',
+    reading: KSEF_READING_NOTE,
   },
   example: KSEF_EXAMPLE,
 });

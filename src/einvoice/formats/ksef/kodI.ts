@@ -104,6 +104,8 @@ const sellerNipOf = (invoice: InboundInvoice) => /^[A-Z]{2}(\d{10})$/.exec(invoi
  */
 export const kodIHook: VerificationCodeHook = {
   arguments: KOD_I_ARGUMENTS,
+  // The server's KSEF_QR_ENVIRONMENT (config.ts) when the request names no ksef_environment.
+  defaults: { ksef_environment: 'KSEF_QR_ENVIRONMENT' },
   build(invoice, received, args) {
     if (invoice.syntax !== 'fa3' || !received.file) return undefined;
     const checked = parseOrReject(v.object(KOD_I_ARGUMENTS), args);

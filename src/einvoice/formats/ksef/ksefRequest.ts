@@ -1,67 +1,28 @@
-import * as v from 'valibot';
-import { InputRejected, validationFailed, type Issue } from '../../../errors.js';
-import { toIssues } from '../../../invoice/issues.js';
-import { prepareInvoice, type PreparedInvoice } from '../../../invoice/prepareInvoice.js';
+import type { Issue } from '../../../errors.js';
+import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { computeFa3Amounts, type Fa3Amounts } from './fa3Amounts.js';
 import { checkKsef, lineRateCodes } from './ksefChecks.js';
-import { KsefFieldsSchema, type KsefFields, type RateCode } from './ksefFields.js';
+import type { KsefFields, RateCode } from './ksefFields.js';
 
 /**
- * An e-invoice request under profile ksef: the invoice of /v1/invoice.pdf (same schema, rules and
- * totals) with its optional `ksef` object, checked against FA(3)'s rules. The free validate route
- * answers every issue; the paid route refuses any (a 400 before payment).
+ * The invoice of a request under profile ksef with its `ksef` object (parsed by the generic check,
+ * prepareEInvoice.ts), checked against FA(3)'s rules: what writeFa3.ts writes from.
  */
-export interface KsefInvoice {
+export interface KsefInvoice extends KsefChecked {
   prepared: PreparedInvoice;
-  profile: 'ksef';
+}
+
+/** What FA(3)'s check keeps of a request (the checked request's `own`): its object, each line's rate code, its amounts. */
+export interface KsefChecked {
   ksef: KsefFields;
   /** Each line's P_12 (undefined: margin scheme). */
   lineCodes: (RateCode | undefined)[];
   amounts: Fa3Amounts;
 }
 
-/** The request checked: the invoice and every FA(3) rule it breaks (not thrown). Throws only when the body is no valid invoice. */
-export function checkKsefRequest(invoiceBody: unknown, leadingIssues: Issue[] = []): KsefInvoice & { issues: Issue[] } {
-  const { body, ksefValue } = splitKsef(invoiceBody);
-  const parsed = v.safeParse(KsefFieldsSchema, ksefValue ?? {});
-  const ksefIssues = parsed.success
-    ? []
-    : toIssues(parsed.issues).map((found) => ({ ...found, path: found.path ? `ksef.${found.path}` : 'ksef' }));
-  const before = [...leadingIssues, ...ksefIssues];
-  let prepared: PreparedInvoice;
-  try {
-    prepared = prepareInvoice(body);
-  } catch (error) {
-    if (error instanceof InputRejected && before.length > 0)
-      throw new InputRejected(error.code, error.message, [...before, ...(error.issues ?? [])]);
-    throw error;
-  }
-  if (before.length > 0 || !parsed.success) throw validationFailed(before);
-  const ksef = parsed.output;
+/** FA(3)'s own checks of the invoice with its `ksef` object (the module's checks.own): every issue, not thrown. */
+export function checkKsefObject(prepared: PreparedInvoice, ksef: KsefFields): { issues: Issue[]; own: KsefChecked } {
   const lineCodes = lineRateCodes(prepared, ksef);
   const issues = checkKsef(prepared, ksef, lineCodes);
-  return { prepared, profile: 'ksef', ksef, lineCodes, amounts: computeFa3Amounts(prepared, ksef, lineCodes), issues };
-}
-
-/** For the paid route: the checked request, or a 400 listing every issue. */
-export function prepareKsefRequest(invoiceBody: unknown, leadingIssues: Issue[] = []): KsefInvoice {
-  const { issues, ...checked } = checkKsefRequest(invoiceBody, leadingIssues);
-  if (issues.length > 0) throw ksefRulesFailed(issues);
-  return checked;
-}
-
-function ksefRulesFailed(issues: Issue[]): InputRejected {
-  const codes = [...new Set(issues.map((found) => found.code))].join(', ');
-  return new InputRejected(
-    'einvoice_rules_failed',
-    `The invoice breaks KSeF FA(3) rule${issues.length === 1 ? '' : 's'} ${codes}; see issues. Nothing was charged.`,
-    issues,
-  );
-}
-
-function splitKsef(body: unknown): { body: unknown; ksefValue: unknown } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('ksef' in body))
-    return { body, ksefValue: undefined };
-  const { ksef, ...rest } = body as Record<string, unknown>;
-  return { body: rest, ksefValue: ksef };
+  return { issues, own: { ksef, lineCodes, amounts: computeFa3Amounts(prepared, ksef, lineCodes) } };
 }

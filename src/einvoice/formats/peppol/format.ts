@@ -25,8 +25,8 @@ export const peppol = defineFormat({
     'sellers in Denmark, Greece, Iceland, Italy, Norway and Sweden are refused (their national Peppol rules are not checked here)',
     'no JPY line whose quantity × unit price has decimals (R120)',
   ],
-  rules: PEPPOL_RULES,
-  recognise: (document) => document.customization.trim() === SPECIFICATION,
+  checks: { rules: PEPPOL_RULES },
+  reading: { recognises: (document) => document.customization.trim() === SPECIFICATION },
   docs: {
     whatYouGet: "Peppol BIS Billing 3.0 (Belgium's B2B mandate, the Nordics, the Netherlands, …)",
     formats: 'UBL Invoice and CreditNote',

@@ -1,11 +1,11 @@
 import { parseDecimal } from '../../inbound/decimalText.js';
-import type { InboundTotalsRules } from '../../inbound/inboundTotals.js';
-import type { InboundInvoice } from '../../inbound/model.js';
+import { compareTotals, type InboundTotalsRules } from '../../inbound/inboundTotals.js';
+import type { InboundInvoice, TotalsComparison } from '../../inbound/model.js';
 import { statesNoTax, type PintProfile } from './jurisdictions.js';
 
 /**
  * How a received PINT document's totals are recomputed under its own jurisdiction's rules where
- * they differ from EN 16931's (src/einvoice/inbound/inboundTotals.ts applies them). From the
+ * they differ from EN 16931's (src/einvoice/inbound/inboundTotals.ts compares under them). From the
  * compiled rules in ../shared/einvoice/pint:
  * - Japan's non-tax-registered invoice (BT-24 urn:peppol:pint:nontaxinvoice-1@jp-1) charges no
  *   consumption tax: every breakdown's tax is 0 whatever rate it names.
@@ -20,17 +20,20 @@ import { statesNoTax, type PintProfile } from './jurisdictions.js';
  */
 export const pintInboundTotals =
   (profile: PintProfile) =>
-  (invoice: InboundInvoice): InboundTotalsRules => {
-    if (statesNoTax(invoice.customization)) return { untaxed: () => true };
-    if (profile === 'pint-ae')
-      return {
-        untaxed: (category) => category === 'AE' || category === 'N',
-        anyRate: (category) => category === 'AE',
-        roundStated: true,
-      };
-    if (profile === 'pint-my') return { otherTax: tourismTax };
-    return {};
-  };
+  (invoice: InboundInvoice): TotalsComparison =>
+    compareTotals(invoice, pintTotalsRules(profile, invoice));
+
+function pintTotalsRules(profile: PintProfile, invoice: InboundInvoice): InboundTotalsRules {
+  if (statesNoTax(invoice.customization)) return { untaxed: () => true };
+  if (profile === 'pint-ae')
+    return {
+      untaxed: (category) => category === 'AE' || category === 'N',
+      anyRate: (category) => category === 'AE',
+      roundStated: true,
+    };
+  if (profile === 'pint-my') return { otherTax: tourismTax };
+  return {};
+}
 
 /** A line's position (0-based) from an other value's path: InvoiceLine/… is the only line, InvoiceLine[3]/… the third. */
 const LINE_PATH = /^(?:Invoice|CreditNote)Line(?:\[(\d+)\])?\/(.*)$/;

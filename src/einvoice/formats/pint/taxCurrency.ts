@@ -8,11 +8,6 @@ import type { PintProfile } from './jurisdictions.js';
 
 type TaxCurrencyInput = { code: CurrencyCode; exchange_rate: number };
 
-/** BT-111 as exact decimal text: the VAT total in the tax currency (validate answers it). */
-export function taxInTaxCurrency(totals: Totals, taxCurrency: TaxCurrencyInput): string {
-  return minorToDecimal(inTaxCurrency(totals.tax, totals.digits, taxCurrency), currencyDigits(taxCurrency.code));
-}
-
 /** The tax-currency totals a profile writes: BT-111 (the VAT total), and where the jurisdiction asks, the totals with and without tax. */
 export function taxCurrencyTotals(
   totals: Totals,

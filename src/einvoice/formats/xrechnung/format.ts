@@ -28,8 +28,8 @@ export const xrechnung = defineFormat({
     'payment.iban (BG-16 payment instructions, credit notes too)',
     'no category O lines (BR-DE-14 needs a VAT rate)',
   ],
-  rules: XRECHNUNG_RULES,
-  recognise: (document) => XRECHNUNG_3.test(document.customization.trim()),
+  checks: { rules: XRECHNUNG_RULES },
+  reading: { recognises: (document) => XRECHNUNG_3.test(document.customization.trim()) },
   docs: {
     whatYouGet: 'XRechnung 3.0 (German public sector; German B2B)',
     formats: 'CII, UBL, hybrid PDF (ZUGFeRD profile XRECHNUNG, embedded as `xrechnung.xml`)',

@@ -15,7 +15,7 @@ export const zugferd1: ReadOnlyFormat = {
   reader: {
     describe: 'a ZUGFeRD 1.0 CrossIndustryDocument',
     marker: NAMESPACE,
-    matches: (root) => root.ns === NAMESPACE && root.name === 'CrossIndustryDocument',
+    recognises: (root) => root.ns === NAMESPACE && root.name === 'CrossIndustryDocument',
     read: (root) => readSyntax(root, ZUGFERD1_TABLE),
   },
 };

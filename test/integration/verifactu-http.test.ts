@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { readRecords } from '../../src/einvoice/formats/verifactu/reader.js';
+import { EXAMPLE_VERIFACTU_REQUEST } from '../../src/einvoice/formats/verifactu/example.js';
+import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+
+/**
+ * POST /v1/e-invoice/verifactu.xml over HTTP: a request AEAT would refuse is a 400 naming the field
+ * and AEAT's code before any payment (the priced app has no payment processor and answers 501
+ * only for what passed, so a 400 there proves the refusal comes first); an accepted one is the
+ * message generated at the call, its huella recomputed by the reader and sent in X-Verifactu-Huella,
+ * the SistemaInformatico from the server's settings; /v1/invoice.pdf refuses the same bad request.
+ */
+let free: TestApp;
+let priced: TestApp;
+
+before(
+  async () => {
+    free = await startTestApp({
+      PRICES: 'v1_e_invoice_verifactu_xml=0',
+      VERIFACTU_PRODUCER_NAME: 'Operador Ejemplo SL',
+      VERIFACTU_PRODUCER_NIF: 'B12345674',
+      VERIFACTU_INSTALLATION: 'eu-west-1',
+    });
+    priced = await startTestApp({});
+  },
+  { timeout: 60_000 },
+);
+after(async () => {
+  await free?.close();
+  await priced?.close();
+});
+
+test('a valid request asks for payment (here: 501, no payment processor); a bad one is a 400 with AEAT codes first', async () => {
+  const ok = await postJson(`${priced.url}/v1/e-invoice/verifactu.xml`, EXAMPLE_VERIFACTU_REQUEST);
+  assert.equal(ok.status, 501);
+  const bad = { ...EXAMPLE_VERIFACTU_REQUEST, seller: { ...EXAMPLE_VERIFACTU_REQUEST.seller, vat_id: 'ESB12345675' } };
+  for (const path of ['/v1/e-invoice/verifactu.xml', '/v1/invoice.pdf']) {
+    const refused = await postJson(`${priced.url}${path}`, bad);
+    assert.equal(refused.status, 400, path);
+    const body = (await refused.json()) as { error: { code: string; issues: { code: string; path: string }[] } };
+    assert.equal(body.error.code, 'einvoice_rules_failed', path);
+    assert.deepEqual(
+      body.error.issues.map((issue) => [issue.code, issue.path]),
+      [['4116', 'seller.vat_id']],
+      path,
+    );
+  }
+});
+
+test('the record: generated at the call, chained, its huella the one the reader recomputes', async () => {
+  const before = Date.now();
+  const response = await postJson(`${free.url}/v1/e-invoice/verifactu.xml`, EXAMPLE_VERIFACTU_REQUEST);
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^application\/xml/);
+  const xml = await response.text();
+  const report = readRecords(xml);
+  assert.equal(report.records.length, 1);
+  const [record] = report.records;
+  assert.ok(record!.huella.matches);
+  assert.equal(response.headers.get('x-verifactu-huella'), record!.huella.stated);
+  assert.equal(record!.chain.previous?.huella, EXAMPLE_VERIFACTU_REQUEST.verifactu.previous.huella);
+  const generated = Date.parse(record!.generated_at);
+  assert.ok(
+    generated >= Math.floor(before / 1000) * 1000 - 1000 && generated <= Date.now() + 1000,
+    record!.generated_at,
+  );
+  assert.match(record!.generated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/);
+  for (const fragment of [
+    '<sum1:NombreRazon>Operador Ejemplo SL</sum1:NombreRazon>',
+    '<sum1:NIF>B12345674</sum1:NIF>',
+    '<sum1:NumeroInstalacion>eu-west-1</sum1:NumeroInstalacion>',
+  ])
+    assert.ok(xml.includes(fragment), fragment);
+  const soap = await postJson(`${free.url}/v1/e-invoice/verifactu.xml`, {
+    ...EXAMPLE_VERIFACTU_REQUEST,
+    verifactu: { ...EXAMPLE_VERIFACTU_REQUEST.verifactu, soap: true },
+  });
+  assert.match(await soap.text(), /^<\?xml[^>]*>\n<soapenv:Envelope /);
+});
