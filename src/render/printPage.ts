@@ -26,8 +26,15 @@ export async function openPrintablePage(page: Page): Promise<PrintablePage> {
   return { session, frameId: frameTree.frame.id };
 }
 
-export async function printHtml(target: PrintablePage, html: string, params: PrintParams): Promise<Buffer> {
+/** `beforePrint`: asked once the document is in the page and before it prints (printedFacts.ts). */
+export async function printHtml(
+  target: PrintablePage,
+  html: string,
+  params: PrintParams,
+  beforePrint?: (session: CDPSession) => Promise<void>,
+): Promise<Buffer> {
   await target.session.send('Page.setDocumentContent', { frameId: target.frameId, html });
+  if (beforePrint) await beforePrint(target.session);
   const { data } = await target.session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
   return Buffer.from(data, 'base64');
 }

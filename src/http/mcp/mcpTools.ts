@@ -31,7 +31,7 @@ export interface McpTool extends ListedTool {
 /**
  * tools/list of the default configuration, in all and per tool (the JSON of the tools array). The
  * summaries keep every closed choice (the e-invoice tools' `profile` enum, schemaSummary.ts) and
- * shorten descriptions instead, so 19 tools fit in 32 KiB.
+ * shorten descriptions instead, so 20 tools fit in 32 KiB.
  */
 export const TOOL_LIST_BUDGET_BYTES = 32 * 1024;
 export const TOOL_BUDGET_BYTES = 4 * 1024;
@@ -41,8 +41,7 @@ const TOOL_TARGET_BYTES = TOOL_BUDGET_BYTES - 128;
 /** Below this a tool's schemas would say nothing useful; a tool list that needs less fails its test. */
 const SMALLEST_TOOL_BYTES = 900;
 
-const isToolRoute = (route: PricedOperation) =>
-  (route.tag === 'Invoices' || route.tag === 'Helpers') && route.mcpTool !== false;
+const isToolRoute = (route: PricedOperation) => route.mcpTool ?? (route.tag === 'Invoices' || route.tag === 'Helpers');
 
 /**
  * What a file-producing tool answers in structuredContent, beside the file as an embedded resource

@@ -13,8 +13,12 @@ const returned = (description: string) =>
 /** The row's summary without its "(free)" / "(paid, x402)": the price is said once, in the first sentence. */
 const titleOf = (route: PricedOperation) => route.summary.replace(/\s*\((free|paid[^)]*)\)\s*$/, '');
 
-/** Descriptions beyond this are cut at a sentence: the full text is in the HTTP API's OpenAPI document. */
-const LONGEST_DETAIL = 320;
+/**
+ * Descriptions beyond this are cut at a sentence: the full text is in the HTTP API's OpenAPI
+ * document. 240 (320 until 20 tools) keeps tools/list within its target with every required field
+ * and profile enum shown (mcpTools.ts).
+ */
+const LONGEST_DETAIL = 240;
 
 /** The detail of a row's description within `max` characters, cut after a whole sentence. */
 function detailWithin(text: string, max: number): string {
