@@ -4,9 +4,9 @@ import { DESIGNS } from '../invoice/designFields.js';
 import { parseOrReject } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
-import type { ThemeStore } from '../themes/themeStore.js';
+import { resolveStoredLook } from '../themes/storedThemes.js';
 import { builtinPackage } from '../render/builtinPackages.js';
-import { examinePackage } from '../templates/checkPackage.js';
+import { examineForPreview, examinePackage } from '../templates/checkPackage.js';
 import { REFERENCE_INVOICES } from '../templates/contract/referenceInvoices.js';
 import {
   getTemplate,
@@ -14,6 +14,7 @@ import {
   putTemplate,
   resolveDesignReference,
   TEMPLATE_TTL_SECONDS,
+  templateInvalid,
 } from '../templates/storedTemplates.js';
 import {
   isTemplateRef,
@@ -23,6 +24,7 @@ import {
   type TemplatePackage,
 } from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
+import type { LookStores } from './lookResolvers.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {
@@ -46,7 +48,8 @@ type PreviewInput = { prepared: PreparedInvoice; design: TemplatePackage | strin
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
  * preview, and PUT/GET of stored packages. All free; PUT is the one MCP tool (v1_templates_put).
  */
-export function templateOperations(store: ThemeStore | undefined, renderer: PdfRenderer | undefined): Operation[] {
+export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
+  const store = stores.templates;
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
@@ -141,19 +144,28 @@ export function templateOperations(store: ThemeStore | undefined, renderer: PdfR
     request: {
       schema: PreviewSchema,
       example: { design: EXAMPLE_PACKAGE, invoice: REFERENCE_INVOICES[0]!.invoice },
+      // An inline package is checked as PUT checks its files, filled with this one invoice (not the
+      // 12 reference invoices: checkPackage.ts examineForPreview); this invoice's facts are checked
+      // on the printed page, as for every stored design.
       parse: (body) => {
         const { design } = parseOrReject(PreviewSchema, body);
         const prepared = prepareInvoice((body as { invoice: unknown }).invoice);
-        return { prepared, design: typeof design === 'string' ? design : parseTemplatePackage(design) };
+        if (typeof design === 'string') return { prepared, design };
+        const pkg = storedForm(design);
+        const invalid = examineForPreview(pkg, prepared);
+        if (invalid.length > 0) throw templateInvalid(invalid);
+        return { prepared, design: pkg };
       },
     },
     response: { contentType: 'application/pdf', description: 'The preview PDF.' },
     async handle({ prepared, design }, { signal }) {
       if (!renderer) throw renderingUnavailable();
+      // The invoice's stored theme and fonts, as on the paid routes (an unknown id: 400 at theme).
+      const looked = await resolveStoredLook(stores.themes, stores.fonts, prepared);
       const withDesign =
         typeof design === 'string'
-          ? await resolveDesignReference(store, { ...prepared, invoice: { ...prepared.invoice, design } })
-          : { ...prepared, design: { id: templateId(design), package: design } };
+          ? await resolveDesignReference(store, { ...looked, invoice: { ...looked.invoice, design } })
+          : { ...looked, design: { id: templateId(design), package: design } };
       const { pdf, pages } = await renderer.renderPdf(withDesign, { signal, preview: true });
       return {
         contentType: 'application/pdf',
