@@ -13,7 +13,8 @@
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { HOUSE_STYLE } from '../test/fixtures/housePackages.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const server = await startBenchServer('v1_invoice_pdf=0');
@@ -36,7 +37,7 @@ try {
         plain,
         design: () => server.post('/v1/templates/preview', 'application/json', json({ design: HOUSE_STYLE, invoice })),
       },
-      count(30),
+      scaled(30),
     );
     process.stdout.write(row('preview, same package', lines, same));
     const typing = await timeAlternated(
@@ -52,7 +53,7 @@ try {
           );
         },
       },
-      count(30),
+      scaled(30),
     );
     process.stdout.write(row('preview, new package each call', lines, typing));
   }
@@ -71,7 +72,7 @@ try {
         plain: () => server.post('/v1/invoice.pdf', 'application/json', json(invoice)),
         design: () => server.post('/v1/invoice.pdf', 'application/json', json({ ...invoice, design: id })),
       },
-      count(lines === 200 ? 12 : 30),
+      scaled(lines === 200 ? 12 : 30),
     );
     process.stdout.write(row('stored design on /v1/invoice.pdf', lines, samples));
   }

@@ -5,6 +5,7 @@ import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
+import { studioFiles, studioRoute } from './http/studio/studioRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
 import { API_VERSION } from './http/discovery/openapi.js';
@@ -125,6 +126,7 @@ export function createApp(deps: AppDependencies): AppService {
   const specs: Operation[] = [
     ...operations,
     docsRoute(() => routes),
+    studioRoute(),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
       docsPath: '/docs',
@@ -169,6 +171,7 @@ export function createApp(deps: AppDependencies): AppService {
   app.use(cors());
   app.use(rateLimitFor(config, buckets, limits));
   app.use(docsAssets());
+  app.use(studioFiles());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const mcpServer = mcpServerFactory({

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AppError } from '../errors.js';
+import { AppError, InputRejected, validationFailed } from '../errors.js';
 import { DESIGNS } from '../invoice/designFields.js';
 import { parseOrReject } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
@@ -43,6 +43,21 @@ const PreviewSchema = v.strictObject(
   'is not a preview field (design, invoice)',
 );
 type PreviewInput = { prepared: PreparedInvoice; design: TemplatePackage | string };
+
+/**
+ * A preview's body: an inline package is checked as PUT checks its files and filled with this one
+ * invoice (not the 12 reference invoices: checkPackage.ts examineForPreview); this invoice's facts
+ * are then checked on the printed page, as for every stored design.
+ */
+function parsePreview(body: unknown): PreviewInput {
+  const { design } = parseOrReject(PreviewSchema, body);
+  const prepared = prepareInvoice((body as { invoice: unknown }).invoice);
+  if (typeof design === 'string') return { prepared, design };
+  const pkg = storedForm(design);
+  const invalid = examineForPreview(pkg, prepared);
+  if (invalid.length > 0) throw templateInvalid(invalid);
+  return { prepared, design: pkg };
+}
 
 /**
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
@@ -144,24 +159,17 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     request: {
       schema: PreviewSchema,
       example: { design: EXAMPLE_PACKAGE, invoice: REFERENCE_INVOICES[0]!.invoice },
-      // An inline package is checked as PUT checks its files, filled with this one invoice (not the
-      // 12 reference invoices: checkPackage.ts examineForPreview); this invoice's facts are checked
-      // on the printed page, as for every stored design.
-      parse: (body) => {
-        const { design } = parseOrReject(PreviewSchema, body);
-        const prepared = prepareInvoice((body as { invoice: unknown }).invoice);
-        if (typeof design === 'string') return { prepared, design };
-        const pkg = storedForm(design);
-        const invalid = examineForPreview(pkg, prepared);
-        if (invalid.length > 0) throw templateInvalid(invalid);
-        return { prepared, design: pkg };
-      },
+      parse: parsePreview,
     },
     response: { contentType: 'application/pdf', description: 'The preview PDF.' },
     async handle({ prepared, design }, { signal }) {
       if (!renderer) throw renderingUnavailable();
-      // The invoice's stored theme and fonts, as on the paid routes (an unknown id: 400 at theme).
-      const looked = await resolveStoredLook(stores.themes, stores.fonts, prepared);
+      // The invoice's stored theme and brand fonts, as POST /v1/invoice.pdf looks them up (the
+      // studio previews its uploaded fonts so): an unknown id is a 400 at invoice.theme…, not a 502.
+      const looked = await resolveStoredLook(stores.themes, stores.fonts, prepared).catch((error: unknown) => {
+        if (!(error instanceof InputRejected)) throw error;
+        throw validationFailed((error.issues ?? []).map((issue) => ({ ...issue, path: `invoice.${issue.path}` })));
+      });
       const withDesign =
         typeof design === 'string'
           ? await resolveDesignReference(store, { ...looked, invoice: { ...looked.invoice, design } })
