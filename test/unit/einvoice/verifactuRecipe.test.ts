@@ -37,7 +37,7 @@ const altaInput = (r: {
 test('validate with profile verifactu: no issue, and the huella of the record as of the request', () => {
   const checked = checkEInvoice({ ...F1, profile: 'verifactu' }, undefined, new Date(NOW));
   assert.deepEqual(checked.issues, []);
-  const report = buildEInvoiceValidation(checked.prepared, checked.issues, checked.profile, checked.own) as {
+  const report = buildEInvoiceValidation(checked.prepared, checked.issues, checked.profile, checked.own) as unknown as {
     valid: boolean;
     verifactu: Record<string, string | null>;
   };
