@@ -37,6 +37,8 @@ export async function timeAlternated<K extends string>(
 }
 
 export interface BenchServer {
+  /** http://127.0.0.1:<port>, for calls other than a timed POST. */
+  baseUrl: string;
   /** The wall time of one POST (ms); anything but 200 throws. */
   post(path: string, type: string, body: string | Buffer): Promise<number>;
   /** render.pdf of `xml` against /v1/invoice.pdf of `json`: 3 warm-up pairs, then count(60) pairs in alternated order. */
@@ -92,6 +94,7 @@ export async function startBenchServer(prices: string): Promise<BenchServer> {
   };
 
   return {
+    baseUrl: base,
     post,
     renderPair,
     async close() {
