@@ -62,6 +62,8 @@ export interface AppDependencies {
   themes?: ThemeStore;
   /** Where PUT /v1/fonts keeps fonts (Redis with several instances); default: in memory. */
   fonts?: FontStore;
+  /** Where PUT /v1/templates keeps design packages (Redis with several instances); default: in memory. */
+  templates?: ThemeStore;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -92,6 +94,7 @@ export function createApp(deps: AppDependencies): AppService {
   const buckets = deps.buckets ?? createMemoryBucketStore();
   const themes = deps.themes ?? createMemoryThemeStore();
   const fonts = deps.fonts ?? createMemoryFontStore();
+  const templates = deps.templates ?? createMemoryThemeStore();
   let routes: PricedOperation[] = [];
   // Every operation's body is parsed and validated on the compute pool (a free computed one is
   // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
@@ -110,6 +113,7 @@ export function createApp(deps: AppDependencies): AppService {
     themes,
     fonts,
     fontMaxBytes: config.FONT_MAX_BYTES,
+    templates,
     verificationDefaults: verificationDefaultsOf(config),
     verifactuSystem: {
       ...DEFAULT_SYSTEM,

@@ -40,12 +40,17 @@ export function createService(parts: ServiceParts): AppService {
   // Themes put by PUT /v1/themes: in Redis too, so that every instance knows every theme id.
   const themes = config.REDIS_URL ? createRedisThemeStore({ url: config.REDIS_URL }) : undefined;
   const fonts = config.REDIS_URL ? createRedisFontStore({ url: config.REDIS_URL }) : undefined;
+  // Design packages put by PUT /v1/templates: the same kind of store, under keys of their own.
+  const templates = config.REDIS_URL
+    ? createRedisThemeStore({ url: config.REDIS_URL, keyPrefix: 'invoice-pdf-x402:template:' })
+    : undefined;
   const service = createApp({
     config,
     logger,
     ...(buckets ? { buckets } : {}),
     ...(themes ? { themes } : {}),
     ...(fonts ? { fonts } : {}),
+    ...(templates ? { templates } : {}),
     renderer,
     ...(metrics ? { metrics } : {}),
     // Development preview (PREVIEW=on): prints with this renderer, bypassing payment.
@@ -66,7 +71,7 @@ export function createService(parts: ServiceParts): AppService {
   return {
     ...service,
     close: async () => {
-      await Promise.all([service.close(), buckets?.close(), themes?.close(), fonts?.close()]);
+      await Promise.all([service.close(), buckets?.close(), themes?.close(), fonts?.close(), templates?.close()]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { DER_LIMITS, malformed } from './der.js';
+import { DER_LIMITS, malformed, readHeader } from './der.js';
 
 /**
  * BER as Italian signing tools write it (`30 80 …`: indefinite lengths closed by 00 00, the content
@@ -38,23 +38,11 @@ function readNode(
 ): { node: Node; next: number } {
   if (depth > DER_LIMITS.depth) throw malformed(`nested deeper than ${DER_LIMITS.depth} levels`);
   if (--budget.elements < 0) throw malformed(`more than ${DER_LIMITS.elements} elements`);
-  if (offset + 2 > limit) throw malformed('truncated (an element is cut off)');
-  const tag = bytes[offset]!;
-  if ((tag & 0x1f) === 0x1f) throw malformed('a multi-byte tag');
+  const { tag, start, length } = readHeader(bytes, offset, limit);
   const constructed = (tag & 0x20) !== 0;
-  let length = bytes[offset + 1]!;
-  let start = offset + 2;
-  if (length === 0x80) {
+  if (length === null) {
     if (!constructed) throw malformed('an indefinite length on a primitive element');
     return readChildren(bytes, tag, start, limit, depth, budget, true);
-  }
-  if (length > 0x80) {
-    const count = length & 0x7f;
-    if (count > 4) throw malformed('a length of more than 4 bytes');
-    if (start + count > limit) throw malformed('truncated (a length is cut off)');
-    length = 0;
-    for (let at = 0; at < count; at++) length = length * 256 + bytes[start + at]!;
-    start += count;
   }
   const end = start + length;
   if (end > limit) throw malformed('truncated (an element is longer than what contains it)');

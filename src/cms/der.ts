@@ -24,22 +24,35 @@ export const malformed = (reason: string) =>
 
 export const isConstructed = (node: Der) => (node.tag & 0x20) !== 0;
 
-/** The element at `offset`, its length checked against `limit` (the end of its parent). */
-export function readDer(bytes: Uint8Array, offset: number, limit: number): Der {
+/**
+ * The identifier and length octets at `offset`: the tag, where the value starts, and its length
+ * (null for BER's indefinite length, 0x80). Shared by this reader and ber.ts, so both refuse the
+ * same malformed headers the same way; the length is not yet checked against what contains it.
+ */
+export function readHeader(
+  bytes: Uint8Array,
+  offset: number,
+  limit: number,
+): { tag: number; start: number; length: number | null } {
   if (offset + 2 > limit) throw malformed('truncated (an element is cut off)');
   const tag = bytes[offset]!;
   if ((tag & 0x1f) === 0x1f) throw malformed('a multi-byte tag');
-  let length = bytes[offset + 1]!;
-  let start = offset + 2;
-  if (length === 0x80) throw malformed('an indefinite length (BER, not DER)');
-  if (length > 0x80) {
-    const count = length & 0x7f;
-    if (count > 4) throw malformed('a length of more than 4 bytes');
-    if (start + count > limit) throw malformed('truncated (a length is cut off)');
-    length = 0;
-    for (let at = 0; at < count; at++) length = length * 256 + bytes[start + at]!;
-    start += count;
-  }
+  const first = bytes[offset + 1]!;
+  const start = offset + 2;
+  if (first === 0x80) return { tag, start, length: null };
+  if (first < 0x80) return { tag, start, length: first };
+  const count = first & 0x7f;
+  if (count > 4) throw malformed('a length of more than 4 bytes');
+  if (start + count > limit) throw malformed('truncated (a length is cut off)');
+  let length = 0;
+  for (let at = 0; at < count; at++) length = length * 256 + bytes[start + at]!;
+  return { tag, start: start + count, length };
+}
+
+/** The element at `offset`, its length checked against `limit` (the end of its parent). */
+export function readDer(bytes: Uint8Array, offset: number, limit: number): Der {
+  const { tag, start, length } = readHeader(bytes, offset, limit);
+  if (length === null) throw malformed('an indefinite length (BER, not DER)');
   const end = start + length;
   if (end > limit) throw malformed('truncated (an element is longer than what contains it)');
   return { tag, start, end, bytes };

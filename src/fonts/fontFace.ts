@@ -4,16 +4,16 @@ import { FONT_ORIGIN, fontUrl } from './servedFonts.js';
 /** A font put to PUT /v1/fonts as the store keeps it (src/themes/fontStore.ts). */
 export interface StoredFont {
   facts: FontFacts;
-  /** The file, base64: decoded once when a render first names it (servedFonts.ts). */
+  /** The file, base64: given to a render page once (src/render/pageFonts.ts). */
   base64: string;
 }
 
 /**
- * Writes the @font-face rules that put stored fonts (PUT /v1/fonts) into a page: the font by its
- * URL on the service-internal origin that only the render page answers, from memory
- * (servedFonts.ts). The renderer takes these rules out of the page it prints and keeps the faces
- * they declare loaded on its render page instead (takeStoredFaces, src/render/pageFonts.ts), so a
- * font is loaded, sanitised and shaped once per page, not once per render. Only checked values
+ * Writes the @font-face rules that put stored fonts (PUT /v1/fonts) into a page: the font by a URL
+ * of its id that is never fetched (servedFonts.ts). The renderer takes these rules out of the page
+ * it prints and keeps the faces they declare loaded on its render page instead, from the bytes
+ * (takeStoredFaces, src/render/pageFonts.ts), so a font is loaded, sanitised and shaped once per
+ * page, not once per render. Only checked values
  * are written: the family name against SAFE_FAMILY, the format from our own table, the weight and
  * style from the parsed font, the URL from the id's hex digits; the base64 is checked once per id.
  *
@@ -48,7 +48,7 @@ function fontFaceRule({ family, font, weight, style }: FontFaceSource): string {
     checkedIds.add(facts.id);
   }
   const format = FONT_FORMATS[facts.format];
-  const url = fontUrl(facts.id.replace(/^sha256:/, ''), format.mediaType, () => base64);
+  const url = fontUrl(facts.id.replace(/^sha256:/, ''), { base64, mediaType: format.mediaType });
   const faceWeight = Math.round(weight ?? facts.weight);
   const faceStyle = (style ?? facts.style) === 'italic' ? 'italic' : 'normal';
   return `@font-face { font-family: "${family}"; font-weight: ${faceWeight}; font-style: ${faceStyle}; src: url("${url}") format("${format.css}"); }`;

@@ -38,6 +38,7 @@ export function buildRouter(
         const signIn = ctx.get('SIGN-IN-WITH-X');
         const outcome = await caller.call(operation, {
           ...(operation.request ? { body: requestBody(ctx) } : {}),
+          ...(ctx.params && Object.keys(ctx.params).length > 0 ? { params: { ...ctx.params } } : {}),
           ...(paid && header ? { payment: { read: () => readPaymentSignature(header) } } : {}),
           hooks: {
             ...(paid && signIn ? { signIn: { read: () => readSignInHeader(signIn) } } : {}),
@@ -56,7 +57,10 @@ export function buildRouter(
         if (paid && lifecycle?.draining) ctx.set('Connection', 'close');
       }
     });
-    router.register(operation.path, [operation.method], chain, { name: operation.operationId });
+    // An OpenAPI path parameter, /v1/templates/{id}, is koa-router's /v1/templates/:id.
+    router.register(operation.path.replace(/\{(\w+)\}/g, ':$1'), [operation.method], chain, {
+      name: operation.operationId,
+    });
   }
   return router;
 }

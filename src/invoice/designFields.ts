@@ -29,6 +29,8 @@ const DENSITIES = ['comfortable', 'normal', 'compact'] as const;
 /** A theme's canonical JSON may not be longer (the stored form and the id's input). */
 export const THEME_MAX_BYTES = 8 * 1024;
 const THEME_REF = /^sha256:[0-9a-f]{64}$/;
+/** A stored design's id, as PUT /v1/templates answers it (src/templates/templatePackage.ts). */
+export const TEMPLATE_REF = /^sha256:[0-9a-f]{64}$/;
 /** A font put to PUT /v1/fonts (src/fonts/): the same form of id as a theme's. */
 export const FONT_REF = THEME_REF;
 /** The theme fields that may name a stored font, resolved before payment (src/themes/storedThemes.ts). */
@@ -188,8 +190,13 @@ const ThemeRefSchema = v.pipe(
 export const DESIGN_FIELDS = {
   design: v.optional(
     v.pipe(
-      v.picklist(DESIGNS, `must be one of ${DESIGNS.join(', ')}`),
-      v.description(`The design: ${DESIGNS.join(', ')} (default ${DEFAULT_DESIGN}).`),
+      v.union(
+        [v.picklist(DESIGNS), v.pipe(v.string(), v.regex(TEMPLATE_REF))],
+        `must be one of ${DESIGNS.join(', ')}, or a stored design's id "sha256:…" (PUT /v1/templates)`,
+      ),
+      v.description(
+        `The design: ${DESIGNS.join(', ')} (default ${DEFAULT_DESIGN}), or the id "sha256:…" PUT /v1/templates answered for a design of your own.`,
+      ),
     ),
   ),
   envelope: v.optional(

@@ -3,6 +3,7 @@ import { checkTotals } from './checkTotals.js';
 import { envelopeIssues } from './envelopes.js';
 import type { StoredFont } from '../fonts/fontFace.js';
 import type { Theme, ThemeFontField } from './designFields.js';
+import type { TemplatePackage } from './templatePackage.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
@@ -26,6 +27,11 @@ export interface PreparedInvoice {
   theme?: Theme | undefined;
   /** The stored fonts the theme names by id, by theme field; put here by resolveStoredLook before any payment. */
   fonts?: Partial<Record<ThemeFontField, StoredFont>> | undefined;
+  /**
+   * A customer's stored design, for "design": "sha256:…": the package as stored, put here by
+   * resolveDesignReference (src/templates/storedTemplates.ts) before any payment.
+   */
+  design?: { id: string; package: TemplatePackage } | undefined;
   /**
    * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
    * of the invoice's billing record, printed at the top of page 1, and whether it was issued in

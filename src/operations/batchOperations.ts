@@ -1,13 +1,11 @@
-import type { FontStore } from '../themes/fontStore.js';
 import { BATCH_FORMAT_NAMES } from '../batch/batchFormats.js';
 import { BatchRequestSchema, MAX_BATCH_ITEMS, prepareBatch, type PreparedBatch } from '../batch/batchRequest.js';
 import { isXmlBatch, produceBatch, xmlBatch, type BatchFile, type BatchOptions } from '../batch/produceBatch.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { timesUsd } from '../payment/price.js';
-import type { ThemeStore } from '../themes/themeStore.js';
 import type { Operation, PdfRenderer } from './operation.js';
 import { specimenBatch } from './specimenBatch.js';
-import { storedThemeBatchResolver } from './themeOperations.js';
+import { storedLookBatchResolver, type LookStores } from './lookResolvers.js';
 
 const BATCH_EXAMPLE = {
   format: 'pdf',
@@ -27,9 +25,8 @@ const zipAnswer = ({ contentType, body, count }: BatchFile) => ({
 export function batchOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
-  themes?: ThemeStore,
+  stores: LookStores = {},
   assembleZip?: BatchOptions['assembleZip'],
-  fonts?: FontStore,
 ): Operation[] {
   const batch: Operation<PreparedBatch> = {
     method: 'POST',
@@ -45,7 +42,7 @@ export function batchOperations(
       schema: BatchRequestSchema,
       example: BATCH_EXAMPLE,
       parse: prepareBatch,
-      resolve: storedThemeBatchResolver(themes, fonts),
+      resolve: storedLookBatchResolver(stores),
     },
     response: { contentType: 'application/zip', description: 'The ZIP: one file per invoice and manifest.json.' },
     priceOf: (input, configuredUsd) => timesUsd(configuredUsd, input?.invoices.length ?? 1),

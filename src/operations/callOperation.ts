@@ -27,6 +27,8 @@ export interface OperationRequest {
    * probe that way), so it gets the challenge without its body being read.
    */
   priceProbe?: boolean;
+  /** The path's parameters (operation paths such as /v1/templates/{id}). */
+  params?: Readonly<Record<string, string>>;
   /** A free operation's work stops when the client is gone (MCP's cancellation). */
   signal?: AbortSignal;
   hooks?: PaidCallHooks;
@@ -100,7 +102,8 @@ export function operationCaller(deps: CallDependencies) {
     const work: PaidWork = (signal, marks) => {
       const specimen = marks?.specimen === true;
       if (pooled) return pooledWork(operation, request, context, signal, specimen);
-      if (operation.handle) return operation.handle(input, { signal, specimen });
+      if (operation.handle)
+        return operation.handle(input, { signal, specimen, ...(request.params ? { params: request.params } : {}) });
       if (operation.compute) return { body: operation.compute(input, context) };
       throw new Error(`operation ${operation.operationId} has no work`);
     };

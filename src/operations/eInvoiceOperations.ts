@@ -1,4 +1,3 @@
-import type { FontStore } from '../themes/fontStore.js';
 import { eInvoiceXml, type XmlSyntax } from '../einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../einvoice/example.js';
 import { FORMATS, OWN_SYNTAX_FORMATS, operationIdOf, type OwnSyntaxFormat } from '../einvoice/formats/registry.js';
@@ -17,10 +16,9 @@ import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
-import type { ThemeStore } from '../themes/themeStore.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { InputResolver, Operation, PaidAnswer, PdfRenderer } from './operation.js';
-import { storedThemeResolver } from './themeOperations.js';
+import { storedLookResolver, type LookStores } from './lookResolvers.js';
 
 /**
  * The e-invoice routes: Factur-X PDF/A-3b, CII and UBL XML (paid, exactly like /v1/invoice.pdf:
@@ -57,12 +55,11 @@ function profiledThemeResolver<T extends ProfiledInvoice>(resolver: InputResolve
 export function eInvoiceOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
-  themes?: ThemeStore,
-  fonts?: FontStore,
+  stores: LookStores = {},
 ): Operation[] {
   // A theme named by id is looked up before payment where it shows (the PDF) and where the PDF's
   // acceptance is checked (validate): an unknown id is a 400, never charged. The XML has no look.
-  const storedTheme = storedThemeResolver(themes, fonts);
+  const storedTheme = storedLookResolver(stores);
   const facturX: Operation<ProfiledInvoice> = {
     method: 'POST',
     path: '/v1/e-invoice/factur-x.pdf',

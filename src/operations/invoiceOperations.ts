@@ -1,4 +1,3 @@
-import type { FontStore } from '../themes/fontStore.js';
 import { AppError } from '../errors.js';
 import { EXAMPLE_INVOICE } from '../invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
@@ -9,9 +8,8 @@ import { prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoi
 import { InvoiceSchema } from '../invoice/schema.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
-import type { ThemeStore } from '../themes/themeStore.js';
 import type { Operation, PdfRenderer } from './operation.js';
-import { storedThemeResolver } from './themeOperations.js';
+import { storedLookResolver, type LookStores } from './lookResolvers.js';
 
 /** A PDF operation on an instance built without a renderer (some tests, the compute workers). */
 export const renderingUnavailable = (): AppError =>
@@ -28,12 +26,11 @@ const invoiceRequest = {
 export function invoiceOperations(
   renderer: PdfRenderer | undefined,
   onRendered?: (seconds: number, pages: number) => void,
-  themes?: ThemeStore,
-  fonts?: FontStore,
+  stores: LookStores = {},
 ): Operation[] {
   // A theme named by id is looked up before payment (an unknown id: 400, never charged); validate
   // looks it up too, so that it accepts exactly what the PDF operation accepts.
-  const request = { ...invoiceRequest, resolve: storedThemeResolver(themes, fonts) };
+  const request = { ...invoiceRequest, resolve: storedLookResolver(stores) };
   const validate: Operation<PreparedInvoice> = {
     method: 'POST',
     path: '/v1/invoice/validate',

@@ -27,12 +27,14 @@ export interface Operation<TInput = unknown> {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Invoices' | 'Helpers' | 'Discovery' | 'Operations';
+  tag: 'Invoices' | 'Helpers' | 'Templates' | 'Discovery' | 'Operations';
   /**
-   * false: over HTTP only, not an MCP tool although its tag would make it one (a file upload that an
-   * agent has no use for over MCP, and whose entry would squeeze the other tools in tools/list's budget).
+   * Whether the operation is an MCP tool when its tag alone would not decide: Invoices and Helpers
+   * rows are tools unless `false` (a file upload that an agent has no use for over MCP, and whose
+   * entry would squeeze the other tools in tools/list's budget); another tag's row is one when
+   * `true` (v1_templates_put).
    */
-  mcpTool?: false;
+  mcpTool?: boolean;
   /** JSON request body: parsed and validated on the compute pool (every issue listed) before payment or work. */
   request?: {
     schema: v.GenericSchema;
@@ -124,6 +126,8 @@ export interface DocumentBody {
 
 interface WorkCall {
   signal: AbortSignal;
+  /** The path's parameters (a path such as /v1/templates/{id}), over HTTP. */
+  params?: Readonly<Record<string, string>>;
   /** Paid with test money (payment/trial/): every document it makes is marked as a specimen. */
   specimen?: boolean;
 }
@@ -175,7 +179,7 @@ export interface PdfRenderer {
    */
   renderPdf(
     prepared: PreparedInvoice,
-    options?: { signal?: AbortSignal; specimen?: boolean },
+    options?: { signal?: AbortSignal; specimen?: boolean; preview?: boolean },
   ): Promise<{ pdf: Buffer; pages: number }>;
   /** Whether Chromium loads a font file (PUT /v1/fonts); rejects with a 400 font_invalid when not. */
   checkFont?(bytes: Uint8Array): Promise<void>;

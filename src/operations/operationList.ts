@@ -4,6 +4,7 @@ import { helperOperations } from './helperOperations.js';
 import { inboundOperations } from './inboundOperations.js';
 import { invoiceOperations } from './invoiceOperations.js';
 import type { Operation, PdfRenderer } from './operation.js';
+import { templateOperations } from './templateOperations.js';
 import { themeOperations } from './themeOperations.js';
 import { fontOperations } from './fontOperations.js';
 import { verifactuOperations } from './verifactuOperations.js';
@@ -22,6 +23,8 @@ export interface OperationDependencies {
   fonts?: FontStore | undefined;
   /** The largest font file PUT /v1/fonts takes (FONT_MAX_BYTES). */
   fontMaxBytes?: number | undefined;
+  /** Where PUT /v1/templates stores design packages and invoices' design ids are looked up. */
+  templates?: ThemeStore | undefined;
   /** The server's defaults of the formats' verification-code arguments on render.pdf (ksef_environment). */
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
@@ -37,13 +40,15 @@ export interface OperationDependencies {
  * its row here.
  */
 export function operationList(deps: OperationDependencies = {}): Operation[] {
+  const stores = { themes: deps.themes, fonts: deps.fonts, templates: deps.templates };
   return [
-    ...invoiceOperations(deps.renderer, deps.onRendered, deps.themes, deps.fonts),
-    ...eInvoiceOperations(deps.renderer, deps.onRendered, deps.themes, deps.fonts),
+    ...invoiceOperations(deps.renderer, deps.onRendered, stores),
+    ...eInvoiceOperations(deps.renderer, deps.onRendered, stores),
     ...verifactuOperations(deps.verifactuSystem),
-    ...batchOperations(deps.renderer, deps.onRendered, deps.themes, deps.assembleZip, deps.fonts),
+    ...batchOperations(deps.renderer, deps.onRendered, stores, deps.assembleZip),
     ...themeOperations(deps.themes),
     ...fontOperations(deps.fonts, deps.renderer, deps.fontMaxBytes),
+    ...templateOperations(deps.templates, deps.renderer),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(),
   ];

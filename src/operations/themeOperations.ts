@@ -1,11 +1,7 @@
-import type { PreparedBatch } from '../batch/batchRequest.js';
-import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import { ThemeSchema, type Theme } from '../invoice/designFields.js';
-import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import type { FontStore } from '../themes/fontStore.js';
-import { namesStoredLook, parseTheme, putTheme, resolveStoredLook } from '../themes/storedThemes.js';
+import { parseTheme, putTheme } from '../themes/storedThemes.js';
 import { THEME_TTL_SECONDS, type ThemeStore } from '../themes/themeStore.js';
-import type { InputResolver, Operation } from './operation.js';
+import type { Operation } from './operation.js';
 
 const EXAMPLE_THEME: Theme = {
   colors: { accent: '#7a2e8f', tint: '#f6eef8' },
@@ -42,45 +38,4 @@ export function themeOperations(store: ThemeStore | undefined): Operation[] {
     },
   };
   return [put];
-}
-
-/**
- * The look-up of an invoice's stored theme ("theme": "sha256:…") and of the stored fonts its theme
- * names, before anything about payment (operation.ts `request.resolve`): an unknown id is a 400 at
- * path "theme" or "theme.<font field>", never charged.
- */
-export function storedThemeResolver(
-  store: ThemeStore | undefined,
-  fonts?: FontStore | undefined,
-): InputResolver<PreparedInvoice> {
-  return { needed: namesStoredLook, resolve: (prepared) => resolveStoredLook(store, fonts, prepared) };
-}
-
-/**
- * The same look-up for every invoice of a batch that names a stored theme, before the 402: each
- * unknown id is an issue at `invoices[i].theme`, all listed in one 400.
- */
-export function storedThemeBatchResolver(
-  store: ThemeStore | undefined,
-  fonts?: FontStore | undefined,
-): InputResolver<PreparedBatch> {
-  return {
-    needed: (batch) => batch.invoices.some(namesStoredLook),
-    async resolve(batch) {
-      const issues: Issue[] = [];
-      const invoices = await Promise.all(
-        batch.invoices.map((prepared, index) =>
-          resolveStoredLook(store, fonts, prepared).catch((error: unknown) => {
-            if (!(error instanceof InputRejected)) throw error;
-            issues.push(
-              ...(error.issues ?? []).map((issue) => ({ ...issue, path: `invoices[${index}].${issue.path}` })),
-            );
-            return prepared;
-          }),
-        ),
-      );
-      if (issues.length) throw validationFailed(issues);
-      return { ...batch, invoices };
-    },
-  };
 }

@@ -6,7 +6,8 @@ import type { InboundView, InvoiceView } from './invoiceView.js';
 import { LINES_KEPT_WITH_TOTALS, totalsRows } from './viewModel.js';
 import { inboundAllowances } from './inbound/inboundAllowances.js';
 import { inboundBanner, verificationCodeView } from './inbound/inboundBanner.js';
-import { inboundAttachments, inboundNotes, inboundOtherValues, prepaidIsWithholding } from './inbound/inboundExtras.js';
+import { inboundAttachments, inboundNotes, prepaidIsWithholding } from './inbound/inboundExtras.js';
+import { furtherDetails } from './inbound/furtherDetails.js';
 import { inboundLineDetails, inboundLines } from './inbound/inboundLines.js';
 import { deliveryParty, inboundParty, otherParties } from './inbound/inboundParties.js';
 import { inboundPayment, inboundPaymentMeans } from './inbound/inboundPayment.js';
@@ -65,7 +66,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     parties: otherParties(doc, fmt),
     attachments: inboundAttachments(doc, fmt),
     verificationCode: verificationCodeView(render.verificationCode),
-    otherValues: inboundOtherValues(doc, fmt),
+    otherValues: furtherDetails(doc, fmt),
   };
 
   return {

@@ -138,7 +138,7 @@ export interface InboundView {
   paymentMeans: { label: string; values: string[] }[];
   parties: { heading: string; party: PartyView }[];
   attachments: { id: string; text: string; lang: string }[];
-  otherValues: { bt: string; path: string; value: string; lang: string }[];
+  otherValues: { label: string; value: string; lang: string }[];
   /** The format's verification code: its QR code, caption and name (FA(3): KOD I, the KSeF number or OFFLINE). */
   verificationCode: VerificationCodeView | null;
 }

@@ -1,6 +1,7 @@
 import { brandFamily, type FontFaceSource } from '../fonts/fontFace.js';
 import {
   DEFAULT_DESIGN,
+  DESIGNS,
   FONT_REF,
   THEME_COLOURS,
   type DesignName,
@@ -49,7 +50,8 @@ export function themeOf(prepared: PreparedInvoice): Theme | undefined {
 export function lookView(prepared: PreparedInvoice, labels: LabelCatalog): LookView {
   const { invoice } = prepared;
   const theme = themeOf(prepared);
-  const design = invoice.design ?? DEFAULT_DESIGN;
+  // A stored design (a customer's package, "sha256:…") prints over classic's stylesheets.
+  const design = invoice.design !== undefined && isBuiltinDesign(invoice.design) ? invoice.design : DEFAULT_DESIGN;
   const classes = [`design-${design}`];
   if (theme?.density && theme.density !== 'normal') classes.push(`density-${theme.density}`);
   if (theme?.logo_placement && theme.logo_placement !== 'start') classes.push(`logo-${theme.logo_placement}`);
@@ -100,3 +102,5 @@ function normalisedColours(colors: NonNullable<Theme['colors']>): ThemeStyle['co
     THEME_COLOURS.filter((name) => colors[name] !== undefined).map((name) => [name, hexColour(colors[name]!)]),
   );
 }
+
+const isBuiltinDesign = (name: string): name is DesignName => (DESIGNS as readonly string[]).includes(name);

@@ -1,5 +1,6 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { StoredFace } from '../fonts/fontFace.js';
+import { registeredFont } from '../fonts/servedFonts.js';
 
 /**
  * The stored fonts a render page holds. A font declared by the printed document's own @font-face
@@ -29,7 +30,7 @@ export class PageFonts {
     const failed = await changeFaces(session, {
       clear,
       remove: remove.map(splitSlot),
-      add: add.map(([, face]) => face),
+      add: add.map(([, face]) => ({ ...face, base64: registeredFont(face.url)?.base64 ?? '' })),
     });
     if (failed !== '') throw new Error(`stored fonts did not load: ${failed}`);
     this.#slots = new Map([...wanted].map(([slot, face]) => [slot, face.url]));
@@ -46,13 +47,17 @@ function splitSlot(slot: string): Pick<StoredFace, 'family' | 'weight' | 'style'
 
 /**
  * Deletes and adds FontFaces on the page (evaluated over DevTools: the page's own JavaScript stays
- * off) and waits until the added ones have loaded, each by a request the page answers from memory
- * (src/render/lockDownPage.ts). Answers the families that did not load, comma-separated. The
- * arguments go in as JSON: family names were checked against fontFace.ts's SAFE_FAMILY anyway.
+ * off) and waits until the added ones have loaded from their bytes, which Chromium's sanitiser
+ * checks as it checks every web font. Answers the families that did not load (or whose bytes are
+ * no longer registered), comma-separated. The arguments go in as JSON.
  */
 async function changeFaces(
   session: CDPSession,
-  change: { clear: boolean; remove: Pick<StoredFace, 'family' | 'weight' | 'style'>[]; add: StoredFace[] },
+  change: {
+    clear: boolean;
+    remove: Pick<StoredFace, 'family' | 'weight' | 'style'>[];
+    add: (StoredFace & { base64: string })[];
+  },
 ): Promise<string> {
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
     expression: `(async (change) => {
@@ -63,7 +68,8 @@ async function changeFaces(
       for (const face of [...document.fonts])
         if (change.remove.some((slot) => fills(face, slot))) document.fonts.delete(face);
       const added = change.add.map((face) => {
-        const font = new FontFace(face.family, 'url("' + face.url + '")', { weight: String(face.weight), style: face.style });
+        const bytes = Uint8Array.from(atob(face.base64), (char) => char.charCodeAt(0));
+        const font = new FontFace(face.family, bytes, { weight: String(face.weight), style: face.style });
         document.fonts.add(font);
         return font;
       });

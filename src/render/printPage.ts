@@ -30,10 +30,17 @@ export async function openPrintablePage(page: Page): Promise<PrintablePage> {
   return { session, frameId: frameTree.frame.id, fonts: new PageFonts() };
 }
 
-export async function printHtml(target: PrintablePage, page: string, params: PrintParams): Promise<Buffer> {
+/** `beforePrint`: asked once the document is in the page and before it prints (printedFacts.ts). */
+export async function printHtml(
+  target: PrintablePage,
+  page: string,
+  params: PrintParams,
+  beforePrint?: (session: CDPSession) => Promise<void>,
+): Promise<Buffer> {
   const { html, faces } = takeStoredFaces(page);
   await target.fonts.hold(target.session, faces);
   await target.session.send('Page.setDocumentContent', { frameId: target.frameId, html });
+  if (beforePrint) await beforePrint(target.session);
   const { data } = await target.session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
   return Buffer.from(data, 'base64');
 }

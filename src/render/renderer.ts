@@ -15,7 +15,10 @@ import { printHtml } from './printPage.js';
 import { renderFailed, renderTimeout } from './renderErrors.js';
 import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
-import { withSpecimenStamp } from './specimenStamp.js';
+import { withPreviewStamp, withSpecimenStamp } from './specimenStamp.js';
+import { checkPrintedFacts } from './printedFacts.js';
+import { designMaxPages, designTooLong, PREVIEW_MAX_PAGES } from './designLimits.js';
+import type { CDPSession } from 'puppeteer-core';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
 import { loadInvoiceTemplates, type InvoiceTemplates, type TemplateReload } from './templates.js';
 
@@ -78,6 +81,8 @@ interface RenderCall {
   timeoutMs?: number;
   signal?: AbortSignal | undefined;
   specimen?: boolean | undefined;
+  /** A designer's preview (POST /v1/templates/preview): PREVIEW on every page, at most PREVIEW_MAX_PAGES. */
+  preview?: boolean | undefined;
 }
 
 export interface Renderer {
@@ -160,10 +165,25 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
     renderPdf(prepared, call = {}) {
       const paper = call.paper ?? settings.paperSize;
       const info = { author: prepared.invoice.seller.name, date: prepared.invoice.issue_date };
+      const design = prepared.design;
       // The view is filled once the render has its page, as a render's work.
-      return run(call, (pooled, job) =>
-        printView(printer, pooled, templates.view(prepared), paperOf(prepared, paper), info, job),
-      );
+      if (!design)
+        return run(call, (pooled, job) =>
+          printView(printer, pooled, templates.view(prepared), paperOf(prepared, paper), info, job),
+        );
+      // A customer's design: checked for this invoice's facts before printing, and page-capped.
+      const maxPages = call.preview ? PREVIEW_MAX_PAGES : designMaxPages(prepared.invoice.line_items.length);
+      return run(call, async (pooled, job) => {
+        const view = templates.view(prepared);
+        const page = templates.designPage(view, design, true);
+        const pdf = await printView(printer, pooled, view, paperOf(prepared, paper), info, job, page, {
+          beforePrint: (session) => checkPrintedFacts(session, view),
+          preview: call.preview === true,
+        });
+        const pages = pdfPageCount(pdf);
+        if (pages > maxPages) throw designTooLong(pages, maxPages);
+        return pdf;
+      });
     },
 
     renderInboundPdf(render, call = {}) {
@@ -251,11 +271,13 @@ async function printView(
   info: { author: string; date: string },
   { timeoutMs, specimen }: PrintJob,
   page = printer.templates.printPage(view),
+  design: { beforePrint?: (session: CDPSession) => Promise<void>; preview?: boolean } = {},
 ): Promise<Buffer> {
-  const html = specimen ? withSpecimenStamp(page) : page;
+  const stamped = specimen ? withSpecimenStamp(page) : page;
+  const html = design.preview ? withPreviewStamp(stamped) : stamped;
   const params = printParams(paper, printer.tagged);
   try {
-    const work = printHtml(pooled.printable, html, params);
+    const work = printHtml(pooled.printable, html, params, design.beforePrint);
     const printed = await withDeadline(Promise.race([work, pooled.crashed]), timeoutMs, () => renderTimeout(timeoutMs));
     const title = specimen ? `${SPECIMEN_TEXT}: ${view.title}` : view.title;
     return setPdfInfo(printed, { title, author: info.author, date: info.date, creator: PDF_CREATOR });

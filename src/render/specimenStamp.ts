@@ -14,15 +14,26 @@ const STAMP_CSS = `
   font: 700 9pt/1.6 sans-serif; color: #fff; background: rgb(200, 0, 0);
   -webkit-print-color-adjust: exact; print-color-adjust: exact; }`;
 
-const STAMP_HTML =
+const stampHtml = (word: string) =>
   `<style>${STAMP_CSS}</style>` +
-  `<div class="specimen-band" aria-hidden="true">${escapeText(SPECIMEN_TEXT)} — not an invoice</div>` +
-  `<div class="specimen-stamp" role="note">${escapeText(SPECIMEN_TEXT)}</div>`;
+  `<div class="specimen-band" aria-hidden="true">${escapeText(word)} — not an invoice</div>` +
+  `<div class="specimen-stamp" role="note">${escapeText(word)}</div>`;
+const STAMP_HTML = stampHtml(SPECIMEN_TEXT);
+/** The same stamp on a designer's preview (POST /v1/templates/preview): free, so never an invoice. */
+const PREVIEW_HTML = stampHtml('PREVIEW');
 
 /** The page's HTML with the stamp added at the end of its body (before `</body>`, else at the end). */
 export function withSpecimenStamp(html: string): string {
+  return withMarkup(html, STAMP_HTML);
+}
+
+export function withPreviewStamp(html: string): string {
+  return withMarkup(html, PREVIEW_HTML);
+}
+
+function withMarkup(html: string, markup: string): string {
   const end = html.lastIndexOf('</body>');
-  return end === -1 ? html + STAMP_HTML : html.slice(0, end) + STAMP_HTML + html.slice(end);
+  return end === -1 ? html + markup : html.slice(0, end) + markup + html.slice(end);
 }
 
 function escapeText(text: string): string {

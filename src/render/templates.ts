@@ -16,6 +16,9 @@ import { buildInvoiceView } from './viewModel.js';
 import { INBOUND_WARM_UP } from './inboundExample.js';
 import { joinDocumentPages } from './inboundPages.js';
 import { buildInboundView, type InboundRender } from './inboundView.js';
+import { COMPILE_OPTIONS, compilePackagePage } from './designPage.js';
+import type { TemplatePackage } from '../invoice/templatePackage.js';
+import { completePackage } from './builtinPackages.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
@@ -37,12 +40,26 @@ export interface InvoiceTemplates {
   page(view: InvoiceView): string;
   /** The same document as the renderer prints it: with SCREEN_OFF_CSS added. */
   printPage(view: InvoiceView): string;
+  /**
+   * The page of a customer's stored design (src/templates/): the package compiled once per id and
+   * kept (STORED_DESIGNS_KEPT), its CSS between the service's base and late stylesheets.
+   */
+  designPage(view: InvoiceView, design: StoredDesign, print: boolean): string;
   /** Several documents of one file printed as one, each from a new page (inboundPages.ts). */
   printPages(views: readonly InvoiceView[]): string;
   /** With `watch`: called after every reload, or failed reload (the last good version keeps serving). Returns the unsubscribe. */
   onReload(listener: (outcome: TemplateReload) => void): () => void;
   close(): void;
 }
+
+/** A checked package by its id (src/templates/storedTemplates.ts), complete (what it left out is classic's). */
+interface StoredDesign {
+  id: string;
+  package: TemplatePackage;
+}
+
+/** Compiled stored designs kept in memory: a compile costs ≈ a render, a kept one nothing. */
+const STORED_DESIGNS_KEPT = 64;
 
 export type TemplateReload = { ok: true } | { ok: false; error: string };
 
@@ -67,9 +84,8 @@ const QR_BILL_STYLESHEETS = ['qr-bill.css'];
 /** Inlined only into inbound e-invoices' pages (inboundView.ts). */
 const INBOUND_STYLESHEETS = ['inbound.css'];
 
-// strict: a field the view model doesn't have is an error, not a silently empty cell.
-// knownHelpersOnly: templates can use the built-in helpers but can't call something unexpected.
-const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly: true, preventIndent: true };
+// COMPILE_OPTIONS: strict (a field the view model doesn't have is an error, not a silently empty
+// cell) and knownHelpersOnly (templates use the built-in helpers, nothing unexpected).
 
 /**
  * Added to the stylesheets of the printed copy only. The renderer's page is never looked at, yet
@@ -91,6 +107,9 @@ interface CompiledDesign {
 
 interface Compiled {
   designs: Record<DesignName, CompiledDesign>;
+  /** styles/ before and after a design's design.css, for stored designs. */
+  baseCss: string;
+  lateCss: string;
   qrBillCss: string;
   inboundCss: string;
   catalogs: LabelCatalogs;
@@ -99,6 +118,20 @@ interface Compiled {
 export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemplates {
   const root = options.root ?? PROJECT_ROOT;
   let compiled = compileAll(root);
+  // A Map keeps insertion order: the first entry is the least recently used.
+  const stored = new Map<string, CompiledDesign>();
+  const storedDesign = (design: StoredDesign): CompiledDesign => {
+    let found = stored.get(design.id);
+    if (found) stored.delete(design.id);
+    else
+      found = {
+        page: compilePackagePage<PageData>(completePackage(design.package, root)),
+        css: [compiled.baseCss, checkedCss(completePackage(design.package, root).css), compiled.lateCss].join('\n'),
+      };
+    stored.set(design.id, found);
+    if (stored.size > STORED_DESIGNS_KEPT) stored.delete(stored.keys().next().value!);
+    return found;
+  };
   const watchers: FSWatcher[] = [];
   const listeners = new Set<(outcome: TemplateReload) => void>();
   const reloaded = (outcome: TemplateReload) => listeners.forEach((listener) => listener(outcome));
@@ -111,6 +144,7 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
       timer = setTimeout(() => {
         try {
           compiled = compileAll(root);
+          stored.clear();
           options.log?.({ event: 'templates_reloaded' });
           reloaded({ ok: true });
         } catch (error) {
@@ -140,6 +174,7 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
     view: (prepared) => buildInvoiceView(prepared, compiled.catalogs),
     inboundView: (render) => buildInboundView(render, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
+    designPage: (view, design, print) => fillDesign(compiled, storedDesign(design), view, print ? SCREEN_OFF_CSS : ''),
     printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
     printPages: (views) => joinDocumentPages(views.map((view) => fill(compiled, view, SCREEN_OFF_CSS))),
     onReload(listener) {
@@ -165,6 +200,8 @@ function compileAll(root: string): Compiled {
       DesignName,
       CompiledDesign
     >,
+    baseCss: readStyles(root, BASE_STYLESHEETS),
+    lateCss: readStyles(root, LATE_STYLESHEETS),
     qrBillCss: readStyles(root, QR_BILL_STYLESHEETS),
     inboundCss: readStyles(root, INBOUND_STYLESHEETS),
     catalogs: loadLabelCatalogs(root),
@@ -239,7 +276,10 @@ const WARM_UP_INVOICES: readonly InvoiceInput[] = [
 function fill(compiled: Compiled, view: InvoiceView, extra: string): string {
   // Our own files and invoiceCss's checked output: SafeString keeps the templates free of
   // triple-stash altogether.
-  const design = compiled.designs[view.design];
+  return fillDesign(compiled, compiled.designs[view.design], view, extra);
+}
+
+function fillDesign(compiled: Compiled, design: CompiledDesign, view: InvoiceView, extra: string): string {
   const qrBill = view.swissQrBill ? `\n${compiled.qrBillCss}` : '';
   const inbound = view.inbound ? `\n${compiled.inboundCss}` : '';
   return design.page({

@@ -13,15 +13,18 @@ import { pdfFonts, pdfPages } from '../fixtures/pdfTools.js';
 import { latinOnlyFont } from '../support/testFonts.js';
 
 /**
- * How a stored font reaches a render page (src/fonts/servedFonts.ts): by a request on the
- * service-internal font origin that the locked-down page answers from memory, once per page
- * (Chromium keeps it), printed from the first render on; an unregistered font URL is refused and
- * fails the render instead of printing in another font.
+ * How a stored font reaches a render page (src/render/pageFonts.ts): its @font-face rule is taken
+ * out of the document and the page is given the font's bytes over DevTools once, then holds it
+ * across renders; no request is ever made for it; a face whose bytes are not registered fails the
+ * render instead of printing in another font.
  */
 let browser: Browser;
 let page: Page;
 let printable: PrintablePage;
-const fontRequests: string[] = [];
+/** Every request the page made (the lock-down aborts them all). */
+const requests: string[] = [];
+/** DevTools calls that gave the page fonts (Runtime.evaluate on the print session). */
+let fontChanges = 0;
 
 before(
   async () => {
@@ -35,9 +38,14 @@ before(
     page = await browser.newPage();
     await lockDownPage(page);
     page.on('request', (request) => {
-      if (request.url().startsWith(FONT_ORIGIN)) fontRequests.push(request.url());
+      if (!request.isNavigationRequest()) requests.push(request.url());
     });
     printable = await openPrintablePage(page);
+    const send = printable.session.send.bind(printable.session);
+    printable.session.send = ((method: string, ...rest: unknown[]) => {
+      if (method === 'Runtime.evaluate') fontChanges++;
+      return (send as (method: string, ...rest: unknown[]) => Promise<unknown>)(method, ...rest);
+    }) as typeof printable.session.send;
   },
   { timeout: 60_000 },
 );
@@ -46,7 +54,7 @@ after(() => browser?.close());
 const pageIn = (css: string, text: string) =>
   `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css} p { font-family: "brand-test", "DejaVu Sans"; }</style></head><body><p>${text}</p></body></html>`;
 
-test('a stored font is asked for once per page and printed from the first render on', async () => {
+test('a stored font is given to the page once and printed from the first render on, with no request', async () => {
   const bytes = await latinOnlyFont('woff2');
   const font = { facts: readFontFile(bytes), base64: bytes.toString('base64') };
   const css = fontFaceCss([{ family: 'brand-test', font }]);
@@ -64,7 +72,8 @@ test('a stored font is asked for once per page and printed from the first render
     assert.ok(!fonts.some((face) => face.name.includes('DejaVu')), 'nothing printed in the fallback font');
     assert.match(pdfPages(pdf)[0]!, new RegExp(`Render ${render} in the brand font`));
   }
-  assert.deepEqual(fontRequests, [url], 'one request for four renders');
+  assert.equal(fontChanges, 1, 'the font given once for four renders');
+  assert.deepEqual(requests, [], 'no request');
 });
 
 test('the page holds exactly the faces each render declares: another font in the same slot, none when none is declared', async () => {
@@ -83,7 +92,7 @@ test('the page holds exactly the faces each render declares: another font in the
   assert.deepEqual(await printedIn(''), ['DejaVuSans'], 'a font the page held is not used unless declared');
 });
 
-test('a font URL nobody registered is refused, and the render fails instead of printing another font', async () => {
+test('a font whose bytes are not registered fails the render instead of printing another font', async () => {
   const bytes = await latinOnlyFont('woff');
   const font = { facts: readFontFile(bytes), base64: bytes.toString('base64') };
   const hex = font.facts.id.replace('sha256:', '');
@@ -92,7 +101,7 @@ test('a font URL nobody registered is refused, and the render fails instead of p
     printHtml(printable, pageIn(css, 'No font'), printParams('A4', false)),
     /stored fonts did not load: brand-test/,
   );
-  assert.ok(fontRequests.includes(`${FONT_ORIGIN}${'0'.repeat(64)}`), 'asked for, and aborted by the page');
+  assert.deepEqual(requests, [], 'nothing asked for on the network');
   // The page recovers: the next render holds what it declares.
   const pdf = await printHtml(
     printable,

@@ -273,7 +273,7 @@ describe('render.pdf: tax currency and decimals', officialExamples, () => {
           '<cbc:LineExtensionAmount currencyID="JPY">255991<',
         );
       const page = await inboundText(Buffer.from(xml));
-      assert.match(page, /BT-106 line_total\s+255,991\s+255,990\n/);
+      assert.match(page, /Subtotal \(BT-106\)\s+255,991\s+255,990\n/);
       assert.match(page, /Total due JPY\s+289,490\n/);
       assert.doesNotMatch(page, /\d\.00\b/);
     },

@@ -36,6 +36,9 @@ const LAYERS: [part: string, layer: number][] = [
   // The batch of invoices: calls the single-invoice work (invoice/, einvoice/, render/), knows no
   // HTTP; its operation row (operations/) sits above it.
   ['batch', 2.5],
+  // Customer designs: the checks of a package and the content contract, over the renderer's view
+  // model and templates; their operation rows (operations/) sit above.
+  ['templates', 2.5],
   // The generic worker pool: runs the job module it is given, knows no operation and no HTTP.
   ['compute', 3],
   // The operation list and the transport-free call core (parse on the pool, price, pay): knows no

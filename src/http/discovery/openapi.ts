@@ -113,6 +113,14 @@ const GUIDANCE = [
   'The same operations are MCP tools at /mcp (streamable HTTP; paid tools follow the x402 MCP transport, _meta["x402/payment"]).',
 ].join(' ');
 
+/** The parameters of a path such as /v1/templates/{id}. */
+function pathParametersOf(path: string) {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  return names.length === 0
+    ? {}
+    : { parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) };
+}
+
 export function buildOpenApi(
   routes: readonly PricedOperation[],
   baseUrl: string,
@@ -131,6 +139,7 @@ export function buildOpenApi(
           ? `${route.description}\n\n**Price: ${route.priceUsd} USD per ${route.priceOf ? 'invoice in the call' : 'call'}**, paid in USDC (${payment.network}, scheme ${payment.scheme}) over x402 version 2.`
           : route.description,
         tags: [route.tag],
+        ...pathParametersOf(route.path),
         ...(route.request ? { requestBody: requestBodyOf(route.request) } : {}),
         responses: responsesOf(route, rateLimits),
         // No API key on any operation: a paid one is paid per call (x-payment-info), a free one is
@@ -154,6 +163,10 @@ export function buildOpenApi(
     tags: [
       { name: 'Invoices', description: 'Invoice validation and PDF rendering.' },
       { name: 'Helpers', description: 'Reminder drafts, late fees, payment terms, invoices from timesheets.' },
+      {
+        name: 'Templates',
+        description: 'Designs of your own: the built-in packages, checks, previews and stored designs.',
+      },
       { name: 'Discovery', description: 'Machine-readable descriptions of the service.' },
       { name: 'Operations', description: 'Health and readiness.' },
     ],

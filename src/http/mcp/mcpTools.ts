@@ -31,9 +31,10 @@ export interface McpTool extends ListedTool {
 /**
  * tools/list of the default configuration, in all and per tool (the JSON of the tools array). 32 KiB
  * held 18 tools; with VERI*FACTU's record tool (19) the shared cap squeezed the e-invoice tools'
- * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool).
+ * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool);
+ * with v1_templates_put (20 tools, its entry 1.1 KB) 1 KiB more again, for the same reason.
  */
-export const TOOL_LIST_BUDGET_BYTES = 34 * 1024;
+export const TOOL_LIST_BUDGET_BYTES = 35 * 1024;
 export const TOOL_BUDGET_BYTES = 4 * 1024;
 /** What the summaries aim at: below the budgets, so that a longer price or name cannot break them. */
 const LIST_TARGET_BYTES = TOOL_LIST_BUDGET_BYTES - 1536;
@@ -41,8 +42,7 @@ const TOOL_TARGET_BYTES = TOOL_BUDGET_BYTES - 128;
 /** Below this a tool's schemas would say nothing useful; a tool list that needs less fails its test. */
 const SMALLEST_TOOL_BYTES = 900;
 
-const isToolRoute = (route: PricedOperation) =>
-  (route.tag === 'Invoices' || route.tag === 'Helpers') && route.mcpTool !== false;
+const isToolRoute = (route: PricedOperation) => route.mcpTool ?? (route.tag === 'Invoices' || route.tag === 'Helpers');
 
 /**
  * What a file-producing tool answers in structuredContent, beside the file as an embedded resource

@@ -22,7 +22,7 @@ export function allowanceText(item: InAllowanceCharge, fmt: InboundText): string
     item.percent !== undefined && item.base !== undefined
       ? `${item.percent} % × ${amount(item.base)}`
       : item.base !== undefined
-        ? `BT-93: ${amount(item.base)}`
+        ? `${labels.inbound_bt_base_amount} (BT-93): ${amount(item.base)}`
         : undefined,
     item.category
       ? `${item.category}${item.rate !== undefined && item.category !== 'O' ? ` ${percent(item.rate)}` : ''}`

@@ -1,9 +1,11 @@
 import Handlebars from 'handlebars';
 import { noteText, type InboundNote } from '../../invoice/inboundNotes.js';
 import type { InboundInvoice, VerificationCode } from '../../invoice/inboundInvoice.js';
+import type { LabelCatalog } from '../../invoice/labelKeys.js';
 import type { VerificationCodeView } from '../invoiceView.js';
 import { paymentQrSvg } from '../paymentQrSvg.js';
 import type { InboundText } from './inboundText.js';
+import { totalFieldWords } from './totalWords.js';
 
 /** "Visualisation of an electronic invoice…" and the syntax · envelope · BT-24 · profile line. */
 export function inboundBanner(
@@ -23,9 +25,16 @@ export function inboundBanner(
       .join(' · '),
     notices: notes.map((note) => ({
       lang: locale.language,
-      text: `${labels.inbound_unknown_specification} ${noteText(labels[note.key], note)}`,
+      text: `${labels.inbound_unknown_specification} ${noteText(labels[note.key], inPageWords(note, labels))}`,
     })),
   };
+}
+
+/** A note's values in the page's words: the totals a document gets wrong by their names, not their JSON keys. */
+function inPageWords(note: InboundNote, labels: LabelCatalog): InboundNote {
+  if (note.key !== 'inbound_note_document_totals' || note.values.fields === undefined) return note;
+  const fields = note.values.fields.split(', ').map((field) => totalFieldWords(field, labels));
+  return { ...note, values: { ...note.values, fields: fields.join(', ') } };
 }
 
 /**

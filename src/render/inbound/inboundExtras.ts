@@ -26,6 +26,8 @@ export function inboundNotes(
   const noteText = (note: InboundInvoice['notes'][number]) => {
     const label = doc.syntax === 'fatturapa' && note.subject ? ITALIAN_AMOUNTS[note.subject] : undefined;
     if (label) return `${fmt.labels[label]} — ${note.text}`;
+    if (doc.syntax === 'fatturapa' && note.subject === 'FatturaElettronicaBody')
+      return fmt.labels.inbound_document_number.replace('{number}', note.text);
     return note.subject ? `[${note.subject}] ${note.text}` : note.text;
   };
   return {
@@ -51,27 +53,4 @@ export function inboundAttachments(
       .join(' · ');
     return { id: attachment.id, text, lang: fmt.userLang(text) };
   });
-}
-
-/**
- * What repeats what the page says already, or is no part of the invoice: the tax scheme of every
- * tax category (VAT, GST: the VAT table and the title say it), the UBL version, and an XML
- * signature's elements (the banner reports the signature).
- */
-const REPEATS = [/(^|\/)TaxScheme\/ID$/, /^UBLVersionID$/, /(^|\/)Signature\//, /^Signature$/];
-
-/** Every other value the document states, with its BT, so nothing it says is hidden; repeats left out. */
-export function inboundOtherValues(
-  doc: InboundInvoice,
-  fmt: InboundText,
-): { bt: string; path: string; value: string; lang: string }[] {
-  const plainPath = (path: string) => path.replace(/\[\d+\]/g, '');
-  return doc.otherValues
-    .filter((value) => !REPEATS.some((pattern) => pattern.test(plainPath(value.path))))
-    .map((value) => ({
-      bt: value.bt ?? '',
-      path: value.path,
-      value: value.value,
-      lang: fmt.userLang(value.value),
-    }));
 }

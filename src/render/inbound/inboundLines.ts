@@ -34,6 +34,23 @@ export function inboundLines(doc: InboundInvoice, fmt: InboundText): LineView[] 
   });
 }
 
+/** The line facts the readers name by BT number (readSyntax.ts facts) or by FA(3) element, in the page's words. */
+const FACT_WORDS: Record<string, LabelKey> = {
+  'BT-158': 'inbound_bt_classification',
+  'BT-159': 'inbound_bt_origin',
+  'BT-132': 'inbound_bt_order_line',
+  'BT-133': 'inbound_bt_accounting',
+  'BT-128': 'inbound_bt_object',
+  P_12: 'vat_rate',
+  StanPrzed: 'inbound_ctx_correction',
+};
+
+/** A fact's label: the page's word with its BT number or element beside; an item attribute's own name (BT-160) as it is. */
+function factLabel(label: string, { labels }: InboundText): string {
+  const word = FACT_WORDS[label];
+  return word ? `${labels[word]} (${label})` : label;
+}
+
 /** What a line states beyond the table's columns (descriptions, identifiers, periods, allowances). */
 export function inboundLineDetails(
   doc: InboundInvoice,
@@ -55,7 +72,7 @@ export function inboundLineDetails(
           ? `${labels.inbound_period}: ${date(line.periodStart)} – ${date(line.periodEnd)}`
           : undefined,
         ...line.allowances.map((item) => allowanceText(item, fmt)),
-        ...line.facts.map((fact) => `${fact.label}: ${fact.value}`),
+        ...line.facts.map((fact) => `${factLabel(fact.label, fmt)}: ${fact.value}`),
         // The rate column shows the rate; the category only where the rate does not imply it.
         line.category &&
         !inBreakdown.has(line.category) &&

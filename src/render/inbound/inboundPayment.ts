@@ -45,9 +45,9 @@ export function inboundPaymentMeans(
         : undefined,
       entry.accountName ? `${labels.account_name}: ${entry.accountName}` : undefined,
       entry.bic ? `${labels.bic}: ${entry.bic}` : undefined,
-      entry.card ? `BG-18: ${entry.card}` : undefined,
-      entry.mandate ? `BT-89: ${entry.mandate}` : undefined,
-      entry.debitedAccount ? `BT-91: ${entry.debitedAccount}` : undefined,
+      entry.card ? `${labels.inbound_bt_card} (BG-18): ${entry.card}` : undefined,
+      entry.mandate ? `${labels.inbound_bt_mandate} (BT-89): ${entry.mandate}` : undefined,
+      entry.debitedAccount ? `${labels.inbound_bt_debited_account} (BT-91): ${entry.debitedAccount}` : undefined,
     ].filter((value): value is string => value !== undefined),
   }));
 }

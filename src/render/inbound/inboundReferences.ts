@@ -1,21 +1,19 @@
 import type { InboundInvoice } from '../../invoice/inboundInvoice.js';
+import type { LabelKey } from '../../invoice/labelKeys.js';
 import type { InboundText } from './inboundText.js';
 
-/**
- * EN 16931's own (English) names of the references the label catalogs have no word for; each is
- * printed with its BT number, which is the same in every language.
- */
-const REFERENCE_TERMS: Record<string, string> = {
-  'BT-8': 'Value added tax point date code',
-  'BT-11': 'Project reference',
-  'BT-12': 'Contract reference',
-  'BT-14': 'Sales order reference',
-  'BT-15': 'Receiving advice reference',
-  'BT-16': 'Despatch advice reference',
-  'BT-17': 'Tender or lot reference',
-  'BT-18': 'Invoiced object identifier',
-  'BT-19': 'Buyer accounting reference',
-  'BT-90': 'Bank assigned creditor identifier',
+/** The references the page names with EN 16931's term in its language, the BT number beside. */
+const REFERENCE_TERMS: Record<string, LabelKey> = {
+  'BT-8': 'inbound_bt_tax_point_code',
+  'BT-11': 'inbound_bt_project',
+  'BT-12': 'inbound_bt_contract',
+  'BT-14': 'inbound_bt_sales_order',
+  'BT-15': 'inbound_bt_receiving_advice',
+  'BT-16': 'inbound_bt_despatch_advice',
+  'BT-17': 'inbound_bt_tender',
+  'BT-18': 'inbound_bt_object',
+  'BT-19': 'inbound_bt_accounting',
+  'BT-90': 'inbound_bt_creditor_id',
 };
 
 /** The references panel: the document's references, dates and periods, its currencies and type code. */
@@ -31,7 +29,7 @@ export function inboundReferences(
       lang: userLang(reference.value),
     })),
     ...(doc.taxPointDate
-      ? [{ label: 'Value added tax point date (BT-7)', value: date(doc.taxPointDate), lang: locale.language }]
+      ? [{ label: `${labels.inbound_bt_tax_point_date} (BT-7)`, value: date(doc.taxPointDate), lang: locale.language }]
       : []),
     ...(doc.periodStart || doc.periodEnd
       ? [
@@ -45,7 +43,9 @@ export function inboundReferences(
     ...(doc.delivery?.date
       ? [{ label: `${labels.inbound_delivery_date} (BT-72)`, value: date(doc.delivery.date), lang: locale.language }]
       : []),
-    ...(doc.taxCurrency ? [{ label: 'VAT accounting currency (BT-6)', value: doc.taxCurrency, lang: 'en' }] : []),
+    ...(doc.taxCurrency
+      ? [{ label: `${labels.inbound_bt_tax_currency} (BT-6)`, value: doc.taxCurrency, lang: locale.language }]
+      : []),
     { label: `${labels.inbound_type_code} (BT-3)`, value: doc.typeCode, lang: 'en' },
     // The page's word, the law's own name beside it (FA(3)'s Polish terms, InboundInvoice.legalTerms).
     ...(doc.legalTerms ?? []).map((term) => ({
@@ -60,5 +60,6 @@ function referenceLabel(bt: string, { labels }: InboundText): string {
   if (bt === 'BT-10') return `${labels.buyer_reference} (BT-10)`;
   if (bt === 'BT-13') return `${labels.purchase_order} (BT-13)`;
   if (bt === 'BT-25') return `${labels.preceding_invoice} (BT-25)`;
-  return `${REFERENCE_TERMS[bt] ?? ''} (${bt})`.trim();
+  const term = REFERENCE_TERMS[bt];
+  return term ? `${labels[term]} (${bt})` : bt;
 }

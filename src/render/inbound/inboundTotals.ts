@@ -2,6 +2,7 @@ import type { LabelKey } from '../../invoice/labelKeys.js';
 import type { InboundInvoice, TotalsComparison } from '../../invoice/inboundInvoice.js';
 import type { InvoiceView } from '../invoiceView.js';
 import type { InboundText } from './inboundText.js';
+import { totalFieldWords } from './totalWords.js';
 
 type TotalsView = InvoiceView['totals'];
 type AmountRow = TotalsView['taxes'][number];
@@ -83,13 +84,19 @@ export function inboundTaxBreakdown(
   };
 }
 
+/** A difference's label: the total's word, its BT number (or FA(3) element) beside where that adds one. */
+function differenceLabel(field: string, bt: string, { labels }: InboundText): string {
+  const words = totalFieldWords(field, labels);
+  return words.endsWith(`(${bt})`) ? words : `${words} (${bt})`;
+}
+
 /** Where the document's totals disagree with its lines: the document's figure beside ours. */
 export function inboundDifferences(
   totals: TotalsComparison,
   fmt: InboundText,
 ): { label: string; document: string; recomputed: string }[] {
   return totals.differences.map((difference) => ({
-    label: `${difference.bt} ${difference.field}`,
+    label: differenceLabel(difference.field, difference.bt, fmt),
     document: fmt.computed(difference.document),
     recomputed: fmt.computed(difference.recomputed),
   }));

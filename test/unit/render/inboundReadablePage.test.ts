@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readForRender } from '../../../src/einvoice/inbound/readInboundRequest.js';
 import { InputRejected } from '../../../src/errors.js';
+import { detailTerm } from '../../../src/render/inbound/detailTerms.js';
+import { isRepeat } from '../../../src/render/inbound/furtherDetails.js';
 import { loadInvoiceTemplates } from '../../../src/render/templates.js';
 import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
 
@@ -13,9 +15,10 @@ import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
  * HR-CIUS, FatturaPA, KSeF FA(3), the real-world corpus, hybrid PDFs) is printed to HTML, in English
  * and in the document's own language, and its text must show no element path, no identifier as
  * "BT-30:", "ID 0035:" or "@ 0195:", no tax scheme or signature element repeated under "Further
- * details". Cheap: the HTML, not Chromium. Known gaps (docs/e-invoices-inbound.md): "Further
- * details" still names a value no business term covers by its path, and line facts and payment
- * means still carry BT numbers ("BT-158: MP: 43211503").
+ * details", no BT number or JSON name standing for a word ("BT-158: MP: 43211503", "BT-112
+ * grand_total"), no FatturaPA element as a document's number. Every value under "Further details"
+ * has a label from the catalogs (render/inbound/detailTerms.ts): none falls back to "Other value".
+ * Cheap: the HTML, not Chromium.
  */
 const templates = loadInvoiceTemplates();
 after(() => templates.close());
@@ -35,6 +38,9 @@ const PATH_LIKE = [
   /(^|\s)@ \d{4}/, // "@ 0195: SGUEN…"
   /\bID \d{4}: /, // "ID 0035: 579…"
   /\bBT-30: /, // a party's legal registration as "BT-30: 200212345Z"
+  /(^|\s)B[TG]-[\d-]+: /, // a BT number standing for a word: "BT-158: MP: 43211503", "BG-18: …"
+  /\bB[TG]-[\d-]+ [a-z]+_[a-z_]+\b/, // a total by its JSON name: "BT-112 grand_total"
+  /FatturaElettronicaBody/, // a FatturaPA body's number as its element
 ];
 
 function pageText(html: string): { page: string; further: string } {
@@ -67,6 +73,7 @@ test(
     assert.ok(files.length > 250, `${files.length} examples`);
     let printed = 0;
     const failures: string[] = [];
+    const withoutTerm = new Set<string>();
     for (const file of files) {
       const own = OWN_LANGUAGE.find(([pattern]) => pattern.test(file))?.[1];
       for (const locale of ['en', ...(own && own !== 'hr' ? [own] : [])]) {
@@ -85,15 +92,20 @@ test(
         const pages = [render, ...(render.further ?? []).map((further) => ({ ...render, ...further }))];
         for (const one of pages) {
           const { page, further } = pageText(templates.printPage(templates.inboundView(one)));
-          const hit = PATH_LIKE.map((pattern) => pattern.exec(page)?.[0]).find(Boolean);
+          const hit = PATH_LIKE.map((pattern) => pattern.exec(page + further)?.[0]).find(Boolean);
           if (hit) failures.push(`${file} (${locale}): ${hit}`);
           if (/TaxScheme\/ID|UBLVersionID|SignedInfo\//.test(further))
             failures.push(`${file} (${locale}): a repeat in further details`);
+        }
+        for (const { path } of render.invoice.otherValues) {
+          const plain = path.replace(/\[\d+\]/g, '');
+          if (!isRepeat(plain) && !detailTerm(plain).known) withoutTerm.add(plain);
         }
         printed += 1;
       }
     }
     assert.ok(printed > 250, `${printed} pages`);
     assert.deepEqual(failures.slice(0, 20), [], `${failures.length} pages with a path-like label`);
+    assert.deepEqual([...withoutTerm], [], 'values "Further details" has no words for');
   },
 );

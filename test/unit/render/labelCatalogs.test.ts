@@ -19,6 +19,8 @@ const PLACEHOLDERS: Record<string, string[]> = {
   inbound_note_documents_printed: ['{count}'],
   inbound_note_document_of: ['{count}', '{number}'].sort(),
   inbound_note_document_totals: ['{fields}', '{invoice}', '{number}'].sort(),
+  // A FatturaPA body's number at its notes (render/inbound/inboundExtras.ts).
+  inbound_document_number: ['{number}'],
 };
 
 const catalogFile = (root: string, language: string) => join(root, 'templates', 'locales', `${language}.json`);

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import { canonicalJson, TEMPLATE_REF } from './designFields.js';
+
+/**
+ * A customer's design as data (docs/templates.md): the page template, the stylesheet and overrides
+ * of the shared partials (templates/partials/), each Handlebars or CSS source text, plus the version
+ * of the view model it was written against. What a package leaves out is built-in classic's. It is
+ * never trusted: checkPackage.ts reads every file before it is stored or printed.
+ */
+
+/**
+ * The version of the data a template sees (the view model, src/render/viewModel.ts). Fields are only
+ * ever added within a version, so a stored template keeps compiling (strict mode fails on a missing
+ * field, never on an extra one); removing or renaming one would be version 2, with version 1 kept.
+ */
+const DATA_VERSIONS = [1] as const;
+export const DATA_VERSION = 1;
+
+/** Size limits of a package's files and of the whole (its canonical JSON, what is stored). */
+const TEMPLATE_LIMITS = {
+  htmlBytes: 64 * 1024,
+  cssBytes: 64 * 1024,
+  partialBytes: 32 * 1024,
+  partials: 32,
+  packageBytes: 256 * 1024,
+} as const;
+
+export const isTemplateRef = (value: unknown): value is string => typeof value === 'string' && TEMPLATE_REF.test(value);
+
+const sourceText = (maxBytes: number, what: string) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.check((text) => Buffer.byteLength(text) <= maxBytes, `must be at most ${maxBytes / 1024} KiB`),
+    v.description(what),
+  );
+
+const PartialNameSchema = v.pipe(
+  v.string(),
+  v.regex(/^[a-z][a-z0-9-]{0,39}$/, 'a partial name is lower-case letters, digits and dashes'),
+);
+
+export const TemplatePackageSchema = v.pipe(
+  v.strictObject(
+    {
+      data_version: v.optional(
+        v.pipe(
+          v.picklist(DATA_VERSIONS, `must be one of ${DATA_VERSIONS.join(', ')}`),
+          v.description(`Data version (default ${DATA_VERSION}).`),
+        ),
+      ),
+      html: v.optional(sourceText(TEMPLATE_LIMITS.htmlBytes, 'Page template (Handlebars).')),
+      css: v.optional(sourceText(TEMPLATE_LIMITS.cssBytes, 'Stylesheet.')),
+      partials: v.optional(
+        v.pipe(
+          v.record(PartialNameSchema, sourceText(TEMPLATE_LIMITS.partialBytes, 'Handlebars source.')),
+          v.check(
+            (partials) => Object.keys(partials).length <= TEMPLATE_LIMITS.partials,
+            `must have at most ${TEMPLATE_LIMITS.partials} partials`,
+          ),
+          v.description('Partials by name.'),
+        ),
+      ),
+    },
+    'is not a package field (data_version, html, css, partials)',
+  ),
+  v.check(
+    (value) => Buffer.byteLength(canonicalJson(value)) <= TEMPLATE_LIMITS.packageBytes,
+    `must be at most ${TEMPLATE_LIMITS.packageBytes / 1024} KiB as JSON`,
+  ),
+  v.description('A design package; what it leaves out is built-in classic.'),
+);
+
+export type TemplatePackage = v.InferOutput<typeof TemplatePackageSchema>;
+
+/** The package as stored: data_version always written, so the id names the version too. */
+export function storedForm(pkg: TemplatePackage): TemplatePackage {
+  return { ...pkg, data_version: pkg.data_version ?? DATA_VERSION };
+}
+
+/** "sha256:" and the SHA-256 of the stored form's canonical JSON: the same package, the same id. */
+export function templateId(pkg: TemplatePackage): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson(storedForm(pkg)))
+    .digest('hex')}`;
+}

@@ -1,0 +1,69 @@
+import Handlebars from 'handlebars';
+import { parse } from 'parse5';
+import type { TemplatePackage } from '../invoice/templatePackage.js';
+
+/**
+ * The page a customer's design prints from: a content security policy that lets nothing load or run
+ * (the renderer's lock-down already stops every request; this is the page's own refusal, so that a
+ * page never even asks), placed first in <head> before anything the design wrote.
+ */
+export const DESIGN_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${DESIGN_CSP}">`;
+
+/** What templates.ts compiles with: strict (a missing field is an error) and known helpers only. */
+export const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly: true, preventIndent: true };
+
+/**
+ * Compiles a complete, checked package (checkPackage.ts) on a Handlebars instance of its own: its
+ * partials, and its page with the CSP inserted right after the <head> start tag. Handlebars compiles
+ * lazily, so the caller fills it once (the content contract does) before any paid page needs it.
+ */
+export function compilePackagePage<T>(complete: Required<TemplatePackage>): HandlebarsTemplateDelegate<T> {
+  const hb = Handlebars.create();
+  for (const [name, source] of Object.entries(complete.partials)) hb.registerPartial(name, source);
+  return hb.compile<T>(withCsp(complete.html), COMPILE_OPTIONS);
+}
+
+/** Where the <head> start tag ends in the page template, or undefined when it has none written out. */
+export function headEnd(html: string): number | undefined {
+  const document = parse(markupSkeleton(html), { sourceCodeLocationInfo: true });
+  const htmlElement = document.childNodes.find((node) => 'tagName' in node && node.tagName === 'html');
+  const head =
+    htmlElement && 'childNodes' in htmlElement
+      ? htmlElement.childNodes.find((node) => 'tagName' in node && node.tagName === 'head')
+      : undefined;
+  const location = head && 'tagName' in head ? head.sourceCodeLocation : undefined;
+  return location?.startTag?.endOffset;
+}
+
+function withCsp(html: string): string {
+  const end = headEnd(html);
+  if (end === undefined) throw new Error('a design page has a <head> start tag (checkPackage.ts)');
+  return html.slice(0, end) + CSP_META + html.slice(end);
+}
+
+/** What a value or partial of a template becomes in its markup skeleton (a private-use character). */
+export const PLACEHOLDER = '\uE000';
+
+/**
+ * The file with every `{{…}}` replaced by characters of the same length, newlines kept: a value or
+ * partial (what prints) by placeholders, a comment, block tag or `{{else}}` (what prints nothing
+ * itself) by spaces.
+ */
+export function markupSkeleton(source: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = source.indexOf('{{', at);
+    if (open === -1) return out + source.slice(at);
+    const comment = source.startsWith('{{!--', open);
+    const close = comment ? source.indexOf('--}}', open + 5) : source.indexOf('}}', open + 2);
+    const end =
+      close === -1 ? source.length : close + (comment ? 4 : 2) + (!comment && source[close + 2] === '}' ? 1 : 0);
+    const tag = source.slice(open, end);
+    const silent = /^\{\{~?\s*(!|#|\/|\^|else\b)/.test(tag);
+    out += source.slice(at, open) + tag.replace(/[^\n]/g, silent ? ' ' : PLACEHOLDER);
+    at = end;
+  }
+}

@@ -1,0 +1,31 @@
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
+
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+
+/** Elements whose text never shows on a printed page. */
+const UNSHOWN = new Set(['head', 'style', 'script', 'template', 'title', 'noscript']);
+
+/**
+ * The text a filled page shows and the paths of its drawings, read as the browser will parse it
+ * (parse5): text nodes outside <head>, <style>, <template> and elements marked `hidden`, joined as
+ * they follow each other. It is the page's text, not its styling: what CSS hides is still counted
+ * (docs/templates.md, what the contract does not catch).
+ */
+export function pageText(html: string): { text: string; drawings: Set<string> } {
+  const parts: string[] = [];
+  const drawings = new Set<string>();
+  const walk = (node: ParentNode) => {
+    for (const child of node.childNodes) {
+      if (child.nodeName === '#text') parts.push((child as DefaultTreeAdapterMap['textNode']).value);
+      if (!('tagName' in child)) continue;
+      if (UNSHOWN.has(child.tagName) || child.attrs.some((attribute) => attribute.name === 'hidden')) continue;
+      if (child.tagName === 'path') {
+        const d = child.attrs.find((attribute) => attribute.name === 'd');
+        if (d) drawings.add(d.value);
+      }
+      walk(child);
+    }
+  };
+  walk(parse(html));
+  return { text: parts.join(''), drawings };
+}

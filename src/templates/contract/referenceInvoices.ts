@@ -1,0 +1,188 @@
+import { EXAMPLE_INVOICE } from '../../invoice/example.js';
+import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
+import type { InvoiceInput } from '../../invoice/schema.js';
+
+/**
+ * The content contract's reference invoices (docs/templates.md): every package is filled with each
+ * of them, and each must show every fact the built-in designs show (contractFacts.ts). Between
+ * them they reach every block a design prints: one line and 200 lines, a credit note, right to
+ * left, CJK, several VAT rates with an exemption, each payment QR kind and a stamp.
+ */
+export interface ReferenceInvoice {
+  id: string;
+  title: string;
+  invoice: InvoiceInput;
+}
+
+const dates = { issue_date: '2026-11-02', due_date: '2026-12-02' } as const;
+
+const german = {
+  seller: {
+    name: 'Müller Software GmbH',
+    street: 'Hauptstraße 5',
+    postal_code: '80331',
+    city: 'München',
+    country: 'DE',
+    vat_id: 'DE123456789',
+  },
+  buyer: {
+    name: 'Bäckerei Schmidt',
+    street: 'Marktplatz 1',
+    postal_code: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    vat_id: 'DE987654321',
+  },
+  currency: 'EUR',
+  locale: 'de-DE',
+} as const satisfies Partial<InvoiceInput>;
+
+const manyLines: InvoiceInput['line_items'] = Array.from({ length: 200 }, (_, index) => ({
+  description: `Wartungsposition ${index + 1}: Server-Check und Bericht`,
+  quantity: (index % 7) + 1,
+  unit_price: 12.5 + index,
+  tax_rate: 19,
+}));
+
+export const REFERENCE_INVOICES: readonly ReferenceInvoice[] = [
+  { id: 'one-line', title: 'One line', invoice: { ...EXAMPLE_INVOICE, line_items: EXAMPLE_INVOICE.line_items.slice(0, 1) } },
+  {
+    id: 'many-lines',
+    title: '200 lines over several pages',
+    invoice: { ...german, ...dates, invoice_number: 'RE-2026-0200', line_items: manyLines },
+  },
+  {
+    id: 'credit-note',
+    title: 'A credit note',
+    invoice: {
+      ...EXAMPLE_INVOICE,
+      invoice_number: 'CN-2026-0007',
+      document_type: 'credit_note',
+      preceding_invoice: { number: 'INV-2026-0042', issue_date: '2026-11-02' },
+    },
+  },
+  {
+    id: 'arabic',
+    title: 'Arabic, right to left',
+    invoice: {
+      seller: { name: 'شركة النخيل للبرمجيات', address: 'شارع الشيخ زايد ١٢\nدبي', country: 'AE', vat_id: 'AE100000000000003' },
+      buyer: { name: 'مؤسسة الواحة التجارية', address: 'شارع الكورنيش ٤\nأبوظبي', country: 'AE' },
+      invoice_number: 'INV-AE-0042',
+      ...dates,
+      currency: 'AED',
+      locale: 'ar-AE',
+      line_items: [
+        { description: 'تصميم واجهة التطبيق', quantity: 3, unit_price: 1500, tax_rate: 5 },
+        { description: 'استضافة سنوية', quantity: 1, unit_price: 900, tax_rate: 5 },
+      ],
+      notes: 'شكراً لتعاملكم معنا.',
+    },
+  },
+  {
+    id: 'japanese',
+    title: 'Japanese',
+    invoice: {
+      seller: { name: '株式会社サンプル商事', address: '東京都千代田区丸の内1-1-1', country: 'JP', tax_registration_number: 'T1234567890123' },
+      buyer: { name: '山田工業株式会社', address: '大阪府大阪市北区梅田2-2-2', country: 'JP' },
+      invoice_number: 'JP-2026-0042',
+      ...dates,
+      currency: 'JPY',
+      locale: 'ja-JP',
+      line_items: [
+        { description: 'ウェブサイト制作', quantity: 1, unit_price: 300000, tax_rate: 10 },
+        { description: '保守サポート（月額）', quantity: 3, unit_price: 20000, tax_rate: 10 },
+      ],
+      payment_instructions: '三菱UFJ銀行 丸の内支店 普通 1234567 にお振込みください。',
+    },
+  },
+  {
+    id: 'vat-rates',
+    title: 'Several VAT rates and an exemption note',
+    invoice: withExemption(),
+  },
+  {
+    id: 'qr-epc',
+    title: 'SEPA (EPC) payment QR code',
+    invoice: {
+      ...german,
+      ...dates,
+      invoice_number: 'RE-2026-0042',
+      line_items: [{ description: 'Softwarelizenz 2027', quantity: 1, unit_price: 1037.44, tax_rate: 19 }],
+      payment: {
+        account_name: 'Müller Software GmbH',
+        iban: 'DE89 3704 0044 0532 0130 00',
+        bic: 'COBADEFFXXX',
+        reference: 'RF18 5390 0754 7034',
+      },
+    },
+  },
+  {
+    id: 'qr-swiss',
+    title: 'Swiss QR-bill',
+    invoice: {
+      ...dates,
+      invoice_number: 'CH-2026-0042',
+      seller: { name: 'Robert Schneider AG', street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH', vat_id: 'CHE123456789' },
+      buyer: { name: 'Pia-Maria Rutschmann-Schnyder', street: 'Grosse Marktgasse 28', postal_code: '9400', city: 'Rorschach', country: 'CH' },
+      currency: 'CHF',
+      locale: 'de-CH',
+      line_items: [{ description: 'Gartenpflege Juni', quantity: 18, unit: 'HUR', unit_price: 100.25, tax_rate: 8.1 }],
+      payment: { qr_iban: 'CH44 3199 9123 0008 8901 2', qr_reference: '21 00000 00003 13947 14300 09017' },
+    },
+  },
+  {
+    id: 'qr-pix',
+    title: 'PIX payment QR code',
+    invoice: {
+      ...dates,
+      invoice_number: 'BR-2026-0042',
+      seller: { name: 'Padaria São João Ltda', city: 'São Paulo', country: 'BR' },
+      buyer: { name: 'Café Central', city: 'Campinas', country: 'BR' },
+      currency: 'BRL',
+      locale: 'pt-BR',
+      line_items: [{ description: 'Pães e doces, novembro', quantity: 1, unit_price: 150 }],
+      payment: { pix_key: '0b9f2f1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b' },
+    },
+  },
+  {
+    id: 'qr-upi',
+    title: 'UPI payment QR code',
+    invoice: {
+      ...dates,
+      invoice_number: 'IN-2026-0042',
+      seller: { name: 'Acme Tools & Co', city: 'Mumbai', country: 'IN' },
+      buyer: { name: 'Sharma Traders', city: 'Pune', country: 'IN' },
+      currency: 'INR',
+      locale: 'hi-IN',
+      line_items: [{ description: 'Tool rental, November', quantity: 1, unit_price: 42372.88, tax_rate: 18 }],
+      payment: { upi_vpa: 'acme.tools@okhdfcbank' },
+    },
+  },
+  {
+    id: 'qr-usdc',
+    title: 'USDC (EIP-681) payment QR code',
+    invoice: {
+      ...dates,
+      invoice_number: 'US-2026-0042',
+      seller: { name: 'Acme Corp' },
+      buyer: { name: 'Agent Buyer LLC' },
+      currency: 'USD',
+      line_items: [{ description: 'API credits', quantity: 1, unit_price: 1250.5 }],
+      payment: { evm_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+    },
+  },
+  { id: 'stamped', title: 'A stamp on every page', invoice: { ...EXAMPLE_INVOICE, stamp: 'paid' } },
+];
+
+/** The real-world example (two VAT rates, a discount, amount paid) with an exempt line and its reason. */
+function withExemption(): InvoiceInput {
+  return {
+    ...EXAMPLE_REAL_WORLD_INVOICE,
+    invoice_number: 'RE-2026-0043',
+    line_items: [
+      ...EXAMPLE_REAL_WORLD_INVOICE.line_items,
+      { description: 'Schulung (steuerfrei)', quantity: 1, unit_price: 400, tax_rate: 0, tax_category: 'E' },
+    ],
+    tax_exemption_reason: 'Steuerfrei nach § 4 Nr. 21 UStG',
+  } as InvoiceInput;
+}
