@@ -1,72 +1,112 @@
+import { randomBytes } from 'node:crypto';
 import type { CDPSession } from 'puppeteer-core';
-import type { StoredFace } from '../fonts/fontFace.js';
-import { registeredFont } from '../fonts/servedFonts.js';
+import { brandFamily, type StoredFace } from '../fonts/fontFace.js';
+import { FONT_ORIGIN, registeredFont } from '../fonts/servedFonts.js';
 
 /**
  * The stored fonts a render page holds. A font declared by the printed document's own @font-face
  * rule belongs to that document: every render (a new document) builds it again, and with it the
  * font's shaping tables and caches, which made a render in a stored font cost 1.2–1.35× one in
- * the installed font even once the bytes came from Chromium's cache (bench/fonts.ts). A FontFace
- * added to document.fonts from DevTools instead stays when Page.setDocumentContent writes the next
- * document (it reopens the same document), warm. So the renderer takes the rules out of the page
- * (takeStoredFaces, src/fonts/fontFace.ts) and keeps on the page exactly the faces it declared:
- * those of the previous render that this one does not declare are deleted (a render never prints
- * with a font it did not name), those missing are added and loaded before the document is
- * written. When the faces are those of the previous render, nothing is sent at all.
+ * the installed font even with the bytes in Chromium's cache (bench/fonts.ts, measured). A
+ * FontFace added to document.fonts from DevTools instead stays when Page.setDocumentContent writes
+ * the next document (it reopens the same document), warm. So the renderer takes the rules out of
+ * the page (takeStoredFaces, src/fonts/fontFace.ts) and the page holds the faces instead:
+ *  - a face the render declares is added from its bytes (no request, so no content security
+ *    policy of a design's page is in the way) and loaded before the document is written;
+ *  - a held face under a family named after its font's id (brandFamily, as themes name stored
+ *    fonts) stays as it is: that name can only ever mean that font, which any render may name;
+ *  - any other held face the render does not declare (a design's own family name, which another
+ *    design may give another font) is parked: renamed to a family of random letters that no page
+ *    names, so a render never prints in a font under a name it did not declare, yet one that
+ *    declares it again gets it back by a rename;
+ *  - beyond HELD_MAX faces, the least recently used parked ones are deleted.
+ * When the render declares what the previous one did, nothing is sent at all.
  */
 export class PageFonts {
-  /** "family|weight|style" → the URL of the font in that slot, as on the page now. */
-  #slots = new Map<string, string>();
+  /**
+   * Held faces by faceKey, least recently used first: `active` when the last render declared it,
+   * `onPage` the family it has on the page now (its own, or the one it is parked under).
+   */
+  #held = new Map<string, { face: StoredFace; onPage: string; active: boolean }>();
   /** Set when a change failed half-way: the next change starts from no face at all. */
   #unknown = false;
+  readonly #parkPrefix = `parked${randomBytes(8).toString('hex')}`;
+  #parked = 0;
 
   async hold(session: CDPSession, faces: readonly StoredFace[]): Promise<void> {
-    const wanted = new Map(faces.map((face) => [slotOf(face), face]));
-    const remove = [...this.#slots].filter(([slot, url]) => wanted.get(slot)?.url !== url).map(([slot]) => slot);
-    const add = [...wanted].filter(([slot, face]) => this.#unknown || this.#slots.get(slot) !== face.url);
-    if (!this.#unknown && remove.length === 0 && add.length === 0) return;
-    const clear = this.#unknown;
+    if (this.#unknown) this.#held.clear();
+    const wanted = new Map(faces.map((face) => [faceKey(face), face]));
+    const change: FaceChange = { clear: this.#unknown, renames: [], remove: [], add: [] };
+    for (const [key, held] of this.#held) {
+      if (!held.active || wanted.has(key)) continue;
+      held.active = false;
+      if (namedById(held.face)) continue;
+      const parkedAs = `${this.#parkPrefix}-${this.#parked++}`;
+      change.renames.push({ ...held.face, family: held.onPage, to: parkedAs });
+      held.onPage = parkedAs;
+    }
+    for (const [key, face] of wanted) {
+      const held = this.#held.get(key) ?? { face, onPage: face.family, active: true };
+      if (!this.#held.has(key)) change.add.push({ ...face, base64: registeredFont(face.url)?.base64 ?? '' });
+      else if (held.onPage !== face.family) change.renames.push({ ...face, family: held.onPage, to: face.family });
+      held.onPage = face.family;
+      held.active = true;
+      this.#held.delete(key); // to the end: most recently used
+      this.#held.set(key, held);
+    }
+    for (const [key, held] of this.#held) {
+      if (this.#held.size <= HELD_MAX) break;
+      if (held.active) continue;
+      change.remove.push({ ...held.face, family: held.onPage });
+      this.#held.delete(key);
+    }
+    if (!change.clear && change.renames.length + change.remove.length + change.add.length === 0) return;
     this.#unknown = true;
-    const failed = await changeFaces(session, {
-      clear,
-      remove: remove.map(splitSlot),
-      add: add.map(([, face]) => ({ ...face, base64: registeredFont(face.url)?.base64 ?? '' })),
-    });
+    const failed = await changeFaces(session, change);
     if (failed !== '') throw new Error(`stored fonts did not load: ${failed}`);
-    this.#slots = new Map([...wanted].map(([slot, face]) => [slot, face.url]));
     this.#unknown = false;
   }
 }
 
-const slotOf = (face: Pick<StoredFace, 'family' | 'weight' | 'style'>) => `${face.family}|${face.weight}|${face.style}`;
+/** Faces a page keeps at most (a brand's regular and bold in text and headings is four). */
+const HELD_MAX = 12;
 
-function splitSlot(slot: string): Pick<StoredFace, 'family' | 'weight' | 'style'> {
-  const [family, weight, style] = slot.split('|') as [string, string, StoredFace['style']];
-  return { family, weight: Number(weight), style };
+const namedById = (face: StoredFace) => face.family === brandFamily(face.url.slice(FONT_ORIGIN.length));
+
+const faceKey = (face: StoredFace) => `${face.family}|${face.weight}|${face.style}|${face.url}`;
+
+type Slot = Pick<StoredFace, 'family' | 'weight' | 'style'>;
+interface FaceChange {
+  clear: boolean;
+  /** Faces to give another family (park or take back). */
+  renames: (Slot & { to: string })[];
+  remove: Slot[];
+  add: (StoredFace & { base64: string })[];
 }
 
 /**
- * Deletes and adds FontFaces on the page (evaluated over DevTools: the page's own JavaScript stays
- * off) and waits until the added ones have loaded from their bytes, which Chromium's sanitiser
- * checks as it checks every web font. Answers the families that did not load (or whose bytes are
- * no longer registered), comma-separated. The arguments go in as JSON.
+ * Renames, deletes and adds FontFaces on the page (evaluated over DevTools: the page's own
+ * JavaScript stays off) and waits until the added ones have loaded from their bytes, which
+ * Chromium's sanitiser checks as it checks every web font. Answers the families that did not load
+ * (or whose bytes are no longer registered), comma-separated. The arguments go in as JSON.
  */
-async function changeFaces(
-  session: CDPSession,
-  change: {
-    clear: boolean;
-    remove: Pick<StoredFace, 'family' | 'weight' | 'style'>[];
-    add: (StoredFace & { base64: string })[];
-  },
-): Promise<string> {
+async function changeFaces(session: CDPSession, change: FaceChange): Promise<string> {
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
     expression: `(async (change) => {
       const unquoted = (family) => family.replace(/^"|"$/g, '');
-      const fills = (face, slot) =>
-        unquoted(face.family) === slot.family && Number(face.weight) === slot.weight && face.style === slot.style;
+      const find = (slot) =>
+        [...document.fonts].find(
+          (face) =>
+            unquoted(face.family) === slot.family && Number(face.weight) === slot.weight && face.style === slot.style,
+        );
       if (change.clear) document.fonts.clear();
-      for (const face of [...document.fonts])
-        if (change.remove.some((slot) => fills(face, slot))) document.fonts.delete(face);
+      const renamed = change.renames.map((rename) => [find(rename), rename.to]);
+      const missing = renamed.filter(([face]) => face === undefined).length;
+      for (const [face, to] of renamed) if (face) face.family = to;
+      for (const slot of change.remove) {
+        const face = find(slot);
+        if (face) document.fonts.delete(face);
+      }
       const added = change.add.map((face) => {
         const bytes = Uint8Array.from(atob(face.base64), (char) => char.charCodeAt(0));
         const font = new FontFace(face.family, bytes, { weight: String(face.weight), style: face.style });
@@ -74,7 +114,9 @@ async function changeFaces(
         return font;
       });
       await Promise.all(added.map((font) => font.load().catch(() => undefined)));
-      return added.filter((font) => font.status !== 'loaded').map((font) => unquoted(font.family)).join(', ');
+      const failed = added.filter((font) => font.status !== 'loaded').map((font) => unquoted(font.family));
+      if (missing > 0) failed.push(missing + ' held face(s) not found');
+      return failed.join(', ');
     })(${JSON.stringify(change)})`,
     awaitPromise: true,
     returnByValue: true,
