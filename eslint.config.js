@@ -32,6 +32,8 @@ export default tseslint.config(
     },
   },
   { files: ['src/http/preview/page/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+  // The design studio's browser code (bundled by esbuild, never run by Node).
+  { files: ['src/http/studio/client/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['src/**/*.ts'], ignores: ['src/http/**', 'src/app.ts', 'src/service.ts'], rules: restrict(KOA, MCP) },
   { files: ['src/**/*.ts'], ignores: ['src/render/**'], rules: restrict(PUPPETEER) },
   {

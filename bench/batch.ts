@@ -8,11 +8,12 @@
  *  2. Paid on the local chain (anvil + the local facilitator, as in `npm run bench`): N paid singles
  *     at concurrency 2 against one paid batch of N, each end to end as an agent does it (the 402,
  *     signing with @x402/fetch, the paid request, verify, render, settle).
- *  3. Peak memory of the largest batch the service takes (MAX_BATCH_ITEMS; it refuses more): the
- *     node process's RSS (sampled every 20 ms) and the PSS of this process tree (node + Chromium),
+ *  3. Peak memory of the largest batch the service takes (MAX_BATCH_ITEMS, src/batch/batchRequest.ts):
+ *     the node process's RSS (sampled every 20 ms) and the PSS of this process tree (node + Chromium),
  *     against the same while idle.
  *
- * BENCH_BATCH_N sets N (default 50), BENCH_BATCH_ROUNDS the free rounds (default 3).
+ * BENCH_BATCH_N sets N (default MAX_BATCH_ITEMS), BENCH_BATCH_ROUNDS the free rounds (default 3);
+ * BENCH_SCALE scales both defaults and the largest batch.
  */
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,9 +33,12 @@ import { createRenderer, type Renderer } from '../src/render/renderer.js';
 import { createService } from '../src/service.js';
 import { paymentSettings } from '../src/settings.js';
 import { samplePeakInWorker } from './peakSampler.js';
+import { scaled } from './scale.js';
 
-const N = Number(process.env.BENCH_BATCH_N ?? 50);
-const ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? 3);
+const N = Number(process.env.BENCH_BATCH_N ?? scaled(MAX_BATCH_ITEMS));
+const ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? scaled(3));
+const LARGEST = scaled(MAX_BATCH_ITEMS);
+if (!(N >= 1 && N <= MAX_BATCH_ITEMS)) throw new Error(`BENCH_BATCH_N must be 1 to ${MAX_BATCH_ITEMS}`);
 const FREE =
   'v1_invoice_pdf=0,v1_e_invoice_factur_x_pdf=0,v1_e_invoice_cii_xml=0,v1_e_invoice_ubl_xml=0,v1_invoices_zip=0';
 
@@ -111,15 +115,15 @@ async function freeComparison(renderer: Renderer) {
     process.stdout.write(
       `free, ${N} one-page invoices: ${N} singles at concurrency 2 median ${seconds(median(times.singles))} (${(N / (median(times.singles) / 1000)).toFixed(1)} invoices/s); one batch median ${seconds(median(times.batch))} (${(N / (median(times.batch) / 1000)).toFixed(1)} invoices/s); batch/singles throughput ${ratio.toFixed(2)}× (target ≥ 0.9×; ${ROUNDS} rounds alternating)\n`,
     );
-    // 3. Peak memory of the largest batch the service takes (it refuses more), on the same app.
+    // 3. Peak memory of the largest batch, on the same app.
     const idle = await peakWhile(() => new Promise((resolve) => setTimeout(resolve, 1000)));
-    const largest = invoices(MAX_BATCH_ITEMS);
+    const largest = invoices(LARGEST);
     let zipBytes = 0;
     const peak = await peakWhile(async () => {
       zipBytes = await post(agent, `${url}/v1/invoices.zip`, { format: 'pdf', invoices: largest });
     });
     process.stdout.write(
-      `peak memory, ${MAX_BATCH_ITEMS}-item batch (${(zipBytes / 1024).toFixed(0)} KiB ZIP): node RSS ${peak.nodeRssMiB.toFixed(0)} MiB (idle ${idle.nodeRssMiB.toFixed(0)} MiB), node + Chromium PSS ${peak.treePssMiB.toFixed(0)} MiB (idle ${idle.treePssMiB.toFixed(0)} MiB)\n`,
+      `peak memory, ${LARGEST}-item batch (${(zipBytes / 1024).toFixed(0)} KiB ZIP): node RSS ${peak.nodeRssMiB.toFixed(0)} MiB (idle ${idle.nodeRssMiB.toFixed(0)} MiB), node + Chromium PSS ${peak.treePssMiB.toFixed(0)} MiB (idle ${idle.treePssMiB.toFixed(0)} MiB)\n`,
     );
   } finally {
     agent.destroy();

@@ -11,26 +11,25 @@ import { createHttpServer } from '../src/http/httpServer.js';
 import { createLogger } from '../src/logger.js';
 import { createRenderer } from '../src/render/renderer.js';
 import { percentile } from './measure.js';
-
-const scale = Number(process.env.BENCH_SCALE ?? 1);
-export const count = (n: number) => Math.max(1, Math.round(n * scale));
+import { scaled } from './scale.js';
 
 /** "p50 / p95" in ms. */
 export const fmt = (samples: number[], digits = 2) =>
   `${percentile(samples, 50).toFixed(digits)} / ${percentile(samples, 95).toFixed(digits)}`;
 
-/** Each work run `n` times after 10 warm-up rounds, in alternation; the samples per work (ms). */
+/** Each work run `n` times after 10 warm-up rounds (scaled), in alternation; the samples per work (ms). */
 export async function timeAlternated<K extends string>(
   works: Record<K, () => unknown>,
   n: number,
 ): Promise<Record<K, number[]>> {
   const entries = Object.entries(works) as [K, () => unknown][];
   const samples = Object.fromEntries(entries.map(([name]) => [name, [] as number[]])) as Record<K, number[]>;
-  for (let at = 0; at < n + 10; at++) {
+  const warmUp = scaled(10);
+  for (let at = 0; at < n + warmUp; at++) {
     for (const [name, work] of entries) {
       const started = performance.now();
       await work();
-      if (at >= 10) samples[name].push(performance.now() - started);
+      if (at >= warmUp) samples[name].push(performance.now() - started);
     }
   }
   return samples;
@@ -41,7 +40,7 @@ export interface BenchServer {
   baseUrl: string;
   /** The wall time of one POST (ms); anything but 200 throws. */
   post(path: string, type: string, body: string | Buffer): Promise<number>;
-  /** render.pdf of `xml` against /v1/invoice.pdf of `json`: 3 warm-up pairs, then count(60) pairs in alternated order. */
+  /** render.pdf of `xml` against /v1/invoice.pdf of `json`: 3 warm-up pairs, then scaled(60) pairs in alternated order. */
   renderPair(json: string, xml: string | Buffer): Promise<{ json: number[]; document: number[] }>;
   close(): Promise<void>;
 }
@@ -86,7 +85,7 @@ export async function startBenchServer(prices: string): Promise<BenchServer> {
     }
     // 60 pairs: with 20 the ratio swung between 1.12× and 1.24× from run to run (the 200-line p50s
     // move by a few ms with which pooled page a render lands on).
-    for (let at = 0; at < count(60); at++) {
+    for (let at = 0; at < scaled(60); at++) {
       const order = at % 2 === 0 ? (['json', 'document'] as const) : (['document', 'json'] as const);
       for (const which of order) samples[which].push(await run(which));
     }

@@ -15,11 +15,11 @@ import type { InvoiceInput } from '../src/invoice/schema.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { percentile } from './measure.js';
 import { serviceTarget } from './targets.js';
+import { scaled } from './scale.js';
 
 const SIZES = [1, 20, 200] as const;
-const scale = Number(process.env.BENCH_SCALE ?? 1);
 const SAMPLES: Record<(typeof SIZES)[number], number> = { 1: 40, 20: 30, 200: 12 };
-const WARMUP = 3;
+const WARMUP = scaled(3);
 
 /** p50s of `a` and `b`, sampled alternately after a warm-up, and their ratio b / a. */
 async function compare(
@@ -33,7 +33,7 @@ async function compare(
     await render(a);
     await render(b);
   }
-  for (let at = 0; at < Math.max(1, Math.round(count * scale)); at++) {
+  for (let at = 0; at < scaled(count); at++) {
     for (const which of at % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
       const started = performance.now();
       await render(which === 'a' ? a : b);

@@ -12,7 +12,8 @@ import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_FATTURAPA_REQUEST } from '../src/einvoice/formats/fatturapa/example.js';
 import { fatturaPAFieldsOf, produceFatturaPA } from '../src/einvoice/formats/fatturapa/request.js';
 import { checkEInvoice } from '../src/einvoice/prepareEInvoice.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const lines = Array.from({ length: 200 }, (_, at) => ({
@@ -39,7 +40,7 @@ const xml = writeFatturaPA();
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0');
 
 try {
-  const written = await timeAlternated({ fatturapa: writeFatturaPA, ubl: writeUbl }, count(100));
+  const written = await timeAlternated({ fatturapa: writeFatturaPA, ubl: writeUbl }, scaled(100));
   const writeRatio = percentile(written.fatturapa, 50) / percentile(written.ubl, 50);
   process.stdout.write(
     `write with checks, 200 lines, p50 / p95 ms\n| FatturaPA (SDI checks + XML) | UBL en16931 (rules + XML) | FatturaPA / UBL p50 |\n|---|---|---|\n| ${fmt(written.fatturapa)} (target ≤ 5 ms p50) | ${fmt(written.ubl)} | ${writeRatio.toFixed(2)}× |\n\n`,

@@ -11,8 +11,9 @@
 import { readFileSync } from 'node:fs';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
 import { percentile } from './measure.js';
+import { scaled } from './scale.js';
 
 const NOTO = '/usr/share/fonts/truetype/noto';
 const SAMPLES = { 1: 40, 20: 30, 200: 12 } as const;
@@ -41,7 +42,7 @@ try {
         installed: () => render({ ...plain, theme: { font: 'Noto Serif' } }),
         stored: () => render({ ...plain, theme: { font: regular, font_bold: bold } }),
       },
-      count(SAMPLES[size]),
+      scaled(SAMPLES[size]),
     );
     const ratio = percentile(samples.stored, 50) / percentile(samples.installed, 50);
     const verdict = ratio <= 1.05 ? '(≤ 1.05×: met)' : '(> 1.05×: NOT met)';
@@ -55,7 +56,7 @@ try {
   const invoice: InvoiceInput = { ...invoiceWithItems(1), currency: 'EUR', theme: { font: fresh } };
   const first = [await render(invoice), await render(invoice)];
   const next: number[] = [];
-  for (let at = 0; at < count(20); at++) next.push(await render(invoice));
+  for (let at = 0; at < scaled(20); at++) next.push(await render(invoice));
   process.stdout.write(
     `\na newly stored font (NotoSerif-Italic.ttf, 1 line), ms: first two renders (one per page) ${first
       .map((ms) => ms.toFixed(1))

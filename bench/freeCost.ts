@@ -4,14 +4,16 @@
 // lone client, as a ratio against that baseline measured in the same run.
 import { maximalFreeRequests } from '../test/fixtures/maximalFreeRequests.js';
 import { startTestApp } from '../test/support/testApp.js';
+import { scaled } from './scale.js';
 
+const SAMPLES = scaled(15);
 const limitsOff = { RATE_LIMIT_CLIENT_BURST: '0', RATE_LIMIT_PAYER_BURST: '0' };
 const inline = await startTestApp({ ...limitsOff, COMPUTE_THREADS: '0' });
 const offloaded = await startTestApp({ ...limitsOff, COMPUTE_THREADS: '1' });
 
 async function median(url: string, path: string, body: string): Promise<number> {
   const times: number[] = [];
-  for (let i = 0; i < 15; i++) {
+  for (let i = 0; i < SAMPLES; i++) {
     const started = performance.now();
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
@@ -22,7 +24,7 @@ async function median(url: string, path: string, body: string): Promise<number> 
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     times.push(performance.now() - started);
   }
-  return times.sort((a, b) => a - b)[7]!;
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
 for (const request of maximalFreeRequests()) {

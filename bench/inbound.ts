@@ -21,7 +21,8 @@ import { fatturaPAFieldsOf, produceFatturaPA } from '../src/einvoice/formats/fat
 import { inspectEInvoice } from '../src/einvoice/inbound/inspect.js';
 import { checkEInvoice, prepareEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const invoice = {
@@ -59,9 +60,9 @@ const fattura = signedFatturaPA();
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0');
 
 try {
-  const { inline } = await timeAlternated({ inline: () => inspectEInvoice(xml, 'xml') }, count(50));
+  const { inline } = await timeAlternated({ inline: () => inspectEInvoice(xml, 'xml') }, scaled(50));
   const http: number[] = [];
-  for (let at = 0; at < count(50) + 5; at++) {
+  for (let at = 0; at < scaled(50) + 5; at++) {
     const ms = await server.post('/v1/e-invoice/inspect', 'application/xml', xml);
     if (at >= 5) http.push(ms);
   }
@@ -71,7 +72,7 @@ try {
 
   const signed = await timeAlternated(
     { bare: () => inspectEInvoice(fattura.bare, 'xml'), ber: () => inspectEInvoice(fattura.ber, 'xml') },
-    count(50),
+    scaled(50),
   );
   process.stdout.write(
     `inspect, 200-line FatturaPA (${fattura.bare.length} bytes) bare and in a BER .p7m (${fattura.ber.length} bytes), p50 / p95 ms\n| XML bare | BER .p7m | .p7m / bare p50 |\n|---|---|---|\n| ${fmt(signed.bare, 1)} | ${fmt(signed.ber, 1)} | ${(percentile(signed.ber, 50) / percentile(signed.bare, 50)).toFixed(2)}× (target ≤ 1.2×) |\n\n`,

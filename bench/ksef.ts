@@ -15,7 +15,8 @@ import { ksef as KSEF_FORMAT } from '../src/einvoice/formats/ksef/format.js';
 import { writeOwnSyntax } from '../src/einvoice/ownSyntax.js';
 import { prepareProfiledEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const { line_items: lines } = invoiceWithItems(200);
@@ -35,14 +36,14 @@ const xml = Buffer.from(writeOwnSyntax(KSEF_FORMAT, request).written.file);
 const server = await startBenchServer('v1_invoice_pdf=0,v1_e_invoice_render_pdf=0,v1_e_invoice_ksef_xml=0');
 
 try {
-  const { ksef } = await timeAlternated({ ksef: () => writeOwnSyntax(KSEF_FORMAT, request) }, count(100));
+  const { ksef } = await timeAlternated({ ksef: () => writeOwnSyntax(KSEF_FORMAT, request) }, scaled(100));
   const { cii } = await timeAlternated(
     { cii: () => eInvoiceXml(prepareProfiledEInvoice(invoice, 'cii').prepared, 'cii') },
-    count(100),
+    scaled(100),
   );
   const http: number[] = [];
   const body = JSON.stringify(request);
-  for (let at = 0; at < count(50) + 5; at++) {
+  for (let at = 0; at < scaled(50) + 5; at++) {
     const ms = await server.post('/v1/e-invoice/ksef.xml', 'application/json', body);
     if (at >= 5) http.push(ms);
   }

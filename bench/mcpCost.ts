@@ -6,9 +6,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { maximalFreeRequests } from '../test/fixtures/maximalFreeRequests.js';
+import { scaled } from './scale.js';
 
-const CALLS = 200;
-const WARM_UP = 40;
+const CALLS = scaled(200);
+const WARM_UP = scaled(40);
 
 const child = fork(fileURLToPath(new URL('./mcpCostServer.ts', import.meta.url)), {
   execArgv: ['--import', 'tsx'],

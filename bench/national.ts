@@ -8,9 +8,11 @@ import { EXAMPLE_PROFILE_REQUESTS } from '../src/einvoice/example.js';
 import { checkEInvoiceRules, prepareProfiledEInvoice } from '../src/einvoice/prepareEInvoice.js';
 import type { EInvoiceProfile } from '../src/einvoice/profiles.js';
 import { startTestApp } from '../test/support/testApp.js';
+import { scaled } from './scale.js';
 
 const LINES = 200;
-const RUNS = 41;
+const RUNS = scaled(41);
+const WARMUP = scaled(5);
 
 /** A 200-line variant of a profile's example: mixed rates, units, a discount. */
 function twoHundredLines(profile: Exclude<EInvoiceProfile, 'en16931'>) {
@@ -35,11 +37,11 @@ const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times
 /** Medians of two works timed in alternation (the machine's drift hits both alike). */
 async function timePair(base: () => unknown, other: () => unknown): Promise<[number, number]> {
   const times: [number[], number[]] = [[], []];
-  for (let i = 0; i < RUNS + 5; i++) {
+  for (let i = 0; i < RUNS + WARMUP; i++) {
     for (const [at, work] of [base, other].entries()) {
       const started = performance.now();
       await work();
-      if (i >= 5) times[at]!.push(performance.now() - started);
+      if (i >= WARMUP) times[at]!.push(performance.now() - started);
     }
   }
   return [median(times[0]), median(times[1])];

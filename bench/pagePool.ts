@@ -14,11 +14,12 @@ import { createRenderer, type Renderer } from '../src/render/renderer.js';
 import type { IdleOrder } from '../src/render/renderSupervisor.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { percentile } from './measure.js';
+import { scaled } from './scale.js';
 
 const SIZES = [1, 5, 20, 50, 200] as const;
 const CURRENCIES: CurrencyCode[] = ['EUR', 'USD', 'GBP'];
-const ROUNDS = Math.max(2, Math.round(8 * Number(process.env.BENCH_SCALE ?? 1)));
-const PER_ROUND = 10;
+const ROUNDS = scaled(8, 2);
+const PER_ROUND = scaled(10);
 
 let serial = 0;
 function distinct(lines: number): InvoiceInput {

@@ -13,9 +13,10 @@ import { startPaidService } from '../test/support/paidService.js';
 import { challengeOf, signerFor } from '../test/support/x402Buyer.js';
 import { startFacilitatorProcess } from './facilitatorProcess.js';
 import { percentile } from './measure.js';
+import { scaled } from './scale.js';
 
-const SAMPLES = Number(process.env.BENCH_PAID_SAMPLES ?? 30);
-const WARMUP = 3;
+const SAMPLES = scaled(Number(process.env.BENCH_PAID_SAMPLES ?? 30));
+const WARMUP = scaled(3);
 
 const facilitator = await startFacilitatorProcess();
 const renderer = await startRenderer(loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), createLogger('silent'));

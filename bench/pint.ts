@@ -12,7 +12,8 @@ import { eInvoiceXml } from '../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_PROFILE_REQUESTS } from '../src/einvoice/example.js';
 import type { PintProfile } from '../src/einvoice/formats/pint/jurisdictions.js';
 import { checkEInvoiceRules, prepareProfiledEInvoice } from '../src/einvoice/prepareEInvoice.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const profile = (process.argv[2] ?? 'pint-sg') as PintProfile;
@@ -62,7 +63,7 @@ const rules = await timeAlternated(
     en16931: () => checkEInvoiceRules(basePrepared.prepared, 'en16931'),
     pint: () => checkEInvoiceRules(pintPrepared.prepared, profile),
   },
-  count(200),
+  scaled(200),
 );
 rows.push(`| rules only (this thread) | ${difference(rules)} |`);
 const written = await timeAlternated(
@@ -70,7 +71,7 @@ const written = await timeAlternated(
     en16931: () => eInvoiceXml(prepareProfiledEInvoice(baseline, 'ubl').prepared, 'ubl', 'en16931'),
     pint: () => eInvoiceXml(prepareProfiledEInvoice(pint, 'ubl').prepared, 'ubl', profile),
   },
-  count(100),
+  scaled(100),
 );
 rows.push(`| request check + UBL XML (this thread) | ${difference(written)} |`);
 
@@ -83,7 +84,7 @@ try {
         en16931: () => server.post(path, 'application/json', baseBody),
         pint: () => server.post(path, 'application/json', pintBody),
       },
-      count(50),
+      scaled(50),
     );
     rows.push(`| POST ${path} (compute pool, HTTP) | ${difference(http)} |`);
   }

@@ -26,8 +26,9 @@ import { loadInvoiceTemplates, SCREEN_OFF_CSS } from '../src/render/templates.js
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { percentile } from './measure.js';
 import { pdfOptions } from './printCalls.js';
+import { scaled } from './scale.js';
 
-const SAMPLES = Math.max(1, Number(process.env.BENCH_PRINT_SAMPLES ?? 30));
+const SAMPLES = scaled(Number(process.env.BENCH_PRINT_SAMPLES ?? 30));
 const SIZES = [1, 20, 200];
 
 /** The footer as Chromium's footerTemplate drew it before: its own little document, own styles. */

@@ -18,11 +18,11 @@ import { QR_INVOICES } from '../test/fixtures/paymentQrInvoices.js';
 import { logoDataUri } from '../test/fixtures/realWorldInvoices.js';
 import { percentile } from './measure.js';
 import { floorTarget, serviceTarget } from './targets.js';
+import { scaled } from './scale.js';
 
 const SIZES = [1, 20, 200] as const;
-const scale = Number(process.env.BENCH_SCALE ?? 1);
 const SAMPLES: Record<(typeof SIZES)[number], number> = { 1: 60, 20: 40, 200: 20 };
-const WARMUP = 3;
+const WARMUP = scaled(3);
 const RATES = [19, 7, 0] as const;
 
 function realWorld(plain: InvoiceInput): InvoiceInput {
@@ -50,7 +50,7 @@ async function compare(
     await render(a);
     await render(b);
   }
-  for (let at = 0; at < Math.max(1, Math.round(count * scale)); at++) {
+  for (let at = 0; at < scaled(count); at++) {
     const order = at % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
     for (const which of order) {
       const started = performance.now();

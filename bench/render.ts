@@ -24,7 +24,7 @@
  * chart, bench/results/render-p50.svg (BENCH_OUT moves it). Service, floors (and http) run side by side, alternating
  * sample by sample and round by round. Sample counts come from the environment (BENCH_SAMPLES,
  * BENCH_CALLS, BENCH_NAIVE_SAMPLES, BENCH_NAIVE_CALLS, BENCH_MEMORY_RENDERS, BENCH_ROUNDS, or
- * BENCH_SCALE=0.25 to scale the counts; BENCH_ONLY=latency or memory for one half, einvoice for the
+ * BENCH_SCALE=0.25 to scale them all, bench/scale.ts; BENCH_ONLY=latency or memory for one half, einvoice for the
  * e-invoice targets alone); the defaults
  * take about 7 minutes on 2 cores.
  */
@@ -40,6 +40,7 @@ import { findChromium } from '../src/render/chromiumPath.js';
 import { samplePeakInWorker } from './peakSampler.js';
 import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
 import { paidLatency, type PaidResult } from './paid.js';
+import { BENCH_SCALE, scaled } from './scale.js';
 import {
   en16931Body,
   floorTarget,
@@ -59,12 +60,10 @@ const number = (name: string, fallback: number) => {
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number`);
   return value;
 };
-/** Scale all sample counts at once: BENCH_SCALE=0.25 for a quick look, 2 for tighter figures. */
-const scale = number('BENCH_SCALE', 1);
 const counts = (name: string, defaults: Record<Size, number>): Record<Size, number> => {
   const override = process.env[name];
   return Object.fromEntries(
-    SIZES.map((size) => [size, Math.max(1, Math.round((override ? Number(override) : defaults[size]) * scale))]),
+    SIZES.map((size) => [size, scaled(override ? Number(override) : defaults[size])]),
   ) as Record<Size, number>;
 };
 const SAMPLES = counts('BENCH_SAMPLES', { 1: 40, 20: 30, 200: 16 });
@@ -74,13 +73,13 @@ const SAMPLES = counts('BENCH_SAMPLES', { 1: 40, 20: 30, 200: 16 });
 const CALLS = counts('BENCH_CALLS', { 1: 200, 20: 120, 200: 24 });
 const NAIVE_SAMPLES = counts('BENCH_NAIVE_SAMPLES', { 1: 5, 20: 5, 200: 4 });
 const NAIVE_CALLS = counts('BENCH_NAIVE_CALLS', { 1: 4, 20: 4, 200: 4 });
-const MEMORY_RENDERS = Math.round(number('BENCH_MEMORY_RENDERS', 500));
+const MEMORY_RENDERS = scaled(number('BENCH_MEMORY_RENDERS', 500));
 const MEMORY_WINDOW = 100;
 /** Throughput rounds per target and concurrency; the median counts (one noisy second can't decide). */
-const ROUNDS = Math.max(1, Math.round(number('BENCH_ROUNDS', 3)));
+const ROUNDS = scaled(number('BENCH_ROUNDS', 3));
 const WARMUP = 3;
 /** Paid requests per size on the local chain (each signs a fresh authorization and settles on anvil). */
-const PAID_SAMPLES = Math.max(3, Math.round(number('BENCH_PAID_SAMPLES', 30) * scale));
+const PAID_SAMPLES = scaled(number('BENCH_PAID_SAMPLES', 30), 3);
 /** The second paid variant: verify delayed as by a production facilitator (0: skip it). */
 const PAID_VERIFY_DELAY_MS = number('BENCH_PAID_VERIFY_DELAY_MS', 150);
 /**
@@ -220,7 +219,7 @@ async function memoryOverRenders() {
 async function main() {
   const started = performance.now();
   log(
-    `render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${scale}`,
+    `render benchmark: ${cpus().length} CPUs, Node ${process.versions.node}, tagged=${TAGGED_DEFAULT}, scale ${BENCH_SCALE}`,
   );
   if (ONLY === 'einvoice') return reportEInvoice(await eInvoiceOnly());
   if (ONLY === 'all' || ONLY === 'latency') {
@@ -479,7 +478,7 @@ function writeChart(results: TargetResult[]) {
     bars: shown.map((result) => ({ name: result.name, value: result.sizes[size].p50 })),
   }));
   const svg = barChartSvg(
-    `p50 latency per invoice size, service against the floors (${new Date().toISOString().slice(0, 10)}, scale ${scale})`,
+    `p50 latency per invoice size, service against the floors (${new Date().toISOString().slice(0, 10)}, scale ${BENCH_SCALE})`,
     'ms per PDF, p50; lower is better; each panel has its own scale',
     groups,
   );

@@ -31,8 +31,9 @@ import { createLogger } from '../src/logger.js';
 import { startRenderer } from '../src/settings.js';
 import { startPaidService } from '../test/support/paidService.js';
 import { startFacilitatorProcess } from './facilitatorProcess.js';
+import { scaled } from './scale.js';
 
-const ROUNDS = 40;
+const ROUNDS = scaled(40);
 const facilitator = await startFacilitatorProcess();
 const renderer = await startRenderer(loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }), createLogger('silent'));
 const service = await startPaidService({
@@ -137,7 +138,7 @@ const terms = {
 const signer = createReceiptSigner(generatePrivateKey());
 const kept = createChallenges({ terms, baseUrl: 'https://invoices.example', receipts: signer });
 const timeEach = async (run: () => Promise<unknown>) => {
-  for (let i = 0; i < 20; i++) await run();
+  for (let i = 0; i < scaled(20); i++) await run();
   const started = performance.now();
   for (let i = 0; i < ROUNDS * 5; i++) await run();
   return ((performance.now() - started) * 1000) / (ROUNDS * 5);

@@ -12,7 +12,8 @@ import { EXAMPLE_VERIFACTU_REQUEST } from '../src/einvoice/formats/verifactu/exa
 import { checkVerifactuRequest, verifactuXml } from '../src/einvoice/formats/verifactu/request.js';
 import { DEFAULT_SYSTEM } from '../src/einvoice/formats/verifactu/system.js';
 import { checkEInvoice } from '../src/einvoice/prepareEInvoice.js';
-import { count, fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
+import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 
 const lines = Array.from({ length: 200 }, (_, at) => ({
@@ -39,7 +40,7 @@ const writeUbl = () => eInvoiceXml(checkEInvoice(ubl).prepared, 'ubl');
 const server = await startBenchServer('v1_invoice_pdf=0');
 
 try {
-  const written = await timeAlternated({ verifactu: writeRecord, ubl: writeUbl }, count(100));
+  const written = await timeAlternated({ verifactu: writeRecord, ubl: writeUbl }, scaled(100));
   const writeRatio = percentile(written.verifactu, 50) / percentile(written.ubl, 50);
   process.stdout.write(
     `record with checks, 200 lines, p50 / p95 ms\n| VERI*FACTU (AEAT checks + record) | UBL en16931 (rules + XML) | VERI*FACTU / UBL p50 |\n|---|---|---|\n| ${fmt(written.verifactu)} (target ≤ 5 ms p50) | ${fmt(written.ubl)} | ${writeRatio.toFixed(2)}× |\n\n`,
@@ -52,7 +53,7 @@ try {
     await run('qr');
     await run('plain');
   }
-  for (let at = 0; at < count(60); at++) {
+  for (let at = 0; at < scaled(60); at++) {
     const order = at % 2 === 0 ? (['qr', 'plain'] as const) : (['plain', 'qr'] as const);
     for (const which of order) samples[which].push(await run(which));
   }

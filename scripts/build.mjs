@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -23,4 +23,9 @@ const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.bu
 });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 for (const path of ASSETS) cpSync(join(root, path), join(dist, path), { recursive: true });
+// The design studio's browser code (src/http/studio/client/, left out of the compile by
+// tsconfig.build.json), bundled with its npm packages into dist/studio/: the built service serves
+// these files and needs neither esbuild nor the packages (development dependencies) at run time.
+const studio = await import(pathToFileURL(join(dist, 'src', 'http', 'studio', 'studioBundle.js')).href);
+await studio.writeStudioBundle(join(root, 'src', 'http', 'studio', 'client'), join(dist, 'studio'));
 process.stdout.write(`built ${dist}\n`);

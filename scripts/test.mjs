@@ -2,28 +2,39 @@
 // `npm test`: set up what is missing, lint, type-check, then every tier of tests, and print each
 // test file's duration at the end. `npm run test:<tier>` runs one tier (no lint, no type-check):
 //   unit         test/unit: pure tests (no server, no browser), several files at once
-//   integration  test/integration and test/visual: the real app, Chromium, Redis, one file at a time
+//   integration  test/integration and test/visual: the real app, Chromium, Redis, several files at once
 //   e2e          test/e2e: a real x402 client paying on a local chain, one file at a time
-//   reliability  test/reliability (short variants; RELIABILITY_LONG=1 for the long ones)
+//   reliability  test/reliability (short variants; RELIABILITY_LONG=1 for the long ones), one at a time
+//   bench        test/bench: every bench of bench/ run to its end at a tiny scale (no figure checked)
 //   browser      test/browser/*.spec.ts with Playwright against Debian's Chromium
+// At the end it lists the tests it skipped, counted by reason (a clone without ../shared skips the
+// tests on the official e-invoice artefacts, test/support/sharedFolder.ts).
 // Every other argument narrows the run to files whose path contains one of them:
 // npm test -- money totals (npm test -- browser runs only the browser tests). Each node test file
 // runs in a process of its own (as node --test does), which is what gives it a duration.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setup } from './setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Tier → the folders under test/ whose *.test.ts files it runs, and how many files run at once. */
+/**
+ * Tier → the folders under test/ whose *.test.ts files it runs, and how many files run at once.
+ * Integration files run side by side: each starts its own app, Chromium, Redis and chain on random
+ * loopback ports and writes only under its own mkdtemp folder, and most of a file's time is spent
+ * waiting (on Chromium, the JVM of check-xml, timers), so one more file than cores keeps them busy
+ * (docs/development.md has the figures). The e2e and reliability files measure latencies and
+ * settle on one chain each: one at a time.
+ */
 const TIERS = {
   unit: { folders: ['unit'], parallel: Math.max(2, availableParallelism()) },
-  integration: { folders: ['integration', 'visual'], parallel: 1 },
+  integration: { folders: ['integration', 'visual'], parallel: availableParallelism() + 1 },
   e2e: { folders: ['e2e'], parallel: 1 },
   reliability: { folders: ['reliability'], parallel: 1 },
+  bench: { folders: ['bench'], parallel: 1 },
   browser: { folders: ['browser'], parallel: 1 },
 };
 
@@ -87,11 +98,30 @@ if (everything) {
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 
+const skipReporter = pathToFileURL(join(root, 'scripts', 'skipReporter.mjs')).href;
+const skipDir = mkdtempSync(join(tmpdir(), 'test-skips-'));
+process.on('exit', () => rmSync(skipDir, { recursive: true, force: true }));
+
+/** The { name, reason } of each test the file skipped (scripts/skipReporter.mjs wrote them). */
+function skipsOf(path) {
+  try {
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+}
+
 /** Runs one node test file in its own process; with `buffered`, its output is printed when it ends. */
 function runNodeFile(file, buffered) {
   return new Promise((resolve) => {
     const begin = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', file], {
+    const skipFile = join(skipDir, `${file.replaceAll('/', '_')}.jsonl`);
+    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+    reporters.push(`--test-reporter=${skipReporter}`, `--test-reporter-destination=${skipFile}`);
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, file], {
       cwd: root,
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, NODE_ENV: 'test' },
@@ -101,7 +131,7 @@ function runNodeFile(file, buffered) {
     child.stderr?.on('data', (chunk) => chunks.push(chunk));
     child.on('close', (code) => {
       if (buffered) process.stdout.write(Buffer.concat(chunks));
-      resolve({ file, ms: performance.now() - begin, ok: code === 0 });
+      resolve({ file, ms: performance.now() - begin, ok: code === 0, skipped: skipsOf(skipFile) });
     });
   });
 }
@@ -154,6 +184,17 @@ for (const result of [...results].filter((r) => r.tier !== 'lint').sort((a, b) =
 process.stdout.write(
   `[test] per tier: ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)}`).join(', ')}; total ${seconds(performance.now() - started)}\n`,
 );
+// Skips by reason, one line each: a clone without ../shared says here how much it did not run.
+const skipsByReason = new Map();
+for (const { file, skipped = [] } of results)
+  for (const { reason } of skipped) {
+    const entry = skipsByReason.get(reason) ?? { tests: 0, files: new Set() };
+    entry.tests += 1;
+    entry.files.add(file);
+    skipsByReason.set(reason, entry);
+  }
+for (const [reason, { tests, files }] of skipsByReason)
+  process.stdout.write(`[test] skipped ${tests} test(s) in ${files.size} file(s): ${reason}\n`);
 const failed = results.filter((result) => !result.ok);
 if (failed.length) {
   process.stdout.write(`[test] FAILED: ${failed.map((result) => result.file).join(', ')}\n`);

@@ -5,6 +5,7 @@ import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
+import { studioFiles, studioRoute } from './http/studio/studioRoutes.js';
 import { errorMiddleware } from './http/errorMiddleware.js';
 import { favicon } from './http/favicon.js';
 import { API_VERSION } from './http/discovery/openapi.js';
@@ -19,7 +20,7 @@ import { discoveryRoutes } from './http/routes/discoveryRoutes.js';
 import { healthRoutes, type Readiness } from './http/routes/healthRoutes.js';
 import { pricedResource } from './http/offerResource.js';
 import { operationCaller } from './operations/callOperation.js';
-import type { Operation, PdfRenderer, PricedOperation } from './operations/operation.js';
+import { isPaid, type Operation, type PdfRenderer, type PricedOperation } from './operations/operation.js';
 import {
   runEnvelopeJob,
   runOperationJob,
@@ -125,6 +126,7 @@ export function createApp(deps: AppDependencies): AppService {
   const specs: Operation[] = [
     ...operations,
     docsRoute(() => routes),
+    studioRoute(),
     ...discoveryRoutes(() => routes, {
       baseUrl: config.PUBLIC_BASE_URL,
       docsPath: '/docs',
@@ -143,7 +145,8 @@ export function createApp(deps: AppDependencies): AppService {
   const runJob = pool
     ? (job: OperationJob, priority: 'high' | 'normal') => pool.run(job, priority) as Promise<OperationJobResult>
     : async (job: OperationJob) => runOperationJob(byId, job);
-  const caller = operationCaller({ runJob, paidCall: deps.payment?.call, resourceOf: resourceCache(), now });
+  const resourceOf = resourceCache(deps.payment ? routes.filter(isPaid) : []);
+  const caller = operationCaller({ runJob, paidCall: deps.payment?.call, resourceOf, now });
 
   const router = buildRouter(routes, {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -169,6 +172,7 @@ export function createApp(deps: AppDependencies): AppService {
   app.use(cors());
   app.use(rateLimitFor(config, buckets, limits));
   app.use(docsAssets());
+  app.use(studioFiles());
   app.use(favicon());
   // MCP: the same operations as tools, over the same validation, handlers and paid call.
   const mcpServer = mcpServerFactory({
@@ -255,12 +259,27 @@ const OPERATION_WORKER = new URL(
   import.meta.url,
 );
 
-/** The offer's resource per paid operation, built once (its compacted body schema is not cheap). */
-function resourceCache() {
+/**
+ * The offer's resource per paid operation, built once: its compacted body schema takes 1 to 35 ms
+ * of the main thread per operation. They are built ahead, one operation per turn of the event loop
+ * after start, so that the first unpaid requests of a flood (a crawler, an attack) don't build them
+ * all at once on the loop /healthz answers on (reliability 11, docs/reliability.md); a request
+ * that comes first builds its own.
+ */
+function resourceCache(paid: readonly PricedOperation[]) {
   const cache = new Map<PricedOperation, ReturnType<typeof pricedResource>>();
-  return (operation: PricedOperation) => {
+  const resourceOf = (operation: PricedOperation) => {
     let resource = cache.get(operation);
     if (!resource) cache.set(operation, (resource = pricedResource(operation)));
     return resource;
   };
+  const cold = [...paid];
+  const warmNext = () => {
+    const next = cold.shift();
+    if (!next) return;
+    resourceOf(next);
+    setImmediate(warmNext).unref();
+  };
+  setImmediate(warmNext).unref();
+  return resourceOf;
 }

@@ -48,7 +48,7 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
     ...batchOperations(deps.renderer, deps.onRendered, stores, deps.assembleZip),
     ...themeOperations(deps.themes),
     ...fontOperations(deps.fonts, deps.renderer, deps.fontMaxBytes),
-    ...templateOperations(deps.templates, deps.renderer),
+    ...templateOperations(stores, deps.renderer),
     ...inboundOperations(deps.renderer, deps.onRendered, deps.verificationDefaults),
     ...helperOperations(),
   ];

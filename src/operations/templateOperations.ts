@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { AppError } from '../errors.js';
+import { AppError, InputRejected, validationFailed } from '../errors.js';
 import { DESIGNS } from '../invoice/designFields.js';
 import { parseOrReject } from '../invoice/issues.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { InvoiceSchema } from '../invoice/schema.js';
-import type { ThemeStore } from '../themes/themeStore.js';
+import { resolveStoredLook } from '../themes/storedThemes.js';
 import { builtinPackage } from '../render/builtinPackages.js';
 import { examinePackage } from '../templates/checkPackage.js';
 import { REFERENCE_INVOICES } from '../templates/contract/referenceInvoices.js';
@@ -23,6 +23,7 @@ import {
   type TemplatePackage,
 } from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
+import type { LookStores } from './lookResolvers.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {
@@ -46,7 +47,8 @@ type PreviewInput = { prepared: PreparedInvoice; design: TemplatePackage | strin
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
  * preview, and PUT/GET of stored packages. All free; PUT is the one MCP tool (v1_templates_put).
  */
-export function templateOperations(store: ThemeStore | undefined, renderer: PdfRenderer | undefined): Operation[] {
+export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
+  const store = stores.templates;
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
@@ -150,10 +152,16 @@ export function templateOperations(store: ThemeStore | undefined, renderer: PdfR
     response: { contentType: 'application/pdf', description: 'The preview PDF.' },
     async handle({ prepared, design }, { signal }) {
       if (!renderer) throw renderingUnavailable();
+      // The invoice's stored theme and brand fonts, as POST /v1/invoice.pdf looks them up (the
+      // studio previews its uploaded fonts so): an unknown id is a 400 at invoice.theme…, not a 502.
+      const looked = await resolveStoredLook(stores.themes, stores.fonts, prepared).catch((error: unknown) => {
+        if (!(error instanceof InputRejected)) throw error;
+        throw validationFailed((error.issues ?? []).map((issue) => ({ ...issue, path: `invoice.${issue.path}` })));
+      });
       const withDesign =
         typeof design === 'string'
-          ? await resolveDesignReference(store, { ...prepared, invoice: { ...prepared.invoice, design } })
-          : { ...prepared, design: { id: templateId(design), package: design } };
+          ? await resolveDesignReference(store, { ...looked, invoice: { ...looked.invoice, design } })
+          : { ...looked, design: { id: templateId(design), package: design } };
       const { pdf, pages } = await renderer.renderPdf(withDesign, { signal, preview: true });
       return {
         contentType: 'application/pdf',

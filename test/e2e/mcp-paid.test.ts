@@ -11,7 +11,8 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { createMemoryBucketStore } from '../../src/http/rateLimit/bucketStore.js';
 import { startFaultyFacilitator, type FaultyFacilitator } from '../support/faultyFacilitator.js';
 import { authorizationOf } from '../support/x402Buyer.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
 import type { JsonAnswer } from '../support/json.js';
 
@@ -19,19 +20,11 @@ import type { JsonAnswer } from '../support/json.js';
  * The MCP server at /mcp driven by the SDK's own client, paid tools over the x402 MCP transport
  * with a real signer on the local chain: the same processor and store as the HTTP gate.
  */
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
-let client: Client;
-before(async () => {
-  world = await startPaymentWorld();
-  service = await startPaidService({ net: world.net, renderer: world.renderer });
-  client = new Client({ name: 'mcp-paid-test', version: '1.0.0' });
+const world = usePaymentWorld(async ({ net, renderer }, stopLater) => {
+  const service = stopLater(await startPaidService({ net, renderer }));
+  const client = stopLater(new Client({ name: 'mcp-paid-test', version: '1.0.0' }));
   await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
-});
-after(async () => {
-  await client?.close();
-  await service?.close();
-  await world?.close();
+  return { service, client };
 });
 
 type Result = Awaited<ReturnType<Client['callTool']>> & {
@@ -40,7 +33,7 @@ type Result = Awaited<ReturnType<Client['callTool']>> & {
   content: JsonAnswer[];
 };
 const call = async (name: string, args: unknown, payment?: PaymentPayload) =>
-  (await client.callTool({
+  (await world.client.callTool({
     name,
     arguments: args as Record<string, unknown>,
     ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
@@ -54,7 +47,7 @@ function signerOf(buyerIndex: number) {
 
 describe('tools', () => {
   test("one tool per operation, with the route table's valibot schemas (summarised, the invoice written out once)", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await world.client.listTools();
     const names = tools.map((tool) => tool.name).sort();
     for (const name of [
       'v1_invoice_pdf',
@@ -129,7 +122,7 @@ describe('paid tools (x402 MCP transport)', () => {
     assert.equal(again._meta['x402/payment-response'].transaction, receipt.transaction);
     assert.equal(await world.net.balanceOf(buyer.address), before - 20000n);
     // ... and over HTTP too: one store, one processor.
-    const http = await fetch(`${service.url}/v1/invoice.pdf`, {
+    const http = await fetch(`${world.service.url}/v1/invoice.pdf`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

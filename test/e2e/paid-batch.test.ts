@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client } from '@x402/core/client';
@@ -29,49 +29,34 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { authorizationOf } from '../support/x402Buyer.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
-
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
-let signerAddress: string;
 
 /** The response's offer-receipt receipt, verified with the SDK: its payload once it recovers to the published signer. */
 async function verifiedReceipt(response: Response) {
   const receipt = extractReceiptFromResponse(response) as EIP712SignedReceipt | undefined;
   assert.ok(receipt, 'PAYMENT-RESPONSE carries a receipt');
   const { signer, payload } = await verifyReceiptSignatureEIP712(receipt);
-  assert.equal(signer, signerAddress);
+  assert.equal(signer, world.signerAddress);
   return payload;
 }
 
-before(
-  async () => {
-    world = await startPaymentWorld();
-    // Signed receipts on, with a key of the test's own (a public dev key is refused outside local mode).
-    service = await startPaidService({
-      net: world.net,
-      renderer: world.renderer,
-      env: { RECEIPT_SIGNING_KEY: generatePrivateKey() },
-    });
-    signerAddress = (await (await fetch(`${service.url}/.well-known/x402`)).json()).extensions['offer-receipt'].signer;
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
+// Signed receipts on, with a key of the test's own (a public dev key is refused outside local mode).
+const world = usePaymentWorld(async ({ net, renderer }, stopLater) => {
+  const service = stopLater(
+    await startPaidService({ net, renderer, env: { RECEIPT_SIGNING_KEY: generatePrivateKey() } }),
+  );
+  const x402 = await (await fetch(`${service.url}/.well-known/x402`)).json();
+  return { service, signerAddress: x402.extensions['offer-receipt'].signer as string };
+});
 
 const ITEM_PRICE = 20000n; // v1_invoices_zip's default per-invoice price, atomic USDC
 const batchOf = (n: number, prefix = 'B') => ({
   format: 'pdf',
   invoices: Array.from({ length: n }, (_, i) => ({ ...EXAMPLE_INVOICE, invoice_number: `${prefix}-2026/${i + 1}` })),
 });
-const batchUrl = (base = service.url) => `${base}/v1/invoices.zip`;
+const batchUrl = (base = world.service.url) => `${base}/v1/invoices.zip`;
 
 async function challengeFor(body: unknown, url = batchUrl()): Promise<PaymentRequired> {
   const response = await postJson(url, body);
@@ -216,7 +201,7 @@ describe('buying a batch', () => {
     const { buyer, client } = signerOf(0);
     const buyerBefore = await world.net.balanceOf(buyer.address);
     const payToBefore = await world.net.balanceOf(world.net.payTo);
-    const rendersBefore = service.renders();
+    const rendersBefore = world.service.renders();
     const body = batchOf(5);
     const response = await wrapFetchWithPayment(fetch, client)(batchUrl(), {
       method: 'POST',
@@ -233,7 +218,7 @@ describe('buying a batch', () => {
     assert.equal(settlement.payer?.toLowerCase(), buyer.address.toLowerCase());
     assert.equal(await world.net.balanceOf(buyer.address), buyerBefore - 5n * ITEM_PRICE);
     assert.equal(await world.net.balanceOf(world.net.payTo), payToBefore + 5n * ITEM_PRICE);
-    assert.equal(service.renders() - rendersBefore, 5);
+    assert.equal(world.service.renders() - rendersBefore, 5);
     const receipt = await verifiedReceipt(response);
     assert.equal(receipt.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');
     assert.equal(receipt.payer.toLowerCase(), buyer.address.toLowerCase());
@@ -299,19 +284,19 @@ describe('signed offers and receipts', () => {
     const offers = extractOffersFromPaymentRequired(required) as EIP712SignedOffer[];
     assert.equal(offers.length, 1);
     const { signer, payload } = await verifyOfferSignatureEIP712(offers[0]!);
-    assert.equal(signer, signerAddress);
+    assert.equal(signer, world.signerAddress);
     assert.equal(payload.amount, String(3n * ITEM_PRICE));
     assert.equal(payload.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');
-    const openapi = await (await fetch(`${service.url}/openapi.json`)).json();
+    const openapi = await (await fetch(`${world.service.url}/openapi.json`)).json();
     const x402 = openapi.paths['/v1/invoices.zip'].post['x-payment-info'].protocols[0].x402;
-    assert.equal(x402.extensions['offer-receipt'].signer, signerAddress);
-    assert.ok(required.accepts[0]!.amount && (await fetch(`${service.url}/.well-known/x402`)).ok);
+    assert.equal(x402.extensions['offer-receipt'].signer, world.signerAddress);
+    assert.ok(required.accepts[0]!.amount && (await fetch(`${world.service.url}/.well-known/x402`)).ok);
     assert.ok(response402Size(required) <= 8192, `PAYMENT-REQUIRED is ${response402Size(required)} bytes`);
   });
 
   test('a single paid PDF carries a receipt too, for its own URL', async () => {
     const { buyer, client } = signerOf(2);
-    const response = await wrapFetchWithPayment(fetch, client)(`${service.url}/v1/invoice.pdf`, {
+    const response = await wrapFetchWithPayment(fetch, client)(`${world.service.url}/v1/invoice.pdf`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(EXAMPLE_INVOICE),
@@ -337,7 +322,7 @@ interface PaidToolResult {
 describe('the batch as an MCP tool', () => {
   test('v1_invoices_zip: unpaid → PaymentRequired for n invoices; paid → the ZIP, its sha256 and a verifying receipt', async () => {
     const mcp = new Client({ name: 'batch-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${world.service.url}/mcp`)));
     try {
       const { tools } = await mcp.listTools();
       const tool = tools.find((entry) => entry.name === 'v1_invoices_zip');
@@ -366,7 +351,7 @@ describe('the batch as an MCP tool', () => {
       const receipt = paid._meta['x402/payment-response'].extensions['offer-receipt'].info
         .receipt as EIP712SignedReceipt;
       const { signer, payload } = await verifyReceiptSignatureEIP712(receipt);
-      assert.equal(signer, signerAddress);
+      assert.equal(signer, world.signerAddress);
       assert.equal(payload.resourceUrl, 'http://127.0.0.1/v1/invoices.zip');
       assert.equal(payload.payer.toLowerCase(), buyer.address.toLowerCase());
       assert.equal(await world.net.balanceOf(buyer.address), before - 3n * ITEM_PRICE);

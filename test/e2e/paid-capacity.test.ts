@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { createRenderer } from '../../src/render/renderer.js';
 import { waitUntil } from '../fixtures/processes.js';
-import { startFaultyFacilitator, type FaultyFacilitator } from '../support/faultyFacilitator.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startFaultyFacilitator } from '../support/faultyFacilitator.js';
+import { startPaidService } from '../support/paidService.js';
+import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
 import { challengeOf, signerFor } from '../support/x402Buyer.js';
 
@@ -13,40 +14,25 @@ import { challengeOf, signerFor } from '../support/x402Buyer.js';
  * render runs, only for renders that were admitted; a refused verify throws the render away and
  * frees its slot. One page and no queue make the capacity easy to fill.
  */
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let renderer: Renderer;
-let proxy: FaultyFacilitator;
-let service: Awaited<ReturnType<typeof startPaidService>>;
 
-before(
-  async () => {
-    world = await startPaymentWorld();
-    renderer = await createRenderer({ poolSize: 1, queueLimit: 0 });
-    proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
-    service = await startPaidService({ net: world.net, renderer, facilitatorUrl: proxy.url });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await proxy?.close();
-    await renderer?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
+const world = usePaymentWorld(async ({ net }, stopLater) => {
+  // A renderer of its own: one page and no queue, so that capacity runs out at once.
+  const renderer = stopLater(await createRenderer({ poolSize: 1, queueLimit: 0 }));
+  const proxy = stopLater(await startFaultyFacilitator(net.facilitatorUrl));
+  const service = stopLater(await startPaidService({ net, renderer, facilitatorUrl: proxy.url }));
+  return { renderer, proxy, service };
+});
 
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
-  postJson(`${service.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': header });
+  postJson(`${world.service.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': header });
 
 test(
   'a full renderer turns paid requests away with 503 before the facilitator hears of them',
   { timeout: 60_000 },
   async () => {
-    const sign = signerFor(world.net.buyers[1]!, await challengeOf(service.url));
+    const sign = signerFor(world.net.buyers[1]!, await challengeOf(world.service.url));
     const signed = await Promise.all(Array.from({ length: 4 }, () => sign()));
-    const verifiesBefore = proxy.calls('verify');
+    const verifiesBefore = world.proxy.calls('verify');
     const responses = await Promise.all(
       signed.map((s, i) => pay(s.header, { ...EXAMPLE_INVOICE, invoice_number: `CAP-${i}` })),
     );
@@ -60,7 +46,7 @@ test(
       assert.equal(response.headers.get('retry-after'), '1');
       assert.equal(response.headers.get('x-page-count'), null);
     }
-    assert.equal(proxy.calls('verify') - verifiesBefore, ok, 'verify only for the admitted requests');
+    assert.equal(world.proxy.calls('verify') - verifiesBefore, ok, 'verify only for the admitted requests');
     for (const [i, s] of signed.entries())
       assert.equal(await world.net.authorizationState(s.from, s.nonce), statuses[i] === 200);
   },
@@ -70,25 +56,25 @@ test(
   'verify refused while the render runs: 402, no PDF, nothing on chain, and the render slot is free again',
   { timeout: 60_000 },
   async () => {
-    const sign = signerFor(world.net.buyers[2]!, await challengeOf(service.url));
+    const sign = signerFor(world.net.buyers[2]!, await challengeOf(world.service.url));
     const refused = await sign();
-    proxy.fault(
+    world.proxy.fault(
       { answer: { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature', payer: refused.from } },
       'verify',
     );
-    const rendersBefore = service.renders();
+    const rendersBefore = world.service.renders();
     try {
       const response = await pay(refused.header);
       assert.equal(response.status, 402);
       assert.ok(response.headers.get('PAYMENT-REQUIRED'));
       assert.equal(response.headers.get('PAYMENT-RESPONSE'), null);
       assert.equal(response.headers.get('content-disposition'), null);
-      assert.equal(service.renders() - rendersBefore, 1, 'the render was started alongside verify');
+      assert.equal(world.service.renders() - rendersBefore, 1, 'the render was started alongside verify');
     } finally {
-      proxy.fault('forward');
+      world.proxy.fault('forward');
     }
     assert.equal(await world.net.authorizationState(refused.from, refused.nonce), false);
-    await waitUntil(() => renderer.hasRoom(), 20_000);
+    await waitUntil(() => world.renderer.hasRoom(), 20_000);
     const next = await pay((await sign()).header);
     assert.equal(next.status, 200);
     assert.equal(
@@ -106,22 +92,22 @@ test(
   async () => {
     const readyQueue = async () =>
       (
-        (await (await fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).json()) as {
+        (await (await fetch(`${world.service.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).json()) as {
           checks: { queue: boolean };
         }
       ).checks.queue;
     assert.equal(await readyQueue(), true);
-    const sign = signerFor(world.net.buyers[3]!, await challengeOf(service.url));
-    proxy.fault({ delayMs: 1_000 }, 'verify'); // holds the admitted request (and its slot) for a second
+    const sign = signerFor(world.net.buyers[3]!, await challengeOf(world.service.url));
+    world.proxy.fault({ delayMs: 1_000 }, 'verify'); // holds the admitted request (and its slot) for a second
     try {
       const paying = pay((await sign()).header);
-      await waitUntil(() => !renderer.hasRoom(), 10_000);
+      await waitUntil(() => !world.renderer.hasRoom(), 10_000);
       assert.equal(await readyQueue(), false);
       assert.equal((await paying).status, 200);
     } finally {
-      proxy.fault('forward');
+      world.proxy.fault('forward');
     }
-    await waitUntil(() => renderer.hasRoom(), 20_000);
+    await waitUntil(() => world.renderer.hasRoom(), 20_000);
     assert.equal(await readyQueue(), true);
   },
 );

@@ -1,7 +1,7 @@
 // The e-invoice routes paid end to end, like /v1/invoice.pdf: a real x402 client signs, the local
 // facilitator verifies and settles on the local chain, the real renderer prints the Factur-X PDF.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
@@ -16,26 +16,11 @@ import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareEInvoice, prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { postJson } from '../support/testApp.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { usePaidService } from '../support/paymentWorld.js';
 import { authorizationOf } from '../support/x402Buyer.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
-
-before(
-  async () => {
-    world = await startPaymentWorld();
-    service = await startPaidService({ net: world.net, renderer: world.renderer });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
+const world = usePaidService();
 
 async function challenge(url: string, body: unknown = EXAMPLE_EINVOICE): Promise<PaymentRequired> {
   const response = await postJson(url, body);
@@ -47,7 +32,7 @@ async function buy(buyerIndex: number, path: string, body: unknown = EXAMPLE_EIN
   const buyer = world.net.buyers[buyerIndex]!;
   const before = await world.net.balanceOf(buyer.address);
   const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
-  const response = await wrapFetchWithPayment(fetch, client)(`${service.url}${path}`, {
+  const response = await wrapFetchWithPayment(fetch, client)(`${world.service.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -63,7 +48,7 @@ async function buy(buyerIndex: number, path: string, body: unknown = EXAMPLE_EIN
 
 describe('buying e-invoices', () => {
   test('UBL: the challenge asks 10000 atomic USDC; a real client pays and gets the XML and a receipt', async () => {
-    const required = await challenge(`${service.url}/v1/e-invoice/ubl.xml`);
+    const required = await challenge(`${world.service.url}/v1/e-invoice/ubl.xml`);
     assert.equal(required.accepts[0]?.amount, '10000');
     assert.equal(required.resource.mimeType, 'application/xml');
     const { response, body, spent, buyer } = await buy(0, '/v1/e-invoice/ubl.xml');
@@ -77,7 +62,7 @@ describe('buying e-invoices', () => {
   });
 
   test('Factur-X: 20000 atomic USDC for the PDF/A-3 with factur-x.xml inside', { timeout: 90_000 }, async () => {
-    const required = await challenge(`${service.url}/v1/e-invoice/factur-x.pdf`);
+    const required = await challenge(`${world.service.url}/v1/e-invoice/factur-x.pdf`);
     assert.equal(required.accepts[0]?.amount, '20000');
     const { response, body, spent } = await buy(1, '/v1/e-invoice/factur-x.pdf');
     assert.equal(response.status, 200);
@@ -127,9 +112,9 @@ describe('buying national e-invoices', () => {
     const buyer = world.net.buyers[2]!;
     const signed = await new x402Client()
       .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
-      .createPaymentPayload(await challenge(`${service.url}/v1/e-invoice/ubl.xml`, peppol));
+      .createPaymentPayload(await challenge(`${world.service.url}/v1/e-invoice/ubl.xml`, peppol));
     const before = await world.net.balanceOf(buyer.address);
-    const response = await postJson(`${service.url}/v1/e-invoice/ubl.xml`, noAddresses, {
+    const response = await postJson(`${world.service.url}/v1/e-invoice/ubl.xml`, noAddresses, {
       'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed),
     });
     assert.equal(response.status, 400);
@@ -148,9 +133,9 @@ describe('never charged', () => {
     const buyer = world.net.buyers[2]!;
     const signed = await new x402Client()
       .register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)))
-      .createPaymentPayload(await challenge(`${service.url}/v1/e-invoice/factur-x.pdf`));
+      .createPaymentPayload(await challenge(`${world.service.url}/v1/e-invoice/factur-x.pdf`));
     const before = await world.net.balanceOf(buyer.address);
-    const response = await postJson(`${service.url}/v1/e-invoice/factur-x.pdf`, noCountry, {
+    const response = await postJson(`${world.service.url}/v1/e-invoice/factur-x.pdf`, noCountry, {
       'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(signed),
     });
     assert.equal(response.status, 400);
@@ -162,7 +147,7 @@ describe('never charged', () => {
     assert.equal(await world.net.authorizationState(buyer.address, authorizationOf(signed).nonce), false);
     assert.equal(await world.net.balanceOf(buyer.address), before);
     assert.equal(
-      (await postJson(`${service.url}/v1/invoice.pdf`, noCountry)).status,
+      (await postJson(`${world.service.url}/v1/invoice.pdf`, noCountry)).status,
       402,
       'the plain PDF route asks for payment: it would print',
     );

@@ -1,7 +1,7 @@
 // POST /v1/e-invoice/render.pdf paid end to end, like the other PDF routes: a real x402 client
 // signs, the local facilitator verifies and settles on the local chain, the real renderer prints.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
@@ -15,31 +15,16 @@ import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { prepareEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { usePaidService } from '../support/paymentWorld.js';
 import { authorizationOf } from '../support/x402Buyer.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
 // Our own UBL: no ../shared needed.
 const xml = eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ubl');
 
-before(
-  async () => {
-    world = await startPaymentWorld();
-    service = await startPaidService({ net: world.net, renderer: world.renderer });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
+const world = usePaidService();
 
 const post = (body: Uint8Array | string, headers: Record<string, string> = {}) =>
-  fetch(`${service.url}/v1/e-invoice/render.pdf?locale=fr-FR`, {
+  fetch(`${world.service.url}/v1/e-invoice/render.pdf?locale=fr-FR`, {
     method: 'POST',
     headers: { 'content-type': 'application/xml', ...headers },
     body: body as BodyInit,
@@ -60,7 +45,7 @@ describe('render.pdf, paid', () => {
       const balance = await world.net.balanceOf(buyer.address);
       const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
       const response = await wrapFetchWithPayment(fetch, client)(
-        `${service.url}/v1/e-invoice/render.pdf?locale=fr-FR`,
+        `${world.service.url}/v1/e-invoice/render.pdf?locale=fr-FR`,
         {
           method: 'POST',
           headers: { 'content-type': 'application/xml' },

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
@@ -18,29 +18,14 @@ import { createWalletClient, http, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { postJson } from '../support/testApp.js';
-import { startPaidService, startPaymentWorld, USDC } from '../support/paidService.js';
+import { startPaidService, USDC } from '../support/paidService.js';
+import { usePaidService } from '../support/paymentWorld.js';
 import { authorizationOf } from '../support/x402Buyer.js';
 import { waitUntil } from '../fixtures/processes.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
+const world = usePaidService();
 
-before(
-  async () => {
-    world = await startPaymentWorld();
-    service = await startPaidService({ net: world.net, renderer: world.renderer });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
-
-const invoiceUrl = () => `${service.url}/v1/invoice.pdf`;
+const invoiceUrl = () => `${world.service.url}/v1/invoice.pdf`;
 
 async function challenge(url = invoiceUrl()): Promise<PaymentRequired> {
   const response = await postJson(url, EXAMPLE_INVOICE);
@@ -175,7 +160,7 @@ describe('buying a PDF', () => {
     const { nonce } = authorizationOf(payload);
     assert.equal(await world.net.authorizationState(buyer.address, nonce), true);
     const balance = await world.net.balanceOf(buyer.address);
-    const rendersBefore = service.renders();
+    const rendersBefore = world.service.renders();
 
     const again = await pay(header);
     assert.equal(again.status, 200);
@@ -186,7 +171,7 @@ describe('buying a PDF', () => {
       assert.ok(first.headers.get(name), `the first answer has ${name}`);
       assert.equal(again.headers.get(name), first.headers.get(name), name);
     }
-    assert.equal(service.renders(), rendersBefore, 'no second render');
+    assert.equal(world.service.renders(), rendersBefore, 'no second render');
     assert.equal(await world.net.balanceOf(buyer.address), balance, 'no second transfer');
 
     const otherBody = await pay(header, { ...EXAMPLE_INVOICE, invoice_number: 'OTHER-1' });
@@ -199,7 +184,7 @@ describe('buying a PDF', () => {
     const header = encodePaymentSignatureHeader(await sign(buyer.privateKey, await challenge()));
     const balance = await world.net.balanceOf(buyer.address);
     const payToBefore = await world.net.balanceOf(world.net.payTo);
-    const rendersBefore = service.renders();
+    const rendersBefore = world.service.renders();
     const responses = await Promise.all(Array.from({ length: 10 }, () => pay(header)));
     const statuses = responses.map((response) => response.status);
     assert.ok(
@@ -211,7 +196,7 @@ describe('buying a PDF', () => {
     );
     assert.ok(bodies.length >= 1);
     for (const body of bodies) assert.deepEqual(body, bodies[0]);
-    assert.equal(service.renders() - rendersBefore, 1);
+    assert.equal(world.service.renders() - rendersBefore, 1);
     assert.equal(await world.net.balanceOf(buyer.address), balance - 20000n);
     assert.equal(await world.net.balanceOf(world.net.payTo), payToBefore + 20000n);
   });

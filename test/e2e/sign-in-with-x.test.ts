@@ -3,7 +3,7 @@
 // pays nothing; everything else (another wallet, another body, a replay, a message for another
 // origin or chain, too old or from the future) gets the ordinary 402, a malformed header a 400.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client } from '@x402/core/client';
@@ -23,27 +23,11 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { postJson } from '../support/testApp.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { usePaidService } from '../support/paymentWorld.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
+const world = usePaidService({ ownOrigin: true });
 
-before(
-  async () => {
-    world = await startPaymentWorld();
-    service = await startPaidService({ net: world.net, renderer: world.renderer, ownOrigin: true });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
-
-const url = () => `${service.url}/v1/invoice.pdf`;
+const url = () => `${world.service.url}/v1/invoice.pdf`;
 const buyer = () => privateKeyToAccount(world.net.buyers[2]!.privateKey);
 const stranger = () => privateKeyToAccount(world.net.buyers[3]!.privateKey);
 const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
@@ -94,8 +78,8 @@ describe('sign-in-with-x over HTTP', () => {
   test('every 402 offers sign-in bound to the configured origin, on the offered chain', async () => {
     const required = await challenge();
     const offer = signInOffer(required);
-    assert.equal(offer.info.domain, new URL(service.url).host);
-    assert.equal(offer.info.uri, service.url);
+    assert.equal(offer.info.domain, new URL(world.service.url).host);
+    assert.equal(offer.info.uri, world.service.url);
     assert.deepEqual(offer.supportedChains, [{ chainId: 'eip155:8453', type: 'eip191' }]);
     assert.match(offer.info.nonce, /^[0-9a-f]{16}$/);
     // The header carries it without its JSON Schema, the body whole.
@@ -105,7 +89,7 @@ describe('sign-in-with-x over HTTP', () => {
 
   test('the paying wallet fetches the same PDF again with wrapFetchWithSIWx, and pays nothing', async () => {
     const before = await balance();
-    const rendersBefore = service.renders();
+    const rendersBefore = world.service.renders();
     const response = await wrapFetchWithSIWx(fetch, buyer())(url(), post(EXAMPLE_INVOICE));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/pdf');
@@ -114,7 +98,7 @@ describe('sign-in-with-x over HTTP', () => {
     const pdf = Buffer.from(await response.arrayBuffer());
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     assert.equal(await balance(), before);
-    assert.equal(service.renders(), rendersBefore + 1);
+    assert.equal(world.service.renders(), rendersBefore + 1);
   });
 
   test('a stock client with both wrappers pays once, then re-downloads free', async () => {
@@ -159,7 +143,7 @@ describe('sign-in-with-x over HTTP', () => {
         'invalid_siwx_domain_mismatch',
         signInHeader(buyer(), { domain: 'evil.example', uri: 'https://evil.example/v1/invoice.pdf' }),
       ],
-      ['invalid_siwx_uri_mismatch', signInHeader(buyer(), { uri: `${service.url}/v1/invoice.pdf` })],
+      ['invalid_siwx_uri_mismatch', signInHeader(buyer(), { uri: `${world.service.url}/v1/invoice.pdf` })],
       ['invalid_siwx_unsupported_chain', signInHeader(buyer(), { chainId: 'eip155:1' })],
       [
         'invalid_siwx_issued_at_too_old',
@@ -197,7 +181,7 @@ describe('sign-in-with-x over HTTP', () => {
 describe('sign-in-with-x over MCP', () => {
   test('the paying wallet gets the PDF again through _meta["sign-in-with-x"]', async () => {
     const client = new Client({ name: 'siwx-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${world.service.url}/mcp`)));
     try {
       const body = { ...EXAMPLE_INVOICE, invoice_number: 'SIWX-MCP-1' };
       const unpaid = await client.callTool({ name: 'v1_invoice_pdf', arguments: body });

@@ -5,7 +5,7 @@
 // payment before anything is settled.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
@@ -25,44 +25,30 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { SPECIMEN_TEXT } from '../../src/invoice/specimen.js';
-import { startLocalTrialChain, type LocalTrialChain } from '../../src/payment/local/localTrialChain.js';
+import { startLocalTrialChain } from '../../src/payment/local/localTrialChain.js';
 import { TRIAL_NETWORK, USDC_ON_BASE_SEPOLIA } from '../../src/payment/trial/trialNetwork.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let trialChain: LocalTrialChain;
-let service: Awaited<ReturnType<typeof startPaidService>>;
-let withoutTrial: Awaited<ReturnType<typeof startPaidService>>;
-
-before(
-  async () => {
-    world = await startPaymentWorld();
-    trialChain = await startLocalTrialChain();
-    service = await startPaidService({
-      net: world.net,
-      renderer: world.renderer,
+const world = usePaymentWorld(async ({ net, renderer }, stopLater) => {
+  const trialChain = stopLater(await startLocalTrialChain());
+  const service = stopLater(
+    await startPaidService({
+      net,
+      renderer,
       ownOrigin: true,
       env: {
         TRIAL_NETWORK: 'on',
         TRIAL_FACILITATOR_URL: trialChain.facilitatorUrl,
         RECEIPT_SIGNING_KEY: generatePrivateKey(),
       },
-    });
-    withoutTrial = await startPaidService({ net: world.net, renderer: world.renderer });
-  },
-  { timeout: 90_000 },
-);
-after(
-  async () => {
-    await withoutTrial?.close();
-    await service?.close();
-    await trialChain?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
+    }),
+  );
+  const withoutTrial = stopLater(await startPaidService({ net, renderer }));
+  return { trialChain, service, withoutTrial };
+});
 
 const account = (index: number) => privateKeyToAccount(world.net.buyers[index]!.privateKey);
 /** A stock client that knows only the trial network: it picks the trial entry of accepts. */
@@ -86,7 +72,7 @@ const LONG_INVOICE = {
 
 describe('a service with the trial network', () => {
   test('every 402 offers the main network first and Base Sepolia test USDC after it', async () => {
-    const response = await postJson(`${service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
+    const response = await postJson(`${world.service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
     assert.equal(response.status, 402);
     const required = decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
     assert.deepEqual(
@@ -99,7 +85,7 @@ describe('a service with the trial network', () => {
   });
 
   test('with receipts signed, the trial entry gets its signed offer like the main entry', async () => {
-    const response = await postJson(`${service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
+    const response = await postJson(`${world.service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
     assert.equal(response.status, 402);
     // Signed offers travel in the 402's JSON body (payment/compactChallenge.ts keeps them out of the header).
     const body = (await response.json()) as { payment_required: PaymentRequired };
@@ -117,9 +103,9 @@ describe('a service with the trial network', () => {
 
   test('a trial payment settles on the trial chain and buys a PDF stamped SPECIMEN on every page', async () => {
     const buyer = account(4).address;
-    const [trialBefore, mainBefore] = [await trialChain.balanceOf(buyer), await world.net.balanceOf(buyer)];
+    const [trialBefore, mainBefore] = [await world.trialChain.balanceOf(buyer), await world.net.balanceOf(buyer)];
     const response = await wrapFetchWithPayment(fetch, trialClient(4))(
-      `${service.url}/v1/invoice.pdf`,
+      `${world.service.url}/v1/invoice.pdf`,
       post(LONG_INVOICE),
     );
     assert.equal(response.status, 200);
@@ -136,14 +122,14 @@ describe('a service with the trial network', () => {
     assert.ok(pages.length >= 2, `${pages.length} pages`);
     for (const [index, page] of pages.entries())
       assert.ok(page.includes(SPECIMEN_TEXT), `page ${index + 1} carries the stamp`);
-    assert.equal(trialBefore - (await trialChain.balanceOf(buyer)), 20_000n);
+    assert.equal(trialBefore - (await world.trialChain.balanceOf(buyer)), 20_000n);
     assert.equal(await world.net.balanceOf(buyer), mainBefore);
   });
 
   test('a trial CII is flagged as a test document and a trial UBL carries the specimen note', async () => {
     for (const syntax of ['cii', 'ubl']) {
       const response = await wrapFetchWithPayment(fetch, trialClient(5))(
-        `${service.url}/v1/e-invoice/${syntax}.xml`,
+        `${world.service.url}/v1/e-invoice/${syntax}.xml`,
         post({ ...EXAMPLE_EINVOICE, invoice_number: `TRIAL-${syntax}` }),
       );
       assert.equal(response.status, 200, syntax);
@@ -156,7 +142,10 @@ describe('a service with the trial network', () => {
 
   test('a main-network payment is not a specimen', async () => {
     const client = new x402Client().register('eip155:8453', new ExactEvmScheme(account(6)));
-    const response = await wrapFetchWithPayment(fetch, client)(`${service.url}/v1/invoice.pdf`, post(EXAMPLE_INVOICE));
+    const response = await wrapFetchWithPayment(fetch, client)(
+      `${world.service.url}/v1/invoice.pdf`,
+      post(EXAMPLE_INVOICE),
+    );
     assert.equal(response.status, 200);
     const pages = pdfPages(Buffer.from(await response.arrayBuffer()));
     assert.ok(pages.every((page) => !page.includes('SPECIMEN')));
@@ -164,10 +153,10 @@ describe('a service with the trial network', () => {
 
   test('a re-download by sign-in of a trial purchase is a specimen too', async () => {
     const body = { ...EXAMPLE_INVOICE, invoice_number: 'TRIAL-SIWX-1' };
-    const paid = await wrapFetchWithPayment(fetch, trialClient(7))(`${service.url}/v1/invoice.pdf`, post(body));
+    const paid = await wrapFetchWithPayment(fetch, trialClient(7))(`${world.service.url}/v1/invoice.pdf`, post(body));
     assert.equal(paid.status, 200);
     await paid.arrayBuffer();
-    const again = await wrapFetchWithSIWx(fetch, account(7))(`${service.url}/v1/invoice.pdf`, post(body));
+    const again = await wrapFetchWithSIWx(fetch, account(7))(`${world.service.url}/v1/invoice.pdf`, post(body));
     assert.equal(again.status, 200);
     assert.equal(again.headers.get('PAYMENT-RESPONSE'), null);
     const pages = pdfPages(Buffer.from(await again.arrayBuffer()));
@@ -177,9 +166,9 @@ describe('a service with the trial network', () => {
 
 describe('a service without the trial network', () => {
   test('refuses a trial payment before settlement', async () => {
-    const trialOffer = await postJson(`${service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
+    const trialOffer = await postJson(`${world.service.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
     const required = decodePaymentRequiredHeader(trialOffer.headers.get('PAYMENT-REQUIRED')!) as PaymentRequired;
-    const unpaid = await postJson(`${withoutTrial.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
+    const unpaid = await postJson(`${world.withoutTrial.url}/v1/invoice.pdf`, EXAMPLE_INVOICE);
     const own = decodePaymentRequiredHeader(unpaid.headers.get('PAYMENT-REQUIRED')!);
     assert.deepEqual(
       own.accepts.map((accept) => accept.network),
@@ -188,15 +177,15 @@ describe('a service without the trial network', () => {
     // Signed for the trial entry, sent to the instance that has none.
     const payload = await trialClient(8).createPaymentPayload({ ...required, resource: own.resource });
     const buyer = account(8).address;
-    const before = await trialChain.balanceOf(buyer);
-    const response = await postJson(`${withoutTrial.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, {
+    const before = await world.trialChain.balanceOf(buyer);
+    const response = await postJson(`${world.withoutTrial.url}/v1/invoice.pdf`, EXAMPLE_INVOICE, {
       'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
     });
     assert.equal(response.status, 402);
     assert.equal(decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!).error, 'invalid_network');
-    assert.equal(await trialChain.balanceOf(buyer), before);
+    assert.equal(await world.trialChain.balanceOf(buyer), before);
     const { nonce } = (payload.payload as { authorization: { nonce: `0x${string}` } }).authorization;
-    assert.equal(await trialChain.authorizationState(buyer, nonce), false);
-    assert.ok(!withoutTrial.events.includes('verified') && !withoutTrial.events.includes('settled'));
+    assert.equal(await world.trialChain.authorizationState(buyer, nonce), false);
+    assert.ok(!world.withoutTrial.events.includes('verified') && !world.withoutTrial.events.includes('settled'));
   });
 });

@@ -2,7 +2,7 @@
 // signature from a wallet without funds (verify refuses it) costs the event loop none of the
 // batch's work; a funded one still buys the ZIP.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -11,25 +11,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { MAX_BATCH_ITEMS } from '../../src/batch/batchRequest.js';
 import { ZipWriter } from '../../src/batch/zipWriter.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { usePaidService } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let service: Awaited<ReturnType<typeof startPaidService>>;
-before(
-  async () => {
-    world = await startPaymentWorld();
-    service = await startPaidService({ net: world.net, renderer: world.renderer, env: { COMPUTE_THREADS: '1' } });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
+const world = usePaidService({ env: { COMPUTE_THREADS: '1' } });
 
 const largestXmlBatch = (prefix: string) => ({
   format: 'ubl',
@@ -52,7 +37,7 @@ function countZipEntriesOnThisThread() {
 
 test('an unfunded, well-formed signature on the largest XML batch: the 402, and none of the batch written on the event loop', async () => {
   const body = largestXmlBatch('UNFUNDED');
-  const unpaid = await postJson(`${service.url}/v1/invoices.zip`, body);
+  const unpaid = await postJson(`${world.service.url}/v1/invoices.zip`, body);
   assert.equal(unpaid.status, 402);
   const required = decodePaymentRequiredHeader(unpaid.headers.get('PAYMENT-REQUIRED')!);
   const broke = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
@@ -60,7 +45,7 @@ test('an unfunded, well-formed signature on the largest XML batch: the 402, and 
 
   const entries = countZipEntriesOnThisThread();
   try {
-    const refused = await postJson(`${service.url}/v1/invoices.zip`, body, {
+    const refused = await postJson(`${world.service.url}/v1/invoices.zip`, body, {
       'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payload),
     });
     assert.equal(refused.status, 402, await refused.clone().text());
@@ -77,7 +62,7 @@ test('a funded buyer still buys the largest XML batch, written on the pool', asy
   const entries = countZipEntriesOnThisThread();
   try {
     const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)));
-    const paid = await wrapFetchWithPayment(fetch, client)(`${service.url}/v1/invoices.zip`, {
+    const paid = await wrapFetchWithPayment(fetch, client)(`${world.service.url}/v1/invoices.zip`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(largestXmlBatch('FUNDED')),

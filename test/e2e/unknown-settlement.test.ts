@@ -4,46 +4,29 @@
 // fault-injecting proxy in front of the real local facilitator breaks settle calls in the ways a
 // facilitator or network breaks, sometimes after the transfer really happened on the real chain.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { createWalletClient, http, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import type { DevKey } from '../../src/payment/local/devAccounts.js';
-import { startFaultyFacilitator, type Fault, type FaultyFacilitator } from '../support/faultyFacilitator.js';
-import { startPaidService, startPaymentWorld, USDC } from '../support/paidService.js';
+import { startFaultyFacilitator, type Fault } from '../support/faultyFacilitator.js';
+import { startPaidService, USDC } from '../support/paidService.js';
+import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
 import { challengeOf, signerFor, type Signed } from '../support/x402Buyer.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
-let proxy: FaultyFacilitator;
-let service: Awaited<ReturnType<typeof startPaidService>>;
+const world = usePaymentWorld(async ({ net, renderer }, stopLater) => {
+  const proxy = stopLater(await startFaultyFacilitator(net.facilitatorUrl));
+  const service = stopLater(
+    await startPaidService({ net, renderer, facilitatorUrl: proxy.url, facilitatorTimeoutMs: 3_000 }),
+  );
+  return { proxy, service };
+});
 
-before(
-  async () => {
-    world = await startPaymentWorld();
-    proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
-    service = await startPaidService({
-      net: world.net,
-      renderer: world.renderer,
-      facilitatorUrl: proxy.url,
-      facilitatorTimeoutMs: 3_000,
-    });
-  },
-  { timeout: 60_000 },
-);
-after(
-  async () => {
-    await service?.close();
-    await proxy?.close();
-    await world?.close();
-  },
-  { timeout: 30_000 },
-);
-
-const invoiceUrl = () => `${service.url}/v1/invoice.pdf`;
+const invoiceUrl = () => `${world.service.url}/v1/invoice.pdf`;
 async function signFor(buyer: DevKey): Promise<Signed> {
-  return signerFor(buyer, await challengeOf(service.url))();
+  return signerFor(buyer, await challengeOf(world.service.url))();
 }
 
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
@@ -53,9 +36,9 @@ const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
 async function payThrough(fault: Fault, buyer: DevKey) {
   const { header, nonce } = await signFor(buyer);
   const before = await world.net.balanceOf(buyer.address);
-  proxy.fault(fault, 'settle');
+  world.proxy.fault(fault, 'settle');
   const response = await pay(header);
-  proxy.fault('forward');
+  world.proxy.fault('forward');
   const body = await response.json();
   return { header, nonce, before, response, body };
 }
@@ -96,16 +79,16 @@ describe('the transfer happened but the service never heard', () => {
   ] as const) {
     test(`settle ${fault}: ${status} settlement_unknown, then the same signature collects the same PDF once`, async () => {
       const buyer = world.net.buyers[['forward-then-drop', 'forward-then-500', 'forward-then-hang'].indexOf(fault)]!;
-      const rendersBefore = service.renders();
+      const rendersBefore = world.service.renders();
       const first = await payThrough(fault, buyer);
       await assertUnknown(first.response, first.body, status);
       assert.equal(await world.net.authorizationState(buyer.address, first.nonce), true, 'the facilitator did settle');
 
       const collected = await collect(first.header, buyer, first.nonce, first.before);
       assert.equal(collected.receipt.transaction, '', 'the settling transaction was never reported to us');
-      assert.equal(service.renders() - rendersBefore, 1, 'the parked PDF, not a second render');
+      assert.equal(world.service.renders() - rendersBefore, 1, 'the parked PDF, not a second render');
       // The re-settle heard the real local facilitator's reason for a used authorization.
-      const collectedEvent = service.eventDetails.findLast(
+      const collectedEvent = world.service.eventDetails.findLast(
         (event) => event.event === 'collected' && event.nonce === first.nonce,
       );
       assert.equal(collectedEvent?.reason, 'invalid_exact_evm_nonce_already_used');
@@ -136,9 +119,9 @@ describe('the transfer did not happen', () => {
     assert.equal(await world.net.balanceOf(buyer.address), first.before);
 
     // Still failing: 502 again, still parked (no 402, no render, no transfer).
-    proxy.fault('drop', 'settle');
+    world.proxy.fault('drop', 'settle');
     const stillFailing = await pay(first.header);
-    proxy.fault('forward');
+    world.proxy.fault('forward');
     await assertUnknown(stillFailing, await stillFailing.json(), 502);
     assert.equal(await world.net.balanceOf(buyer.address), first.before);
 
@@ -204,7 +187,7 @@ describe('collecting is single-flight and tied to the body', () => {
     const buyer = world.net.buyers[8]!;
     const first = await payThrough('error500', buyer);
     await assertUnknown(first.response, first.body, 502);
-    const settlesBefore = proxy.calls('settle');
+    const settlesBefore = world.proxy.calls('settle');
     const responses = await Promise.all(Array.from({ length: 10 }, () => pay(first.header)));
     const statuses = responses.map((response) => response.status);
     assert.ok(
@@ -216,7 +199,7 @@ describe('collecting is single-flight and tied to the body', () => {
     );
     assert.ok(pdfs.length >= 1);
     for (const pdf of pdfs) assert.deepEqual(pdf, pdfs[0]);
-    assert.equal(proxy.calls('settle') - settlesBefore, 1, 'one re-settle');
+    assert.equal(world.proxy.calls('settle') - settlesBefore, 1, 'one re-settle');
     assert.equal(await world.net.balanceOf(buyer.address), first.before - 20000n);
   });
 });

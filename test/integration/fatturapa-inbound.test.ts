@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -9,6 +9,7 @@ import { prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { FATTURAPA_EXAMPLES } from '../fixtures/fatturapaExamples.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { needsShared } from '../support/sharedFolder.js';
 
 /**
  * Received FatturaPA through POST /v1/e-invoice/inspect: AdE's official examples (FPR12, FPA12,
@@ -18,7 +19,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
  * hostile XML is: a 4xx with a stable code, never a 5xx.
  */
 const EXAMPLES = join(EINVOICE_ORACLE, 'fatturapa', 'examples');
-const examplesMissing = existsSync(EXAMPLES) ? false : `AdE's examples are not beside this checkout (${EXAMPLES})`;
+const examplesMissing = needsShared('fatturapa/examples');
 // As Italian qualified certificates order it: country first, the holder's name last (RFC 4514 prints it first).
 const SIGNER = '/C=IT/O=Studio Rossi/serialNumber=TINIT-RSSMRA80A01H501U/CN=Mario Rossi';
 

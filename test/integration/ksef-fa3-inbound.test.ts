@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +15,7 @@ import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { EINVOICE_ORACLE } from '../support/einvoiceOracle.js';
 import type { JsonAnswer } from '../support/json.js';
 import { startRenderingApp, type TestApp } from '../support/testApp.js';
+import { needsShared } from '../support/sharedFolder.js';
 
 /**
  * Received FA(3) documents: inspect reads the ministry's 25 examples with the document's own P_15 as
@@ -23,7 +24,7 @@ import { startRenderingApp, type TestApp } from '../support/testApp.js';
  * checked KSeF number or OFFLINE; hostile XML is refused before anything is read.
  */
 const EXAMPLES = join(EINVOICE_ORACLE, 'ksef', 'examples');
-const examplesMissing = existsSync(EXAMPLES) ? false : `the ministry's FA(3) examples are not at ${EXAMPLES}`;
+const examplesMissing = needsShared('ksef/examples');
 const zbarMissing = spawnSync('zbarimg', ['--version']).status === 0 ? false : 'zbarimg is not installed';
 
 let app: TestApp;

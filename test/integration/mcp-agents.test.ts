@@ -46,7 +46,7 @@ async function rawCall(params: unknown) {
 }
 
 describe('tools/list', () => {
-  test('fits the budget: at most 32 KB in all and 4 KB per tool, with a tool for every operation of the list', async () => {
+  test('fits the budget: at most 32 KiB in all and 4 KiB per tool, with a tool for every operation of the list', async () => {
     const { tools } = await client.listTools();
     const sizes = tools.map((tool) => [tool.name, Buffer.byteLength(JSON.stringify(tool))] as const);
     const total = Buffer.byteLength(JSON.stringify(tools));
@@ -87,6 +87,33 @@ describe('tools/list', () => {
     assert.match(pdf.inputSchema.description as string, /Same as v1_invoice_validate's arguments/);
     const cii = tools.find((tool) => tool.name === 'v1_e_invoice_cii_xml')!;
     assert.ok((cii.inputSchema.properties as Record<string, unknown>).profile);
+  });
+
+  test('every tool keeps its required fields, and each e-invoice tool and a batch item the whole profile enum', async () => {
+    const { tools } = await client.listTools();
+    const withProfile: string[] = [];
+    for (const row of operationList()) {
+      const tool = tools.find((candidate) => candidate.name === row.operationId);
+      if (!tool || !row.request) continue;
+      const full = jsonSchemaOf(row.request.schema) as JsonAnswer;
+      const listed = tool.inputSchema as JsonAnswer;
+      const profile = (listed.properties?.profile ?? listed.properties?.invoices?.items?.properties?.profile) as
+        JsonAnswer | undefined;
+      const fullProfile = full.properties?.profile ?? full.properties?.invoices?.items?.properties?.profile;
+      if (fullProfile) {
+        withProfile.push(row.operationId);
+        assert.deepEqual(profile?.enum, fullProfile.enum, `${row.operationId}: the profile enum`);
+      }
+      assert.deepEqual(listed.required ?? [], full.required ?? [], `${row.operationId}: its required fields`);
+    }
+    for (const name of [
+      'v1_e_invoice_cii_xml',
+      'v1_e_invoice_ubl_xml',
+      'v1_e_invoice_factur_x_pdf',
+      'v1_e_invoice_validate',
+    ])
+      assert.ok(withProfile.includes(name), `${name} takes a profile`);
+    assert.ok(withProfile.includes('v1_invoices_zip'), 'a batch item takes a profile');
   });
 
   test("a summary only loosens: every example request of every row fits its tool's advertised inputSchema", async () => {

@@ -29,7 +29,13 @@ let buyerKeys: `0x${string}`[] = [];
 before(
   async () => {
     target = fork(new URL('./support/floodTarget.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx'],
+      // FLOOD_CPU_PROF=<folder>: the service's main thread profiled (a .cpuprofile there at exit),
+      // to see where it spends the flood (docs/reliability.md).
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.FLOOD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FLOOD_CPU_PROF}`] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     ({ url, buyerKeys } = await new Promise<{ url: string; buyerKeys: `0x${string}`[] }>((resolve, reject) => {

@@ -1,21 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { needsShared, SHARED_EINVOICE } from './sharedFolder.js';
 
 /**
  * The official EN 16931 artefacts beside the checkout (../shared/einvoice, see its README): the
  * CEN schematron and the Factur-X / UBL XSDs behind `check-xml`. They are not part of the project;
  * where the folder is absent (a user's clone) the tests that need it say so and skip.
  */
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const EINVOICE_ORACLE = join(root, '..', 'shared', 'einvoice');
+export const EINVOICE_ORACLE = SHARED_EINVOICE;
 const checkXml = join(EINVOICE_ORACLE, 'check-xml');
 
 /** false when the oracle is there, else the reason to give node:test's `skip`. */
-export const oracleMissing: false | string = existsSync(checkXml)
-  ? false
-  : `the official EN 16931 artefacts are not beside this checkout (${EINVOICE_ORACLE}); CI has them`;
+export const oracleMissing = needsShared('check-xml');
 
 export interface OracleResult {
   status: number | null;

@@ -1,15 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { needsShared, SHARED_ABSENT, SHARED_EINVOICE } from './sharedFolder.js';
 
 /**
  * The inbound e-invoice corpus of ../shared/einvoice (beside the checkout): every file of
  * corpus/ (the MANIFESTs give each one's BT-112 and BT-115) and of en16931/*\/examples (whose
  * BT-112/BT-115 are read here from the XML with a plain pattern, independent of the reader).
  */
-export const SHARED_EINVOICE = fileURLToPath(new URL('../../../shared/einvoice/', import.meta.url));
-export const CORPUS_PRESENT = existsSync(join(SHARED_EINVOICE, 'corpus', 'MANIFEST.tsv'));
-export const CORPUS_ABSENT_MESSAGE = `../shared/einvoice is absent (${SHARED_EINVOICE}): the inbound corpus tests are skipped`;
+export { SHARED_EINVOICE };
+export const CORPUS_PRESENT = !needsShared(join('corpus', 'MANIFEST.tsv'), join('en16931', 'cii', 'examples'));
+export const CORPUS_ABSENT_MESSAGE = SHARED_ABSENT;
 
 export interface CorpusFile {
   path: string;

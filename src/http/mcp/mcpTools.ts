@@ -29,12 +29,11 @@ export interface McpTool extends ListedTool {
 }
 
 /**
- * tools/list of the default configuration, in all and per tool (the JSON of the tools array). 32 KiB
- * held 18 tools; with VERI*FACTU's record tool (19) the shared cap squeezed the e-invoice tools'
- * profile enum out of their summaries, so the list has 2 KiB more (about 1.7 KB per e-invoice tool);
- * with v1_templates_put (20 tools, its entry 1.1 KB) 1 KiB more again, for the same reason.
+ * tools/list of the default configuration, in all and per tool (the JSON of the tools array). The
+ * summaries keep every closed choice (the e-invoice tools' `profile` enum, schemaSummary.ts) and
+ * shorten descriptions instead, so 20 tools fit in 32 KiB.
  */
-export const TOOL_LIST_BUDGET_BYTES = 35 * 1024;
+export const TOOL_LIST_BUDGET_BYTES = 32 * 1024;
 export const TOOL_BUDGET_BYTES = 4 * 1024;
 /** What the summaries aim at: below the budgets, so that a longer price or name cannot break them. */
 const LIST_TARGET_BYTES = TOOL_LIST_BUDGET_BYTES - 1536;
@@ -128,6 +127,17 @@ function outputOf(result: JsonSchema, paid: boolean): JsonSchema & { type: 'obje
   };
 }
 
+/**
+ * The input's summary within `targetBytes`, but never one that stubs a required field (seller,
+ * line_items, a batch's invoices) while a larger rung still writes them all out: an agent cannot
+ * call a tool whose required arguments it cannot see. The list's cap search (mcpTools) pays for it
+ * with less detail in the other tools.
+ */
+function requiredShownWithin(ladder: Ladder, targetBytes: number): Ladder[number] {
+  const chosen = summaryWithin(ladder, targetBytes);
+  return chosen.requiredShown ? chosen : (ladder.findLast((rung) => rung.requiredShown) ?? chosen);
+}
+
 /** One operation's tool entry, its schemas summarised to fit `capBytes` (the output first, in at most a quarter). */
 function toolWithin(
   route: PricedOperation,
@@ -138,12 +148,19 @@ function toolWithin(
   const json = route.response.contentType.startsWith('application/json');
   const inputLadder = shared?.input
     ? ladderOf(shared.input)
-    : [{ schema: { type: 'object', additionalProperties: false }, summarised: [], bytes: 45 }];
+    : [{ schema: { type: 'object', additionalProperties: false }, summarised: [], requiredShown: true, bytes: 45 }];
   const outputLadder = !json
-    ? [{ schema: FILE_OUTPUT_SCHEMA, summarised: [], bytes: bytesOf(FILE_OUTPUT_SCHEMA) }]
+    ? [{ schema: FILE_OUTPUT_SCHEMA, summarised: [], requiredShown: true, bytes: bytesOf(FILE_OUTPUT_SCHEMA) }]
     : shared?.output
       ? ladderOf(shared.output)
-      : [{ schema: { type: 'object', description: route.response.description }, summarised: [], bytes: 60 }];
+      : [
+          {
+            schema: { type: 'object', description: route.response.description },
+            summarised: [],
+            requiredShown: true,
+            bytes: 60,
+          },
+        ];
   const base = {
     name: route.operationId,
     title: toolTitle(route),
@@ -154,7 +171,7 @@ function toolWithin(
   };
   const left = capBytes - bytesOf({ ...base, inputSchema: {}, outputSchema: outputOf({}, paid) });
   const output = summaryWithin(outputLadder, Math.floor(left / 4));
-  const input = summaryWithin(inputLadder, left - output.bytes);
+  const input = requiredShownWithin(inputLadder, left - output.bytes);
   return {
     ...base,
     inputSchema: input.schema as ListedTool['inputSchema'],

@@ -11,6 +11,8 @@ export interface SchemaSummary {
   schema: JsonSchema;
   /** The fields replaced by a one-line stub, as paths (`theme`, `invoices[].labels`). */
   summarised: string[];
+  /** Every required field is still written out (no stub hides what every call must send). */
+  requiredShown: boolean;
 }
 
 /** Patterns longer than this (the control-character guard on every text) are left to the server. */
@@ -140,10 +142,15 @@ function fieldsOf(schema: JsonSchema, prefix = ''): FieldNode[] {
   return fields;
 }
 
-/** A stand-in for a field: its type and what it is (the root's description names it as summarised). */
+/**
+ * A stand-in for a field: its type, its values when it takes one of a few (an e-invoice's `profile`:
+ * an agent cannot guess them, and a stub without them would cost a field_schema call before every
+ * first call), and what it is (the root's description names it as summarised).
+ */
 function stubOf(node: JsonSchema): JsonSchema {
   const types = node.type ?? (node.anyOf as JsonSchema[] | undefined)?.map((option) => option.type).filter(Boolean);
   return {
+    ...(Array.isArray(node.enum) ? { enum: node.enum } : {}),
     ...(types && (!Array.isArray(types) || types.length) ? { type: types } : {}),
     ...(typeof node.description === 'string' ? { description: node.description } : {}),
   };
@@ -198,6 +205,7 @@ function shareRepeated(schema: JsonSchema): JsonSchema {
  */
 export function summaryLadder(full: JsonSchema, floorBytes: number): (SchemaSummary & { bytes: number })[] {
   const summarised: string[] = [];
+  let requiredShown = true;
   const ladder: (SchemaSummary & { bytes: number })[] = [];
   for (const [level, detail] of DETAILS.entries()) {
     const tree = compactSchema(full, detail);
@@ -211,10 +219,11 @@ export function summaryLadder(full: JsonSchema, floorBytes: number): (SchemaSumm
     for (;;) {
       const schema = withStubsNamed(shareRepeated(tree), summarised);
       const bytes = bytesOf(schema);
-      ladder.push({ schema, summarised: [...summarised], bytes });
+      ladder.push({ schema, summarised: [...summarised], requiredShown, bytes });
       if (bytes <= floorBytes) return ladder;
       const group = fieldsToStub(tree, summarised, last ? 1 : 150, last);
       if (!group.length) break;
+      if (group.some((field) => field.required)) requiredShown = false;
       for (const field of group) {
         field.holder[field.key] = stubOf(field.node);
         summarised.push(field.path);
@@ -224,7 +233,7 @@ export function summaryLadder(full: JsonSchema, floorBytes: number): (SchemaSumm
   // The last resort: the schema as one stub naming its fields (an answer can be read without it).
   const properties = Object.keys((full.properties as Record<string, unknown> | undefined) ?? {});
   const root = { type: 'object', description: `${STUB_NOTE} ${properties.join(', ')}.` };
-  ladder.push({ schema: root, summarised: [''], bytes: bytesOf(root) });
+  ladder.push({ schema: root, summarised: [''], requiredShown: false, bytes: bytesOf(root) });
   return ladder;
 }
 

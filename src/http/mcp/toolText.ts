@@ -13,19 +13,27 @@ const returned = (description: string) =>
 /** The row's summary without its "(free)" / "(paid, x402)": the price is said once, in the first sentence. */
 const titleOf = (route: PricedOperation) => route.summary.replace(/\s*\((free|paid[^)]*)\)\s*$/, '');
 
-/** Descriptions beyond this are cut at a sentence: the full text is in the HTTP API's OpenAPI document. */
-const LONGEST_DETAIL = 320;
+/**
+ * Descriptions beyond this are cut at a sentence: the full text is in the HTTP API's OpenAPI
+ * document. 240 (320 until 20 tools) keeps tools/list within its target with every required field
+ * and profile enum shown (mcpTools.ts).
+ */
+const LONGEST_DETAIL = 240;
 
 /** The detail of a row's description within `max` characters, cut after a whole sentence. */
 function detailWithin(text: string, max: number): string {
   if (text.length <= max) return text;
-  const sentences = text.match(/[^.!?]+[.!?]+(\s+|$)/g) ?? [text];
+  // A sentence ends at . ! or ? before white space: "3.0", "crd.gov.pl" and "e.g. " stay inside one.
+  const sentences = text.split(/(?<=(?<!\be\.g|\bi\.e)[.!?])\s+/);
   let detail = '';
   for (const sentence of sentences) {
-    if (detail.length + sentence.length > max) break;
-    detail += sentence;
+    const longer = detail ? `${detail} ${sentence}` : sentence;
+    if (longer.length > max) break;
+    detail = longer;
   }
-  return `${(detail || text.slice(0, max)).trim()} (More in /openapi.json.)`;
+  // A first sentence longer than `max` is cut at a word, marked with an ellipsis.
+  const cut = detail || `${text.slice(0, text.lastIndexOf(' ', max - 1)).replace(/[,;:(]$/, '')}…`;
+  return `${cut} (More in /openapi.json.)`;
 }
 
 /**

@@ -90,7 +90,7 @@ const FIELDS: readonly Field[] = [
   [/(EmailURIUniversalCommunication\/URIID|Email|PECDestinatario)$/, 'inbound_f_email'],
   [/URIUniversalCommunication\/URIID$/, 'inbound_f_electronic_address'],
   [/DepartmentName$/, 'inbound_f_department'],
-  [/PersonName$/, 'contact'],
+  [/(PersonName|SellerContact\/ID)$/, 'contact'],
   [
     /(LineOne|LineTwo|LineThree|AdresL1|AdresL2|CityName|PostcodeCode|StreetName|Indirizzo|CAP|Comune)$/,
     'inbound_f_address',

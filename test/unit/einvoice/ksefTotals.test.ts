@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { inspectEInvoice } from '../../../src/einvoice/inbound/inspect.js';
 import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
+import { needsShared } from '../../support/sharedFolder.js';
 
 /**
  * A received FA(3) judged by FA(3)'s own arithmetic (src/einvoice/formats/ksef/fa3Totals.ts): the
@@ -11,7 +12,7 @@ import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
  * show no difference, and a tampered amount still does.
  */
 const EXAMPLES = join(EINVOICE_ORACLE, 'ksef', 'examples');
-const examplesMissing = existsSync(EXAMPLES) ? false : `the ministry's FA(3) examples are not at ${EXAMPLES}`;
+const examplesMissing = needsShared('ksef/examples');
 const read = (name: string) => readFileSync(join(EXAMPLES, name), 'utf8');
 const inspect = (xml: string) => inspectEInvoice(new Uint8Array(Buffer.from(xml, 'utf8')), 'xml');
 const totalIssues = (answer: ReturnType<typeof inspect>) =>

@@ -11,6 +11,7 @@ import { buildEInvoiceValidation } from '../../../src/einvoice/validationReport.
 import { InputRejected } from '../../../src/errors.js';
 import { oibOk } from '../../../src/invoice/partyIdentifiers.js';
 import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
+import { needsShared } from '../../support/sharedFolder.js';
 
 /** Peppol PINT and Croatia: the identifiers' check digits, the refusals before payment, BT-111, and reading back. */
 test('tax identifiers: valid numbers pass, one changed digit fails', () => {
@@ -113,9 +114,7 @@ const REAL_DIFFERENCES: Record<string, string[]> = {
 test(
   'the 109 official PINT examples are read under their own profile, with no difference their own rules do not have',
   {
-    skip: existsSync(pintExamples)
-      ? false
-      : `the official PINT examples are not beside this checkout (${pintExamples})`,
+    skip: needsShared('pint'),
   },
   () => {
     let read = 0;

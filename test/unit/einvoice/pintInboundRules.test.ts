@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { inspectEInvoice, type InspectAnswer } from '../../../src/einvoice/inbound/inspect.js';
 import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
+import { needsShared } from '../../support/sharedFolder.js';
 
 /**
  * A received Peppol PINT document is checked under its own profile's rules as the official
@@ -12,9 +13,7 @@ import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
  * for them (each broken file was run through check-xml pint-* once: 1 fatal with that id, or 2 for BR-105-GST-SG).
  */
 const pintExamples = join(EINVOICE_ORACLE, 'pint');
-const skip = existsSync(pintExamples)
-  ? false
-  : `the official PINT examples are not beside this checkout (${pintExamples})`;
+const skip = needsShared('pint');
 const JURISDICTIONS = ['eu', 'aunz', 'sg', 'jp', 'my', 'ae'] as const;
 
 const example = (jurisdiction: string, file: string) =>

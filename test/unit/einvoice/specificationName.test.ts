@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EXAMPLE_PROFILE_REQUESTS } from '../../../src/einvoice/example.js';
@@ -10,6 +10,7 @@ import { readForRender } from '../../../src/einvoice/inbound/readInboundRequest.
 import { checkEInvoice } from '../../../src/einvoice/prepareEInvoice.js';
 import { PROFILES } from '../../../src/einvoice/profiles.js';
 import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
+import { needsShared } from '../../support/sharedFolder.js';
 
 // What inspect's `customization` and the PDF's banner call a received document's specification
 // (inbound/customizations.ts specificationName): a profile the registry recognises is named as
@@ -53,9 +54,7 @@ const pintExamples = join(EINVOICE_ORACLE, 'pint');
 test(
   'the 109 official PINT examples: named by their jurisdiction, with its kind (self-billing, non-tax-registered)',
   {
-    skip: existsSync(pintExamples)
-      ? false
-      : `the official PINT examples are not beside this checkout (${pintExamples})`,
+    skip: needsShared('pint'),
   },
   () => {
     let read = 0;

@@ -8,6 +8,7 @@ import { detailTerm } from '../../../src/render/inbound/detailTerms.js';
 import { isRepeat } from '../../../src/render/inbound/furtherDetails.js';
 import { loadInvoiceTemplates } from '../../../src/render/templates.js';
 import { EINVOICE_ORACLE } from '../../support/einvoiceOracle.js';
+import { needsShared } from '../../support/sharedFolder.js';
 
 /**
  * The page render.pdf prints of a received document is for a person: every official example of
@@ -67,7 +68,7 @@ const OWN_LANGUAGE: [RegExp, string][] = [
 
 test(
   'every official example prints without paths, rule syntax or repeated tax schemes',
-  { skip: existsSync(EINVOICE_ORACLE) ? false : `no ${EINVOICE_ORACLE}` },
+  { skip: needsShared('en16931', 'pint', 'corpus') },
   () => {
     const files = examples(EINVOICE_ORACLE);
     assert.ok(files.length > 250, `${files.length} examples`);
