@@ -36,7 +36,7 @@ export async function timeAlternated<K extends string>(
 }
 
 export interface BenchServer {
-  /** http://127.0.0.1:<port>, for calls other than a timed POST. */
+  /** http://127.0.0.1:<port>, for calls other than a POST. */
   baseUrl: string;
   /** The wall time of one POST (ms); anything but 200 throws. */
   post(path: string, type: string, body: string | Buffer): Promise<number>;

@@ -6,7 +6,7 @@ import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.
 import { InvoiceSchema } from '../invoice/schema.js';
 import { resolveStoredLook } from '../themes/storedThemes.js';
 import { builtinPackage } from '../render/builtinPackages.js';
-import { examinePackage } from '../templates/checkPackage.js';
+import { examineForPreview, examinePackage } from '../templates/checkPackage.js';
 import { REFERENCE_INVOICES } from '../templates/contract/referenceInvoices.js';
 import {
   getTemplate,
@@ -14,6 +14,7 @@ import {
   putTemplate,
   resolveDesignReference,
   TEMPLATE_TTL_SECONDS,
+  templateInvalid,
 } from '../templates/storedTemplates.js';
 import {
   isTemplateRef,
@@ -42,6 +43,21 @@ const PreviewSchema = v.strictObject(
   'is not a preview field (design, invoice)',
 );
 type PreviewInput = { prepared: PreparedInvoice; design: TemplatePackage | string };
+
+/**
+ * A preview's body: an inline package is checked as PUT checks its files and filled with this one
+ * invoice (not the 12 reference invoices: checkPackage.ts examineForPreview); this invoice's facts
+ * are then checked on the printed page, as for every stored design.
+ */
+function parsePreview(body: unknown): PreviewInput {
+  const { design } = parseOrReject(PreviewSchema, body);
+  const prepared = prepareInvoice((body as { invoice: unknown }).invoice);
+  if (typeof design === 'string') return { prepared, design };
+  const pkg = storedForm(design);
+  const invalid = examineForPreview(pkg, prepared);
+  if (invalid.length > 0) throw templateInvalid(invalid);
+  return { prepared, design: pkg };
+}
 
 /**
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
@@ -143,11 +159,7 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     request: {
       schema: PreviewSchema,
       example: { design: EXAMPLE_PACKAGE, invoice: REFERENCE_INVOICES[0]!.invoice },
-      parse: (body) => {
-        const { design } = parseOrReject(PreviewSchema, body);
-        const prepared = prepareInvoice((body as { invoice: unknown }).invoice);
-        return { prepared, design: typeof design === 'string' ? design : parseTemplatePackage(design) };
-      },
+      parse: parsePreview,
     },
     response: { contentType: 'application/pdf', description: 'The preview PDF.' },
     async handle({ prepared, design }, { signal }) {

@@ -16,7 +16,7 @@ import { buildInvoiceView } from './viewModel.js';
 import { INBOUND_WARM_UP } from './inboundExample.js';
 import { joinDocumentPages } from './inboundPages.js';
 import { buildInboundView, type InboundRender } from './inboundView.js';
-import { COMPILE_OPTIONS, compilePackagePage } from './designPage.js';
+import { COMPILE_OPTIONS, compilePackagePage, designFillFailed } from './designPage.js';
 import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { completePackage } from './builtinPackages.js';
 
@@ -174,7 +174,13 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
     view: (prepared) => buildInvoiceView(prepared, compiled.catalogs),
     inboundView: (render) => buildInboundView(render, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
-    designPage: (view, design, print) => fillDesign(compiled, storedDesign(design), view, print ? SCREEN_OFF_CSS : ''),
+    designPage: (view, design, print) => {
+      try {
+        return fillDesign(compiled, storedDesign(design), view, print ? SCREEN_OFF_CSS : '');
+      } catch (error) {
+        throw designFillFailed(error);
+      }
+    },
     printPage: (view) => fill(compiled, view, SCREEN_OFF_CSS),
     printPages: (views) => joinDocumentPages(views.map((view) => fill(compiled, view, SCREEN_OFF_CSS))),
     onReload(listener) {

@@ -108,9 +108,12 @@ export function checkMarkup(file: TemplateFile, source: string): TemplateIssue[]
 }
 
 /** The rules again over a filled page (parsed as the browser will), for what only forms once filled. */
-export function checkFilledPage(html: string, ownCsp: string): { code: string; message: string }[] {
+export function checkFilledPage(
+  document: DefaultTreeAdapterMap['document'],
+  ownCsp: string,
+): { code: string; message: string }[] {
   const found: { code: string; message: string }[] = [];
-  walk(parse(html), (element) => {
+  walk(document, (element) => {
     // The service's own content security policy (compilePackage.ts) is the one meta it adds.
     const csp = element.attrs.find((attribute) => attribute.name === 'content')?.value;
     if (element.tagName === 'meta' && csp === ownCsp) return;

@@ -3,12 +3,24 @@ import { checkCss } from './checkCss.js';
 import { checkHandlebars } from './checkHandlebars.js';
 import { checkMarkup } from './checkMarkup.js';
 import { headEnd } from '../render/designPage.js';
-import { checkContract } from './contract/checkContract.js';
-import type { TemplatePackage } from '../invoice/templatePackage.js';
+import { checkContract, previewView } from './contract/checkContract.js';
+import { templateId, type TemplatePackage } from '../invoice/templatePackage.js';
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { issueAt, type TemplateFile, type TemplateIssue } from './templateIssue.js';
 
 /** At most this many issues are answered: a broken package can have thousands (one per line of 200). */
 const MAX_ISSUES = 100;
+
+type Examination = { invalid: TemplateIssue[]; incomplete: TemplateIssue[] };
+
+/**
+ * Reports by package id (the id is the SHA-256 of the package: the same id, the same report). The
+ * contract fills 12 reference invoices, one of 200 lines (≈ 0.4 s); a designer's check and then PUT
+ * of the same package, or a package checked again, costs a hash. Per process (each compute worker
+ * keeps its own), least recently used first out.
+ */
+const REPORTS_KEPT = 64;
+const reports = new Map<string, Examination>();
 
 /**
  * Everything the service checks of a package before storing or printing it (docs/templates.md):
@@ -16,7 +28,29 @@ const MAX_ISSUES = 100;
  * the content contract over the reference invoices (template_incomplete). Pure CPU: it runs on
  * the compute pool with the request's parse.
  */
-export function examinePackage(pkg: TemplatePackage): { invalid: TemplateIssue[]; incomplete: TemplateIssue[] } {
+export function examinePackage(pkg: TemplatePackage): Examination {
+  const id = templateId(pkg);
+  const kept = reports.get(id);
+  if (kept) reports.delete(id);
+  const report = kept ?? examineWhole(pkg);
+  reports.set(id, report);
+  if (reports.size > REPORTS_KEPT) reports.delete(reports.keys().next().value!);
+  return report;
+}
+
+/**
+ * What a preview checks (POST /v1/templates/preview): every file as PUT checks it, and the package
+ * filled with the one invoice it prints rather than the 12 reference invoices; that invoice's facts
+ * are then read from the printed page (render/printedFacts.ts), as for every stored design.
+ */
+export function examineForPreview(pkg: TemplatePackage, prepared: PreparedInvoice): TemplateIssue[] {
+  const invalid = checkFiles(pkg).slice(0, MAX_ISSUES);
+  if (invalid.length > 0) return invalid;
+  const filled = checkContract(completePackage(pkg), ownFiles(pkg), { views: [previewView(prepared)], facts: false });
+  return filled.invalid.slice(0, MAX_ISSUES);
+}
+
+function examineWhole(pkg: TemplatePackage): Examination {
   const invalid = checkFiles(pkg).slice(0, MAX_ISSUES);
   if (invalid.length > 0) return { invalid, incomplete: [] };
   const complete = completePackage(pkg);

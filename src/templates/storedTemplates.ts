@@ -24,7 +24,7 @@ export function parseTemplatePackage(body: unknown): TemplatePackage {
   return pkg;
 }
 
-const templateInvalid = (issues: TemplateIssue[]): InputRejected =>
+export const templateInvalid = (issues: TemplateIssue[]): InputRejected =>
   new InputRejected('template_invalid', `The design package is refused: ${summary(issues)}.`, issues);
 
 const templateIncomplete = (issues: TemplateIssue[]): InputRejected =>

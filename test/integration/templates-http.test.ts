@@ -5,7 +5,12 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
-import { HOUSE_STYLE, NOTES_DROPPED_WITH_LOGO, WITHOUT_TOTALS } from '../fixtures/housePackages.js';
+import {
+  HOUSE_STYLE,
+  NOTES_DROPPED_WITH_LOGO,
+  UNKNOWN_FIELD_WITH_LOGO,
+  WITHOUT_TOTALS,
+} from '../fixtures/housePackages.js';
 import { GERMAN_MIXED_RATE } from '../fixtures/realWorldInvoices.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -225,11 +230,47 @@ describe('templates over HTTP', () => {
       const pages = pdfPages(Buffer.from(await response.arrayBuffer()));
       assert.ok(pages.length > 1);
       for (const page of pages) assert.match(page, /PREVIEW/);
+      // The preview checks this invoice's facts on its printed page (not the 12 reference invoices).
       const bad = await postJson(`${free.url}/v1/templates/preview`, {
         design: WITHOUT_TOTALS,
         invoice: EXAMPLE_INVOICE,
       });
       assert.equal(bad.status, 400);
+      const { error } = (await bad.json()) as ErrorBody;
+      assert.equal(error.code, 'template_incomplete');
+      assert.ok(error.issues.some((issue) => issue.path === 'totals.total' && issue.code === 'missing_fact'));
+      // An inline package's files are checked as PUT checks them, and filled with this invoice.
+      const unknownField = await postJson(`${free.url}/v1/templates/preview`, {
+        design: { partials: { notes: '<p>{{no_such_field}}</p>' } },
+        invoice: { ...EXAMPLE_INVOICE, notes: 'Thank you.' },
+      });
+      assert.equal(unknownField.status, 400);
+      const invalid = ((await unknownField.json()) as ErrorBody).error;
+      assert.equal(invalid.code, 'template_invalid');
+      assert.deepEqual(
+        invalid.issues.map((issue) => [issue.path, issue.code, issue.line, issue.column]),
+        [['partials.notes', 'unknown_field', 1, 6]],
+      );
+    },
+  );
+
+  test(
+    'a stored design that cannot be filled with one invoice is a 400 template_invalid at design, nothing printed',
+    { timeout: 60_000 },
+    async () => {
+      const stored = await put(free, UNKNOWN_FIELD_WITH_LOGO);
+      assert.equal(stored.status, 200, 'no reference invoice has a logo: every fill passes');
+      const { id } = (await stored.json()) as { id: string };
+      const refused = await postJson(`${free.url}/v1/invoice.pdf`, { ...GERMAN_MIXED_RATE, design: id });
+      assert.equal(refused.status, 400);
+      const { error } = (await refused.json()) as ErrorBody;
+      assert.equal(error.code, 'template_invalid');
+      assert.deepEqual(
+        error.issues.map((issue) => [issue.path, issue.code]),
+        [['design', 'fill_failed']],
+      );
+      assert.equal((await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, design: id })).status, 200);
+      assert.ok(renderer.ready(), 'the pool keeps serving');
     },
   );
 });

@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import { parse } from 'parse5';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { loadLabelCatalogs, type LabelCatalogs } from '../../render/labelCatalogs.js';
 import { PROJECT_ROOT } from '../../render/templates.js';
@@ -12,17 +13,34 @@ import { collapsed, factsOf, missingFacts } from '../../render/contractFacts.js'
 import { pageText } from './pageText.js';
 import { REFERENCE_INVOICES } from './referenceInvoices.js';
 
-let references: { id: string; view: InvoiceView }[] | undefined;
-/** The reference invoices' view models, built once per process (the catalogs are the service's own files). */
-function referenceViews(): { id: string; view: InvoiceView }[] {
-  if (!references) {
-    const catalogs: LabelCatalogs = loadLabelCatalogs(PROJECT_ROOT);
-    references = REFERENCE_INVOICES.map(({ id, invoice }) => {
-      const prepared: PreparedInvoice = prepareInvoice(invoice);
-      return { id, view: buildInvoiceView(prepared, catalogs) };
-    });
-  }
+let catalogs: LabelCatalogs | undefined;
+/** The service's label catalogs, read once per process (its own files). */
+const contractCatalogs = (): LabelCatalogs => (catalogs ??= loadLabelCatalogs(PROJECT_ROOT));
+
+/** A filled page's view model and the name its issues give (a reference invoice's id, or "preview"). */
+interface ContractView {
+  id: string;
+  view: InvoiceView;
+}
+
+let references: ContractView[] | undefined;
+/** The reference invoices' view models, built once per process. */
+function referenceViews(): ContractView[] {
+  references ??= REFERENCE_INVOICES.map(({ id, invoice }) => ({
+    id,
+    view: buildInvoiceView(prepareInvoice(invoice), contractCatalogs()),
+  }));
   return references;
+}
+
+/**
+ * The view model a preview's invoice fills the package with, before its stored theme and fonts are
+ * looked up: without its theme (a theme changes the values of the look's fields, never which fields
+ * there are).
+ */
+export function previewView(prepared: PreparedInvoice): ContractView {
+  const { theme: _theme, ...invoice } = prepared.invoice;
+  return { id: 'preview', view: buildInvoiceView({ ...prepared, invoice, theme: undefined }, contractCatalogs()) };
 }
 
 /**
@@ -30,16 +48,19 @@ function referenceViews(): { id: string; view: InvoiceView }[] {
  * each page must show every fact of its invoice (contractFacts.ts), compared as text. A fill that
  * fails (a field the view model does not have, in strict mode) is template_invalid, placed in the
  * package's own file; markup that only forms once filled is refused as at upload (checkMarkup.ts).
+ * `views` other than the reference invoices: the preview's one invoice, whose facts the print-time
+ * check reads from the page instead (`facts: false`).
  */
 export function checkContract(
   complete: Required<TemplatePackage>,
   own: readonly [TemplateFile, string][],
+  { views = referenceViews(), facts = true }: { views?: readonly ContractView[]; facts?: boolean } = {},
 ): { invalid: TemplateIssue[]; incomplete: TemplateIssue[] } {
   const page = compilePackagePage<InvoiceView & { css: Handlebars.SafeString }>(complete);
   const invalid: TemplateIssue[] = [];
   const incomplete: TemplateIssue[] = [];
   const seen = new Set<string>();
-  for (const { id, view } of referenceViews()) {
+  for (const { id, view } of views) {
     let html: string;
     try {
       html = page({ ...view, css: new Handlebars.SafeString('') });
@@ -47,13 +68,16 @@ export function checkContract(
       invalid.push(fillIssue(error, own));
       return { invalid, incomplete };
     }
-    for (const found of checkFilledPage(html, DESIGN_CSP)) {
+    // One parse of the filled page serves both the markup rules and the text (the contract's cost).
+    const document = parse(html);
+    for (const found of checkFilledPage(document, DESIGN_CSP)) {
       const key = `${found.code}\0${found.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
       invalid.push(issueAt('html', found.code, `${found.message} (in the page filled with reference invoice ${id})`));
     }
-    for (const fact of missingFacts(factsOf(view), pageText(html))) {
+    if (!facts) continue;
+    for (const fact of missingFacts(factsOf(view), pageText(document))) {
       if (seen.has(`fact\0${fact.field}`)) continue;
       seen.add(`fact\0${fact.field}`);
       const shown = fact.text === undefined ? 'its QR code' : `"${collapsed(fact.text).slice(0, 60)}"`;

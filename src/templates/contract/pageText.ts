@@ -1,4 +1,4 @@
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 
@@ -6,12 +6,12 @@ type ParentNode = DefaultTreeAdapterMap['parentNode'];
 const UNSHOWN = new Set(['head', 'style', 'script', 'template', 'title', 'noscript']);
 
 /**
- * The text a filled page shows and the paths of its drawings, read as the browser will parse it
- * (parse5): text nodes outside <head>, <style>, <template> and elements marked `hidden`, joined as
+ * The text a filled page shows and the paths of its drawings, from the page as the browser will
+ * parse it (parse5's document): text nodes outside <head>, <style>, <template> and elements marked `hidden`, joined as
  * they follow each other. It is the page's text, not its styling: what CSS hides is still counted
  * (docs/templates.md, what the contract does not catch).
  */
-export function pageText(html: string): { text: string; drawings: Set<string> } {
+export function pageText(document: DefaultTreeAdapterMap['document']): { text: string; drawings: Set<string> } {
   const parts: string[] = [];
   const drawings = new Set<string>();
   const walk = (node: ParentNode) => {
@@ -26,6 +26,6 @@ export function pageText(html: string): { text: string; drawings: Set<string> } 
       walk(child);
     }
   };
-  walk(parse(html));
+  walk(document);
   return { text: parts.join(''), drawings };
 }
