@@ -41,6 +41,15 @@ const InvoiceReferenceSchema = v.strictObject(
   'unknown property',
 );
 
+/** A list of 1 to 1000 invoices (FacturasRectificadas, FacturasSustituidas). */
+const invoiceList = (description: string) =>
+  v.pipe(
+    v.array(InvoiceReferenceSchema, 'must be an array of invoices'),
+    v.minLength(1, 'must name at least one invoice'),
+    v.maxLength(1000, 'must name at most 1000 invoices'),
+    v.description(description),
+  );
+
 const percent = (description: string) =>
   v.pipe(
     v.number('must be a number'),
@@ -132,12 +141,7 @@ export const VerifactuFieldsSchema = v.strictObject(
       ),
     ),
     corrected_invoices: v.optional(
-      v.pipe(
-        v.array(InvoiceReferenceSchema, 'must be an array of invoices'),
-        v.minLength(1, 'must name at least one invoice'),
-        v.maxLength(1000, 'must name at most 1000 invoices'),
-        v.description('FacturasRectificadas of an R type; default the invoice’s preceding_invoice.'),
-      ),
+      invoiceList('FacturasRectificadas of an R type; default the invoice’s preceding_invoice.'),
     ),
     corrected_amounts: v.optional(
       v.strictObject(
@@ -149,14 +153,7 @@ export const VerifactuFieldsSchema = v.strictObject(
         'unknown property',
       ),
     ),
-    replaced_invoices: v.optional(
-      v.pipe(
-        v.array(InvoiceReferenceSchema, 'must be an array of invoices'),
-        v.minLength(1, 'must name at least one invoice'),
-        v.maxLength(1000, 'must name at most 1000 invoices'),
-        v.description('FacturasSustituidas of an F3: the simplified invoices it replaces.'),
-      ),
-    ),
+    replaced_invoices: v.optional(invoiceList('FacturasSustituidas of an F3: the simplified invoices it replaces.')),
     tax: v.optional(
       code(['IVA', 'IGIC', 'IPSI'], 'Impuesto: IVA (default), IGIC (Canary Islands) or IPSI (Ceuta, Melilla).'),
       'IVA',

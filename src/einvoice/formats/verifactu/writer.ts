@@ -56,16 +56,8 @@ function altaElement(record: AltaRecord): XmlElement {
     t('NombreRazonEmisor', record.issuerName),
     t('TipoFactura', record.type),
     t('TipoRectificativa', record.correction),
-    record.corrected.length > 0 &&
-      s(
-        'FacturasRectificadas',
-        record.corrected.map((ref) => s('IDFacturaRectificada', idFactura(ref))),
-      ),
-    record.replaced.length > 0 &&
-      s(
-        'FacturasSustituidas',
-        record.replaced.map((ref) => s('IDFacturaSustituida', idFactura(ref))),
-      ),
+    invoiceList('FacturasRectificadas', 'IDFacturaRectificada', record.corrected),
+    invoiceList('FacturasSustituidas', 'IDFacturaSustituida', record.replaced),
     record.correctedAmounts &&
       s(
         'ImporteRectificacion',
@@ -91,6 +83,17 @@ function altaElement(record: AltaRecord): XmlElement {
     t('FechaHoraHusoGenRegistro', record.generatedAt),
     t('TipoHuella', '01'),
     t('Huella', record.huella),
+  );
+}
+
+/** A list of invoices (FacturasRectificadas, FacturasSustituidas), absent when empty. */
+function invoiceList(name: string, itemName: string, refs: readonly RecordReference[]): XmlElement | false {
+  return (
+    refs.length > 0 &&
+    s(
+      name,
+      refs.map((ref) => s(itemName, idFactura(ref))),
+    )
   );
 }
 
