@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import { DEFAULT_SYSTEM } from './einvoice/formats/verifactu/system.js';
 import type { Config } from './config.js';
 import { createComputePool } from './compute/computePool.js';
 import { cors } from './http/cors.js';
@@ -29,7 +28,7 @@ import {
   type OperationJobResult,
 } from './operations/operationJobs.js';
 import { operationList } from './operations/operationList.js';
-import { VERIFICATION_CODES } from './einvoice/formats/registry.js';
+import { OWN_SYNTAX_FORMATS, VERIFICATION_CODES } from './einvoice/formats/registry.js';
 import { fromPooled, writePdfBatchZip, type PooledBatchFile } from './batch/pdfBatchZip.js';
 import type { PaidCall } from './operations/paidCall.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -116,12 +115,6 @@ export function createApp(deps: AppDependencies): AppService {
     fontMaxBytes: config.FONT_MAX_BYTES,
     templates,
     verificationDefaults: verificationDefaultsOf(config),
-    verifactuSystem: {
-      ...DEFAULT_SYSTEM,
-      producerName: config.VERIFACTU_PRODUCER_NAME,
-      producerNif: config.VERIFACTU_PRODUCER_NIF,
-      installation: config.VERIFACTU_INSTALLATION,
-    },
   });
   const specs: Operation[] = [
     ...operations,
@@ -146,7 +139,13 @@ export function createApp(deps: AppDependencies): AppService {
     ? (job: OperationJob, priority: 'high' | 'normal') => pool.run(job, priority) as Promise<OperationJobResult>
     : async (job: OperationJob) => runOperationJob(byId, job);
   const resourceOf = resourceCache(deps.payment ? routes.filter(isPaid) : []);
-  const caller = operationCaller({ runJob, paidCall: deps.payment?.call, resourceOf, now });
+  const caller = operationCaller({
+    runJob,
+    paidCall: deps.payment?.call,
+    resourceOf,
+    now,
+    settings: writerSettingsOf(config),
+  });
 
   const router = buildRouter(routes, {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -232,6 +231,16 @@ function verificationDefaultsOf(config: Config): Record<string, unknown> {
     VERIFICATION_CODES.flatMap((code) =>
       Object.entries(code.defaults ?? {}).map(([argument, setting]) => [argument, config[setting as keyof Config]]),
     ),
+  );
+}
+
+/** The server settings the formats' writers declare (OwnSyntaxWriter.settings), as configured: every call carries them. */
+function writerSettingsOf(config: Config): Record<string, string | undefined> {
+  return Object.fromEntries(
+    OWN_SYNTAX_FORMATS.flatMap((format) => format.writer.settings ?? []).map((setting) => {
+      const value = config[setting as keyof Config];
+      return [setting, value === undefined ? undefined : String(value)];
+    }),
   );
 }
 

@@ -53,8 +53,6 @@ const DEFAULT_PRICES: Readonly<Record<string, string>> = {
   v1_e_invoice_ubl_xml: '0.01',
   // The route of every syntax of a format's own (src/einvoice/formats/registry.ts), priced like the XML above.
   ...Object.fromEntries(OWN_SYNTAX_FORMATS.map((format) => [operationIdOf(format.writer.route), '0.01'])),
-  // VERI*FACTU's route is not yet a module writer (src/operations/verifactuOperations.ts).
-  v1_e_invoice_verifactu_xml: '0.01',
   // Per invoice in the batch: a batch of n costs n times this (src/operations/batchOperations.ts).
   v1_invoices_zip: '0.02',
   // Inbound e-invoices (src/operations/inboundOperations.ts): a render like /v1/invoice.pdf.

@@ -1,12 +1,15 @@
 import { prepareProfiledEInvoice, type ProfiledInvoice } from '../einvoice/prepareEInvoice.js';
 import { DEFAULT_PROFILE } from '../einvoice/profiles.js';
 import { OWN_SYNTAX_FORMATS, type OwnSyntaxFormat } from '../einvoice/formats/registry.js';
-import { writeOwnSyntax, type OwnSyntaxFile } from '../einvoice/ownSyntax.js';
+import { writeOwnSyntax, type OwnSyntaxContext, type OwnSyntaxFile } from '../einvoice/ownSyntax.js';
 import { prepareInvoice } from '../invoice/prepareInvoice.js';
 
 export interface BatchFormatEntry {
-  /** The item checked (and, for a syntax of a format's own, written: `ownFile`) as its single route does. */
-  prepare(body: unknown): ProfiledInvoice & { ownFile?: OwnSyntaxFile };
+  /**
+   * The item checked (and, for a syntax of a format's own, written: `ownFile`) as its single route
+   * does, after the files written before it in the batch (`context.earlier`: a chaining writer follows them).
+   */
+  prepare(body: unknown, context?: OwnSyntaxContext & { at?: Date }): ProfiledInvoice & { ownFile?: OwnSyntaxFile };
   suffix: string;
   mimeType: string;
   singleRoute: string;
@@ -21,8 +24,8 @@ const OWN_SYNTAX_BATCH_FORMATS = Object.fromEntries(
   OWN_SYNTAX_FORMATS.map((format): [string, BatchFormatEntry] => [
     format.id,
     {
-      prepare: (body) => {
-        const ownFile = writeOwnSyntax(format, body);
+      prepare: (body, context) => {
+        const ownFile = writeOwnSyntax(format, body, context?.at ?? new Date(), context);
         return { ...ownFile.checked, ownFile };
       },
       suffix: format.writer.fileSuffix,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OwnSyntaxFile } from '../einvoice/ownSyntax.js';
+import type { OwnSyntaxContext, OwnSyntaxFile } from '../einvoice/ownSyntax.js';
 import type { EInvoiceProfile } from '../einvoice/profiles.js';
 import { InputRejected, validationFailed, type Issue } from '../errors.js';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
@@ -69,7 +69,10 @@ export interface PreparedBatch {
  * identifies one invoice (EN 16931 BT-1), so a repeat is a mistake in the batch, and a suffixed copy
  * would hide it.
  */
-export function prepareBatch(body: unknown): PreparedBatch {
+export function prepareBatch(
+  body: unknown,
+  context?: { now?: string; settings?: OwnSyntaxContext['settings'] },
+): PreparedBatch {
   const shape = v.safeParse(BatchShapeSchema, body, { abortEarly: false });
   if (!shape.success) throw validationFailed(toIssues(shape.issues));
   const { format, invoices } = shape.output;
@@ -81,7 +84,12 @@ export function prepareBatch(body: unknown): PreparedBatch {
   let code: string | undefined;
   invoices.forEach((item, index) => {
     try {
-      const profiled: ReturnType<BatchFormatEntry['prepare']> = prepare(item);
+      // Each file after those before it: a chaining format's records follow each other in item order.
+      const profiled: ReturnType<BatchFormatEntry['prepare']> = prepare(item, {
+        ...(context?.now ? { at: new Date(context.now) } : {}),
+        settings: context?.settings,
+        earlier: ownFiles,
+      });
       prepared.push(profiled.prepared);
       profiles.push(profiled.profile);
       if (profiled.ownFile) ownFiles.push(profiled.ownFile);

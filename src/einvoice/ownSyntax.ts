@@ -1,5 +1,5 @@
 import type { OwnSyntaxFormat } from './formats/registry.js';
-import type { WrittenFile } from './formats/format.js';
+import type { ServerSettings, WrittenFile } from './formats/format.js';
 import { prepareOwnSyntaxRequest, type ProfiledInvoice } from './prepareEInvoice.js';
 
 /**
@@ -12,9 +12,24 @@ export interface OwnSyntaxFile {
   written: WrittenFile & { fileName: string };
 }
 
-export function writeOwnSyntax(format: OwnSyntaxFormat, body: unknown, at: Date = new Date()): OwnSyntaxFile {
-  const checked = prepareOwnSyntaxRequest(format.id, format.writer.route, body);
-  const written = format.writer.write(checked, at);
+/** What a file is written with beyond its request and moment: the server's settings, the files before it in its batch. */
+export interface OwnSyntaxContext {
+  settings?: ServerSettings | undefined;
+  /** The files written before it in its batch, in order (a chaining writer follows them: OwnSyntaxWriter.chain). */
+  earlier?: readonly OwnSyntaxFile[];
+}
+
+export function writeOwnSyntax(
+  format: OwnSyntaxFormat,
+  body: unknown,
+  at: Date = new Date(),
+  context: OwnSyntaxContext = {},
+): OwnSyntaxFile {
+  const { writer } = format;
+  const alone = prepareOwnSyntaxRequest(format.id, writer.route, body, at);
+  const earlier = context.earlier ?? [];
+  const checked = writer.chain && earlier.length > 0 ? { ...alone, ...writer.chain(alone, earlier) } : alone;
+  const written = writer.write(checked, at, context.settings ?? {});
   return {
     checked,
     written: { ...written, fileName: written.fileName ?? `${fileStem(checked.prepared)}${format.writer.fileSuffix}` },

@@ -42,9 +42,13 @@ export function prepareEInvoice(body: unknown): PreparedInvoice {
 }
 
 /** For the free validate route: the prepared invoice, its profile and every rule it breaks (not thrown). */
-export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledInvoice & { issues: Issue[] } {
+export function checkEInvoice(
+  body: unknown,
+  format?: EInvoiceFormat,
+  at: Date = new Date(),
+): ProfiledInvoice & { issues: Issue[] } {
   const { invoiceBody, profile, profileIssues } = splitProfile(body);
-  return checkUnder(profile, invoiceBody, profileIssues, format);
+  return checkUnder(profile, invoiceBody, profileIssues, format, at);
 }
 
 /**
@@ -52,10 +56,15 @@ export function checkEInvoice(body: unknown, format?: EInvoiceFormat): ProfiledI
  * batch item in it: `profile` absent or the format's, checked under the format (a 400 naming every
  * issue, before any payment).
  */
-export function prepareOwnSyntaxRequest(profile: EInvoiceProfile, route: string, body: unknown): ProfiledInvoice {
+export function prepareOwnSyntaxRequest(
+  profile: EInvoiceProfile,
+  route: string,
+  body: unknown,
+  at: Date = new Date(),
+): ProfiledInvoice {
   const { invoiceBody, issues: leading } = withoutProfile(body, profile, route);
   const { writes, writer, title } = PROFILES[profile];
-  const { issues, ...checked } = checkUnder(profile, invoiceBody, leading, writes[0]);
+  const { issues, ...checked } = checkUnder(profile, invoiceBody, leading, writes[0], at);
   if (issues.length > 0) throw profileRulesFailed(writer?.refusalName ?? title, issues);
   return checked;
 }
@@ -70,6 +79,7 @@ function checkUnder(
   requestBody: unknown,
   leading: Issue[],
   format: EInvoiceFormat | undefined,
+  at: Date,
 ): ProfiledInvoice & { issues: Issue[] } {
   const checks: FormatChecks = PROFILES[profile].checks ?? {};
   const { invoiceBody, objects } = takeOwnObjects(requestBody);
@@ -89,7 +99,7 @@ function checkUnder(
     throw error;
   }
   if (before.length > 0) throw validationFailed(before);
-  const own = checks.own?.check(prepared, object!.value);
+  const own = checks.own?.check(prepared, object!.value, at);
   return {
     prepared,
     profile,

@@ -42,6 +42,8 @@ export interface CallDependencies {
   /** The offer's resource of a paid operation (built by the HTTP layer, which knows the discovery shapes). */
   resourceOf(operation: PricedOperation): PricedResource;
   now(): Date;
+  /** The server settings format writers declare (OperationContext.settings): each call carries them to the pool. */
+  settings?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -68,7 +70,7 @@ export function operationCaller(deps: CallDependencies) {
     const paid = isPaid(operation);
     if (request.priceProbe && !request.payment && answersPriceProbe(operation))
       return payFor(operation, request, undefined, '', probeHasNoWork);
-    const context = operationContextAt(deps.now());
+    const context = operationContextAt(deps.now(), deps.settings);
     let input: unknown;
     let fingerprint = '';
     if (operation.request) {

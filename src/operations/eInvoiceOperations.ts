@@ -17,7 +17,7 @@ import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/v
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { toFacturXPdf } from '../render/facturX/facturXPdf.js';
 import { renderingUnavailable } from './invoiceOperations.js';
-import type { InputResolver, Operation, PaidAnswer, PdfRenderer } from './operation.js';
+import type { InputResolver, Operation, OperationContext, PaidAnswer, PdfRenderer } from './operation.js';
 import { storedLookResolver, type LookStores } from './lookResolvers.js';
 
 /**
@@ -99,7 +99,7 @@ export function eInvoiceOperations(
       schema: EInvoiceRequestSchema,
       example: EXAMPLE_EINVOICE,
       moreExamples: EXAMPLE_PROFILE_REQUESTS,
-      parse: (body: unknown) => checkEInvoice(body),
+      parse: (body: unknown, context) => checkEInvoice(body, undefined, momentOf(context)),
       resolve: profiledThemeResolver(storedTheme),
     },
     response: {
@@ -128,6 +128,9 @@ export function eInvoiceOperations(
   ];
 }
 
+/** A call's moment: what a check that depends on today, and a file stamped with its making, take. */
+const momentOf = (context: OperationContext): Date => (context.now ? new Date(context.now) : new Date());
+
 /** The route of a syntax of a format's own, all from its module's writer (formats/format.ts OwnSyntaxWriter). */
 function ownSyntaxOperation(format: OwnSyntaxFormat): Operation<OwnSyntaxFile> {
   const { writer } = format;
@@ -141,7 +144,9 @@ function ownSyntaxOperation(format: OwnSyntaxFormat): Operation<OwnSyntaxFile> {
     request: {
       schema: EInvoiceRequestSchema,
       example: format.example,
-      parse: (body: unknown) => writeOwnSyntax(format, body),
+      // Written at the call's moment with the server's settings the writer declares (context.settings).
+      parse: (body: unknown, context) =>
+        writeOwnSyntax(format, body, momentOf(context), { settings: context.settings }),
     },
     response: { contentType: writer.mediaType, description: writer.answer },
     // Paid with test money: the file marked as a test document the way the format can (its specimen hook).

@@ -7,12 +7,18 @@ export interface OperationContext {
   today: string;
   /** The call's instant (ISO 8601), for what records the moment it was made (a VERI*FACTU record's FechaHoraHusoGenRegistro). */
   now?: string;
+  /** The server settings the formats' writers declare (formats/format.ts OwnSyntaxWriter.settings), as configured. */
+  settings?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The context of a call made at `now`: today is its UTC date. */
-export const operationContextAt = (now: Date): OperationContext => ({
+export const operationContextAt = (
+  now: Date,
+  settings?: Readonly<Record<string, string | undefined>>,
+): OperationContext => ({
   today: now.toISOString().slice(0, 10),
   now: now.toISOString(),
+  ...(settings ? { settings } : {}),
 });
 
 /**

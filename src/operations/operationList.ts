@@ -7,8 +7,6 @@ import type { Operation, PdfRenderer } from './operation.js';
 import { templateOperations } from './templateOperations.js';
 import { themeOperations } from './themeOperations.js';
 import { fontOperations } from './fontOperations.js';
-import { verifactuOperations } from './verifactuOperations.js';
-import type { SistemaInformatico } from '../einvoice/formats/verifactu/system.js';
 import type { FontStore } from '../themes/fontStore.js';
 import type { ThemeStore } from '../themes/themeStore.js';
 import type { BatchOptions } from '../batch/produceBatch.js';
@@ -29,8 +27,6 @@ export interface OperationDependencies {
   verificationDefaults?: Readonly<Record<string, unknown>> | undefined;
   /** Writes a rendered PDF batch's ZIP (batch/pdfBatchZip.ts): app.ts hands the compute pool's. */
   assembleZip?: BatchOptions['assembleZip'];
-  /** SistemaInformatico of Spain's VERI*FACTU records: this service as configured (VERIFACTU_* settings). */
-  verifactuSystem?: SistemaInformatico | undefined;
 }
 
 /**
@@ -44,7 +40,6 @@ export function operationList(deps: OperationDependencies = {}): Operation[] {
   return [
     ...invoiceOperations(deps.renderer, deps.onRendered, stores),
     ...eInvoiceOperations(deps.renderer, deps.onRendered, stores),
-    ...verifactuOperations(deps.verifactuSystem),
     ...batchOperations(deps.renderer, deps.onRendered, stores, deps.assembleZip),
     ...themeOperations(deps.themes),
     ...fontOperations(deps.fonts, deps.renderer, deps.fontMaxBytes),

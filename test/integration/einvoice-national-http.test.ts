@@ -198,11 +198,12 @@ describe('what the profiles produce', () => {
       'ksef',
       'fatturapa',
       ...pint,
+      'verifactu',
     ]);
     const schema = JSON.stringify(openapi);
     assert.ok(
       schema.includes(
-        `"enum":${JSON.stringify(['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', 'fatturapa', ...pint])}`,
+        `"enum":${JSON.stringify(['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', 'fatturapa', ...pint, 'verifactu'])}`,
       ),
     );
     const llms = await (await fetch(`${free.url}/llms.txt`)).text();
@@ -211,7 +212,7 @@ describe('what the profiles produce', () => {
     const fields = await (await fetch(`${free.url}/v1/schema`)).json();
     assert.deepEqual(
       fields.e_invoice_profiles.profiles.map((entry: { profile: string }) => entry.profile),
-      ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', 'fatturapa', ...pint],
+      ['en16931', 'xrechnung', 'peppol', 'fr', 'ksef', 'fatturapa', ...pint, 'verifactu'],
     );
     const note = fields.fields.find((field: { path: string }) => field.path === 'seller.electronic_address');
     assert.match(note.description, /BT-34/);

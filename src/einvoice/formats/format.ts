@@ -100,8 +100,9 @@ interface OwnRequestObject<Own = unknown> {
   /**
    * Every issue of the invoice with the parsed object (returned, not thrown), and what the format
    * keeps of the check (`own`): it travels with the checked request to the writer and validate's report.
+   * `at` is the request's moment (a check that depends on today, a record stamped with it).
    */
-  check(prepared: PreparedInvoice, object: unknown): { issues: Issue[]; own: Own };
+  check(prepared: PreparedInvoice, object: unknown, at: Date): { issues: Issue[]; own: Own };
   /** What validate answers for it beside the totals, as a field of its own (`key`). */
   report?: {
     key: string;
@@ -180,8 +181,11 @@ export interface VerificationCodeHook {
   ): VerificationCode | undefined;
 }
 
+/** The server settings an own-syntax writer declares (OwnSyntaxWriter.settings), by config.ts name. */
+export type ServerSettings = Readonly<Record<string, string | undefined>>;
+
 /** A request checked under its format: the invoice and what the format's own check kept (`own`). */
-interface CheckedRequest<Own = unknown> {
+export interface CheckedRequest<Own = unknown> {
   prepared: PreparedInvoice;
   own?: Own;
 }
@@ -214,8 +218,25 @@ export interface OwnSyntaxWriter<Own = unknown> {
   mediaType: string;
   /** Its files' name ending (after invoice-<number>), which a batch of it uses too. */
   fileSuffix: string;
-  /** The file of a request checked under the format, written at `at` (a file that states when it was made: FA(3)). */
-  write(checked: CheckedRequest<Own>, at: Date): WrittenFile;
+  /**
+   * The server settings (config.ts names) its files carry, handed to `write` as they are configured
+   * (VERI*FACTU: the SistemaInformatico block names the service's operator); absent: none.
+   */
+  settings?: readonly string[];
+  /**
+   * The file of a request checked under the format, written at `at` (a file that states when it was
+   * made: FA(3), VERI*FACTU) with the server's `settings` it declares (a value absent: its default).
+   */
+  write(checked: CheckedRequest<Own>, at: Date, settings: ServerSettings): WrittenFile;
+  /**
+   * Files that chain (VERI*FACTU: each record names the previous one and its huella): a batch item's
+   * checked request made to follow the files written before it in the batch, in order. A conflict
+   * (an item naming another predecessor) is an InputRejected naming the field.
+   */
+  chain?(
+    checked: CheckedRequest<Own>,
+    earlier: readonly { checked: CheckedRequest; written: WrittenFile }[],
+  ): CheckedRequest<Own>;
   /**
    * The file of the same request paid with test money: marked as a test document the way the format
    * can (FA(3): the specimen note leads the footer; FatturaPA: it leads Causale; CII and UBL are

@@ -5,6 +5,7 @@ import { ksef } from './ksef/format.js';
 import { hr } from './hr/format.js';
 import { peppol } from './peppol/format.js';
 import { pintAe, pintAunz, pintEu, pintJp, pintMy, pintSg } from './pint/formats.js';
+import { verifactu } from './verifactu/format.js';
 import { xrechnung } from './xrechnung/format.js';
 import { zugferd1 } from './zugferd1/format.js';
 import type { FormatModule, OwnSyntaxReader, OwnSyntaxWriter, ReadOnlyFormat, VerificationCodeHook } from './format.js';
@@ -30,6 +31,7 @@ export const FORMATS = [
   pintMy,
   pintAe,
   hr,
+  verifactu,
 ] as const;
 
 /** Formats only read (inspect, render.pdf), never written. */

@@ -6,6 +6,7 @@ import { checkRecord } from './checks.js';
 import { VerifactuFieldsSchema, type VerifactuFields } from './fields.js';
 import { buildRecord, type BillingRecord, type RecordSettings } from './model.js';
 import { writeMessage } from './writer.js';
+import { DEFAULT_SYSTEM } from './system.js';
 
 /**
  * The profile verifactu's part of a request: the invoice of /v1/invoice.pdf and its `verifactu`
@@ -74,4 +75,44 @@ function checkPrepared(prepared: PreparedInvoice, fields: VerifactuFields, setti
 /** The message of one checked request: its record, in the SOAP envelope when the request asks. */
 export function verifactuXml(checked: CheckedVerifactu): string {
   return writeMessage([checked.record], { soap: checked.fields.soap ?? false });
+}
+
+/**
+ * The module's checks.own (format.ts): the record built as of the check (the moment of the request)
+ * and every AEAT rule it breaks; `own` travels to the writer (which generates the record at its own
+ * moment) and to validate's report. SistemaInformatico is not part of any check or of the huella.
+ */
+export function checkVerifactuObject(
+  prepared: PreparedInvoice,
+  fields: VerifactuFields,
+  at: Date,
+): { issues: Issue[]; own: CheckedVerifactu } {
+  const checked = checkPrepared(prepared, fields, { system: DEFAULT_SYSTEM, environment: 'production', now: at });
+  return { issues: checked.issues, own: checked };
+}
+
+export const VerifactuReportSchema = v.object({
+  record: v.picklist(['registration', 'cancellation']),
+  invoice_type: v.nullable(v.string()),
+  cuota_total: v.nullable(v.string()),
+  importe_total: v.nullable(v.string()),
+  generated_at: v.string(),
+  huella: v.string(),
+  previous_huella: v.nullable(v.string()),
+  qr_url: v.nullable(v.string()),
+});
+
+/** What validate answers for profile verifactu: the record's values as of the request, its huella and QR URL. */
+export function verifactuReport({ record }: CheckedVerifactu): v.InferOutput<typeof VerifactuReportSchema> {
+  const alta = record.kind === 'alta' ? record : undefined;
+  return {
+    record: alta ? 'registration' : 'cancellation',
+    invoice_type: alta?.type ?? null,
+    cuota_total: alta?.cuotaTotal ?? null,
+    importe_total: alta?.importeTotal ?? null,
+    generated_at: record.generatedAt,
+    huella: record.huella,
+    previous_huella: record.previous?.huella ?? null,
+    qr_url: alta?.qrUrl ?? null,
+  };
 }

@@ -34,3 +34,16 @@ export const DEFAULT_SYSTEM: SistemaInformatico = {
   installation: '1',
   onlyVerifactu: false,
 };
+
+/** The server settings (config.ts) the record's SistemaInformatico takes: the module writer declares them. */
+export const SYSTEM_SETTINGS = ['VERIFACTU_PRODUCER_NAME', 'VERIFACTU_PRODUCER_NIF', 'VERIFACTU_INSTALLATION'] as const;
+
+/** This service as the server configures it; a setting absent keeps DEFAULT_SYSTEM's value. */
+export function systemOf(settings: Readonly<Record<string, string | undefined>>): SistemaInformatico {
+  return {
+    ...DEFAULT_SYSTEM,
+    producerName: settings.VERIFACTU_PRODUCER_NAME ?? DEFAULT_SYSTEM.producerName,
+    producerNif: settings.VERIFACTU_PRODUCER_NIF ?? DEFAULT_SYSTEM.producerNif,
+    installation: settings.VERIFACTU_INSTALLATION ?? DEFAULT_SYSTEM.installation,
+  };
+}
