@@ -18,6 +18,7 @@ import { createHttpServer } from '../../src/http/httpServer.js';
 import { createLogger } from '../../src/logger.js';
 import { betweenMarkers, profilesTable, PROFILES_TABLE_END, PROFILES_TABLE_START } from './profilesTable.js';
 import { sizesTable, SIZES_TABLE_END, SIZES_TABLE_START } from './sizesTable.js';
+import { formatHooksTable, FORMAT_HOOKS_END, FORMAT_HOOKS_START } from './formatHooks.js';
 import { agentsPage, servedToolList } from './mcpToolList.js';
 import { prosePages, withStatedNumbers } from './statedNumbers.js';
 
@@ -263,7 +264,7 @@ const receivedExample = () => eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'ub
 
 /**
  * Every generated file, by path from the repository root; README.md, docs/e-invoices-national.md and
- * docs/architecture.md only between their markers, and in every page of docs/ the numbers its prose
+ * docs/architecture.md (its format-hooks and sizes tables) only between their markers, and in every page of docs/ the numbers its prose
  * states (statedNumbers.ts) (`read` gives a committed file's text).
  */
 export async function generatedPages(read: (path: string) => string): Promise<Map<string, string>> {
@@ -283,7 +284,13 @@ export async function generatedPages(read: (path: string) => string): Promise<Ma
     [
       'docs/architecture.md',
       betweenMarkers(
-        read('docs/architecture.md'),
+        betweenMarkers(
+          read('docs/architecture.md'),
+          FORMAT_HOOKS_START,
+          FORMAT_HOOKS_END,
+          formatHooksTable(read),
+          'docs/architecture.md',
+        ),
         SIZES_TABLE_START,
         SIZES_TABLE_END,
         sizesTable(read),

@@ -27,7 +27,7 @@ export function inboundNotes(
     const label = doc.syntax === 'fatturapa' && note.subject ? ITALIAN_AMOUNTS[note.subject] : undefined;
     if (label) return `${fmt.labels[label]} — ${note.text}`;
     if (doc.syntax === 'fatturapa' && note.subject === 'FatturaElettronicaBody')
-      return fmt.labels.inbound_document_number.replace('{number}', note.text);
+      return fmt.labels.inbound_document_number.replace('{number}', /\d+$/.exec(note.text)?.[0] ?? note.text);
     return note.subject ? `[${note.subject}] ${note.text}` : note.text;
   };
   return {

@@ -95,8 +95,10 @@ function readBody(file: XNode, body: XNode, only: number | undefined): InboundIn
       { subject: 'TipoDocumento', text: named(typeCode, DOCUMENT_TYPE_NAMES) ?? typeCode },
       ...italianAmounts(r, general, payments),
       ...r.all(general, 'Causale').map((node) => ({ subject: undefined, text: r.text(node) ?? '' })),
-      // Which body of the file this is: the page prints it as "Document N" in its language.
-      ...(only === undefined ? [] : [{ subject: 'FatturaElettronicaBody', text: String(only + 1) }]),
+      // Which body of the file this is (the re-issued JSON's notes keep this text; the page prints "Document N").
+      ...(only === undefined
+        ? []
+        : [{ subject: 'FatturaElettronicaBody', text: `FatturaElettronicaBody ${only + 1}` }]),
     ].filter((note) => note.text !== ''),
     references: references(r, body),
     seller: party(r, r.node(header, 'CedentePrestatore')),
