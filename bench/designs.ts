@@ -5,11 +5,9 @@
  * 1-line example in each design; then a stamp against the same invoice without one. Samples
  * alternate between the two sides (order flipped each time) so that the machine's drift hits
  * both alike; the ratio of the p50s is the figure. Targets: a design ≤ 1.1× classic, the
- * real-world invoice ≤ 1.1× the plain one, a stamp ≤ 1.05×, a stored brand font (PUT /v1/fonts: the
- * installed Noto Serif's own file, 589 KB, so the glyphs are the same) ≤ 1.05× the installed Noto
- * Serif. BENCH_SCALE scales the sample counts.
+ * real-world invoice ≤ 1.1× the plain one, a stamp ≤ 1.05× (a stored brand font: bench/fonts.ts).
+ * BENCH_SCALE scales the sample counts.
  */
-import { readFileSync } from 'node:fs';
 import { DESIGNS } from '../src/invoice/designFields.js';
 import { EXAMPLE_INVOICE } from '../src/invoice/example.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../src/invoice/exampleRealWorld.js';
@@ -47,36 +45,12 @@ async function compare(
   return { a50, b50, ratio: b50 / a50 };
 }
 
-/** BENCH_FONTS_ONLY: the brand-font comparison alone. */
-class Stop extends Error {}
-
 const verdict = (ratio: number, target: number) =>
   `${ratio.toFixed(2)}× ${ratio <= target ? `(≤ ${target}×: met)` : `(> ${target}×: NOT met)`}`;
 
 const target = await serviceTarget({ poolSize: 2 });
 try {
-  // A stored brand font against the installed family it was taken from: what loading costs.
-  const stored = await fetch(`${target.baseUrl}/v1/fonts`, {
-    method: 'PUT',
-    headers: { 'content-type': 'font/ttf' },
-    body: readFileSync('/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf'),
-  });
-  const { id } = (await stored.json()) as { id: string };
-  process.stdout.write('a stored brand font against the installed font, same glyphs, p50 ms\n');
-  process.stdout.write('| lines | installed p50 | stored p50 | stored / installed |\n|---|---|---|---|\n');
-  for (const size of SIZES) {
-    const plain: InvoiceInput = { ...invoiceWithItems(size), currency: 'EUR' };
-    const { a50, b50, ratio } = await compare(
-      target.render,
-      { ...plain, theme: { font: 'Noto Serif' } },
-      { ...plain, theme: { font: id } },
-      SAMPLES[size],
-    );
-    process.stdout.write(`| ${size} | ${a50.toFixed(1)} | ${b50.toFixed(1)} | ${verdict(ratio, 1.05)} |\n`);
-  }
-  if (process.env.BENCH_FONTS_ONLY) throw new Stop();
-
-  process.stdout.write("\neach design against classic (today's), same invoice, service over HTTP, p50 ms\n");
+  process.stdout.write("each design against classic (today's), same invoice, service over HTTP, p50 ms\n");
   process.stdout.write('| design | lines | classic p50 | design p50 | design / classic |\n|---|---|---|---|---|\n');
   for (const design of DESIGNS.filter((name) => name !== 'classic')) {
     for (const size of SIZES) {
@@ -109,8 +83,6 @@ try {
     const { a50, b50, ratio } = await compare(target.render, body, { ...body, stamp: 'paid' }, SAMPLES[1]);
     process.stdout.write(`| ${name} | ${a50.toFixed(1)} | ${b50.toFixed(1)} | ${verdict(ratio, 1.05)} |\n`);
   }
-} catch (error) {
-  if (!(error instanceof Stop)) throw error;
 } finally {
   await target.close();
 }

@@ -1,4 +1,6 @@
 import type { CDPSession, Page } from 'puppeteer-core';
+import { takeStoredFaces } from '../fonts/fontFace.js';
+import { PageFonts } from './pageFonts.js';
 import type { PrintParams } from './printOptions.js';
 
 /**
@@ -11,28 +13,32 @@ import type { PrintParams } from './printOptions.js';
  * isolated world to evaluate document.write in, a wait for the load event, document.fonts.ready,
  * and reading the PDF back as a stream (IO.read, IO.close). Each call costs a pipe write and a
  * wake-up of both processes; together ≈ 1.5 ms of Node CPU per render and 10–15% of a small
- * invoice's render time (npm run bench:print-path). Our pages need none of it: JavaScript is off, nothing loads, the
- * fonts are the system's. Every lock-down of lockDownPage() stays in force: those are settings
+ * invoice's render time (npm run bench:print-path). Our pages need none of it: JavaScript is off, nothing loads but the
+ * stored fonts a page names, which the page holds before the document is written (pageFonts.ts). Every lock-down of lockDownPage() stays in force: those are settings
  * of the page (its target), whichever session sends the content.
  */
 export interface PrintablePage {
   readonly session: CDPSession;
   readonly frameId: string;
+  /** The stored fonts the page holds across renders. */
+  readonly fonts: PageFonts;
 }
 
 export async function openPrintablePage(page: Page): Promise<PrintablePage> {
   const session = await page.createCDPSession();
   const { frameTree } = await session.send('Page.getFrameTree');
-  return { session, frameId: frameTree.frame.id };
+  return { session, frameId: frameTree.frame.id, fonts: new PageFonts() };
 }
 
 /** `beforePrint`: asked once the document is in the page and before it prints (printedFacts.ts). */
 export async function printHtml(
   target: PrintablePage,
-  html: string,
+  page: string,
   params: PrintParams,
   beforePrint?: (session: CDPSession) => Promise<void>,
 ): Promise<Buffer> {
+  const { html, faces } = takeStoredFaces(page);
+  await target.fonts.hold(target.session, faces);
   await target.session.send('Page.setDocumentContent', { frameId: target.frameId, html });
   if (beforePrint) await beforePrint(target.session);
   const { data } = await target.session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });

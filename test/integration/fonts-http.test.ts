@@ -3,11 +3,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { pdfFonts, pdfPages } from '../fixtures/pdfTools.js';
 import { latinOnlyFont, LARGE_FONT } from '../support/testFonts.js';
-import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+import { postJson, startPaymentSpyApp, startTestApp, type PaymentSpyApp, type TestApp } from '../support/testApp.js';
 
 /**
  * PUT /v1/fonts over HTTP: what it stores and answers, what it refuses and why (fontkit's reading
@@ -16,30 +15,13 @@ import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
  */
 let renderer: Renderer;
 let free: TestApp;
-let priced: TestApp;
+let priced: PaymentSpyApp;
 let small: TestApp;
-let gateCalls = 0;
-/** A spy in place of the paid call (it checks nothing): counts the calls that reached payment, and answers 402. */
-const spyPaidCall: PaidCall = async () => {
-  gateCalls++;
-  return { kind: 'answered', answer: { status: 402, body: { error: { code: 'spy', message: 'reached payment' } } } };
-};
-
 before(
   async () => {
     renderer = await createRenderer({ poolSize: 1 });
     free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
-    priced = await startTestApp(
-      {},
-      {
-        renderer,
-        payment: {
-          terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' },
-          call: spyPaidCall,
-          offers: () => [],
-        },
-      },
-    );
+    priced = await startPaymentSpyApp({}, { renderer });
     small = await startTestApp({ FONT_MAX_BYTES: '30000' }, { renderer });
   },
   { timeout: 60_000 },
@@ -194,7 +176,7 @@ describe('invoices in a stored font', () => {
 
   test('an unknown font id is a 400 naming the field, before payment', async () => {
     const unknown = `sha256:${'ab'.repeat(32)}`;
-    gateCalls = 0;
+    const before = priced.paidCalls;
     const response = await postJson(`${priced.url}/v1/invoice.pdf`, {
       ...EXAMPLE_INVOICE,
       theme: { font: 'Noto Serif', heading_font: unknown },
@@ -203,7 +185,7 @@ describe('invoices in a stored font', () => {
     assert.equal(code, 'validation_failed');
     assert.equal(issue.path, 'theme.heading_font');
     assert.equal(issue.code, 'unknown_font');
-    assert.equal(gateCalls, 0, 'refused before payment');
+    assert.equal(priced.paidCalls, before, 'refused before payment');
     // A bold face without a brand regular one is refused by the schema.
     const bold = await refusal(
       await postJson(`${priced.url}/v1/invoice/validate`, { ...EXAMPLE_INVOICE, theme: { font_bold: unknown } }),

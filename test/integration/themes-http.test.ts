@@ -4,12 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { createRedisThemeStore, type ThemeStore } from '../../src/themes/themeStore.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
-import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
+import { postJson, startPaymentSpyApp, startTestApp, type PaymentSpyApp, type TestApp } from '../support/testApp.js';
 
 /**
  * PUT /v1/themes over HTTP, and invoices that name a stored theme: rendered with it, or refused
@@ -20,38 +19,15 @@ let renderer: Renderer;
 let redis: RedisServer;
 let stores: ThemeStore[] = [];
 let free: TestApp;
-let priced: TestApp;
+let priced: PaymentSpyApp;
 let shared: [TestApp, TestApp];
-/** A spy in place of the paid call (named as one: it checks nothing): counts the calls that reached payment, and answers 402. */
-let gateCalls = 0;
-const spyPaidCall: PaidCall = async () => {
-  gateCalls++;
-  return {
-    kind: 'answered',
-    answer: {
-      status: 402,
-      body: { error: { code: 'spy_reached_payment', message: 'The spy in place of the paid call was reached.' } },
-    },
-  };
-};
-
 before(
   async () => {
     renderer = await createRenderer({ poolSize: 1 });
     redis = await startRedisServer();
     stores = [createRedisThemeStore({ url: redis.url }), createRedisThemeStore({ url: redis.url })];
     free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
-    priced = await startTestApp(
-      {},
-      {
-        renderer,
-        payment: {
-          terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' },
-          call: spyPaidCall,
-          offers: () => [],
-        },
-      },
-    );
+    priced = await startPaymentSpyApp({}, { renderer });
     shared = [
       await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[0]! }),
       await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer, themes: stores[1]! }),
@@ -113,15 +89,15 @@ describe('PUT /v1/themes', () => {
       error: { issues: { path: string; code: string; message: string }[] };
     };
     assert.deepEqual(error.issues, [{ path: 'theme', code: 'unknown_theme', message: error.issues[0]!.message }]);
-    assert.equal(gateCalls, 0, 'the payment gate never saw it');
+    assert.equal(priced.paidCalls, 0, 'the payment gate never saw it');
     const { id } = (await (await putTheme(priced, THEME)).json()) as { id: string };
     const known = await postJson(`${priced.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, theme: id });
     assert.equal(known.status, 402);
-    assert.equal(gateCalls, 1);
+    assert.equal(priced.paidCalls, 1);
   });
 
   test("a batch looks up every item's theme id before payment: each unknown one is an issue at invoices[i].theme", async () => {
-    const before = gateCalls;
+    const before = priced.paidCalls;
     const { id } = (await (await putTheme(priced, THEME)).json()) as { id: string };
     const item = (number: string, theme?: string) => ({
       ...EXAMPLE_INVOICE,
@@ -145,10 +121,10 @@ describe('PUT /v1/themes', () => {
         { path: 'invoices[3].theme', code: 'unknown_theme' },
       ],
     );
-    assert.equal(gateCalls, before, 'the paid call never saw it');
+    assert.equal(priced.paidCalls, before, 'the paid call never saw it');
     const known = await postJson(`${priced.url}/v1/invoices.zip`, { invoices: [item('B-1', id), item('B-3')] });
     assert.equal(known.status, 402);
-    assert.equal(gateCalls, before + 1);
+    assert.equal(priced.paidCalls, before + 1);
   });
 
   test('the validate operations look a theme id up too: an unknown one is the same 400, a known one answers as without it', async () => {
@@ -191,37 +167,26 @@ describe('PUT /v1/themes', () => {
       get: () => Promise.reject(new Error('ECONNREFUSED')),
       close: async () => undefined,
     };
-    const app = await startTestApp(
-      {},
-      {
-        renderer,
-        themes: unreachable,
-        payment: {
-          terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' },
-          call: spyPaidCall,
-          offers: () => [],
-        },
-      },
-    );
+    const app = await startPaymentSpyApp({}, { renderer, themes: unreachable });
     try {
       const put = await putTheme(app, THEME);
       assert.equal(put.status, 503);
       assert.equal(put.headers.get('retry-after'), '2');
       assert.equal(((await put.json()) as { error: { code: string } }).error.code, 'theme_store_unavailable');
-      const before = gateCalls;
+      const before = app.paidCalls;
       const pdf = await postJson(`${app.url}/v1/invoice.pdf`, {
         ...EXAMPLE_INVOICE,
         theme: `sha256:${'3'.repeat(64)}`,
       });
       assert.equal(pdf.status, 503);
       assert.equal(((await pdf.json()) as { error: { code: string } }).error.code, 'theme_store_unavailable');
-      assert.equal(gateCalls, before, 'the paid call never saw it');
+      assert.equal(app.paidCalls, before, 'the paid call never saw it');
       assert.equal(
         (await postJson(`${app.url}/v1/invoice.pdf`, EXAMPLE_INVOICE)).status,
         402,
         'an invoice without a theme id does not need the store',
       );
-      assert.equal(gateCalls, before + 1);
+      assert.equal(app.paidCalls, before + 1);
     } finally {
       await app.close();
     }
@@ -241,7 +206,7 @@ describe('PUT /v1/themes', () => {
       assert.equal(stored.isError, undefined);
       const { id } = stored.structuredContent as { id: string };
       assert.match(id, /^sha256:[0-9a-f]{64}$/);
-      const before = gateCalls;
+      const before = priced.paidCalls;
       const unknown = await client.callTool({
         name: 'v1_invoice_pdf',
         arguments: { ...EXAMPLE_INVOICE, theme: `sha256:${'2'.repeat(64)}` },
@@ -254,9 +219,9 @@ describe('PUT /v1/themes', () => {
         error.issues.map(({ path, code }) => ({ path, code })),
         [{ path: 'theme', code: 'unknown_theme' }],
       );
-      assert.equal(gateCalls, before, 'the paid call never saw it');
+      assert.equal(priced.paidCalls, before, 'the paid call never saw it');
       await client.callTool({ name: 'v1_invoice_pdf', arguments: { ...EXAMPLE_INVOICE, theme: id } });
-      assert.equal(gateCalls, before + 1, 'a known id goes on to payment');
+      assert.equal(priced.paidCalls, before + 1, 'a known id goes on to payment');
     } finally {
       await client.close();
     }

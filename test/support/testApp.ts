@@ -4,6 +4,7 @@ import { createApp, type AppDependencies } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createHttpServer } from '../../src/http/httpServer.js';
+import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer } from '../../src/render/renderer.js';
 
 export interface TestApp {
@@ -53,6 +54,47 @@ export async function startRenderingApp(env: Record<string, string> = {}): Promi
     await renderer.close();
     throw error;
   }
+}
+
+/** A test app whose paid routes reach a spy instead of the paid call; `paidCalls` counts what reached it. */
+export interface PaymentSpyApp extends TestApp {
+  readonly paidCalls: number;
+}
+
+/**
+ * startTestApp with a spy in place of the paid call (named as one: it checks nothing): it counts
+ * the calls that reached payment and answers 402. For tests that a request is refused before
+ * payment (the count stays) or goes on to it (the count grows).
+ */
+export async function startPaymentSpyApp(
+  env: Record<string, string> = {},
+  deps: Partial<AppDependencies> = {},
+): Promise<PaymentSpyApp> {
+  let calls = 0;
+  const spy: PaidCall = async () => {
+    calls++;
+    return {
+      kind: 'answered',
+      answer: {
+        status: 402,
+        body: { error: { code: 'spy_reached_payment', message: 'The spy in place of the paid call was reached.' } },
+      },
+    };
+  };
+  const app = await startTestApp(env, {
+    ...deps,
+    payment: {
+      terms: { scheme: 'exact', network: 'eip155:8453', asset: '0x0', payTo: '0x0' },
+      call: spy,
+      offers: () => [],
+    },
+  });
+  return {
+    ...app,
+    get paidCalls() {
+      return calls;
+    },
+  };
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {

@@ -122,7 +122,7 @@ export function studioPage(nonce: string): string {
 </div>
 <p id="font-status" class="status" role="status"></p>
 <ul id="font-list"></ul>
-<p class="hint">Name an uploaded family in your CSS, e.g. <code>font-family: "Family", sans-serif;</code> The service writes its @font-face rule.</p>
+<p class="hint">An uploaded font prints through the invoice's theme, in the use picked for it: the service writes its @font-face rule and sets <code>--font-face</code> (text) and <code>--font-heading</code> (headings), which the base stylesheet uses; write <code>font-family: var(--font-face)</code> in your CSS to use it elsewhere.</p>
 </section>
 <section class="panel save" aria-labelledby="save-title">
 <h2 id="save-title">Save</h2>
