@@ -27,3 +27,15 @@ test('removes what dead processes left behind, keeps what live ones use', () => 
   scratch.close();
   assert.equal(existsSync(scratch.path), false);
 });
+
+test('remove() deletes a browser profile in the background, without blocking the caller', async () => {
+  const scratch = openScratchDir(root);
+  const profile = scratch.profile();
+  mkdirSync(join(profile, 'Default', 'Cache'), { recursive: true });
+  scratch.remove(profile);
+  // Returned before the delete ran; it finishes on libuv's thread pool within a few turns.
+  assert.equal(existsSync(profile), true, 'remove() returns before the files are gone');
+  for (let turn = 0; turn < 100 && existsSync(profile); turn++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(existsSync(profile), false);
+  scratch.close();
+});

@@ -118,7 +118,7 @@ export const VerifactuFieldsSchema = v.strictObject(
     environment: v.optional(
       code(
         ['production', 'test'],
-        'AEAT host the QR names: production, or test (prewww2.aeat.es). Default: the server’s VERIFACTU_ENVIRONMENT.',
+        'AEAT host the QR names: production, or test (prewww2.aeat.es). Default: production.',
       ),
     ),
     record: v.optional(
