@@ -2,6 +2,7 @@ import Handlebars from 'handlebars';
 import { parse } from 'parse5';
 import { InputRejected } from '../errors.js';
 import type { TemplatePackage } from '../invoice/templatePackage.js';
+import { budgetedPage, budgetedPartial } from './fillBudget.js';
 
 /**
  * The page a customer's design prints from: a content security policy that lets nothing load or run
@@ -19,11 +20,13 @@ export const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly:
  * Compiles a complete, checked package (checkPackage.ts) on a Handlebars instance of its own: its
  * partials, and its page with the CSP inserted right after the <head> start tag. Handlebars compiles
  * lazily, so the caller fills it once (the content contract does) before any paid page needs it.
+ * Each fill is on a budget of iterations, partial calls and output (fillBudget.ts).
  */
 export function compilePackagePage<T>(complete: Required<TemplatePackage>): HandlebarsTemplateDelegate<T> {
   const hb = Handlebars.create();
-  for (const [name, source] of Object.entries(complete.partials)) hb.registerPartial(name, compiledPartial(source));
-  return hb.compile<T>(withCsp(complete.html), COMPILE_OPTIONS);
+  for (const [name, source] of Object.entries(complete.partials))
+    hb.registerPartial(name, budgetedPartial(compiledPartial(source)));
+  return budgetedPage(hb, hb.compile<T>(withCsp(complete.html), COMPILE_OPTIONS));
 }
 
 /**

@@ -7,6 +7,7 @@ import { buildInvoiceView } from '../../render/viewModel.js';
 import type { InvoiceView } from '../../render/invoiceView.js';
 import { checkFilledPage } from '../checkMarkup.js';
 import { compilePackagePage, DESIGN_CSP } from '../../render/designPage.js';
+import { FillTooLarge } from '../../render/fillBudget.js';
 import type { TemplatePackage } from '../../invoice/templatePackage.js';
 import { issueAt, type TemplateFile, type TemplateIssue } from '../templateIssue.js';
 import { collapsed, factsOf, missingFacts } from '../../render/contractFacts.js';
@@ -97,6 +98,7 @@ export function checkContract(
  * the package's own file that has the name at that place.
  */
 function fillIssue(error: unknown, own: readonly [TemplateFile, string][]): TemplateIssue {
+  if (error instanceof FillTooLarge) return issueAt(own[0]?.[0] ?? 'html', 'fill_too_large', error.message);
   const { message, lineNumber, column } = error as { message?: string; lineNumber?: number; column?: number };
   const text = String(message ?? error).replace(/ - \d+:\d+$/, '');
   const name = /^"([^"]+)" not defined/.exec(text)?.[1];
