@@ -22,7 +22,7 @@ export interface EnvelopeLayout {
   addressHeight: number;
   /** Lines the address zone holds (at the 4.1 mm line of styles/envelope.css). */
   maxLines: number;
-  /** Fold marks (from the top) and the hole-punch mark, drawn at the text's left edge (16 mm). */
+  /** Fold marks (from the top) and the hole-punch mark, drawn in page 1's left margin (src/render/envelopeView.ts). */
   folds: number[];
   hole: number | null;
 }

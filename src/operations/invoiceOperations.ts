@@ -4,8 +4,7 @@ import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
-import { InvoiceSchema } from '../invoice/schema.js';
+import { InvoiceWithVerifactuSchema, prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { Operation, PdfRenderer } from './operation.js';
@@ -16,7 +15,8 @@ export const renderingUnavailable = (): AppError =>
   new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = {
-  schema: InvoiceSchema,
+  // Published with the optional `verifactu` object; parse validates (the invoice with InvoiceSchema).
+  schema: InvoiceWithVerifactuSchema,
   example: EXAMPLE_INVOICE,
   moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE },
   // A `verifactu` object (Spain) is checked with AEAT's codes and prints the QR tributario.

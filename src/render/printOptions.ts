@@ -16,7 +16,7 @@ export const PAGE_MARGINS = { top: '14mm', right: '16mm', bottom: '10mm', left: 
 export type PrintParams = Omit<Protocol.Page.PrintToPDFRequest, 'transferMode'>;
 
 const MM_PER_INCH = 25.4;
-const PAPER_MM: Record<PaperFormat, { width: number; height: number }> = {
+export const PAPER_MM: Record<PaperFormat, { width: number; height: number }> = {
   A4: { width: 210, height: 297 },
   Letter: { width: 215.9, height: 279.4 },
 };

@@ -78,3 +78,35 @@ test('the record: generated at the call, chained, its huella the one the reader 
   });
   assert.match(await soap.text(), /^<\?xml[^>]*>\n<soapenv:Envelope /);
 });
+
+test('the published invoice.pdf and validate request schemas list the verifactu object, with its description', async () => {
+  const response = await fetch(`${priced.url}/openapi.json`);
+  assert.equal(response.status, 200);
+  type Field = { description?: string; properties?: Record<string, Field>; additionalProperties?: boolean };
+  const document = (await response.json()) as {
+    paths: Record<string, { post: { requestBody: { content: { 'application/json': { schema: Field } } } } }>;
+  };
+  for (const path of ['/v1/invoice.pdf', '/v1/invoice/validate']) {
+    const schema = document.paths[path]!.post.requestBody.content['application/json'].schema;
+    const verifactu = schema.properties?.verifactu;
+    assert.ok(verifactu, `${path}: verifactu listed`);
+    assert.match(verifactu.description ?? '', /VERI\*FACTU.*QR tributario/, path);
+    for (const field of ['invoice_type', 'mode', 'previous', 'vat_groups'])
+      assert.ok(verifactu.properties?.[field], `${path}: verifactu.${field}`);
+    assert.equal(verifactu.additionalProperties, false, `${path}: verifactu is closed`);
+    assert.ok(schema.properties?.seller && schema.properties.line_items, `${path}: the invoice's fields stay`);
+  }
+  // What is accepted did not change: the object is checked as before, an unknown key in it refused.
+  const unknownKey = await postJson(`${priced.url}/v1/invoice/validate`, {
+    ...EXAMPLE_VERIFACTU_REQUEST,
+    verifactu: { ...EXAMPLE_VERIFACTU_REQUEST.verifactu, no_such_field: 1 },
+  });
+  assert.equal(unknownKey.status, 400);
+  const body = (await unknownKey.json()) as { error: { issues: { path: string }[] } };
+  assert.deepEqual(
+    body.error.issues.map((issue) => issue.path),
+    ['verifactu.no_such_field'],
+  );
+  const accepted = await postJson(`${priced.url}/v1/invoice/validate`, EXAMPLE_VERIFACTU_REQUEST);
+  assert.equal(accepted.status, 200);
+});

@@ -193,6 +193,19 @@ export const VerifactuFieldsSchema = v.strictObject(
   'unknown property',
 );
 
+/**
+ * The optional `verifactu` object as every route that takes it publishes it (the e-invoice routes,
+ * /v1/invoice.pdf and /v1/invoice/validate): one schema, so that MCP's tools/list names it once.
+ */
+export const VerifactuRequestField = v.optional(
+  v.pipe(
+    VerifactuFieldsSchema,
+    v.description(
+      "Spain, VERI*FACTU (docs/e-invoices-spain.md): the billing record's fields, checked with AEAT's error codes before payment. On /v1/invoice.pdf it prints AEAT's QR tributario at the top of page 1; on /v1/e-invoice/verifactu.xml it makes the RegistroAlta.",
+    ),
+  ),
+);
+
 export type VerifactuFields = v.InferOutput<typeof VerifactuFieldsSchema>;
 export type VatGroupFields = v.InferOutput<typeof VatGroupSchema>;
 export type InvoiceReference = v.InferOutput<typeof InvoiceReferenceSchema>;

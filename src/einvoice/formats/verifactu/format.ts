@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { EXAMPLE_VERIFACTU_REQUEST } from './example.js';
-import { VerifactuFieldsSchema } from './fields.js';
+import { VerifactuRequestField } from './fields.js';
 import { chainRecord, specimenRecordFile, writeRecordFile } from './recordFile.js';
 import {
   checkVerifactuObject,
@@ -41,7 +41,7 @@ export const verifactu = defineFormat({
   checks: {
     base: 'none',
     own: {
-      field: v.optional(v.pipe(VerifactuFieldsSchema, v.description('Spain: the record’s fields.'))),
+      field: VerifactuRequestField,
       check: checkVerifactuObject,
       report: {
         key: 'verifactu',

@@ -1,9 +1,23 @@
+import * as v from 'valibot';
 import { validationFailed } from '../../../errors.js';
 import type { PreparedInvoice } from '../../../invoice/prepareInvoice.js';
 import { prepareInvoice } from '../../../invoice/prepareInvoice.js';
+import { InvoiceFieldsSchema } from '../../../invoice/schema.js';
+import { VerifactuRequestField } from './fields.js';
 import { profileRulesFailed } from '../../rulesFailed.js';
 import { DEFAULT_SYSTEM } from './system.js';
 import { checkVerifactuRequest, splitVerifactu, VERIFACTU_TITLE } from './request.js';
+
+/**
+ * The body of /v1/invoice.pdf and /v1/invoice/validate as published (OpenAPI, MCP input schemas):
+ * the invoice plus the optional `verifactu` object. Documents only: prepareInvoiceWithVerifactu
+ * takes `verifactu` off and validates the rest with InvoiceSchema (its due_date rule included), so
+ * what is accepted is exactly what it was when the object was an unlisted key.
+ */
+export const InvoiceWithVerifactuSchema = v.strictObject(
+  { ...InvoiceFieldsSchema.entries, verifactu: VerifactuRequestField },
+  'unknown property',
+);
 
 /**
  * An invoice PDF for a Spanish issuer: POST /v1/invoice.pdf (and /v1/invoice/validate) with a
