@@ -110,3 +110,33 @@ test('the published invoice.pdf and validate request schemas list the verifactu 
   const accepted = await postJson(`${priced.url}/v1/invoice/validate`, EXAMPLE_VERIFACTU_REQUEST);
   assert.equal(accepted.status, 200);
 });
+
+test("MCP: v1_invoice_pdf's input lists verifactu, and field_schema gives it in full with its description", async () => {
+  const rpc = async (method: string, params?: unknown) => {
+    const response = await fetch(`${priced.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
+    });
+    const text = await response.text();
+    const data = text.startsWith('{')
+      ? text
+      : text
+          .split('\n')
+          .find((line) => line.startsWith('data:'))!
+          .slice(5);
+    return (JSON.parse(data) as { result: Record<string, unknown> }).result;
+  };
+  type Tool = { name: string; inputSchema: { properties?: Record<string, unknown> } };
+  const { tools } = (await rpc('tools/list')) as { tools: Tool[] };
+  // v1_invoice_pdf's arguments are v1_invoice_validate's (named there, to save tools/list's budget).
+  const validate = tools.find((tool) => tool.name === 'v1_invoice_validate');
+  assert.ok(validate?.inputSchema.properties?.verifactu, 'v1_invoice_validate lists verifactu');
+  const answer = (await rpc('tools/call', {
+    name: 'field_schema',
+    arguments: { tool: 'v1_invoice_pdf', field: 'verifactu' },
+  })) as { isError?: boolean; structuredContent: { schema: { description?: string; properties?: object } } };
+  assert.equal(answer.isError, undefined);
+  assert.match(answer.structuredContent.schema.description ?? '', /QR tributario/);
+  assert.ok('previous' in (answer.structuredContent.schema.properties ?? {}));
+});
