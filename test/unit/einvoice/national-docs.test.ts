@@ -11,14 +11,24 @@ const doc = ['e-invoices-national.md', 'e-invoices-pint.md']
 
 test('each profile section shows its example request as written in src/einvoice/example.ts', () => {
   for (const [profile, body] of Object.entries(EXAMPLE_PROFILE_REQUESTS)) {
-    // Italy has its own page, docs/e-invoices-italy.md (test/unit/einvoice/fatturapa-docs.test.ts).
-    if (profile === 'fatturapa') continue;
+    // Italy has its own page, docs/e-invoices-italy.md (test/unit/einvoice/fatturapa-docs.test.ts); Spain too (below).
+    if (profile === 'fatturapa' || profile === 'verifactu') continue;
     const block = new RegExp(`\`${profile}\\.json\`[^\\n]*:\\n\\n\`\`\`json\\n([\\s\\S]*?)\\n\`\`\``).exec(doc);
     assert.ok(block, `${profile}.json block`);
     assert.deepEqual(JSON.parse(block[1]!), body);
     assert.deepEqual(checkEInvoice(JSON.parse(block[1]!)).issues, [], profile);
     assert.match(doc, new RegExp(`npm run buy -- --route /v1/e-invoice/\\S+ ${profile}\\.json`));
   }
+});
+
+test("docs/e-invoices-spain.md's worked example is the verifactu profile's example request, and it passes the checks", () => {
+  const spain = readFileSync(new URL('../../../docs/e-invoices-spain.md', import.meta.url), 'utf8');
+  const block = /## A worked example[\s\S]*?```json\n([\s\S]*?)\n```/.exec(spain);
+  assert.ok(block, 'the worked example block');
+  const { profile, ...request } = EXAMPLE_PROFILE_REQUESTS.verifactu;
+  assert.equal(profile, 'verifactu');
+  assert.deepEqual(JSON.parse(block[1]!), request);
+  assert.deepEqual(checkEInvoice(EXAMPLE_PROFILE_REQUESTS.verifactu).issues, []);
 });
 
 test('the removals the page shows give the rule it names', () => {
