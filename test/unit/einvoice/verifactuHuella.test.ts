@@ -15,7 +15,7 @@ import { javaUrlEncode, qrUrl, readQrUrl } from '../../../src/einvoice/formats/v
 import { recordDate, spanishTimestamp } from '../../../src/einvoice/formats/verifactu/spanishTime.js';
 
 /**
- * AEAT's worked examples, copied from ../shared/einvoice/verifactu (hash-vectors.json: the hash
+ * AEAT's worked examples, copied from the shared folder's einvoice/verifactu (hash-vectors.json: the hash
  * document's §6.1-6.3, the signature document's R3 record, third-party pairs and two negative
  * vectors; qr-vectors.json: the QR document's example URLs) into test/fixtures/verifactu/.
  */
