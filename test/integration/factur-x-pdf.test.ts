@@ -40,7 +40,11 @@ const CASES = {
   fr: EXAMPLE_PROFILE_REQUESTS.fr,
   'stamped-modern': { ...EXAMPLE_EINVOICE, design: 'modern', stamp: 'paid' },
   // Spain: the verifactu object prints AEAT's QR tributario on the Factur-X PDF too (EN 16931 asks the due date).
-  'verifactu-qr': { ...EXAMPLE_VERIFACTU_REQUEST, due_date: '2026-12-30', payment: { iban: 'ES9121000418450200051332' } },
+  'verifactu-qr': {
+    ...EXAMPLE_VERIFACTU_REQUEST,
+    due_date: '2026-12-30',
+    payment: { iban: 'ES9121000418450200051332' },
+  },
 };
 const NOW = '2026-12-01T09:30:00.000Z';
 
@@ -267,7 +271,10 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
     ].map((match) => match[1]!);
     assert.equal(codes.length, 2, codes.join('\n'));
     assert.ok(codes.includes(record.qrUrl), codes.join('\n'));
-    assert.ok(codes.some((code) => code.startsWith('BCD\n')), 'the EPC code is printed too');
+    assert.ok(
+      codes.some((code) => code.startsWith('BCD\n')),
+      'the EPC code is printed too',
+    );
     const text = run('pdftotext', ['-f', '1', '-l', '1', '-layout', join(dir, 'verifactu-qr.pdf'), '-']);
     assert.ok(text.indexOf('QR tributario:') < text.indexOf('VERI*FACTU'), text);
     assert.ok(text.indexOf('VERI*FACTU') < text.indexOf('Ejemplo Soluciones SL'), 'above the masthead');
