@@ -29,10 +29,11 @@ export interface PreparedInvoice {
   /** The stored fonts the theme names by id, by theme field; put here by resolveStoredLook before any payment. */
   fonts?: Partial<Record<ThemeFontField, StoredFont>> | undefined;
   /**
-   * A customer's stored design, for "design": "sha256:…": the package as stored, put here by
-   * resolveDesignReference (src/templates/storedTemplates.ts) before any payment.
+   * A customer's stored design, for "design": "sha256:…": the package as stored and the stored
+   * fonts its `fonts` names (by family), put here by resolveDesignReference
+   * (src/templates/storedTemplates.ts) before any payment.
    */
-  design?: { id: string; package: TemplatePackage } | undefined;
+  design?: { id: string; package: TemplatePackage; fonts?: Record<string, StoredFont> | undefined } | undefined;
   /**
    * A code a format's printing hook puts at the top of page 1, before any payment code (Spain's
    * "QR tributario": src/einvoice/printing.ts asks the formats' hooks): the text it encodes, the
