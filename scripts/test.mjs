@@ -6,7 +6,7 @@
 //   e2e          test/e2e: a real x402 client paying on a local chain, one file at a time
 //   reliability  test/reliability (short variants; RELIABILITY_LONG=1 for the long ones), one at a time
 //   bench        test/bench: every bench of bench/ run to its end at a tiny scale (no figure checked)
-//   browser      test/browser/*.spec.ts with Playwright against Debian's Chromium, beside the bench tier
+//   browser      test/browser/*.spec.ts with Playwright against Debian's Chromium
 // At the end it lists the tests it skipped, counted by reason (a clone without ../shared skips the
 // tests on the official e-invoice artefacts, test/support/sharedFolder.ts).
 // Every other argument narrows the run to files whose path contains one of them:
@@ -136,38 +136,27 @@ function runNodeFile(file, buffered) {
   });
 }
 
-/** Runs Playwright; with `buffered`, its output is printed when it ends. Resolves to its exit code. */
-function runPlaywright(files, buffered) {
-  return new Promise((resolve) => {
-    // Playwright's global set-up starts the app on 127.0.0.1 and stops it again (playwright.config.ts).
-    const child = spawn(
-      process.execPath,
-      [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? files : [])],
-      { cwd: root, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', timeout: 15 * 60_000 },
-    );
-    const chunks = [];
-    child.stdout?.on('data', (chunk) => chunks.push(chunk));
-    child.stderr?.on('data', (chunk) => chunks.push(chunk));
-    child.on('close', (code) => {
-      if (buffered) process.stdout.write(Buffer.concat(chunks));
-      resolve(code);
-    });
-  });
-}
-
-/** Runs a tier's files; `beside` (another tier runs at the same time) buffers each file's output. */
-async function runTier(tier, files, beside) {
+async function runTier(tier, files) {
   const tierStart = performance.now();
   process.stderr.write(
-    `[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}${beside ? ', beside another tier' : ''}...\n`,
+    `[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}...\n`,
   );
   if (tier === 'browser') {
-    const code = await runPlaywright(files, beside);
+    // Playwright's global set-up starts the app on 127.0.0.1 and stops it again (playwright.config.ts).
+    const playwright = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? files : [])],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        timeout: 15 * 60_000,
+      },
+    );
     results.push({
       tier,
       file: filters.length ? files.join(' ') : 'test/browser (playwright)',
       ms: performance.now() - tierStart,
-      ok: code === 0,
+      ok: playwright.status === 0,
     });
   } else {
     const queue = [...files];
@@ -175,32 +164,15 @@ async function runTier(tier, files, beside) {
     await Promise.all(
       Array.from({ length: parallel }, async () => {
         for (let file = queue.shift(); file !== undefined; file = queue.shift())
-          results.push({ tier, ...(await runNodeFile(file, parallel > 1 || beside)) });
+          results.push({ tier, ...(await runNodeFile(file, parallel > 1)) });
       }),
     );
   }
   return performance.now() - tierStart;
 }
 
-/**
- * Tiers run one after the other, except that the browser tier runs beside the bench tier: neither
- * checks a duration, and each leaves most of the 2 cores idle (the benches wait on Chromium and the
- * chain at a tiny scale; Playwright drives one page at a time), so together they take little more
- * than the longer of the two.
- */
-const BESIDE = { browser: 'bench' };
-const stages = [];
-for (const entry of plan) {
-  const companion = stages.find((stage) => stage.some(({ tier }) => BESIDE[entry.tier] === tier));
-  if (companion) companion.push(entry);
-  else stages.push([entry]);
-}
 const tierTimes = [];
-for (const stage of stages) {
-  const together = stage.length > 1;
-  const times = await Promise.all(stage.map(({ tier, files }) => runTier(tier, files, together)));
-  stage.forEach(({ tier }, index) => tierTimes.push([tier, times[index]]));
-}
+for (const { tier, files } of plan) tierTimes.push([tier, await runTier(tier, files)]);
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 process.stdout.write('\n[test] durations per file, slowest first:\n');
