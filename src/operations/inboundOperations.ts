@@ -29,7 +29,7 @@ type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
 /** Files of records about invoices (format.ts RecordFileReader): inspect reports them, render.pdf refuses them. */
 const RECORD_FILES = RECORD_FILE_READERS.map((reader) => reader.describe).join('; ');
 const RECORDS_READ = RECORD_FILES
-  ? ` Also read: ${RECORD_FILES}; its answer is its records instead of an invoice: each one's kind, issuer, number and date, its huella as stated and as recomputed, its link to the previous record of the same issuer in the file, and its invoice's QR verification URL (the format's docs list the fields).`
+  ? ` Also read: ${RECORD_FILES}, answered with its records instead of an invoice: each huella as stated and recomputed, each link of its chain, each invoice's QR URL.`
   : '';
 
 /** Our own CII of the e-invoice example, as the text the JSON form's `xml` takes (a Buffer would serialize as {type, data}). */
