@@ -11,6 +11,7 @@ import {
   VerifactuReportSchema,
   type CheckedVerifactu,
 } from './request.js';
+import { printVerifactu } from './printing.js';
 import { SYSTEM_SETTINGS } from './system.js';
 import { SUMINISTRO_INFORMACION } from './writer.js';
 
@@ -74,6 +75,12 @@ export const verifactu = defineFormat({
   },
   // A record message is no invoice: inspect reports its records (huellas, chain, QR URLs); render.pdf refuses it.
   records: VERIFACTU_RECORD_FILES,
+  // POST /v1/invoice.pdf (and factur-x.pdf) with a `verifactu` object: the QR tributario and the equivalence surcharge.
+  printing: {
+    summary:
+      "AEAT's QR tributario of the invoice's record at the top of page 1 (VERI*FACTU below it), each equivalence surcharge as a row of its own, counted in the total",
+    print: printVerifactu,
+  },
   docs: {
     whatYouGet:
       "Spain's VERI*FACTU billing record (RegistroAlta or RegistroAnulacion) with its huella, checked with AEAT's error codes; docs/e-invoices-spain.md",
