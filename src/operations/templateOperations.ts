@@ -25,6 +25,7 @@ import {
 } from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { LookStores } from './lookResolvers.js';
+import { loadPackageFonts } from '../templates/packageFonts.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {
@@ -57,6 +58,21 @@ function parsePreview(body: unknown): PreviewInput {
   const invalid = examineForPreview(pkg, prepared);
   if (invalid.length > 0) throw templateInvalid(invalid);
   return { prepared, design: pkg };
+}
+
+/** The previewed invoice with its design: a stored one looked up, or the inline package with its fonts. */
+async function withPreviewedDesign(
+  stores: LookStores,
+  prepared: PreparedInvoice,
+  design: TemplatePackage | string,
+): Promise<PreparedInvoice> {
+  if (typeof design === 'string')
+    return resolveDesignReference(stores.templates, stores.fonts, {
+      ...prepared,
+      invoice: { ...prepared.invoice, design },
+    });
+  const fonts = await loadPackageFonts(stores.fonts, design, (family) => `design.fonts.${family}`);
+  return { ...prepared, design: { id: templateId(design), package: design, fonts } };
 }
 
 /**
@@ -92,6 +108,8 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
     handle: async (pkg) => {
       if (!store) throw new Error('v1_templates_put has no template store');
+      // Every font the package names must be stored: 400 at fonts.<family> otherwise, nothing stored.
+      await loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`);
       return { body: await putTemplate(store, pkg) };
     },
   };
@@ -170,11 +188,10 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
         if (!(error instanceof InputRejected)) throw error;
         throw validationFailed((error.issues ?? []).map((issue) => ({ ...issue, path: `invoice.${issue.path}` })));
       });
-      const withDesign =
-        typeof design === 'string'
-          ? await resolveDesignReference(store, { ...looked, invoice: { ...looked.invoice, design } })
-          : { ...looked, design: { id: templateId(design), package: design } };
-      const { pdf, pages } = await renderer.renderPdf(withDesign, { signal, preview: true });
+      const { pdf, pages } = await renderer.renderPdf(await withPreviewedDesign(stores, looked, design), {
+        signal,
+        preview: true,
+      });
       return {
         contentType: 'application/pdf',
         headers: { 'Content-Disposition': 'inline; filename="preview.pdf"', 'X-Page-Count': String(pages) },
