@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { Issue } from '../../errors.js';
-import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import type { PageTopCode, PreparedInvoice, Surcharge } from '../../invoice/prepareInvoice.js';
 import type { EInvoiceDocument } from '../document.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
@@ -61,6 +61,30 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   // — Printing —
   /** A code a printed copy of its documents must carry (FA(3): the KSeF verification QR, KOD I). */
   verificationCode?: VerificationCodeHook;
+  /** What its request object adds to the invoice PDFs under any profile (VERI*FACTU: the QR tributario, the equivalence surcharge). */
+  printing?: PrintingHook;
+}
+
+/**
+ * How a format's own request object (checks.own.field, named after its id) prints on the invoice
+ * PDFs of every profile: POST /v1/invoice.pdf and its validate, and /v1/e-invoice/factur-x.pdf
+ * (src/einvoice/printing.ts asks every format's hook; the generic code knows none). The object is
+ * parsed with its schema (issues at `<id>.…`, with the invoice's), then handed to `print`.
+ */
+export interface PrintingHook {
+  /** What it prints, in words for the routes' descriptions (OpenAPI, MCP). */
+  summary: string;
+  /**
+   * What the page prints for the invoice with the parsed object, as of the request's moment `at`.
+   * A request the format refuses is an InputRejected naming the field: a 400 before any payment.
+   */
+  print(prepared: PreparedInvoice, object: unknown, at: Date): PrintedAdditions;
+}
+
+/** What a printing hook adds to the page: a code at the top of page 1, and surcharges on top of VAT (each a row, counted in the total). */
+export interface PrintedAdditions {
+  pageTopCode?: PageTopCode;
+  surcharges?: readonly Surcharge[];
 }
 
 /** A format's lines in the docs. */

@@ -10,6 +10,7 @@ import {
   VerifactuReportSchema,
   type CheckedVerifactu,
 } from './request.js';
+import { printVerifactu } from './printing.js';
 import { SYSTEM_SETTINGS } from './system.js';
 import { SUMINISTRO_INFORMACION } from './writer.js';
 
@@ -70,6 +71,12 @@ export const verifactu = defineFormat({
     chain: chainRecord,
     // AEAT's message has no test flag: the specimen note is the DescripcionOperacion (outside the huella).
     specimen: (_checked, written) => specimenRecordFile(written),
+  },
+  // POST /v1/invoice.pdf (and factur-x.pdf) with a `verifactu` object: the QR tributario and the equivalence surcharge.
+  printing: {
+    summary:
+      "AEAT's QR tributario of the invoice's record at the top of page 1 (VERI*FACTU below it), each equivalence surcharge as a row of its own, counted in the total",
+    print: printVerifactu,
   },
   docs: {
     whatYouGet:
