@@ -14,8 +14,11 @@ import {
   putTemplate,
   resolveDesignReference,
   TEMPLATE_TTL_SECONDS,
+  templateIncomplete,
   templateInvalid,
 } from '../templates/storedTemplates.js';
+import { checkSeenContract } from '../templates/contract/seenContract.js';
+import type { TemplateIssue } from '../templates/templateIssue.js';
 import {
   isTemplateRef,
   storedForm,
@@ -44,6 +47,9 @@ const PreviewSchema = v.strictObject(
 );
 type PreviewInput = { prepared: PreparedInvoice; design: TemplatePackage | string };
 
+/** A package and the report of the checks the compute pool ran on it (checkPackage.ts). */
+type ExaminedPackage = { pkg: TemplatePackage; invalid: TemplateIssue[]; incomplete: TemplateIssue[] };
+
 /**
  * A preview's body: an inline package is checked as PUT checks its files and filled with this one
  * invoice (not the 12 reference invoices: checkPackage.ts examineForPreview); this invoice's facts
@@ -59,12 +65,20 @@ function parsePreview(body: unknown): PreviewInput {
   return { prepared, design: pkg };
 }
 
+/** The contract's look at the laid-out pages (seenContract.ts): what the text's check cannot see. */
+function lookAtFacts(renderer: PdfRenderer | undefined, pkg: TemplatePackage): Promise<TemplateIssue[]> {
+  const look = renderer?.designUnseenFacts?.bind(renderer);
+  if (!look) throw renderingUnavailable();
+  return checkSeenContract(look, pkg);
+}
+
 /**
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
  * preview, and PUT/GET of stored packages. All free; PUT is the one MCP tool (v1_templates_put).
  */
 export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
   const store = stores.templates;
+  const hiddenFacts = (pkg: TemplatePackage) => lookAtFacts(renderer, pkg);
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
@@ -92,6 +106,8 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
     handle: async (pkg) => {
       if (!store) throw new Error('v1_templates_put has no template store');
+      const hidden = await hiddenFacts(pkg);
+      if (hidden.length > 0) throw templateIncomplete(hidden);
       return { body: await putTemplate(store, pkg) };
     },
   };
@@ -114,7 +130,7 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
   };
 
-  const check: Operation<TemplatePackage> = {
+  const check: Operation<ExaminedPackage> = {
     method: 'POST',
     path: '/v1/templates/check',
     operationId: 'v1_templates_check',
@@ -125,13 +141,17 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     request: {
       schema: TemplatePackageSchema,
       example: EXAMPLE_PACKAGE,
-      parse: (body) => storedForm(parseOrReject(TemplatePackageSchema, body)),
+      // The text's checks on the compute pool; the look at the laid-out pages (handle) when they pass.
+      parse: (body) => {
+        const pkg = storedForm(parseOrReject(TemplatePackageSchema, body));
+        return { pkg, ...examinePackage(pkg) };
+      },
     },
     response: { contentType: 'application/json', description: 'The report.' },
-    compute: (pkg) => {
-      const { invalid, incomplete } = examinePackage(pkg);
+    handle: async ({ pkg, invalid, incomplete }) => {
       const issues = [...invalid, ...incomplete];
-      return { ok: issues.length === 0, id: templateId(pkg), issues };
+      if (issues.length === 0) issues.push(...(await hiddenFacts(pkg)));
+      return { body: { ok: issues.length === 0, id: templateId(pkg), issues } };
     },
   };
 
