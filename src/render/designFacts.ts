@@ -28,7 +28,7 @@ export async function designUnseenFacts(
     const restore = await layOutAsPrinted(session, paper);
     try {
       await layOutHtml(pooled.printable, templates.designPage(view, design, true));
-      found.push(await unseenFacts(session, view, pageAreaPx(paper).width));
+      found.push(await unseenFacts(session, view, pageAreaPx(paper).width, { hitTest: true }));
     } finally {
       await restore();
     }

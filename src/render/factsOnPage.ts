@@ -36,7 +36,7 @@ const PX_PER_MM = 96 / 25.4;
  * The page's function: (facts, pageWidth px, minFontPx, minOpacity, minContrast, minQrPx) →
  * [[index, reason], ...]. Written as page JavaScript (it runs in Chromium, not in Node).
  */
-const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, minQrPx) => {
+const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, minQrPx, hitTest) => {
   const SKIP = new Set(['HEAD', 'STYLE', 'SCRIPT', 'TEMPLATE', 'TITLE', 'NOSCRIPT']);
   const nodes = [], starts = [], paths = new Map();
   let text = '';
@@ -64,10 +64,10 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
 
   const styles = new Map();
   const style = (el) => { let s = styles.get(el); if (!s) styles.set(el, (s = getComputedStyle(el))); return s; };
-  const probe = document.createElement('canvas').getContext('2d');
+  let probe;
   const rgba = (colour) => {
     let m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(colour);
-    if (!m && probe) { probe.fillStyle = '#000'; probe.fillStyle = colour; const c = probe.fillStyle;
+    if (!m && (probe ??= document.createElement('canvas').getContext('2d'))) { probe.fillStyle = '#000'; probe.fillStyle = colour; const c = probe.fillStyle;
       m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(c);
       if (m) return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16), 1];
       m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(c); }
@@ -164,6 +164,18 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
     }
     return contrast([255, 255, 255], ink) < minContrast ? 'same_colour_as_background' : '';
   };
+  // Without hit tests: the background is the first of the element and its ancestors that paints one.
+  const grounds = new Map();
+  const ground = (el) => {
+    if (!el || el.nodeType !== 1) return [255, 255, 255, 1];
+    let found = grounds.get(el);
+    if (found === undefined) { const paint = painted(el); grounds.set(el, (found = paint === 'image' ? null : paint || ground(el.parentElement))); }
+    return found;
+  };
+  const onAncestors = (el) => {
+    const under = ground(el), ink = rgba(style(el).webkitTextFillColor || style(el).color);
+    return under && contrast(under, ink) < minContrast ? 'same_colour_as_background' : '';
+  };
   const nodeReasons = new Map();
   const nodeReason = (node) => {
     let reason = nodeReasons.get(node);
@@ -178,6 +190,7 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
       else if (box.height < minPx) reason = 'too_small';
       else if (box.right <= 0 || box.bottom <= 0 || box.left >= pageWidth) reason = 'off_page';
       else if (outside(box, clipOf(el))) reason = 'clipped';
+      else if (!hitTest) reason = onAncestors(el);
       else {
         const ink = rgba(style(el).webkitTextFillColor || style(el).color);
         const y = box.top + (box.bottom - box.top) / 2;
@@ -237,8 +250,8 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
 }`;
 
 /** The evaluation's expression for these facts on a page `pageWidthPx` wide. */
-export function seeFactsExpression(facts: readonly PageFact[], pageWidthPx: number): string {
-  const args = [facts, pageWidthPx, MIN_FONT_PT * PX_PER_PT, MIN_OPACITY, MIN_CONTRAST, MIN_QR_MM * PX_PER_MM];
+export function seeFactsExpression(facts: readonly PageFact[], pageWidthPx: number, hitTest: boolean): string {
+  const args = [facts, pageWidthPx, MIN_FONT_PT * PX_PER_PT, MIN_OPACITY, MIN_CONTRAST, MIN_QR_MM * PX_PER_MM, hitTest];
   return `(${SEE_FACTS})(...${JSON.stringify(args)})`;
 }
 

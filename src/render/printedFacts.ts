@@ -18,13 +18,18 @@ export interface UnseenFact {
 }
 
 /** The facts of the view that the laid-out page does not show. */
-export async function unseenFacts(session: CDPSession, view: InvoiceView, pageWidthPx: number): Promise<UnseenFact[]> {
+export async function unseenFacts(
+  session: CDPSession,
+  view: InvoiceView,
+  pageWidthPx: number,
+  { hitTest = false }: { hitTest?: boolean } = {},
+): Promise<UnseenFact[]> {
   const facts = factsOf(view);
   const asked: PageFact[] = facts.map((fact) =>
     fact.drawing !== undefined ? { drawing: fact.drawing } : { text: collapsed(fact.text!) },
   );
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: seeFactsExpression(asked, pageWidthPx),
+    expression: seeFactsExpression(asked, pageWidthPx, hitTest),
     returnByValue: true,
   });
   if (exceptionDetails)

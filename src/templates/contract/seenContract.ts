@@ -16,6 +16,8 @@ type LookAtFacts = (invoices: readonly PreparedInvoice[]) => Promise<UnseenFact[
 
 const REPORTS_KEPT = 64;
 const reports = new Map<string, TemplateIssue[]>();
+/** Looks under way by id: the same package checked again meanwhile (a check, then its PUT) waits for the one look. */
+const looking = new Map<string, Promise<TemplateIssue[]>>();
 
 let prepared: { id: string; prepared: PreparedInvoice }[] | undefined;
 const references = () =>
@@ -30,6 +32,14 @@ export async function checkSeenContract(look: LookAtFacts, pkg: TemplatePackage)
     reports.set(id, kept);
     return kept;
   }
+  const pending = looking.get(id);
+  if (pending) return pending;
+  const under = lookAt(look, pkg, id).finally(() => looking.delete(id));
+  looking.set(id, under);
+  return under;
+}
+
+async function lookAt(look: LookAtFacts, pkg: TemplatePackage, id: string): Promise<TemplateIssue[]> {
   const invoices = references();
   const found = await look(invoices.map((reference) => ({ ...reference.prepared, design: { id, package: pkg } })));
   const issues: TemplateIssue[] = [];
