@@ -73,6 +73,8 @@ export interface AppService {
   routes: readonly PricedOperation[];
   /** Ends what would keep a draining server open forever: the preview's event streams. */
   endStreams(): void;
+  /** Starts the compute workers; await it before listening (ComputePool.warm). */
+  warm(): Promise<void>;
   /**
    * Stops the compute workers (and, in service.ts, the Redis clients). Only after the server has
    * closed: a body still queued for the pool or being parsed on it would otherwise fail (main.ts).
@@ -194,6 +196,9 @@ export function createApp(deps: AppDependencies): AppService {
     app,
     routes,
     endStreams: () => preview?.close(),
+    warm: async () => {
+      await pool?.warm();
+    },
     close: async () => {
       preview?.close();
       await pool?.close();

@@ -51,6 +51,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
+  // The first request must not wait for the compute workers' start-up.
+  await service.warm();
   // Bounded header size, header, request and keep-alive times, enforced within 1 s (httpServer.ts).
   const server = createHttpServer(service.app.callback());
   server.listen(config.PORT, config.HOST, () => {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, errorFromData } from '../errors.js';
-import type { Job, JobResult } from './messages.js';
+import { WORKER_READY, type Job, type JobResult } from './messages.js';
 
 export interface ComputePool {
   /**
@@ -8,6 +8,13 @@ export interface ComputePool {
    * (errors.ts). `high` jobs are dispatched before any `normal` one waiting.
    */
   run(input: unknown, priority?: 'high' | 'normal'): Promise<unknown>;
+  /**
+   * Starts the shared workers now instead of on first use, and resolves once each has loaded its
+   * job module (rejects if one fails to). A server that awaits it before listening answers its
+   * first request without waiting for a worker's start-up: 2-3 s of CPU under tsx, which on a busy
+   * machine took the first request of a test past its 10 s timeout.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,7 +51,13 @@ type Queued = {
   reject: (error: unknown) => void;
 };
 /** A `paid` slot takes `high` jobs only and runs at the process's own priority; the others take any job, at the lowest. */
-type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined; paid: boolean };
+type Slot = {
+  worker: Worker;
+  job: (Queued & { id: number }) | undefined;
+  paid: boolean;
+  /** Settles when the worker has loaded its job module (WORKER_READY) or failed to. */
+  loaded: Promise<void>;
+};
 
 /**
  * Worker threads for CPU work that grows with the request (parsing, validation, totals, rule
@@ -57,7 +70,7 @@ type Slot = { worker: Worker; job: (Queued & { id: number }) | undefined; paid: 
  * jobs only: a paid body never waits behind a free job, which at the lowest priority can take many
  * times its 3–25 ms while Chromium and the event loop have the cores (a priority inversion that
  * put a paid request's p50 at 1.94× its quiet baseline under a flood); and a flood never fills its
- * queue. Workers start on first use, keep the process alive only while they have a job, and are
+ * queue. Workers start on first use (or warm()), keep the process alive only while they have a job, and are
  * replaced if one dies (its job fails with a plain Error: a logged internal_error). The pool knows
  * no operation: its job module does.
  */
@@ -77,12 +90,22 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
   };
 
   const spawn = (paid: boolean) => {
-    const slot: Slot = {
-      worker: newWorker({ jobModule: options.jobModule.href, lowPriority: !paid }),
-      job: undefined,
-      paid,
-    };
-    slot.worker.on('message', (message: JobResult) => {
+    const worker = newWorker({ jobModule: options.jobModule.href, lowPriority: !paid });
+    let markLoaded = () => {};
+    let markFailed = (_error: unknown) => {};
+    const loaded = new Promise<void>((resolve, reject) => {
+      markLoaded = resolve;
+      markFailed = reject;
+    });
+    // Only warm() waits on it; a failure is otherwise the job's (fail below), not an unhandled rejection.
+    loaded.catch(() => {});
+    const slot: Slot = { worker, job: undefined, paid, loaded };
+    slot.worker.on('message', (message: JobResult | typeof WORKER_READY) => {
+      if (message === WORKER_READY) {
+        markLoaded();
+        if (!slot.job) slot.worker.unref();
+        return;
+      }
       const job = finish(slot);
       slot.worker.unref();
       if (job && job.id === message.id) {
@@ -92,6 +115,7 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
       dispatch();
     });
     const fail = (error: unknown) => {
+      markFailed(error);
       const index = slots.indexOf(slot);
       if (index < 0) return;
       slots.splice(index, 1);
@@ -100,9 +124,8 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     };
     slot.worker.on('error', fail);
     slot.worker.on('exit', (code) => fail(new Error(`compute worker exited with ${code}`)));
-    // Idle workers don't keep the process alive; busy ones do, until their answers are in. (After
-    // the listeners: adding a 'message' listener refs the worker again.)
-    slot.worker.unref();
+    // Idle workers don't keep the process alive; busy or loading ones do, until their answers are in
+    // or they are loaded. (A 'message' listener refs the worker: unref after adding it.)
     // The paid slot first, so that dispatch gives a high job to it and leaves the shared workers to free ones.
     if (paid) slots.unshift(slot);
     else slots.push(slot);
@@ -124,6 +147,11 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
   }
 
   return {
+    async warm() {
+      if (closed) return;
+      dispatch();
+      await Promise.all(slots.filter((slot) => !slot.paid).map((slot) => slot.loaded));
+    },
     run(input, priority = 'normal') {
       if (closed) return Promise.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
       if (inFlight[priority] >= options.threads * options.maxQueued) {

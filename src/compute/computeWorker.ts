@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorToData } from '../errors.js';
 import { lowerThisThreadsPriority } from './lowestPriority.js';
 import type { WorkerData } from './computePool.js';
-import type { Job, JobModule, JobResult } from './messages.js';
+import { WORKER_READY, type Job, type JobModule, type JobResult } from './messages.js';
 
 /**
  * A compute worker (computePool.ts): runs its job module's `runJob` (the module named by the pool's
@@ -11,8 +11,12 @@ import type { Job, JobModule, JobResult } from './messages.js';
  * Only plain data crosses the thread: the result, or the error as data (errors.ts).
  */
 const { jobModule, lowPriority } = workerData as WorkerData;
-if (lowPriority) lowerThisThreadsPriority();
+// The job module is loaded before the priority drops: loading it is the pool's start-up, which a
+// request may be waiting on (seconds of CPU under tsx), not free work; at nice 19 on a busy
+// machine it took 12-16 s where it takes 2-3 s at the process's own priority.
 const { runJob } = (await import(jobModule)) as JobModule;
+if (lowPriority) lowerThisThreadsPriority();
+parentPort!.postMessage(WORKER_READY);
 
 parentPort!.on('message', (job: Job) => {
   let message: JobResult;

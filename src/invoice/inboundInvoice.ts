@@ -195,6 +195,35 @@ export interface InboundInvoice {
   ownTotals?: TotalsComparison;
   /** Terms whose legal name in the document's own language matters (FA(3): its kind, Adnotacje, rate codes). */
   legalTerms?: LegalTerm[];
+  /**
+   * Data a format attaches in a structure of its own (FA(3): Zalacznik), printed as laid out there;
+   * its values stay in `otherValues` too (inspect answers them), and the page's "Further details"
+   * leaves out those under `element`.
+   */
+  dataBlocks?: { element: string; blocks: InDataBlock[] };
+}
+
+/** One block of attached data (FA(3) Zalacznik/BlokDanych): a heading, key-value pairs, paragraphs, tables. */
+export interface InDataBlock {
+  heading: string | undefined;
+  pairs: InDataPair[];
+  paragraphs: string[];
+  tables: InDataTable[];
+}
+
+export interface InDataPair {
+  key: string;
+  value: string;
+}
+
+/** A table of attached data as the document states it: its own key-value pairs, caption, columns, rows and sum row. */
+export interface InDataTable {
+  pairs: InDataPair[];
+  caption: string | undefined;
+  /** Each column's name and declared type (FA(3) Kol/@Typ: txt, date, time, int, dec). */
+  columns: { name: string; type: string | undefined }[];
+  rows: string[][];
+  sum: string[] | undefined;
 }
 
 /**

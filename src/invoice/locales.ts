@@ -6,7 +6,23 @@ import { CURRENCIES, type CurrencyCode } from './currencies.js';
  * formats (`de-CH` prints `CHF 1’234.50`). Each language has a label catalog,
  * templates/locales/<language>.json.
  */
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'ja', 'zh', 'ar', 'he', 'hi'] as const;
+export const LANGUAGES = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'pt',
+  'pl',
+  'sv',
+  'hr',
+  'ja',
+  'zh',
+  'ar',
+  'he',
+  'hi',
+] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 const RIGHT_TO_LEFT: ReadonlySet<Language> = new Set(['ar', 'he']);

@@ -28,10 +28,11 @@ export interface PreparedInvoice {
   /** The stored fonts the theme names by id, by theme field; put here by resolveStoredLook before any payment. */
   fonts?: Partial<Record<ThemeFontField, StoredFont>> | undefined;
   /**
-   * A customer's stored design, for "design": "sha256:…": the package as stored, put here by
-   * resolveDesignReference (src/templates/storedTemplates.ts) before any payment.
+   * A customer's stored design, for "design": "sha256:…": the package as stored and the stored
+   * fonts its `fonts` names (by family), put here by resolveDesignReference
+   * (src/templates/storedTemplates.ts) before any payment.
    */
-  design?: { id: string; package: TemplatePackage } | undefined;
+  design?: { id: string; package: TemplatePackage; fonts?: Record<string, StoredFont> | undefined } | undefined;
   /**
    * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
    * of the invoice's billing record, printed at the top of page 1, and whether it was issued in

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { canonicalJson, TEMPLATE_REF } from './designFields.js';
+import { canonicalJson, FONT_FAMILIES, FONT_REF, TEMPLATE_REF } from './designFields.js';
 
 /**
  * A customer's design as data (docs/templates.md): the page template, the stylesheet and overrides
@@ -23,6 +23,7 @@ const TEMPLATE_LIMITS = {
   cssBytes: 64 * 1024,
   partialBytes: 32 * 1024,
   partials: 32,
+  fonts: 8,
   packageBytes: 256 * 1024,
 } as const;
 
@@ -39,6 +40,30 @@ const PartialNameSchema = v.pipe(
   v.string(),
   v.regex(/^[a-z][a-z0-9-]{0,39}$/, 'a partial name is lower-case letters, digits and dashes'),
 );
+
+/**
+ * A family name a package gives a stored font: written into a quoted CSS string by the service
+ * (fontFace.ts SAFE_FAMILY: nothing to escape). Not an installed family (the service's fallback
+ * fonts keep their meaning), not a generic keyword, not brand-… (the names of themes' fonts).
+ */
+const RESERVED_FAMILIES = new Set([
+  ...FONT_FAMILIES.map((family) => family.toLowerCase()),
+  ...['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'math', 'emoji', 'fangsong'],
+  ...['ui-serif', 'ui-sans-serif', 'ui-monospace', 'ui-rounded', 'inherit', 'initial', 'unset', 'revert', 'default'],
+]);
+const FamilyNameSchema = v.pipe(
+  v.string(),
+  v.regex(
+    /^[A-Za-z][A-Za-z0-9 _-]{0,62}$/,
+    'a font family name is a letter, then letters, digits, spaces, _ or - (at most 63)',
+  ),
+  v.check(
+    (name) => !RESERVED_FAMILIES.has(name.toLowerCase()),
+    'is an installed or generic family name: choose a name of your own',
+  ),
+  v.check((name) => !/^brand-/i.test(name), "brand-… names are the service's (a theme's fonts): choose another"),
+);
+const FONT_ID_MESSAGE = 'must be a font id: "sha256:" and 64 lower-case hex digits, as PUT /v1/fonts answers';
 
 export const TemplatePackageSchema = v.pipe(
   v.strictObject(
@@ -61,8 +86,20 @@ export const TemplatePackageSchema = v.pipe(
           v.description('Partials by name.'),
         ),
       ),
+      fonts: v.optional(
+        v.pipe(
+          v.record(FamilyNameSchema, v.pipe(v.string(FONT_ID_MESSAGE), v.regex(FONT_REF, FONT_ID_MESSAGE))),
+          v.check(
+            (fonts) => Object.keys(fonts).length <= TEMPLATE_LIMITS.fonts,
+            `must name at most ${TEMPLATE_LIMITS.fonts} fonts`,
+          ),
+          v.description(
+            'Stored fonts by the family name the CSS uses: { "Brand Sans": "sha256:…" } (ids from PUT /v1/fonts); the service writes their @font-face rules.',
+          ),
+        ),
+      ),
     },
-    'is not a package field (data_version, html, css, partials)',
+    'is not a package field (data_version, html, css, partials, fonts)',
   ),
   v.check(
     (value) => Buffer.byteLength(canonicalJson(value)) <= TEMPLATE_LIMITS.packageBytes,

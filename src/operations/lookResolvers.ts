@@ -30,7 +30,7 @@ async function resolveLook(stores: LookStores, prepared: PreparedInvoice): Promi
   };
   const [themed, designed] = await Promise.all([
     resolveStoredLook(stores.themes, stores.fonts, prepared).catch(rejectedAs),
-    resolveDesignReference(stores.templates, prepared).catch(rejectedAs),
+    resolveDesignReference(stores.templates, stores.fonts, prepared).catch(rejectedAs),
   ]);
   if (issues.length) throw validationFailed(issues);
   return {

@@ -28,6 +28,7 @@ import {
 } from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { LookStores } from './lookResolvers.js';
+import { loadPackageFonts, type PackageFonts } from '../templates/packageFonts.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {
@@ -66,11 +67,34 @@ function parsePreview(body: unknown): PreviewInput {
 }
 
 /** The contract's look at the laid-out pages (seenContract.ts): what the text's check cannot see. */
-function lookAtFacts(renderer: PdfRenderer | undefined, pkg: TemplatePackage): Promise<TemplateIssue[]> {
+function lookAtFacts(
+  renderer: PdfRenderer | undefined,
+  pkg: TemplatePackage,
+  fonts: PackageFonts,
+): Promise<TemplateIssue[]> {
   const look = renderer?.designUnseenFacts?.bind(renderer);
   if (!look) throw renderingUnavailable();
-  return checkSeenContract(look, pkg);
+  return checkSeenContract(look, pkg, fonts);
 }
+
+/** The previewed invoice with its design: a stored one looked up, or the inline package with its fonts. */
+async function withPreviewedDesign(
+  stores: LookStores,
+  prepared: PreparedInvoice,
+  design: TemplatePackage | string,
+): Promise<PreparedInvoice> {
+  if (typeof design === 'string')
+    return resolveDesignReference(stores.templates, stores.fonts, {
+      ...prepared,
+      invoice: { ...prepared.invoice, design },
+    });
+  const fonts = await loadPackageFonts(stores.fonts, design, (family) => `design.fonts.${family}`);
+  return { ...prepared, design: { id: templateId(design), package: design, fonts } };
+}
+
+/** A font the package names that is not stored: PUT refuses it; check's report looks without it. */
+const fontsToLook = (stores: LookStores, pkg: TemplatePackage) =>
+  loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`).catch((): PackageFonts => ({}));
 
 /**
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
@@ -78,7 +102,7 @@ function lookAtFacts(renderer: PdfRenderer | undefined, pkg: TemplatePackage): P
  */
 export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
   const store = stores.templates;
-  const hiddenFacts = (pkg: TemplatePackage) => lookAtFacts(renderer, pkg);
+  const hiddenFacts = (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
@@ -106,7 +130,9 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
     handle: async (pkg) => {
       if (!store) throw new Error('v1_templates_put has no template store');
-      const hidden = await hiddenFacts(pkg);
+      // Every font the package names must be stored: 400 at fonts.<family> otherwise, nothing stored.
+      const fonts = await loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`);
+      const hidden = await hiddenFacts(pkg, fonts);
       if (hidden.length > 0) throw templateIncomplete(hidden);
       return { body: await putTemplate(store, pkg) };
     },
@@ -150,7 +176,7 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     response: { contentType: 'application/json', description: 'The report.' },
     handle: async ({ pkg, invalid, incomplete }) => {
       const issues = [...invalid, ...incomplete];
-      if (issues.length === 0) issues.push(...(await hiddenFacts(pkg)));
+      if (issues.length === 0) issues.push(...(await hiddenFacts(pkg, await fontsToLook(stores, pkg))));
       return { body: { ok: issues.length === 0, id: templateId(pkg), issues } };
     },
   };
@@ -190,11 +216,10 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
         if (!(error instanceof InputRejected)) throw error;
         throw validationFailed((error.issues ?? []).map((issue) => ({ ...issue, path: `invoice.${issue.path}` })));
       });
-      const withDesign =
-        typeof design === 'string'
-          ? await resolveDesignReference(store, { ...looked, invoice: { ...looked.invoice, design } })
-          : { ...looked, design: { id: templateId(design), package: design } };
-      const { pdf, pages } = await renderer.renderPdf(withDesign, { signal, preview: true });
+      const { pdf, pages } = await renderer.renderPdf(await withPreviewedDesign(stores, looked, design), {
+        signal,
+        preview: true,
+      });
       return {
         contentType: 'application/pdf',
         headers: { 'Content-Disposition': 'inline; filename="preview.pdf"', 'X-Page-Count': String(pages) },

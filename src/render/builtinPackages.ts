@@ -63,5 +63,6 @@ export function completePackage(pkg: TemplatePackage, root = PROJECT_ROOT): Requ
     html: pkg.html ?? classic.html,
     css: pkg.css ?? classic.css,
     partials: { ...classic.partials, ...pkg.partials },
+    fonts: pkg.fonts ?? {},
   };
 }

@@ -3,7 +3,7 @@ import type { InboundRender } from './inboundView.js';
 
 /**
  * An inbound invoice with every section of the inbound page filled (payee, references, charges,
- * line details, attachments, other values, differing totals): templates.ts fills it at start-up,
+ * line details, attachments, attached data tables, other values, differing totals): templates.ts fills it at start-up,
  * so that an error in templates/partials/inbound-*.hbs stops the service there, not at a request.
  */
 const party = (name: string, country: string): InParty => ({
@@ -116,6 +116,29 @@ const invoice: InboundInvoice = {
     { id: 'A1', description: 'Timesheet', filename: 'a.pdf', mimeCode: 'application/pdf', bytes: 10, uri: undefined },
   ],
   otherValues: [{ bt: null, path: 'ExchangedDocument/Name', value: 'Example' }],
+  dataBlocks: {
+    element: 'Zalacznik',
+    blocks: [
+      {
+        heading: 'Readings',
+        pairs: [{ key: 'Meter', value: '1' }],
+        paragraphs: ['Paragraph'],
+        tables: [
+          {
+            pairs: [{ key: 'Tariff', value: 'G11' }],
+            caption: 'Energy',
+            columns: [
+              { name: 'Zone', type: 'txt' },
+              { name: 'Date', type: 'date' },
+              { name: 'kWh', type: 'int' },
+            ],
+            rows: [['Meter 1'], ['Day', '2026-01-31', '20']],
+            sum: ['Total', '-', '20'],
+          },
+        ],
+      },
+    ],
+  },
 };
 
 export const INBOUND_WARM_UP: InboundRender = {

@@ -5,6 +5,7 @@ import type { LabelCatalogs } from './labelCatalogs.js';
 import type { InboundView, InvoiceView } from './invoiceView.js';
 import { LINES_KEPT_WITH_TOTALS, totalsRows } from './viewModel.js';
 import { inboundAllowances } from './inbound/inboundAllowances.js';
+import { inboundDataBlocks } from './inbound/inboundDataBlocks.js';
 import { inboundBanner, verificationCodeView } from './inbound/inboundBanner.js';
 import { inboundAttachments, inboundNotes, prepaidIsWithholding } from './inbound/inboundExtras.js';
 import { furtherDetails } from './inbound/furtherDetails.js';
@@ -67,6 +68,7 @@ export function buildInboundView(render: InboundRender, catalogs: LabelCatalogs)
     attachments: inboundAttachments(doc, fmt),
     verificationCode: verificationCodeView(render.verificationCode),
     otherValues: furtherDetails(doc, fmt),
+    dataBlocks: inboundDataBlocks(doc, fmt),
   };
 
   return {

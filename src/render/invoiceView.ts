@@ -1,4 +1,5 @@
 import type { EnvelopeView } from './envelopeView.js';
+import type { DataBlockView } from './inbound/inboundDataBlocks.js';
 import type Handlebars from 'handlebars';
 import type { VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalog } from '../invoice/labelKeys.js';
@@ -139,6 +140,8 @@ export interface InboundView {
   parties: { heading: string; party: PartyView }[];
   attachments: { id: string; text: string; lang: string }[];
   otherValues: { label: string; value: string; lang: string }[];
+  /** Data the format attaches in its own structure (FA(3)'s Zalacznik), as its tables. */
+  dataBlocks: DataBlockView[];
   /** The format's verification code: its QR code, caption and name (FA(3): KOD I, the KSeF number or OFFLINE). */
   verificationCode: VerificationCodeView | null;
 }

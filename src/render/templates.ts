@@ -19,6 +19,8 @@ import { buildInboundView, type InboundRender } from './inboundView.js';
 import { COMPILE_OPTIONS, compilePackagePage, designFillFailed } from './designPage.js';
 import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { completePackage } from './builtinPackages.js';
+import { fontFaceCss } from '../fonts/fontFace.js';
+import { packageFontFaces, type PackageFonts } from '../templates/packageFonts.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
@@ -56,6 +58,8 @@ export interface InvoiceTemplates {
 interface StoredDesign {
   id: string;
   package: TemplatePackage;
+  /** The stored fonts the package's `fonts` names, by family (src/templates/packageFonts.ts). */
+  fonts?: PackageFonts | undefined;
 }
 
 /** Compiled stored designs kept in memory: a compile costs ≈ a render, a kept one nothing. */
@@ -175,8 +179,11 @@ export function loadInvoiceTemplates(options: TemplateOptions = {}): InvoiceTemp
     inboundView: (render) => buildInboundView(render, compiled.catalogs),
     page: (view) => fill(compiled, view, ''),
     designPage: (view, design, print) => {
+      // The package's fonts as @font-face rules the service writes (the renderer gives the page
+      // their bytes: src/render/pageFonts.ts); the package's own CSS never has url().
+      const faces = fontFaceCss(packageFontFaces(design.package, design.fonts));
       try {
-        return fillDesign(compiled, storedDesign(design), view, print ? SCREEN_OFF_CSS : '');
+        return fillDesign(compiled, storedDesign(design), view, `${faces}\n${print ? SCREEN_OFF_CSS : ''}`);
       } catch (error) {
         throw designFillFailed(error);
       }

@@ -7,6 +7,8 @@ import { THEME_TTL_SECONDS, type ThemeStore } from '../themes/themeStore.js';
 import { examinePackage } from './checkPackage.js';
 import { isTemplateRef, storedForm, templateId, TemplatePackageSchema, type TemplatePackage } from '../invoice/templatePackage.js';
 import type { TemplateIssue } from './templateIssue.js';
+import type { FontStore } from '../themes/fontStore.js';
+import { loadPackageFonts } from './packageFonts.js';
 
 /**
  * Stored designs: PUT /v1/templates keeps a checked package under its id in a store like the
@@ -61,11 +63,13 @@ export async function getTemplate(store: ThemeStore | undefined, id: string): Pr
 export const namesStoredDesign = (prepared: PreparedInvoice): boolean => isTemplateRef(prepared.invoice.design);
 
 /**
- * For an invoice whose design is a stored package's id: looks it up and puts the package on the
- * prepared invoice. Runs before any payment, so an unknown id is a 400 at path "design", never charged.
+ * For an invoice whose design is a stored package's id: looks it up and puts the package, with the
+ * stored fonts it names, on the prepared invoice. Runs before any payment, so an unknown design id,
+ * or a font of the design's that expired, is a 400 at path "design", never charged.
  */
 export async function resolveDesignReference(
   store: ThemeStore | undefined,
+  fontStore: FontStore | undefined,
   prepared: PreparedInvoice,
 ): Promise<PreparedInvoice> {
   const id = prepared.invoice.design;
@@ -79,7 +83,8 @@ export async function resolveDesignReference(
         message: `is not a stored design (unknown, or expired ${TEMPLATE_TTL_SECONDS / 86400} days after it was last put): PUT the package to /v1/templates again`,
       },
     ]);
-  return { ...prepared, design: { id, package: pkg } };
+  const fonts = await loadPackageFonts(fontStore, pkg, () => 'design');
+  return { ...prepared, design: { id, package: pkg, fonts } };
 }
 
 async function withStore<T>(call: () => Promise<T>): Promise<T> {

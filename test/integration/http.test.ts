@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CURRENCY_CODES } from '../../src/invoice/currencies.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { LANGUAGES } from '../../src/invoice/locales.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 import type { JsonAnswer } from '../support/json.js';
 
@@ -214,7 +215,7 @@ describe('GET /v1/schema', () => {
       assert.ok(fields.has(path), `notes for ${path}`);
     }
     assert.equal(fields.get('custom_fields').limits.maxItems, 10);
-    assert.equal(body.languages.length, 14);
+    assert.equal(body.languages.length, LANGUAGES.length);
     assert.match(body.totals.rounding, /half away from zero/);
     assert.equal(body.currencies.length, CURRENCY_CODES.length);
   });

@@ -113,6 +113,8 @@ export async function startPaidService(options: PaidServiceOptions) {
     renderer,
     ...(options.buckets ? { buckets: options.buckets } : {}),
   });
+  // Ready before the first request, as main.ts is (ComputePool.warm).
+  await service.warm();
   // The production server (its header size and time limits), not app.listen's defaults.
   late.handle = service.app.callback();
   return {

@@ -19,7 +19,11 @@ export async function startTestApp(
   deps: Partial<AppDependencies> = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example', ...env });
-  const { app } = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
+  const service = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
+  // Ready before the first request, as main.ts is: under tsx a worker's start-up is 2-3 s of CPU,
+  // which several test files at once on 2 cores stretched past a request's 10 s timeout.
+  await service.warm();
+  const { app } = service;
   // The production server (its header size and time limits), not app.listen's defaults.
   const server = createHttpServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -30,6 +30,7 @@ const PREVIEW_LOCALES = [
   'pt-PT',
   'pl-PL',
   'sv-SE',
+  'hr-HR',
   'ja-JP',
   'zh-CN',
   'ar-EG',

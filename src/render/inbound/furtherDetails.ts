@@ -37,9 +37,11 @@ function furtherDetailLabel(path: string, bt: string | undefined, { labels }: In
  */
 export function furtherDetails(doc: InboundInvoice, fmt: InboundText): FurtherDetail[] {
   const rows = new Map<string, string[]>();
+  // Values the page prints in their own tables (inboundDataBlocks.ts) are not repeated here.
+  const tabled = doc.dataBlocks === undefined ? undefined : `${doc.dataBlocks.element}/`;
   for (const { path, bt, value } of doc.otherValues) {
     const plain = path.replace(/\[\d+\]/g, '');
-    if (isRepeat(plain)) continue;
+    if (isRepeat(plain) || (tabled !== undefined && path.startsWith(tabled))) continue;
     const label = furtherDetailLabel(path, bt ?? undefined, fmt);
     const line = LINE_INDEX.exec(path)?.[1];
     const shown = line === undefined ? value : `${fmt.labels.inbound_ctx_line} ${line}: ${value}`;

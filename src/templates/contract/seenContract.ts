@@ -3,6 +3,7 @@ import { templateId, type TemplatePackage } from '../../invoice/templatePackage.
 import { collapsed } from '../../render/contractFacts.js';
 import { unseenIssue, type UnseenFact } from '../../render/printedFacts.js';
 import type { TemplateIssue } from '../templateIssue.js';
+import type { PackageFonts } from '../packageFonts.js';
 import { REFERENCE_INVOICES } from './referenceInvoices.js';
 
 /**
@@ -24,7 +25,11 @@ const references = () =>
   (prepared ??= REFERENCE_INVOICES.map(({ id, invoice }) => ({ id, prepared: prepareInvoice(invoice) })));
 
 /** The facts the package's reference pages hide (or, rarely, miss once laid out), at most 100. */
-export async function checkSeenContract(look: LookAtFacts, pkg: TemplatePackage): Promise<TemplateIssue[]> {
+export async function checkSeenContract(
+  look: LookAtFacts,
+  pkg: TemplatePackage,
+  fonts: PackageFonts,
+): Promise<TemplateIssue[]> {
   const id = templateId(pkg);
   const kept = reports.get(id);
   if (kept) {
@@ -34,14 +39,14 @@ export async function checkSeenContract(look: LookAtFacts, pkg: TemplatePackage)
   }
   const pending = looking.get(id);
   if (pending) return pending;
-  const under = lookAt(look, pkg, id).finally(() => looking.delete(id));
+  const under = lookAt(look, { id, package: pkg, fonts }).finally(() => looking.delete(id));
   looking.set(id, under);
   return under;
 }
 
-async function lookAt(look: LookAtFacts, pkg: TemplatePackage, id: string): Promise<TemplateIssue[]> {
+async function lookAt(look: LookAtFacts, design: NonNullable<PreparedInvoice['design']>): Promise<TemplateIssue[]> {
   const invoices = references();
-  const found = await look(invoices.map((reference) => ({ ...reference.prepared, design: { id, package: pkg } })));
+  const found = await look(invoices.map((reference) => ({ ...reference.prepared, design })));
   const issues: TemplateIssue[] = [];
   const seen = new Set<string>();
   found.forEach((unseen, index) => {
@@ -53,7 +58,7 @@ async function lookAt(look: LookAtFacts, pkg: TemplatePackage, id: string): Prom
     }
   });
   const report = issues.slice(0, 100);
-  reports.set(id, report);
+  reports.set(design.id, report);
   if (reports.size > REPORTS_KEPT) reports.delete(reports.keys().next().value!);
   return report;
 }

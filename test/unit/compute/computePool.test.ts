@@ -27,7 +27,7 @@ const createPool = (options: Omit<ComputePoolOptions, 'jobModule'>) => {
     };
     return pool.run(job, priority) as Promise<OperationJobResult>;
   };
-  return { run, close: () => pool.close() };
+  return { run, warm: () => pool.warm(), close: () => pool.close() };
 };
 const isBody = (body: unknown): body is OperationJob['body'] =>
   typeof body === 'object' && body !== null && 'text' in body && Object.keys(body).length === 1;
@@ -90,6 +90,32 @@ test('workers run at the lowest CPU priority (nice 19), the event loop keeps its
     const during = threadNiceValues();
     assert.equal(during.filter((nice) => nice === 19).length, 2, `two worker threads at nice 19: ${during}`);
     assert.equal(during[0], before[0], 'the main thread (first task) keeps its priority');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('warm() starts the shared workers and resolves once each has loaded its job module', async () => {
+  const pool = createPool({ threads: 2, maxQueued: 8 });
+  try {
+    await pool.warm();
+    // A worker lowers its priority only once its job module is loaded (computeWorker.ts).
+    const warmed = threadNiceValues();
+    assert.equal(warmed.filter((nice) => nice === 19).length, 2, `two loaded workers before any job: ${warmed}`);
+    assert.ok(jsonOf(await pool.run('v1_late_fee', lateFee, context)).length > 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('warm() rejects when a worker cannot load its job module', async () => {
+  const pool = createComputePool({
+    threads: 1,
+    maxQueued: 8,
+    jobModule: new URL('./no-such-job-module.ts', import.meta.url),
+  });
+  try {
+    await assert.rejects(pool.warm());
   } finally {
     await pool.close();
   }

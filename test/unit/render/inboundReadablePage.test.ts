@@ -53,7 +53,7 @@ function pageText(html: string): { page: string; further: string } {
     .replace(/&#x27;/g, "'")
     .replace(/&amp;/g, '&');
   const start = text.search(
-    /\n\s*(Further details|Ulteriori dettagli|Dodatkowe informacje|その他の詳細|Weitere Angaben)\s*\n/,
+    /\n\s*(Further details|Ulteriori dettagli|Dodatkowe informacje|その他の詳細|Weitere Angaben|Dodatni podaci)\s*\n/,
   );
   if (start < 0) return { page: text, further: '' };
   return { page: text.slice(0, start), further: text.slice(start) };
@@ -77,7 +77,7 @@ test(
     const withoutTerm = new Set<string>();
     for (const file of files) {
       const own = OWN_LANGUAGE.find(([pattern]) => pattern.test(file))?.[1];
-      for (const locale of ['en', ...(own && own !== 'hr' ? [own] : [])]) {
+      for (const locale of ['en', ...(own ? [own] : [])]) {
         let render;
         try {
           render = readForRender({

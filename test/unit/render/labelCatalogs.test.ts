@@ -56,6 +56,7 @@ describe('label catalogs (templates/locales)', () => {
       pt: 'Fatura',
       pl: 'Faktura',
       sv: 'Faktura',
+      hr: 'Račun',
       ja: '請求書',
       zh: '发票',
       ar: 'فاتورة',

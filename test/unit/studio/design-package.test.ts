@@ -19,6 +19,9 @@ test('a stored package is shown complete: what it leaves out is the built-in cla
     partials: { totals: 'mine', header: 'HD' },
   });
   assert.deepEqual(completePackage({ data_version: 2 }, classic), { ...classic, data_version: 2 });
+  // A package's fonts by id stay as they are (the studio edits no font names).
+  const fonts = { 'Brand Sans': `sha256:${'a'.repeat(64)}` };
+  assert.deepEqual(completePackage({ fonts }, classic).fonts, fonts);
 });
 
 test('the preview invoice takes the picked language, envelope and brand fonts; none picked keeps its own', () => {

@@ -2,6 +2,7 @@ import type { InboundInvoice, InLine, InParty } from '../../../invoice/inboundIn
 import { divide, microsToText, HUNDRED, multiply, parseDecimal, roundTo } from '../../inbound/decimalText.js';
 import { Reader } from '../../inbound/reader.js';
 import type { XNode } from '../../../xml/xmlTree.js';
+import { readFa3Attachment } from './fa3Attachment.js';
 import { fa3LegalTerms } from './fa3LegalTerms.js';
 import { fa3ReissueFields } from './fa3ReissueFields.js';
 import { compareFa3Totals } from './fa3Totals.js';
@@ -90,6 +91,8 @@ export function readFa3(root: XNode): InboundInvoice {
   invoice.legalTerms = fa3LegalTerms(r, fa, kind);
   markRoutine(r, root, fa);
   invoice.otherValues = r.leftovers(root, () => null);
+  const dataBlocks = readFa3Attachment(root);
+  if (dataBlocks) invoice.dataBlocks = dataBlocks;
   return invoice;
 }
 

@@ -11,6 +11,8 @@ export const DesignPackageSchema = v.object({
   html: v.string(),
   css: v.string(),
   partials: Sources,
+  /** Stored fonts by the family name the CSS uses (fonts by id, docs/templates.md); kept as they are. */
+  fonts: v.optional(Sources),
 });
 export type DesignPackage = v.InferOutput<typeof DesignPackageSchema>;
 
@@ -23,6 +25,7 @@ export const StoredDesignSchema = v.object({
   html: v.optional(v.string()),
   css: v.optional(v.string()),
   partials: v.optional(Sources),
+  fonts: v.optional(Sources),
 });
 
 export const ReferenceInvoicesSchema = v.array(
@@ -70,6 +73,7 @@ export function completePackage(
     html: stored.html ?? classic.html,
     css: stored.css ?? classic.css,
     partials: { ...classic.partials, ...stored.partials },
+    ...(stored.fonts !== undefined ? { fonts: stored.fonts } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ const select = (id: string) => element<HTMLSelectElement>(id);
 const state = {
   base: 'classic',
   dataVersion: undefined as number | undefined,
+  /** The opened package's `fonts` (family → font id), kept as they are: the studio edits no font names. */
+  packageFonts: undefined as Record<string, string> | undefined,
   fonts: [] as BrandFont[],
   invoices: [] as ReferenceInvoice[],
   savedId: undefined as string | undefined,
@@ -47,6 +49,7 @@ function currentPackage(): DesignPackage | undefined {
   return {
     ...(state.dataVersion !== undefined ? { data_version: state.dataVersion } : {}),
     ...tabs.sources(),
+    ...(state.packageFonts !== undefined ? { fonts: state.packageFonts } : {}),
   };
 }
 
@@ -143,6 +146,7 @@ function open(design: DesignPackage, base: string, savedId?: string) {
   state.base = base;
   state.savedId = savedId;
   state.dataVersion = design.data_version;
+  state.packageFonts = design.fonts;
   state.opened = true;
   tabs.open(design);
   fonts.render();
