@@ -57,6 +57,8 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   reading?: ReadingHooks;
   /** A syntax of its own that inbound reads (FA(3), FatturaPA, ZUGFeRD 1.0). */
   reader?: OwnSyntaxReader;
+  /** Files of its own that hold records about invoices, not an invoice (VERI*FACTU's billing records): inspect reports them, render.pdf refuses them. */
+  records?: RecordFileReader;
 
   // — Printing —
   /** A code a printed copy of its documents must carry (FA(3): the KSeF verification QR, KOD I). */
@@ -155,6 +157,23 @@ interface ReadingHooks {
   reissuedAs?: (document: InboundInvoice) => InboundInvoice | undefined;
   /** Its rule findings without those its own rules judge on what the JSON invoice cannot state. */
   issues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
+}
+
+/**
+ * Files of a format's own that are not an invoice but records about invoices (VERI*FACTU's
+ * RegFactuSistemaFacturacion: billing records chained by their huella). The inbound reading hooks
+ * return invoices, which such a file does not hold: inspect answers this reader's report instead of
+ * an invoice's (src/einvoice/inbound/recordFiles.ts), and render.pdf refuses the file before payment.
+ */
+export interface RecordFileReader {
+  /** What such a file is, as inspect's answer and render.pdf's refusal name it. */
+  describe: string;
+  /** Text every such file contains (its namespace): only a file holding it is parsed to be recognised. */
+  marker: string;
+  /** Whether a parsed root element is such a file (bare, or inside the envelope it travels in). */
+  recognises(root: XNode): boolean;
+  /** inspect's answer: the file's report as plain data (its fields documented in the format's own docs). */
+  inspect(root: XNode): object;
 }
 
 /** A format this service reads but does not write (ZUGFeRD 1.0): no profile, only a reader. */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { EXAMPLE_VERIFACTU_REQUEST } from './example.js';
 import { VerifactuRequestField } from './fields.js';
+import { VERIFACTU_RECORD_FILES } from './readBack.js';
 import { chainRecord, specimenRecordFile, writeRecordFile } from './recordFile.js';
 import {
   checkVerifactuObject,
@@ -72,6 +73,8 @@ export const verifactu = defineFormat({
     // AEAT's message has no test flag: the specimen note is the DescripcionOperacion (outside the huella).
     specimen: (_checked, written) => specimenRecordFile(written),
   },
+  // A record message is no invoice: inspect reports its records (huellas, chain, QR URLs); render.pdf refuses it.
+  records: VERIFACTU_RECORD_FILES,
   // POST /v1/invoice.pdf (and factur-x.pdf) with a `verifactu` object: the QR tributario and the equivalence surcharge.
   printing: {
     summary:
