@@ -13,7 +13,7 @@ export interface DataCell {
   nowrap: boolean;
 }
 
-export interface DataRow {
+interface DataRow {
   cells: DataCell[];
   /** A row of one value in a table of several columns (a group's title, FA(3) utilities write them) spans them all. */
   span: number | null;
