@@ -195,6 +195,8 @@ export const LABEL_KEYS = [
   'tax',
   // The VAT total in the tax currency (BT-111) when it differs from the invoice currency; {currency} is its code.
   'tax_currency_total',
+  // A surcharge on top of VAT in its own row (Spain's recargo de equivalencia, verifactu.vat_groups[].surcharge_rate).
+  'equivalence_surcharge',
   'total_due',
   'total_credit',
   'total',

@@ -11,6 +11,7 @@ import { choosePaymentQr, type PaymentQr } from './paymentQr/index.js';
 import { checkInvoiceRules } from './rules.js';
 import { InvoiceSchema, type Invoice } from './schema.js';
 import { computeTotals, type Totals } from './totals.js';
+import type { Decimal } from './decimal.js';
 
 export interface PreparedInvoice {
   invoice: Invoice;
@@ -34,11 +35,33 @@ export interface PreparedInvoice {
    */
   design?: { id: string; package: TemplatePackage; fonts?: Record<string, StoredFont> | undefined } | undefined;
   /**
-   * Spain's "QR tributario" (src/einvoice/formats/verifactu/invoicePdf.ts): AEAT's verification URL
-   * of the invoice's billing record, printed at the top of page 1, and whether it was issued in
-   * VERI*FACTU mode (then "VERI*FACTU" is printed below it).
+   * A code a format's printing hook puts at the top of page 1, before any payment code (Spain's
+   * "QR tributario": src/einvoice/printing.ts asks the formats' hooks): the text it encodes, the
+   * caption above it and the legend below it (null: none), as the format words them.
    */
-  verifactuQr?: { url: string; verifactuMode: boolean } | undefined;
+  pageTopCode?: PageTopCode | undefined;
+  /**
+   * Surcharges a format's printing hook adds on top of VAT (Spain's equivalence surcharge), each
+   * printed as a row of its own; already counted in totals.total and totals.balanceDue (withSurcharges).
+   */
+  surcharges?: readonly Surcharge[] | undefined;
+}
+
+/** A code printed at the top of page 1 (PreparedInvoice.pageTopCode). */
+export interface PageTopCode {
+  text: string;
+  caption: string;
+  legend: string | null;
+  /** The language of the caption and legend (AEAT's: es). */
+  lang: string;
+}
+
+/** A surcharge on a VAT group's taxable amount, in minor units, with the request field that asks for it. */
+export interface Surcharge {
+  rate: Decimal;
+  taxable: bigint;
+  amount: bigint;
+  path: string;
 }
 
 /**
@@ -50,15 +73,7 @@ export function prepareInvoice(body: unknown): PreparedInvoice {
   const totals = computeTotals(invoice);
   const decoded = invoice.logo === undefined ? undefined : decodeLogo(invoice.logo);
   // A payment QR code that cannot be made exactly is a 400, never a code with a wrong payload.
-  const qr = choosePaymentQr({
-    currency: invoice.currency,
-    digits: totals.digits,
-    balanceDueMinor: totals.balanceDue,
-    invoiceNumber: invoice.invoice_number,
-    payment: invoice.payment,
-    seller: invoice.seller,
-    buyer: invoice.buyer,
-  });
+  const qr = paymentQrOf(invoice, totals);
   const issues = [
     ...checkInvoiceRules(invoice, totals),
     ...(decoded && 'issue' in decoded ? [decoded.issue] : []),
@@ -83,4 +98,37 @@ export function prepareInvoice(body: unknown): PreparedInvoice {
     paymentQr: qr.kind === 'qr' ? qr.qr : undefined,
     ...(typeof invoice.theme === 'object' ? { theme: invoice.theme } : {}),
   };
+}
+
+/** The payment QR code of an invoice with its totals: it pays the balance due. */
+function paymentQrOf(invoice: Invoice, totals: Totals) {
+  return choosePaymentQr({
+    currency: invoice.currency,
+    digits: totals.digits,
+    balanceDueMinor: totals.balanceDue,
+    invoiceNumber: invoice.invoice_number,
+    payment: invoice.payment,
+    seller: invoice.seller,
+    buyer: invoice.buyer,
+  });
+}
+
+/**
+ * The invoice with surcharges on top of its VAT (a format's printing hook, Spain's equivalence
+ * surcharge): the total and the balance due include them, and the payment QR code pays that
+ * balance. A total beyond what the service answers exactly is a 400, as in prepareInvoice.
+ */
+export function withSurcharges(prepared: PreparedInvoice, surcharges: readonly Surcharge[]): PreparedInvoice {
+  if (surcharges.length === 0) return prepared;
+  const added = surcharges.reduce((sum, surcharge) => sum + surcharge.amount, 0n);
+  const totals = {
+    ...prepared.totals,
+    total: prepared.totals.total + added,
+    balanceDue: prepared.totals.balanceDue + added,
+  };
+  const error = checkTotals(totals);
+  if (error) throw error;
+  const qr = paymentQrOf(prepared.invoice, totals);
+  if (qr.kind === 'invalid') throw validationFailed(qr.issues);
+  return { ...prepared, totals, surcharges, paymentQr: qr.kind === 'qr' ? qr.qr : undefined };
 }

@@ -82,7 +82,7 @@ export const TotalsReportSchema = v.object({
     ),
   ),
   tax: MoneySchema,
-  total: MoneySchema,
+  total: v.pipe(MoneySchema, v.description('taxable + tax (+ the surcharges, when there are any).')),
   tax_groups: v.pipe(
     v.array(
       v.object({
@@ -95,6 +95,14 @@ export const TotalsReportSchema = v.object({
       }),
     ),
     v.description('The VAT breakdown: lines grouped by (category, rate) in order of first appearance.'),
+  ),
+  surcharges: v.optional(
+    v.pipe(
+      v.array(v.object({ rate: RateSchema, taxable: MoneySchema, amount: MoneySchema })),
+      v.description(
+        "Surcharges on top of VAT that a format's object adds (Spain: verifactu.vat_groups[].surcharge_rate, the equivalence surcharge), each on its VAT group's taxable amount; counted in total and balance_due. Present only when there is one.",
+      ),
+    ),
   ),
   amount_paid: MoneySchema,
   rounding: v.optional(
@@ -116,7 +124,7 @@ export const TotalsReportSchema = v.object({
 
 export type TotalsReport = v.InferOutput<typeof TotalsReportSchema>;
 
-export function buildTotalsReport({ invoice, totals, locale, paymentQr }: PreparedInvoice): TotalsReport {
+export function buildTotalsReport({ invoice, totals, locale, paymentQr, surcharges }: PreparedInvoice): TotalsReport {
   const { currency } = totals;
   // The locale named, or the currency's (invoiceLocale chose it): amounts read as customers expect.
   const formatLocale = locale.tag;
@@ -164,6 +172,15 @@ export function buildTotalsReport({ invoice, totals, locale, paymentQr }: Prepar
       taxable: money(group.taxable),
       tax: money(group.tax),
     })),
+    ...(surcharges?.length
+      ? {
+          surcharges: surcharges.map((surcharge) => ({
+            rate: decimalToString(surcharge.rate),
+            taxable: money(surcharge.taxable),
+            amount: money(surcharge.amount),
+          })),
+        }
+      : {}),
     amount_paid: money(totals.amountPaid),
     ...(invoice.rounding_amount !== undefined ? { rounding: money(totals.rounding) } : {}),
     balance_due: money(totals.balanceDue),

@@ -11,6 +11,7 @@ import {
   prepareProfiledEInvoice,
   type ProfiledInvoice,
 } from '../einvoice/prepareEInvoice.js';
+import { preparePrintedEInvoice, PRINTING_NOTE } from '../einvoice/printing.js';
 import { DEFAULT_PROFILE, PROFILES, type EInvoiceFormat, type EInvoiceProfile } from '../einvoice/profiles.js';
 import { EInvoiceRequestSchema } from '../einvoice/requestSchema.js';
 import { buildEInvoiceValidation, EInvoiceValidationSchema } from '../einvoice/validationReport.js';
@@ -65,9 +66,14 @@ export function eInvoiceOperations(
     path: '/v1/e-invoice/factur-x.pdf',
     operationId: 'v1_e_invoice_factur_x_pdf',
     summary: 'Render a Factur-X / ZUGFeRD e-invoice: PDF/A-3b with the EN 16931 XML embedded (paid, x402)',
-    description: `The invoice PDF as PDF/A-3b with the CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931; with profile xrechnung the ZUGFeRD XRECHNUNG profile, embedded as xrechnung.xml). ${REQUIRED_FIELDS} ${PROFILE_NOTE}`,
+    description: `The invoice PDF as PDF/A-3b with the CII XML embedded as factur-x.xml (Factur-X 1.0 / ZUGFeRD 2.x, profile EN 16931; with profile xrechnung the ZUGFeRD XRECHNUNG profile, embedded as xrechnung.xml). ${REQUIRED_FIELDS} ${PROFILE_NOTE} ${PRINTING_NOTE} A surcharge on top of VAT is refused here (400 surcharge_not_in_en16931): the embedded XML cannot carry it, so /v1/invoice.pdf prints that invoice.`,
     tag: 'Invoices',
-    request: { ...eInvoiceRequest('factur-x'), resolve: profiledThemeResolver(storedTheme) },
+    request: {
+      ...eInvoiceRequest('factur-x'),
+      // The formats' printing objects print here too (src/einvoice/printing.ts: Spain's QR tributario).
+      parse: (body: unknown, context) => preparePrintedEInvoice(body, context),
+      resolve: profiledThemeResolver(storedTheme),
+    },
     response: { contentType: 'application/pdf', description: 'The Factur-X PDF/A-3b.' },
     // Not async: renderPdf's admission must throw before this returns (see PdfRenderer).
     handle({ prepared, profile }, { signal, specimen = false }) {

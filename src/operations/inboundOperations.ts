@@ -11,6 +11,7 @@ import {
 import { buildInspectAnswer } from '../einvoice/inbound/inspect.js';
 import { INBOUND_LIMITS } from '../einvoice/inbound/limits.js';
 import { readForInspect, readForRender } from '../einvoice/inbound/readInboundRequest.js';
+import { RECORD_FILE_READERS } from '../einvoice/formats/registry.js';
 import { prepareEInvoice } from '../einvoice/prepareEInvoice.js';
 import { LANGUAGES } from '../invoice/locales.js';
 import type { InboundRender } from '../render/inboundView.js';
@@ -24,6 +25,12 @@ const WHAT_IS_READ = 'CII, UBL, KSeF FA(3), FatturaPA or its signed .p7m, hybrid
 
 /** A renderer that also prints inbound e-invoices (src/render/renderer.ts). */
 type InboundRenderer = PdfRenderer & Pick<Renderer, 'renderInboundPdf'>;
+
+/** Files of records about invoices (format.ts RecordFileReader): inspect reports them, render.pdf refuses them. */
+const RECORD_FILES = RECORD_FILE_READERS.map((reader) => reader.describe).join('; ');
+const RECORDS_READ = RECORD_FILES
+  ? ` Also read: ${RECORD_FILES}, answered with its records instead of an invoice: each huella as stated and recomputed, each link of its chain, each invoice's QR URL.`
+  : '';
 
 /** Our own CII of the e-invoice example, as the text the JSON form's `xml` takes (a Buffer would serialize as {type, data}). */
 const EXAMPLE = { xml: eInvoiceXml(prepareEInvoice(EXAMPLE_EINVOICE), 'cii').toString('utf8'), locale: 'de-DE' };
@@ -71,11 +78,11 @@ export function inboundOperations(
     path: '/v1/e-invoice/inspect',
     operationId: 'v1_e_invoice_inspect',
     summary: `Read an inbound e-invoice (${WHAT_IS_READ}): its data, totals and broken rules (free)`,
-    description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml with "profile": reissue.profile to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks and, for an XRechnung, Peppol BIS or French document, its national rules (this service's checks; rules.checked names them); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note. ${BODY}`,
+    description: `Answers the detected syntax, specification (BT-24) and profile (BT-23) identifiers; the invoice as this service's own JSON invoice (send it to /v1/e-invoice/cii.xml or ubl.xml with "profile": reissue.profile to re-issue it; reissue.folded says what the smaller JSON model folded, reissue.issues why it would be refused); the document's own totals beside the totals recomputed from its lines, with every difference; the EN 16931 rules it breaks and, for an XRechnung, Peppol BIS or French document, its national rules (this service's checks; rules.checked names them); and every value the JSON has no place for. An unknown specification identifier is read as plain EN 16931 with a note.${RECORDS_READ} ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForInspect),
     response: { contentType: 'application/json', description: 'What the document is and holds.' },
-    compute: ({ invoice, source }) => buildInspectAnswer(invoice, source),
+    compute: (read) => ('records' in read ? read.records : buildInspectAnswer(read.invoice, read.source)),
   };
 
   const render: Operation<InboundRender> = {
@@ -83,7 +90,7 @@ export function inboundOperations(
     path: '/v1/e-invoice/render.pdf',
     operationId: 'v1_e_invoice_render_pdf',
     summary: `Render an inbound e-invoice (${WHAT_IS_READ}) as a readable PDF in ${LANGUAGES.length} languages (paid, x402)`,
-    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (${LANGUAGES.join(', ')}; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run. ${BODY}`,
+    description: `Our designed PDF of the e-invoice, in the language of the locale query parameter (${LANGUAGES.join(', ')}; ar and he right to left): parties, references, lines with their allowances and charges, VAT breakdown, the document's own totals (and, where its lines give other totals, both), payment means with the SEPA QR code for a EUR IBAN, notes, the list of attachments (never opened) and every other value with its BT number. Marked as a visualisation: the electronic invoice is the XML. An FA(3) carries its KSeF verification QR code (KOD I, over the bytes as sent), captioned with the ksef_number query parameter (checked: format, CRC-8, seller NIP; a bad one is a 400) or OFFLINE; ksef_environment=test or demo for the test hosts. Nothing in the document is fetched or run.${RECORD_FILES ? ` A file of records (${RECORD_FILES}) holds no invoice to print: 400 einvoice_not_printable, never charged.` : ''} ${BODY}`,
     tag: 'Invoices',
     request: requestReadBy(readForRender),
     response: { contentType: 'application/pdf', description: 'The PDF.' },

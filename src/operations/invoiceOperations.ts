@@ -4,7 +4,7 @@ import { EXAMPLE_REAL_WORLD_INVOICE } from '../invoice/exampleRealWorld.js';
 import { describeProfiles } from '../einvoice/profiles.js';
 import { describeInvoiceFields } from '../invoice/fieldNotes.js';
 import { prepareInvoice, type PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { InvoiceWithVerifactuSchema, prepareInvoiceWithVerifactu } from '../einvoice/formats/verifactu/invoicePdf.js';
+import { InvoicePdfRequestSchema, preparePrintedInvoice, PRINTING_NOTE } from '../einvoice/printing.js';
 import { asSpecimen } from '../invoice/specimen.js';
 import { buildTotalsReport, TotalsReportSchema } from '../invoice/totalsReport.js';
 import type { Operation, PdfRenderer } from './operation.js';
@@ -15,12 +15,12 @@ export const renderingUnavailable = (): AppError =>
   new AppError('not_implemented', 'PDF rendering is not available on this instance.');
 
 const invoiceRequest = {
-  // Published with the optional `verifactu` object; parse validates (the invoice with InvoiceSchema).
-  schema: InvoiceWithVerifactuSchema,
+  // Published with the formats' printing objects (Spain's `verifactu`); parse validates (the invoice with InvoiceSchema).
+  schema: InvoicePdfRequestSchema,
   example: EXAMPLE_INVOICE,
   moreExamples: { german_mixed_rate: EXAMPLE_REAL_WORLD_INVOICE },
-  // A `verifactu` object (Spain) is checked with AEAT's codes and prints the QR tributario.
-  parse: prepareInvoiceWithVerifactu,
+  // A format's printing object is checked with its codes and adds what it prints (src/einvoice/printing.ts).
+  parse: preparePrintedInvoice,
 };
 
 export function invoiceOperations(
@@ -54,8 +54,7 @@ export function invoiceOperations(
     path: '/v1/invoice.pdf',
     operationId: 'v1_invoice_pdf',
     summary: 'Render an invoice PDF (paid, x402)',
-    description:
-      'Validates the invoice (400, never charged), then asks for payment over x402 v2 (402 with PAYMENT-REQUIRED), renders the PDF and settles the payment only after the PDF exists. The 200 carries the PDF and a PAYMENT-RESPONSE settlement receipt.',
+    description: `Validates the invoice (400, never charged), then asks for payment over x402 v2 (402 with PAYMENT-REQUIRED), renders the PDF and settles the payment only after the PDF exists. The 200 carries the PDF and a PAYMENT-RESPONSE settlement receipt. ${PRINTING_NOTE}`,
     tag: 'Invoices',
     request,
     response: { contentType: 'application/pdf', description: 'The invoice PDF (may span several pages).' },

@@ -62,7 +62,7 @@ export interface InvoiceView extends LookView {
   payment: PaymentView | null;
   /** A window envelope's address block and fold marks on page 1 (templates/partials/envelope.hbs). */
   envelope: EnvelopeView | null;
-  /** Spain's "QR tributario" at the top of page 1 (templates/partials/tax-qr.hbs), before any payment QR. */
+  /** A format's code at the top of page 1 (Spain's "QR tributario", templates/partials/tax-qr.hbs), before any payment QR. */
   taxQr: TaxQrView | null;
   /** The Swiss QR-bill (payment part and receipt) on a page of its own after the invoice. */
   swissQrBill: SwissQrBillView | null;
@@ -146,13 +146,15 @@ export interface InboundView {
   verificationCode: VerificationCodeView | null;
 }
 
-/** An inbound e-invoice's verification code as printed: its QR code, link, caption and name. */
-/** AEAT's QR: the fixed caption above it, the code (geometry only), the VERI*FACTU legend below it in that mode. */
+/** A format's code at the top of page 1 (AEAT's QR): the caption above it, the code (geometry only), the legend below it, and their language. */
 export interface TaxQrView {
   caption: string;
   svg: Handlebars.SafeString;
   legend: string | null;
+  lang: string;
 }
+
+/** An inbound e-invoice's verification code as printed: its QR code, link, caption and name. */
 
 export interface VerificationCodeView {
   svg: Handlebars.SafeString;

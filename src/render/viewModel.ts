@@ -74,6 +74,7 @@ export function buildInvoiceView(
   // The amount due gets rows of its own when something stands between it and the total.
   const balanceShown = invoice.amount_paid !== undefined || rounded;
   const taxCurrencyRow = taxCurrencyRows(prepared, labels);
+  const surcharges = surchargeRows(report, labels, percent);
   const party = (value: Party) => {
     const { number, fromTaxId } = registrationNumberOf(value);
     const view = partyView(value, locale);
@@ -117,6 +118,10 @@ export function buildInvoiceView(
           label: `${labels.tax} (${percent(group.rate)})`,
           amount: group.tax.formatted,
         })),
+        ...surcharges.map((surcharge) => ({
+          label: `${surcharge.category} (${surcharge.rate})`,
+          amount: surcharge.tax,
+        })),
         ...taxCurrencyRow,
       ],
       totalLabel: creditNote ? labels.total_credit : labels.total_due,
@@ -125,18 +130,11 @@ export function buildInvoiceView(
       ...(rounded ? { rounding: report.rounding?.formatted ?? null } : {}),
       balanceDue: balanceShown ? report.balance_due.formatted : null,
     },
-    vatBreakdown: rateColumn
-      ? report.tax_groups.map((group) => ({
-          category: labels[`category_${group.category}`],
-          rate: percent(group.rate),
-          taxable: group.taxable.formatted,
-          tax: group.tax.formatted,
-        }))
-      : null,
+    vatBreakdown: rateColumn ? [...vatRows(report, labels, percent), ...surcharges] : null,
     exemptions: exemptionsOf(prepared, report, labels, userLang),
     payment: paymentOf(prepared),
     envelope: envelopeView(prepared),
-    taxQr: taxQrView(prepared.verifactuQr),
+    taxQr: taxQrView(prepared.pageTopCode),
     swissQrBill:
       prepared.paymentQr?.scheme === 'swiss'
         ? buildSwissQrBillView(prepared.paymentQr, swissQrBillLanguage(locale.language))
@@ -146,6 +144,27 @@ export function buildInvoiceView(
     inbound: null,
   };
   return { ...view, totalsRows: totalsRows(view.totals) };
+}
+
+type VatRow = NonNullable<InvoiceView['vatBreakdown']>[number];
+
+function vatRows(report: TotalsReport, labels: LabelCatalog, percent: (rate: string) => string): VatRow[] {
+  return report.tax_groups.map((group) => ({
+    category: labels[`category_${group.category}`],
+    rate: percent(group.rate),
+    taxable: group.taxable.formatted,
+    tax: group.tax.formatted,
+  }));
+}
+
+/** A surcharge on top of VAT (Spain's equivalence surcharge): a row of its own in the breakdown and the totals. */
+function surchargeRows(report: TotalsReport, labels: LabelCatalog, percent: (rate: string) => string): VatRow[] {
+  return (report.surcharges ?? []).map((surcharge) => ({
+    category: labels.equivalence_surcharge,
+    rate: percent(surcharge.rate),
+    taxable: surcharge.taxable.formatted,
+    tax: surcharge.amount.formatted,
+  }));
 }
 
 /**

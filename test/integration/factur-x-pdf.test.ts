@@ -12,6 +12,11 @@ import { eInvoiceXml } from '../../src/einvoice/eInvoiceDocuments.js';
 import { EXAMPLE_EINVOICE, EXAMPLE_PROFILE_REQUESTS } from '../../src/einvoice/example.js';
 import { prepareEInvoice, prepareProfiledEInvoice } from '../../src/einvoice/prepareEInvoice.js';
 import { PROFILES, type EInvoiceProfile } from '../../src/einvoice/profiles.js';
+import { preparePrintedEInvoice } from '../../src/einvoice/printing.js';
+import { EXAMPLE_VERIFACTU_REQUEST } from '../../src/einvoice/formats/verifactu/example.js';
+import { checkVerifactuRequest } from '../../src/einvoice/formats/verifactu/request.js';
+import { DEFAULT_SYSTEM } from '../../src/einvoice/formats/verifactu/system.js';
+import { pdfToPngs } from '../fixtures/qrPages.js';
 import { produceFacturX } from '../../src/operations/eInvoiceOperations.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { EINVOICE_EXAMPLES } from '../fixtures/eInvoiceExamples.js';
@@ -34,14 +39,22 @@ const CASES = {
   xrechnung: EXAMPLE_PROFILE_REQUESTS.xrechnung,
   fr: EXAMPLE_PROFILE_REQUESTS.fr,
   'stamped-modern': { ...EXAMPLE_EINVOICE, design: 'modern', stamp: 'paid' },
+  // Spain: the verifactu object prints AEAT's QR tributario on the Factur-X PDF too (EN 16931 asks the due date).
+  'verifactu-qr': {
+    ...EXAMPLE_VERIFACTU_REQUEST,
+    due_date: '2026-12-30',
+    payment: { iban: 'ES9121000418450200051332' },
+  },
 };
+const NOW = '2026-12-01T09:30:00.000Z';
 
 before(
   async () => {
     renderer = await createRenderer({ poolSize: 1 });
     dir = mkdtempSync(join(tmpdir(), 'factur-x-'));
     for (const [name, body] of Object.entries(CASES)) {
-      const { prepared, profile } = prepareProfiledEInvoice(body, 'factur-x');
+      // The route's own parse: the profile's checks, then what a format's object prints.
+      const { prepared, profile } = preparePrintedEInvoice(body, { now: NOW });
       files[name] = {
         pdf: (await produceFacturX(renderer, prepared, undefined, undefined, profile)).body,
         xml: eInvoiceXml(prepared, 'cii', profile),
@@ -241,6 +254,30 @@ describe('PDF/A-3b and Factur-X properties of the produced file', () => {
     const text = run('pdftotext', ['-layout', join(dir, 'fr.pdf'), '-']);
     assert.match(text, /Indemnité forfaitaire pour frais de recouvrement/);
     assert.match(text, /Escompte de 2 % pour paiement sous 10 jours/);
+  });
+
+  test("a verifactu object prints the record's QR tributario first, the EPC payment code after it", () => {
+    const { record } = checkVerifactuRequest(CASES['verifactu-qr'], {
+      system: DEFAULT_SYSTEM,
+      environment: 'production',
+      now: new Date(NOW),
+    });
+    assert.ok(record.kind === 'alta');
+    const [page] = pdfToPngs(files['verifactu-qr']!.pdf, 150);
+    const codes = [
+      ...execFileSync('zbarimg', ['--xml', '-q', '-'], { input: page, encoding: 'utf8' }).matchAll(
+        /<data><!\[CDATA\[([\s\S]*?)\]\]><\/data>/g,
+      ),
+    ].map((match) => match[1]!);
+    assert.equal(codes.length, 2, codes.join('\n'));
+    assert.ok(codes.includes(record.qrUrl), codes.join('\n'));
+    assert.ok(
+      codes.some((code) => code.startsWith('BCD\n')),
+      'the EPC code is printed too',
+    );
+    const text = run('pdftotext', ['-f', '1', '-l', '1', '-layout', join(dir, 'verifactu-qr.pdf'), '-']);
+    assert.ok(text.indexOf('QR tributario:') < text.indexOf('VERI*FACTU'), text);
+    assert.ok(text.indexOf('VERI*FACTU') < text.indexOf('Ejemplo Soluciones SL'), 'above the masthead');
   });
 });
 

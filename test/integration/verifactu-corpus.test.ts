@@ -15,8 +15,10 @@ import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
 /**
  * The VERI*FACTU corpus: each example (every invoice type, exempt, not subject, reverse charge,
  * surcharge, IGIC, IPSI, no VERI*FACTU in its SOAP envelope, a cancellation), a chain of six
- * records in one message, and 200 generated invoices pass the service's checks and AEAT's
- * SuministroLR.xsd with each huella recomputed (check-xml verifactu) with 0 fatal. The generated
+ * records in one message, and 200 generated invoices (every invoice type F1-F3 and R1-R5, about
+ * one in eight cancelled, surcharge, exemptions E1/E4/E6, N1, S2: test/fixtures/verifactuArbitrary.ts)
+ * pass the service's checks and AEAT's SuministroLR.xsd with each huella recomputed (check-xml
+ * verifactu) with 0 fatal. The generated
  * records travel as AEAT takes them, 50 to a message of one issuer, chained: check-xml starts two
  * Python processes per file, so 4 files instead of 200 keep the run short.
  */
@@ -51,6 +53,9 @@ function chain(): BillingRecord[] {
 
 let dir: string;
 let chainXml: string;
+/** What the generated records hold, counted as they are written. */
+const generatedKinds = new Map<string, number>();
+const count = (kind: string) => generatedKinds.set(kind, (generatedKinds.get(kind) ?? 0) + 1);
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'verifactu-'));
   for (const [name, body] of Object.entries(VERIFACTU_EXAMPLES))
@@ -68,10 +73,21 @@ before(() => {
         seller: generated[start]!.seller,
         verifactu: { ...body.verifactu, previous: last ? previousOf(last) : undefined },
       };
-      records.push(checked(`generated-${start + at}`, request).record);
+      const record = checked(`generated-${start + at}`, request).record;
+      records.push(record);
+      if (record.kind === 'anulacion') count('cancellation');
+      else {
+        count(record.type);
+        for (const line of record.details) count(line.qualification ?? 'S1');
+        if (record.details.some((line) => line.surchargeRate)) count('surcharge');
+      }
     }
-    writeFileSync(join(dir, `generated-${start}.xml`), writeMessage(records));
-    assert.ok(readRecords(writeMessage(records)).chain_intact);
+    const xml = writeMessage(records);
+    writeFileSync(join(dir, `generated-${start}.xml`), xml);
+    // Read back as inspect reads it: a chain of 50, every huella recomputed.
+    const report = readRecords(xml);
+    assert.ok(report.chain_intact && report.huellas_match);
+    assert.equal(report.records.filter((record) => record.chain.link === 'linked').length, PER_MESSAGE - 1);
   }
   chainXml = writeMessage(chain(), { soap: true });
   writeFileSync(join(dir, 'chain-of-six.xml'), chainXml);
@@ -94,14 +110,36 @@ test('the chain of six records reads back linked, every huella recomputed', () =
     broken.records.map((record) => record.chain.link),
     ['first', 'broken', 'linked'],
   );
-  assert.match(broken.records[1]!.chain.message ?? '', /^record 1 names T2026-0001 /);
+  assert.match(broken.records[1]!.chain.message ?? '', /^record 1 \(R2026-0001 of [0-9-]+\) names T2026-0001 /);
+});
+
+test('the 200 generated records hold every invoice type, cancellations, surcharge and exemptions', () => {
+  for (const kind of [
+    'F1',
+    'F2',
+    'F3',
+    'R1',
+    'R2',
+    'R3',
+    'R4',
+    'R5',
+    'cancellation',
+    'surcharge',
+    'E1',
+    'E4',
+    'E6',
+    'N1',
+    'S2',
+  ])
+    assert.ok((generatedKinds.get(kind) ?? 0) >= 3, `${kind}: ${generatedKinds.get(kind) ?? 0}`);
 });
 
 test(
   'check-xml verifactu: every example, the chain and 200 generated records, 0 fatal',
   { skip: oracleMissing },
-  () => {
+  (t) => {
     const result = runCheckXml('verifactu', dir);
+    t.diagnostic(result.summary);
     const files = Object.keys(VERIFACTU_EXAMPLES).length + GENERATED / PER_MESSAGE + 1;
     assert.equal(result.files, files, result.output.slice(0, 2000));
     assert.equal(result.fatal, 0, result.output.slice(0, 4000));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { prepareInvoiceWithVerifactu } from '../../src/einvoice/formats/verifactu/invoicePdf.js';
+import { preparePrintedInvoice } from '../../src/einvoice/printing.js';
 import { checkVerifactuRequest } from '../../src/einvoice/formats/verifactu/request.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { TEST_SETTINGS, VERIFACTU_EXAMPLES } from '../fixtures/verifactuExamples.js';
@@ -80,7 +80,7 @@ describe('the QR tributario printed on the invoice PDF', { timeout: 240_000 }, (
     assert.ok(checked.record.kind === 'alta');
     assert.equal(checked.record.kind === 'alta' && checked.record.qrUrl, BY_HAND);
     const { pdf, pages } = await renderer.renderPdf(
-      prepareInvoiceWithVerifactu(F1, { now: TEST_SETTINGS.now.toISOString() }),
+      preparePrintedInvoice(F1, { now: TEST_SETTINGS.now.toISOString() }),
     );
     assert.equal(pages, 1);
     const [page] = pdfToPngs(pdf, DPI);
@@ -91,6 +91,26 @@ describe('the QR tributario printed on the invoice PDF', { timeout: 240_000 }, (
     const box = codeBox(page!);
     assert.ok(box.topMm < 40, `code at the top (${box.topMm.toFixed(1)} mm)`);
     assert.ok(box.widthMm >= 30 && box.widthMm <= 40, `symbol ${box.widthMm.toFixed(1)} mm wide`);
+  });
+
+  test('with equivalence surcharge: the printed total, the record’s ImporteTotal and the QR’s importe agree', async () => {
+    const request = { ...VERIFACTU_EXAMPLES['F1 with equivalence surcharge']!, locale: 'es-ES' };
+    const { record } = checkVerifactuRequest(request, { ...TEST_SETTINGS, environment: 'production' });
+    assert.ok(record.kind === 'alta');
+    const { pdf } = await renderer.renderPdf(preparePrintedInvoice(request, { now: TEST_SETTINGS.now.toISOString() }));
+    const [page] = pdfToPngs(pdf, DPI);
+    const importe = new URL(zbarRead(page!)).searchParams.get('importe');
+    // Spanish figures: 1.044,13 € is 1044.13.
+    const text = firstPageText(pdf).replace(/\u00a0|\u202f/g, ' ');
+    const total = /Total factura(?: EUR)?\s+([\d.,]+)\s*€/.exec(text)?.[1];
+    assert.ok(total, text);
+    assert.equal(total.replace(/\./g, '').replace(',', '.'), record.importeTotal);
+    assert.equal(importe, record.importeTotal);
+    assert.equal(record.importeTotal, '1044.13');
+    // Each surcharge is a row of its own, in the totals and in the VAT breakdown.
+    assert.equal(text.match(/Recargo de equivalencia \(5,2 %\)\s+41,60 €/g)?.length, 1, text);
+    assert.equal(text.match(/Recargo de equivalencia \(1,4 %\)\s+0,43 €/g)?.length, 1, text);
+    assert.equal(text.match(/Recargo de equivalencia\s+5,2 %\s+800,00 €\s+41,60 €/g)?.length, 1, text);
   });
 
   for (const [design, locale] of [
@@ -106,7 +126,7 @@ describe('the QR tributario printed on the invoice PDF', { timeout: 240_000 }, (
         payment: { iban: 'ES9121000418450200051332', qr: 'auto' },
         verifactu: { ...F1.verifactu, mode: 'no_verifactu', environment: 'test' },
       };
-      const prepared = prepareInvoiceWithVerifactu(request, { now: TEST_SETTINGS.now.toISOString() });
+      const prepared = preparePrintedInvoice(request, { now: TEST_SETTINGS.now.toISOString() });
       assert.ok(prepared.paymentQr, 'an EPC code is printed too');
       const { pdf } = await renderer.renderPdf(prepared);
       const [page] = pdfToPngs(pdf, DPI);

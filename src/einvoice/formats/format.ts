@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { Issue } from '../../errors.js';
-import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import type { PageTopCode, PreparedInvoice, Surcharge } from '../../invoice/prepareInvoice.js';
 import type { EInvoiceDocument } from '../document.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 import type { XNode } from '../../xml/xmlTree.js';
@@ -57,10 +57,36 @@ export interface FormatModule<Id extends string = string, Syntax extends string 
   reading?: ReadingHooks;
   /** A syntax of its own that inbound reads (FA(3), FatturaPA, ZUGFeRD 1.0). */
   reader?: OwnSyntaxReader;
+  /** Files of its own that hold records about invoices, not an invoice (VERI*FACTU's billing records): inspect reports them, render.pdf refuses them. */
+  records?: RecordFileReader;
 
   // — Printing —
   /** A code a printed copy of its documents must carry (FA(3): the KSeF verification QR, KOD I). */
   verificationCode?: VerificationCodeHook;
+  /** What its request object adds to the invoice PDFs under any profile (VERI*FACTU: the QR tributario, the equivalence surcharge). */
+  printing?: PrintingHook;
+}
+
+/**
+ * How a format's own request object (checks.own.field, named after its id) prints on the invoice
+ * PDFs of every profile: POST /v1/invoice.pdf and its validate, and /v1/e-invoice/factur-x.pdf
+ * (src/einvoice/printing.ts asks every format's hook; the generic code knows none). The object is
+ * parsed with its schema (issues at `<id>.…`, with the invoice's), then handed to `print`.
+ */
+export interface PrintingHook {
+  /** What it prints, in words for the routes' descriptions (OpenAPI, MCP). */
+  summary: string;
+  /**
+   * What the page prints for the invoice with the parsed object, as of the request's moment `at`.
+   * A request the format refuses is an InputRejected naming the field: a 400 before any payment.
+   */
+  print(prepared: PreparedInvoice, object: unknown, at: Date): PrintedAdditions;
+}
+
+/** What a printing hook adds to the page: a code at the top of page 1, and surcharges on top of VAT (each a row, counted in the total). */
+export interface PrintedAdditions {
+  pageTopCode?: PageTopCode;
+  surcharges?: readonly Surcharge[];
 }
 
 /** A format's lines in the docs. */
@@ -131,6 +157,23 @@ interface ReadingHooks {
   reissuedAs?: (document: InboundInvoice) => InboundInvoice | undefined;
   /** Its rule findings without those its own rules judge on what the JSON invoice cannot state. */
   issues?: (document: InboundInvoice, issues: Issue[]) => Issue[];
+}
+
+/**
+ * Files of a format's own that are not an invoice but records about invoices (VERI*FACTU's
+ * RegFactuSistemaFacturacion: billing records chained by their huella). The inbound reading hooks
+ * return invoices, which such a file does not hold: inspect answers this reader's report instead of
+ * an invoice's (src/einvoice/inbound/recordFiles.ts), and render.pdf refuses the file before payment.
+ */
+export interface RecordFileReader {
+  /** What such a file is, as inspect's answer and render.pdf's refusal name it. */
+  describe: string;
+  /** Text every such file contains (its namespace): only a file holding it is parsed to be recognised. */
+  marker: string;
+  /** Whether a parsed root element is such a file (bare, or inside the envelope it travels in). */
+  recognises(root: XNode): boolean;
+  /** inspect's answer: the file's report as plain data (its fields documented in the format's own docs). */
+  inspect(root: XNode): object;
 }
 
 /** A format this service reads but does not write (ZUGFeRD 1.0): no profile, only a reader. */

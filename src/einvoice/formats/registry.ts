@@ -8,7 +8,14 @@ import { pintAe, pintAunz, pintEu, pintJp, pintMy, pintSg } from './pint/formats
 import { verifactu } from './verifactu/format.js';
 import { xrechnung } from './xrechnung/format.js';
 import { zugferd1 } from './zugferd1/format.js';
-import type { FormatModule, OwnSyntaxReader, OwnSyntaxWriter, ReadOnlyFormat, VerificationCodeHook } from './format.js';
+import type {
+  FormatModule,
+  OwnSyntaxReader,
+  OwnSyntaxWriter,
+  ReadOnlyFormat,
+  RecordFileReader,
+  VerificationCodeHook,
+} from './format.js';
 
 /**
  * Every e-invoice format and profile this service knows, in the order the docs list them; the first
@@ -40,6 +47,11 @@ const READ_ONLY_FORMATS: readonly ReadOnlyFormat[] = [zugferd1];
 /** Every syntax of a format's own that inbound reads, besides CII and UBL. */
 export const OWN_SYNTAX_READERS: readonly OwnSyntaxReader[] = [...FORMATS, ...READ_ONLY_FORMATS].flatMap((format) =>
   'reader' in format && format.reader ? [format.reader] : [],
+);
+
+/** The readers of files that hold records about invoices, not an invoice (inspect reports them; render.pdf refuses them). */
+export const RECORD_FILE_READERS: readonly RecordFileReader[] = (FORMATS as readonly FormatModule[]).flatMap(
+  (format) => (format.records ? [format.records] : []),
 );
 
 /** The verification codes printed copies of the formats' documents carry (render.pdf). */

@@ -8,6 +8,7 @@ import type { TotalsComparison } from './inboundTotals.js';
 import { documentTotals } from './nationalProfile.js';
 import type { InboundInvoice } from './model.js';
 import { readInbound, type InboundSource } from './readInbound.js';
+import { readRecordFile, recordsNotPrintable } from './recordFiles.js';
 
 /**
  * The inbound operations' reading of the document, done by their `parse` on the compute pool (never
@@ -15,8 +16,15 @@ import { readInbound, type InboundSource } from './readInbound.js';
  * main thread by structured clone.
  */
 
-/** What inspect answers from (inspect.ts buildInspectAnswer). */
-export function readForInspect(request: InboundRequest): { invoice: InboundInvoice; source: InboundSource } {
+/**
+ * What inspect answers from: an invoice (inspect.ts buildInspectAnswer), or a file of records about
+ * invoices (VERI*FACTU's billing records), answered as its format's reader reports it (recordFiles.ts).
+ */
+export type InspectRead = { invoice: InboundInvoice; source: InboundSource } | { records: object };
+
+export function readForInspect(request: InboundRequest): InspectRead {
+  const records = readRecordFile(request);
+  if (records) return { records: records.answer };
   const { invoice, source } = readInbound(request.bytes, request.format, request.document);
   return { invoice, source };
 }
@@ -31,6 +39,8 @@ export function readForRender(request: InboundRequest): {
   /** The file's further documents (a FatturaPA's further bodies), printed each from a new page. */
   further?: { invoice: InboundInvoice; totals: TotalsComparison; notes: InboundNote[] }[];
 } {
+  const records = readRecordFile(request);
+  if (records) throw recordsNotPrintable(records.describe);
   const { invoice, source, file } = readInbound(request.bytes, request.format, request.document);
   // A file of several documents is printed whole unless the document argument picks one.
   const documents = fileDocuments(source);

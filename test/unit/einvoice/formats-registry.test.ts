@@ -113,13 +113,10 @@ const sourceFiles = (dir: string): string[] =>
   );
 
 /**
- * Known lines still to move onto a module hook, each removed with its move: VERI*FACTU's QR on
- * /v1/invoice.pdf (phase 3 of the verifactu work) predates a printing hook for the plain PDF; the
- * inbound printer's FatturaPA note names predate a printing hook for received documents.
+ * Known lines still to move onto a module hook, each removed with its move: the inbound printer's
+ * FatturaPA note names predate a printing hook for received documents.
  */
 const NOT_YET_ON_THE_REGISTRY = [
-  // VERI*FACTU's QR on /v1/invoice.pdf (Spain) predates a printing hook for the plain PDF.
-  /^operations\/invoiceOperations\.ts:\d+: .*einvoice\/formats\/verifactu\//,
   // FatturaPA's withholding notes printed with their Italian names (render/inbound/inboundExtras.ts, landed beside this work).
   /^render\/inbound\/inboundExtras\.ts:\d+: .*doc\.syntax === 'fatturapa'/,
 ];

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineFormat } from '../format.js';
 import { EXAMPLE_VERIFACTU_REQUEST } from './example.js';
 import { VerifactuRequestField } from './fields.js';
+import { VERIFACTU_RECORD_FILES } from './readBack.js';
 import { chainRecord, specimenRecordFile, writeRecordFile } from './recordFile.js';
 import {
   checkVerifactuObject,
@@ -10,6 +11,7 @@ import {
   VerifactuReportSchema,
   type CheckedVerifactu,
 } from './request.js';
+import { printVerifactu } from './printing.js';
 import { SYSTEM_SETTINGS } from './system.js';
 import { SUMINISTRO_INFORMACION } from './writer.js';
 
@@ -70,6 +72,14 @@ export const verifactu = defineFormat({
     chain: chainRecord,
     // AEAT's message has no test flag: the specimen note is the DescripcionOperacion (outside the huella).
     specimen: (_checked, written) => specimenRecordFile(written),
+  },
+  // A record message is no invoice: inspect reports its records (huellas, chain, QR URLs); render.pdf refuses it.
+  records: VERIFACTU_RECORD_FILES,
+  // POST /v1/invoice.pdf (and factur-x.pdf) with a `verifactu` object: the QR tributario and the equivalence surcharge.
+  printing: {
+    summary:
+      "AEAT's QR tributario of the invoice's record at the top of page 1 (VERI*FACTU below it), each equivalence surcharge as a row of its own, counted in the total",
+    print: printVerifactu,
   },
   docs: {
     whatYouGet:

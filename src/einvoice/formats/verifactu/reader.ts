@@ -1,34 +1,34 @@
 import { kid, kids, parseXmlTree, type XNode } from '../../../xml/xmlTree.js';
-import { rejected } from '../../../errors.js';
+import { INBOUND_XML_BOUNDS } from '../../inbound/limits.js';
 import { altaHuella, anulacionHuella } from './huella.js';
 import { qrUrl, type AeatEnvironment, type VerifactuMode } from './qr.js';
-import { SUMINISTRO_INFORMACION } from './writer.js';
+import { linkChain, type RecordChain } from './recordChain.js';
+import { SOAP_ENVELOPE, SUMINISTRO_INFORMACION, SUMINISTRO_LR } from './writer.js';
 
 /**
  * A VERI*FACTU record, or a message (RegFactuSistemaFacturacion, bare or in its SOAP envelope)
  * holding several, read back: each record's huella recomputed from its own fields as written,
- * each link of the chain inside the message checked (record n names record n-1 and its huella),
- * and the QR URL of each invoice. A tampered amount makes that record's huella not match and
- * nothing else is lost: every other record is still reported.
+ * each link of the chain inside the message checked (recordChain.ts), and the QR URL of each
+ * invoice, built by the code that builds the PDF's QR (qr.ts). A tampered amount makes that
+ * record's huella not match and nothing else is lost: every other record is still reported.
  */
 interface RecordFinding {
+  /** Its position in the message, from 0. */
   index: number;
   kind: 'alta' | 'anulacion';
   issuer_nif: string;
   invoice_number: string;
+  /** FechaExpedicionFactura as written, DD-MM-AAAA. */
   issue_date: string;
   invoice_type: string | null;
   cuota_total: string | null;
   importe_total: string | null;
   generated_at: string;
   huella: { stated: string; computed: string; matches: boolean };
-  chain: {
-    first_record: boolean;
-    previous: { issuer_nif: string; invoice_number: string; issue_date: string; huella: string } | null;
-    /** first: PrimerRegistro; linked: names the message's previous record and its huella; broken: names another; outside: the previous record is not in this message. */
-    link: 'first' | 'linked' | 'broken' | 'outside';
-    message: string | null;
-  };
+  chain: RecordChain;
+  /** Which QR the invoice carries: no_verifactu when the record is signed or the message answers a requirement. */
+  mode: VerifactuMode;
+  /** The invoice's QR tributario URL (production host); null for a cancellation, which states no amount. */
   qr_url: string | null;
 }
 
@@ -38,34 +38,31 @@ export interface RecordsReport {
   chain_intact: boolean;
 }
 
-/** Every RegistroAlta and RegistroAnulacion in document order (a record may be the root itself). */
-function findRecords(node: XNode, out: XNode[] = []): XNode[] {
-  if (node.ns === SUMINISTRO_INFORMACION && (node.name === 'RegistroAlta' || node.name === 'RegistroAnulacion')) {
-    out.push(node);
-    return out;
-  }
-  for (const child of node.children) findRecords(child, out);
-  return out;
+const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';
+const isRecord = (node: XNode) =>
+  node.ns === SUMINISTRO_INFORMACION && (node.name === 'RegistroAlta' || node.name === 'RegistroAnulacion');
+
+/** The message element: the root, or the SOAP envelope's body's one child. */
+function messageOf(root: XNode): XNode | undefined {
+  const message =
+    root.ns === SOAP_ENVELOPE && root.name === 'Envelope' ? kid(kid(root, 'Body'), 'RegFactuSistemaFacturacion') : root;
+  return message?.ns === SUMINISTRO_LR && message.name === 'RegFactuSistemaFacturacion' ? message : undefined;
 }
 
-const textOf = (node: XNode | undefined, ...path: string[]): string => {
-  let at = node;
-  for (const name of path) at = kid(at, name);
-  return at?.text ?? '';
-};
+/** A message of records (bare or in its SOAP envelope), or one record alone. */
+export const isRecordFile = (root: XNode): boolean => isRecord(root) || messageOf(root) !== undefined;
 
-export function readRecords(xml: string, options: { environment?: AeatEnvironment } = {}): RecordsReport {
-  const root = parseXmlTree(xml, {
-    maxChars: 20_000_000,
-    maxDepth: 64,
-    maxElements: 2_000_000,
-    tooLarge: (message) => rejected('einvoice_too_large', message, [{ path: '', code: 'einvoice_too_large', message }]),
-  });
-  const mode: VerifactuMode =
-    kids(kid(findBody(root), 'Cabecera'), 'RemisionRequerimiento').length > 0 ? 'no_verifactu' : 'verifactu';
-  const records = findRecords(root).map((node, index) =>
-    readOne(node, index, mode, options.environment ?? 'production'),
-  );
+/** The records of a file isRecordFile accepts, in document order. */
+function recordsOf(root: XNode): XNode[] {
+  if (isRecord(root)) return [root];
+  return kids(messageOf(root), 'RegistroFactura').flatMap((holder) => holder.children.filter(isRecord));
+}
+
+/** The records of a parsed file, read back. */
+export function readRecordTree(root: XNode, environment: AeatEnvironment = 'production'): RecordsReport {
+  // A message sent on AEAT's requirement comes from a system that is not VERI*FACTU.
+  const onRequirement = kids(kid(messageOf(root), 'Cabecera'), 'RemisionRequerimiento').length > 0;
+  const records = recordsOf(root).map((node, index) => readOne(node, index, onRequirement, environment));
   linkChain(records);
   return {
     records,
@@ -74,12 +71,29 @@ export function readRecords(xml: string, options: { environment?: AeatEnvironmen
   };
 }
 
-function findBody(root: XNode): XNode | undefined {
-  if (root.name === 'RegFactuSistemaFacturacion') return root;
-  return kid(kid(root, 'Body'), 'RegFactuSistemaFacturacion');
+/** The records of an XML text, read within the bounds of every inbound XML. */
+export function readRecords(xml: string, options: { environment?: AeatEnvironment } = {}): RecordsReport {
+  return readRecordTree(parseXmlTree(xml, INBOUND_XML_BOUNDS), options.environment);
 }
 
-function readOne(node: XNode, index: number, mode: VerifactuMode, environment: AeatEnvironment): RecordFinding {
+const textOf = (node: XNode | undefined, ...path: string[]): string => {
+  let at = node;
+  for (const name of path) at = kid(at, name);
+  return at?.text ?? '';
+};
+
+function previousOf(chaining: XNode | undefined): RecordChain['previous'] {
+  const previous = kid(chaining, 'RegistroAnterior');
+  if (!previous) return null;
+  return {
+    issuer_nif: textOf(previous, 'IDEmisorFactura'),
+    invoice_number: textOf(previous, 'NumSerieFactura'),
+    issue_date: textOf(previous, 'FechaExpedicionFactura'),
+    huella: textOf(previous, 'Huella'),
+  };
+}
+
+function readOne(node: XNode, index: number, onRequirement: boolean, environment: AeatEnvironment): RecordFinding {
   const alta = node.name === 'RegistroAlta';
   const suffix = alta ? '' : 'Anulada';
   const id = kid(node, 'IDFactura');
@@ -87,15 +101,7 @@ function readOne(node: XNode, index: number, mode: VerifactuMode, environment: A
   const number = textOf(id, `NumSerieFactura${suffix}`);
   const date = textOf(id, `FechaExpedicionFactura${suffix}`);
   const chaining = kid(node, 'Encadenamiento');
-  const previousNode = kid(chaining, 'RegistroAnterior');
-  const previous = previousNode
-    ? {
-        issuer_nif: textOf(previousNode, 'IDEmisorFactura'),
-        invoice_number: textOf(previousNode, 'NumSerieFactura'),
-        issue_date: textOf(previousNode, 'FechaExpedicionFactura'),
-        huella: textOf(previousNode, 'Huella'),
-      }
-    : null;
+  const previous = previousOf(chaining);
   const generatedAt = textOf(node, 'FechaHoraHusoGenRegistro');
   const type = textOf(node, 'TipoFactura');
   const cuota = textOf(node, 'CuotaTotal');
@@ -119,6 +125,9 @@ function readOne(node: XNode, index: number, mode: VerifactuMode, environment: A
         FechaHoraHusoGenRegistro: generatedAt,
       });
   const stated = textOf(node, 'Huella');
+  // A record of a system that is not VERI*FACTU is signed (XAdES enveloped in the record).
+  const signed = node.children.some((child) => child.ns === XMLDSIG && child.name === 'Signature');
+  const mode: VerifactuMode = onRequirement || signed ? 'no_verifactu' : 'verifactu';
   const first = textOf(chaining, 'PrimerRegistro') === 'S';
   return {
     index,
@@ -132,31 +141,7 @@ function readOne(node: XNode, index: number, mode: VerifactuMode, environment: A
     generated_at: generatedAt,
     huella: { stated, computed, matches: stated === computed },
     chain: { first_record: first, previous, link: first ? 'first' : 'outside', message: null },
+    mode,
     qr_url: alta ? qrUrl({ nif: issuer, numserie: number, fecha: date, importe }, mode, environment) : null,
   };
-}
-
-/** Record n of a message must name record n-1 (its identifiers and stated huella); the first names one outside. */
-function linkChain(records: RecordFinding[]): void {
-  for (let at = 1; at < records.length; at += 1) {
-    const record = records[at]!;
-    const before = records[at - 1]!;
-    const { previous } = record.chain;
-    if (previous === null) {
-      record.chain.link = 'broken';
-      record.chain.message = `record ${at} is marked PrimerRegistro, but record ${at - 1} precedes it in this message`;
-      continue;
-    }
-    const namesBefore =
-      previous.issuer_nif === before.issuer_nif &&
-      previous.invoice_number === before.invoice_number &&
-      previous.issue_date === before.issue_date;
-    if (!namesBefore) {
-      record.chain.link = 'broken';
-      record.chain.message = `record ${at} names ${previous.invoice_number} of ${previous.issue_date} as its previous record, but record ${at - 1} is ${before.invoice_number} of ${before.issue_date}`;
-    } else if (previous.huella !== before.huella.stated) {
-      record.chain.link = 'broken';
-      record.chain.message = `record ${at} carries ${previous.huella} as the huella of record ${at - 1}, which states ${before.huella.stated}`;
-    } else record.chain.link = 'linked';
-  }
 }

@@ -21,7 +21,7 @@ export interface CheckedVerifactu {
   issues: Issue[];
 }
 
-export function splitVerifactu(invoiceBody: unknown): { body: unknown; raw: unknown } {
+function splitVerifactu(invoiceBody: unknown): { body: unknown; raw: unknown } {
   if (typeof invoiceBody !== 'object' || invoiceBody === null || Array.isArray(invoiceBody))
     return { body: invoiceBody, raw: undefined };
   const { verifactu: raw, ...body } = invoiceBody as Record<string, unknown>;

@@ -12,9 +12,9 @@ import { isExemption } from './codes.js';
  */
 const BASE =
   'https://www2.agenciatributaria.gob.es/static_files/common/internet/dep/aplicaciones/es/aeat/tike/cont/ws/';
-const SUMINISTRO_LR = `${BASE}SuministroLR.xsd`;
+export const SUMINISTRO_LR = `${BASE}SuministroLR.xsd`;
 export const SUMINISTRO_INFORMACION = `${BASE}SuministroInformacion.xsd`;
-const SOAP_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
 
 const s = (name: string, ...children: XmlChild[]) => el(`sum1:${name}`, null, ...children);
 const t = (name: string, text: string | undefined) => leaf(`sum1:${name}`, text);
