@@ -11,7 +11,7 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../src/invoice/schema.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
-import { pdfInfo } from '../fixtures/pdfTools.js';
+import { pdfInfo, pdfWords, type PdfWord as Word } from '../fixtures/pdfTools.js';
 
 /**
  * Window envelopes measured on the printed PDF: every word of the buyer's address lies inside the
@@ -31,32 +31,6 @@ after(async () => {
   await renderer?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const PT_TO_MM = 25.4 / 72;
-
-interface Word {
-  text: string;
-  xMin: number;
-  yMin: number;
-  xMax: number;
-  yMax: number;
-}
-
-/** Page 1's words with their boxes in millimetres. */
-function wordsOfPage1(pdf: Buffer): Word[] {
-  const file = join(dir, 'page.pdf');
-  writeFileSync(file, pdf);
-  const html = execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' });
-  return [
-    ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
-  ].map((match) => ({
-    text: match[5]!,
-    xMin: Number(match[1]) * PT_TO_MM,
-    yMin: Number(match[2]) * PT_TO_MM,
-    xMax: Number(match[3]) * PT_TO_MM,
-    yMax: Number(match[4]) * PT_TO_MM,
-  }));
-}
 
 function page1Png(pdf: Buffer): PNG {
   const file = join(dir, 'page.pdf');
@@ -123,7 +97,7 @@ describe('window envelopes', { timeout: 240_000 }, () => {
       for (const design of DESIGNS) {
         const { pdf } = await renderer.renderPdf(prepareInvoice({ ...INVOICE, envelope, design }));
         assert.match(pdfInfo(pdf)['Page size']!, layout.paper === 'A4' ? /\(A4\)/ : /\(letter\)/);
-        const words = wordsOfPage1(pdf);
+        const words = pdfWords(pdf);
         const inAddressZone = (word: Word) =>
           word.xMin >= layout.left - 0.1 &&
           word.xMax <= layout.left + layout.width + 0.1 &&
