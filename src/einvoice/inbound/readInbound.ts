@@ -8,6 +8,7 @@ import type { InboundInvoice } from './model.js';
 import { CII_TABLE } from './ciiTable.js';
 import { readSyntax } from './readSyntax.js';
 import { UBL_CREDIT_NOTE_TABLE, UBL_INVOICE_TABLE } from './ublTable.js';
+import { embeddedXmlRoot } from './embeddedRoot.js';
 import { documentNotFound, noEInvoiceInPdf, unknownRoot, unreadableBinary } from './refusals.js';
 import { OWN_SYNTAX_READERS } from '../formats/registry.js';
 
@@ -78,7 +79,7 @@ function readPdf(bytes: Uint8Array): FileRead {
     const source: InboundSource = { format: 'pdf', embeddedFiles: files.length };
     return { invoice: fromRoot(unwrap(tree)), source, ...(isEnvelope(tree) ? {} : { file }) };
   }
-  throw noEInvoiceInPdf();
+  throw noEInvoiceInPdf(files.flatMap((file) => embeddedXmlRoot(file) ?? []));
 }
 
 function readXml(bytes: Uint8Array): FileRead {

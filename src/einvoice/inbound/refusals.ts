@@ -23,10 +23,22 @@ export const unreadableBinary = (what: string) =>
 export const tooManyLines = (count: number) =>
   refuse('einvoice_too_large', `The e-invoice has ${count} lines; at most ${INBOUND_LIMITS.lines} are read.`);
 
-export const noEInvoiceInPdf = () =>
+/** ZUGFeRD's release candidate of 2014 (root Invoice in CBFBUY:5), which early ZUGFeRD PDFs embed. */
+const RELEASE_CANDIDATE = 'urn:un:unece:uncefact:data:standard:CBFBUY:5';
+
+/** `roots`: the root elements of the embedded XML files that are no e-invoice the service reads (embeddedRoot.ts). */
+export const noEInvoiceInPdf = (roots: string[] = []) =>
   refuse(
     'pdf_no_einvoice',
-    'The PDF carries no embedded CII, UBL or ZUGFeRD 1.0 invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml).',
+    `The PDF carries no embedded CII, UBL or ZUGFeRD 1.0 invoice (a Factur-X, ZUGFeRD or XRechnung hybrid PDF embeds it as factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml or xrechnung.xml).${
+      roots.length === 0
+        ? ''
+        : ` It embeds XML whose root is ${roots.join(', ')}${
+            roots.some((root) => root.includes(RELEASE_CANDIDATE))
+              ? ': the release candidate of ZUGFeRD published before ZUGFeRD 1.0 (2014), which this service does not read'
+              : ''
+          }.`
+    }`,
   );
 
 /** The `document` argument names a document the file does not hold. */

@@ -76,6 +76,32 @@ test('a PDF whose only attachment is no e-invoice keeps its clear refusal', () =
   assert.equal(codeOf(Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n')), 'pdf_no_einvoice');
 });
 
+test('the refusal names the root of an embedded XML that is no e-invoice: an order, the ZUGFeRD release candidate of 2014', () => {
+  const options = { objectStream: false, streamType: 'EmbeddedFile', efKey: 'F', via: 'names', flate: true } as const;
+  const messageOf = (file: string) => {
+    try {
+      readInbound(embeddedFilePdf(Buffer.from(file), options), 'pdf');
+    } catch (error) {
+      assert.ok(error instanceof InputRejected);
+      assert.equal(error.code, 'pdf_no_einvoice');
+      return error.message;
+    }
+    assert.fail('read');
+  };
+  // As Mustang's first ZUGFeRD PDFs (May 2014) embed it, a byte-order mark and a comment before the root.
+  const candidate =
+    '\uFEFF<?xml version="1.0"?>\n<!-- RC --><rsm:Invoice xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:rsm="urn:un:unece:uncefact:data:standard:CBFBUY:5"><rsm:X/></rsm:Invoice>';
+  assert.match(
+    messageOf(candidate),
+    /root is Invoice \(urn:un:unece:uncefact:data:standard:CBFBUY:5\): the release candidate of ZUGFeRD published before ZUGFeRD 1\.0/,
+  );
+  assert.match(
+    messageOf('<Order xmlns="urn:example:order"><Id>1</Id></Order>'),
+    /It embeds XML whose root is Order \(urn:example:order\)\.$/,
+  );
+  assert.doesNotMatch(messageOf('just a note'), /It embeds/);
+});
+
 test('bounds hold: a decompression bomb, a name tree that loops, 20,000 objects', () => {
   const bomb = deflateSync(Buffer.alloc(64 * 1024 * 1024));
   const cases: [string, Buffer][] = [
