@@ -8,6 +8,7 @@
  *    and a new package every call (a designer typing: a new id, so checked and compiled anew).
  * 2. POST /v1/invoice.pdf with that package stored (PUT /v1/templates, "design": "sha256:…")
  *    against built-in classic at 1, 20 and 200 lines (issue 49's target: ≤ 1.05×).
+ * 3. The print-time check alone (bench/printCheck.ts) at 1, 20 and 200 lines (issue 49's target: ≤ 2 ms at 200).
  * The figure is the ratio of the p50s. BENCH_SCALE scales the sample counts.
  */
 import type { InvoiceInput } from '../src/invoice/schema.js';
@@ -16,6 +17,7 @@ import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
 import { scaled } from './scale.js';
 import { percentile } from './measure.js';
+import { p50, timePrintCheck } from './printCheck.js';
 
 const server = await startBenchServer('v1_invoice_pdf=0');
 const json = (body: unknown) => JSON.stringify(body);
@@ -75,6 +77,13 @@ try {
       scaled(lines === 200 ? 12 : 30),
     );
     process.stdout.write(row('stored design on /v1/invoice.pdf', lines, samples));
+  }
+  process.stdout.write(
+    '\n| print-time check | lines | facts | p50 ms, with the layout it forces | p50 ms, page laid out |\n|---|---|---|---|---|\n',
+  );
+  for (const lines of [1, 20, 200]) {
+    const { withLayout, laidOut, facts } = await timePrintCheck(lines, scaled(lines === 200 ? 20 : 40));
+    process.stdout.write(`| house style | ${lines} | ${facts} | ${p50(withLayout)} | ${p50(laidOut)} |\n`);
   }
 } finally {
   await server.close();

@@ -1,3 +1,4 @@
+import type { UnseenFact } from '../render/printedFacts.js';
 import type * as v from 'valibot';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 
@@ -189,4 +190,6 @@ export interface PdfRenderer {
   ): Promise<{ pdf: Buffer; pages: number }>;
   /** Whether Chromium loads a font file (PUT /v1/fonts); rejects with a 400 font_invalid when not. */
   checkFont?(bytes: Uint8Array): Promise<void>;
+  /** The facts each invoice's customer design misses or hides, from its laid-out page (the content contract's look). */
+  designUnseenFacts?(invoices: readonly PreparedInvoice[]): Promise<UnseenFact[][]>;
 }

@@ -14,8 +14,11 @@ import {
   putTemplate,
   resolveDesignReference,
   TEMPLATE_TTL_SECONDS,
+  templateIncomplete,
   templateInvalid,
 } from '../templates/storedTemplates.js';
+import { checkSeenContract } from '../templates/contract/seenContract.js';
+import type { TemplateIssue } from '../templates/templateIssue.js';
 import {
   isTemplateRef,
   storedForm,
@@ -25,7 +28,7 @@ import {
 } from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { LookStores } from './lookResolvers.js';
-import { loadPackageFonts } from '../templates/packageFonts.js';
+import { loadPackageFonts, type PackageFonts } from '../templates/packageFonts.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {
@@ -45,6 +48,9 @@ const PreviewSchema = v.strictObject(
 );
 type PreviewInput = { prepared: PreparedInvoice; design: TemplatePackage | string };
 
+/** A package and the report of the checks the compute pool ran on it (checkPackage.ts). */
+type ExaminedPackage = { pkg: TemplatePackage; invalid: TemplateIssue[]; incomplete: TemplateIssue[] };
+
 /**
  * A preview's body: an inline package is checked as PUT checks its files and filled with this one
  * invoice (not the 12 reference invoices: checkPackage.ts examineForPreview); this invoice's facts
@@ -58,6 +64,17 @@ function parsePreview(body: unknown): PreviewInput {
   const invalid = examineForPreview(pkg, prepared);
   if (invalid.length > 0) throw templateInvalid(invalid);
   return { prepared, design: pkg };
+}
+
+/** The contract's look at the laid-out pages (seenContract.ts): what the text's check cannot see. */
+function lookAtFacts(
+  renderer: PdfRenderer | undefined,
+  pkg: TemplatePackage,
+  fonts: PackageFonts,
+): Promise<TemplateIssue[]> {
+  const look = renderer?.designUnseenFacts?.bind(renderer);
+  if (!look) throw renderingUnavailable();
+  return checkSeenContract(look, pkg, fonts);
 }
 
 /** The previewed invoice with its design: a stored one looked up, or the inline package with its fonts. */
@@ -75,12 +92,17 @@ async function withPreviewedDesign(
   return { ...prepared, design: { id: templateId(design), package: design, fonts } };
 }
 
+/** A font the package names that is not stored: PUT refuses it; check's report looks without it. */
+const fontsToLook = (stores: LookStores, pkg: TemplatePackage) =>
+  loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`).catch((): PackageFonts => ({}));
+
 /**
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
  * preview, and PUT/GET of stored packages. All free; PUT is the one MCP tool (v1_templates_put).
  */
 export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
   const store = stores.templates;
+  const hiddenFacts = (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
@@ -109,7 +131,9 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     handle: async (pkg) => {
       if (!store) throw new Error('v1_templates_put has no template store');
       // Every font the package names must be stored: 400 at fonts.<family> otherwise, nothing stored.
-      await loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`);
+      const fonts = await loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`);
+      const hidden = await hiddenFacts(pkg, fonts);
+      if (hidden.length > 0) throw templateIncomplete(hidden);
       return { body: await putTemplate(store, pkg) };
     },
   };
@@ -132,7 +156,7 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
   };
 
-  const check: Operation<TemplatePackage> = {
+  const check: Operation<ExaminedPackage> = {
     method: 'POST',
     path: '/v1/templates/check',
     operationId: 'v1_templates_check',
@@ -143,13 +167,17 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     request: {
       schema: TemplatePackageSchema,
       example: EXAMPLE_PACKAGE,
-      parse: (body) => storedForm(parseOrReject(TemplatePackageSchema, body)),
+      // The text's checks on the compute pool; the look at the laid-out pages (handle) when they pass.
+      parse: (body) => {
+        const pkg = storedForm(parseOrReject(TemplatePackageSchema, body));
+        return { pkg, ...examinePackage(pkg) };
+      },
     },
     response: { contentType: 'application/json', description: 'The report.' },
-    compute: (pkg) => {
-      const { invalid, incomplete } = examinePackage(pkg);
+    handle: async ({ pkg, invalid, incomplete }) => {
       const issues = [...invalid, ...incomplete];
-      return { ok: issues.length === 0, id: templateId(pkg), issues };
+      if (issues.length === 0) issues.push(...(await hiddenFacts(pkg, await fontsToLook(stores, pkg))));
+      return { body: { ok: issues.length === 0, id: templateId(pkg), issues } };
     },
   };
 

@@ -37,10 +37,15 @@ export async function printHtml(
   params: PrintParams,
   beforePrint?: (session: CDPSession) => Promise<void>,
 ): Promise<Buffer> {
-  const { html, faces } = takeStoredFaces(page);
-  await target.fonts.hold(target.session, faces);
-  await target.session.send('Page.setDocumentContent', { frameId: target.frameId, html });
+  await layOutHtml(target, page);
   if (beforePrint) await beforePrint(target.session);
   const { data } = await target.session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
   return Buffer.from(data, 'base64');
+}
+
+/** Writes the document into the page (its stored fonts held first) without printing it. */
+export async function layOutHtml(target: PrintablePage, page: string): Promise<void> {
+  const { html, faces } = takeStoredFaces(page);
+  await target.fonts.hold(target.session, faces);
+  await target.session.send('Page.setDocumentContent', { frameId: target.frameId, html });
 }

@@ -1,53 +1,67 @@
 import type { CDPSession } from 'puppeteer-core';
 import { InputRejected, type Issue } from '../errors.js';
-import { factsOf, missingFacts } from './contractFacts.js';
+import { collapsed, factsOf, type Fact } from './contractFacts.js';
+import { HIDING_REASONS, seeFactsExpression, type PageFact } from './factsOnPage.js';
 import type { InvoiceView } from './invoiceView.js';
 
 /**
- * The print-time check of a customer's design (docs/templates.md): before the page is printed, its
- * text is read from the DOM Chromium built (one DevTools call; the page's own scripts stay off) and
- * must hold every fact of *this* invoice, as the content contract asked of the reference invoices
- * (contractFacts.ts, the same rules as pageText.ts: text outside head, style and template, and
- * outside elements marked hidden, and the paths of the drawings). A miss is a 400
+ * The print-time check of a customer's design (docs/templates.md): before the page is printed, the
+ * page Chromium laid out (as printed: designLayout.ts) must show every fact of *this* invoice, as
+ * the content contract asked of the reference invoices: present in its text and visible
+ * (factsOnPage.ts: one DevTools evaluation; the page's own scripts stay off). A miss is a 400
  * template_incomplete: nothing is printed, nothing is settled.
  */
-const PAGE_TEXT = `(() => {
-  const parts = [], drawings = [];
-  const skip = new Set(['HEAD', 'STYLE', 'SCRIPT', 'TEMPLATE', 'TITLE', 'NOSCRIPT']);
-  const walk = (node) => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) { parts.push(child.data); continue; }
-      if (child.nodeType !== 1) continue;
-      const tag = child.tagName.toUpperCase();
-      if (skip.has(tag) || child.hasAttribute('hidden')) continue;
-      if (tag === 'PATH' && child.hasAttribute('d')) drawings.push(child.getAttribute('d'));
-      walk(child);
-    }
-  };
-  walk(document);
-  return { text: parts.join(''), drawings };
-})()`;
+export interface UnseenFact {
+  fact: Fact;
+  /** "missing", or why it is hidden (factsOnPage.ts). */
+  reason: string;
+}
 
-export async function checkPrintedFacts(session: CDPSession, view: InvoiceView): Promise<void> {
+/** The facts of the view that the laid-out page does not show. */
+export async function unseenFacts(
+  session: CDPSession,
+  view: InvoiceView,
+  pageWidthPx: number,
+  { hitTest = false }: { hitTest?: boolean } = {},
+): Promise<UnseenFact[]> {
+  const facts = factsOf(view);
+  const asked: PageFact[] = facts.map((fact) =>
+    fact.drawing !== undefined ? { drawing: fact.drawing } : { text: collapsed(fact.text!) },
+  );
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: PAGE_TEXT,
+    expression: seeFactsExpression(asked, pageWidthPx, hitTest),
     returnByValue: true,
   });
-  if (exceptionDetails) throw new Error(`reading the page's text failed: ${exceptionDetails.text}`);
-  const page = result.value as { text: string; drawings: string[] };
-  const missing = missingFacts(factsOf(view), { text: page.text, drawings: new Set(page.drawings) });
-  if (missing.length === 0) return;
-  const issues: Issue[] = missing.slice(0, 100).map((fact) => ({
+  if (exceptionDetails)
+    throw new Error(
+      `reading the page's facts failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
+    );
+  return (result.value as [number, string][]).map(([index, reason]) => ({ fact: facts[index]!, reason }));
+}
+
+/** The issue of a fact the page does not show: missing_fact, or hidden_fact with its reason. */
+export function unseenIssue({ fact, reason }: UnseenFact, shown: string): Issue & { reason?: string } {
+  if (reason === 'missing') return { path: fact.field, code: 'missing_fact', message: `is not on the page${shown}` };
+  return {
     path: fact.field,
-    code: 'missing_fact',
-    message: 'is not on the page this design printed for this invoice',
-  }));
+    code: 'hidden_fact',
+    reason,
+    message: `is on the page but ${HIDING_REASONS[reason] ?? reason}${shown}`,
+  };
+}
+
+export async function checkPrintedFacts(session: CDPSession, view: InvoiceView, pageWidthPx: number): Promise<void> {
+  const unseen = await unseenFacts(session, view, pageWidthPx);
+  if (unseen.length === 0) return;
+  const issues: Issue[] = unseen
+    .slice(0, 100)
+    .map((found) => unseenIssue(found, found.reason === 'missing' ? ' this design printed for this invoice' : ''));
   throw new InputRejected(
     'template_incomplete',
-    `The design leaves out what this invoice must show (${missing
-      .map((fact) => fact.field)
+    `The design leaves out or hides what this invoice must show (${unseen
+      .map(({ fact }) => fact.field)
       .slice(0, 5)
-      .join(', ')}${missing.length > 5 ? ', …' : ''}); nothing was printed or charged.`,
+      .join(', ')}${unseen.length > 5 ? ', …' : ''}); nothing was printed or charged.`,
     issues,
   );
 }

@@ -16,7 +16,9 @@ import { renderFailed, renderTimeout } from './renderErrors.js';
 import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
 import { withPreviewStamp, withSpecimenStamp } from './specimenStamp.js';
-import { checkPrintedFacts } from './printedFacts.js';
+import { checkPrintedFacts, type UnseenFact } from './printedFacts.js';
+import { designUnseenFacts } from './designFacts.js';
+import { layOutAsPrinted, pageAreaPx } from './designLayout.js';
 import { designMaxPages, designTooLong, PREVIEW_MAX_PAGES } from './designLimits.js';
 import type { CDPSession } from 'puppeteer-core';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
@@ -106,6 +108,12 @@ export interface Renderer {
    * when there is none), within the render deadline.
    */
   checkFont(bytes: Uint8Array): Promise<void>;
+  /**
+   * The facts each invoice (carrying a customer's design) does not show, missing or hidden, read
+   * from its laid-out page without printing (designFacts.ts): the content contract's look.
+   * Admitted like a render, within one render deadline for all of them.
+   */
+  designUnseenFacts(invoices: readonly PreparedInvoice[]): Promise<UnseenFact[][]>;
   /** Would a render be admitted now? The question renderPdf's admission asks (readiness asks it too). */
   hasRoom(): boolean;
   /** The filled HTML as the preview shows it (the printed copy adds SCREEN_OFF_CSS, templates.ts). */
@@ -176,10 +184,12 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       return run(call, async (pooled, job) => {
         const view = templates.view(prepared);
         const page = templates.designPage(view, design, true);
-        const pdf = await printView(printer, pooled, view, paperOf(prepared, paper), info, job, page, {
-          beforePrint: (session) => checkPrintedFacts(session, view),
+        const format = paperOf(prepared, paper);
+        const restore = await layOutAsPrinted(pooled.printable.session, format);
+        const pdf = await printView(printer, pooled, view, format, info, job, page, {
+          beforePrint: (session) => checkPrintedFacts(session, view, pageAreaPx(format).width),
           preview: call.preview === true,
-        });
+        }).finally(() => restore().catch(() => undefined));
         const pages = pdfPageCount(pdf);
         if (pages > maxPages) throw designTooLong(pages, maxPages);
         return pdf;
@@ -202,6 +212,17 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
           : new Date().toISOString().slice(0, 10),
       };
       return run(call, (pooled, job) => printView(printer, pooled, view, paper, info, job, page));
+    },
+
+    designUnseenFacts(invoices) {
+      const timeoutMs = settings.renderTimeoutMs;
+      return supervisor.run((pooled) =>
+        withDeadline(
+          Promise.race([designUnseenFacts(templates, pooled, invoices, settings.paperSize), pooled.crashed]),
+          timeoutMs,
+          () => renderTimeout(timeoutMs),
+        ),
+      );
     },
 
     checkFont(bytes) {

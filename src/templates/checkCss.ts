@@ -10,6 +10,8 @@ import { issueAt, type TemplateFile, type TemplateIssue } from './templateIssue.
  *  - no `@font-face` of its own, for the same reason;
  *  - no page-margin boxes (`@top-left`, `@bottom-right`, …): they hold the page numbers the service
  *    prints on every page (src/render/invoiceCss.ts);
+ *  - no `pointer-events`: a printed page has no pointer, and the content contract finds a box
+ *    painted over a fact by hit testing, which `pointer-events: none` would hide it from;
  *  - no "</style": the stylesheet is inlined into a <style> element, which it would end early.
  * `where` offsets a style attribute's places to its place in the file.
  */
@@ -64,6 +66,8 @@ export function checkCss(
         add('css_font_face', '@font-face is not allowed: fonts come from the package\'s "fonts" (fonts by id)', at);
       else if (MARGIN_BOXES.has(name))
         add('css_page_margin_box', `@${name} is the service's: the page margin boxes hold the page numbers`, at);
+    } else if (node.type === 'Declaration' && node.property.toLowerCase() === 'pointer-events') {
+      add('css_pointer_events', 'pointer-events is not for print: the content contract hit-tests what covers a fact', at);
     } else if (node.type === 'Url') {
       add('css_url', 'url() would load a resource; nothing is loaded from a design', at);
     } else if (node.type === 'Function' && FETCHING_FUNCTIONS.has(node.name.toLowerCase())) {

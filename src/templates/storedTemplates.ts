@@ -29,7 +29,7 @@ export function parseTemplatePackage(body: unknown): TemplatePackage {
 export const templateInvalid = (issues: TemplateIssue[]): InputRejected =>
   new InputRejected('template_invalid', `The design package is refused: ${summary(issues)}.`, issues);
 
-const templateIncomplete = (issues: TemplateIssue[]): InputRejected =>
+export const templateIncomplete = (issues: TemplateIssue[]): InputRejected =>
   new InputRejected(
     'template_incomplete',
     `The design leaves out what an invoice must show: ${summary(issues)}.`,

@@ -16,6 +16,7 @@ import { normalizeText, pdfPages } from '../fixtures/pdfTools.js';
 import { postJson, startTestApp, type TestApp } from '../support/testApp.js';
 import { figure } from './harness.js';
 import { refusedPackages } from './support/hostilePackages.js';
+import { hidingPackages } from './support/hidingPackages.js';
 import { probeInvoice, ssrfProbes } from './support/probes.js';
 
 let renderer: Renderer;
@@ -40,7 +41,15 @@ after(async () => {
   await canary?.close();
 });
 
-type Issue = { path: string; code: string; line?: number; column?: number };
+type Issue = {
+  path: string;
+  code: string;
+  line?: number;
+  column?: number;
+  reason?: string;
+  invoice?: string;
+  message: string;
+};
 type ErrorBody = { error: { code: string; issues: Issue[] } };
 
 const put = (body: unknown) =>
@@ -212,22 +221,58 @@ describe('hostile template packages', () => {
   );
 
   test(
-    'CSS that hides the totals is accepted: the contract checks presence of text, not visibility (docs/templates.md)',
+    'a package that hides a fact is refused at upload by technique, with the field, the reference invoice and why; nothing stored',
+    { timeout: 300_000 },
+    async () => {
+      for (const { name, pkg, reason } of hidingPackages) {
+        const response = await put(pkg);
+        const body = (await response.json()) as ErrorBody;
+        assert.equal(response.status, 400, `${name}: ${JSON.stringify(body)}`);
+        assert.equal(body.error.code, 'template_incomplete', name);
+        const hidden = body.error.issues.filter((issue) => issue.code === 'hidden_fact');
+        const total = hidden.find((issue) => issue.path.startsWith('totals.') && issue.reason === reason);
+        assert.ok(total, `${name}: a totals fact hidden_fact ${reason} in ${JSON.stringify(body.error.issues)}`);
+        assert.ok(total.invoice && total.message.length > 0, `${name}: names the reference invoice and says why`);
+        const report = (await (await postJson(`${app.url}/v1/templates/check`, pkg)).json()) as ErrorBody['error'] & {
+          ok: boolean;
+          id: string;
+        };
+        assert.equal(report.ok, false, name);
+        assert.ok(
+          report.issues.some((issue) => issue.code === 'hidden_fact' && issue.reason === reason),
+          name,
+        );
+        assert.equal((await fetch(`${app.url}/v1/templates/${report.id}`)).status, 404, `${name}: not stored`);
+      }
+      figure('templates', `${hidingPackages.length} packages hiding the totals refused as hidden_fact`);
+    },
+  );
+
+  test(
+    'a design that hides a fact only for an invoice with a logo is refused at print time, nothing printed',
     { timeout: 120_000 },
     async () => {
-      const hidden = { css: '.totals__row { display: none; }' };
-      const response = await put(hidden);
-      assert.equal(response.status, 200, 'the known gap: hiding a fact by CSS passes the contract');
-      const { id } = (await response.json()) as { id: string };
-      const plain = await pdfText(
-        await postJson(`${app.url}/v1/templates/preview`, { design: {}, invoice: EXAMPLE_INVOICE }),
+      // The notes fade to nothing when a logo is there; no reference invoice has one.
+      const notes = builtinPackage('classic').partials.notes!.replace(
+        '<p lang="{{notes.lang}}"',
+        '<p class="{{#if @root.logo}}faded{{/if}}" lang="{{notes.lang}}"',
       );
-      const preview = await postJson(`${app.url}/v1/templates/preview`, { design: id, invoice: EXAMPLE_INVOICE });
-      assert.equal(preview.status, 200, 'the print-time check reads the text too, not its styling');
-      const text = await pdfText(preview);
-      assert.match(plain, /\$10,803\.74/, 'the built-in design prints the total');
-      assert.doesNotMatch(text, /\$10,803\.74/, 'the hidden total is not in the PDF');
-      assert.match(text, /INV-2026-0042/);
+      const stored = await put({ css: '.faded { opacity: 0; }', partials: { notes } });
+      assert.equal(stored.status, 200, await stored.clone().text());
+      const { id } = (await stored.json()) as { id: string };
+      const shown = await postJson(`${app.url}/v1/templates/preview`, { design: id, invoice: EXAMPLE_INVOICE });
+      assert.equal(shown.status, 200, 'without a logo the notes show');
+      const withLogo = { ...EXAMPLE_INVOICE, logo: GERMAN_MIXED_RATE.logo };
+      assert.ok(withLogo.notes, 'the example has notes');
+      const refused = await postJson(`${app.url}/v1/templates/preview`, { design: id, invoice: withLogo });
+      const { error } = (await refused.json()) as ErrorBody;
+      assert.equal(refused.status, 400, JSON.stringify(error));
+      assert.equal(error.code, 'template_incomplete');
+      assert.deepEqual(
+        error.issues.map((issue) => [issue.path, issue.code, issue.reason]),
+        [['notes', 'hidden_fact', 'opacity_zero']],
+      );
+      assert.ok(renderer.ready(), 'the pool keeps serving');
     },
   );
 });

@@ -196,6 +196,16 @@ export const refusedPackages = (
     expect: [['partials.notes', 'handlebars_in_markup', 1]],
   },
   {
+    name: "pointer-events: none on a box (it would hide a cover from the contract's hit test)",
+    pkg: { css: '.totals__row { color: #111; }\n.cover { pointer-events: none; }' },
+    expect: [['css', 'css_pointer_events', 2]],
+  },
+  {
+    name: 'pointer-events in a style attribute',
+    pkg: { partials: { notes: '<div>\n<p style="pointer-events: none">x</p></div>' } },
+    expect: [['partials.notes', 'css_pointer_events', 2]],
+  },
+  {
     name: 'Handlebars that does not parse',
     pkg: { partials: { notes: '<p>{{#if notes}}x</p>' } },
     expect: [['partials.notes', 'handlebars_syntax']],

@@ -1,0 +1,37 @@
+import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { layOutAsPrinted, pageAreaPx } from './designLayout.js';
+import { paperOf, type PaperSetting } from './paper.js';
+import type { PooledPage } from './pooledPage.js';
+import { layOutHtml } from './printPage.js';
+import { unseenFacts, type UnseenFact } from './printedFacts.js';
+import type { InvoiceTemplates } from './templates.js';
+
+/**
+ * The content contract's look at a design (src/templates/contract/seenContract.ts): each invoice,
+ * carrying the design, is filled and laid out as it prints on one render page, and the facts it
+ * does not show are read from the page (printedFacts.ts), nothing printed. One page for all of
+ * them, one after the other: the reference invoices cost one render slot.
+ */
+export async function designUnseenFacts(
+  templates: InvoiceTemplates,
+  pooled: PooledPage,
+  invoices: readonly PreparedInvoice[],
+  paperSetting: PaperSetting,
+): Promise<UnseenFact[][]> {
+  const { session } = pooled.printable;
+  const found: UnseenFact[][] = [];
+  for (const prepared of invoices) {
+    const design = prepared.design;
+    if (!design) throw new Error('designUnseenFacts checks invoices that carry a design');
+    const view = templates.view(prepared);
+    const paper = paperOf(prepared, paperSetting);
+    const restore = await layOutAsPrinted(session, paper);
+    try {
+      await layOutHtml(pooled.printable, templates.designPage(view, design, true));
+      found.push(await unseenFacts(session, view, pageAreaPx(paper).width, { hitTest: true }));
+    } finally {
+      await restore();
+    }
+  }
+  return found;
+}
