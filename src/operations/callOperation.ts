@@ -78,11 +78,24 @@ export function operationCaller(deps: CallDependencies) {
       // A paid operation's body goes ahead of the free ones: an x402 client's first, unpaid request
       // (it fetches the 402) is as much on a payer's path as the paid one. Both queues are bounded.
       const priority = paid ? 'high' : 'normal';
+      // Without payment or sign-in, a paid call's answer is its 402: only the price comes back.
+      const unpaid = paid && deps.paidCall !== undefined && !request.payment && !request.hooks?.signIn;
       const parsed = await deps.runJob(
-        { operationId: operation.operationId, body: request.body ?? { value: {} }, context, compute },
+        {
+          operationId: operation.operationId,
+          body: request.body ?? { value: {} },
+          context,
+          compute,
+          ...(unpaid ? { unpaid: { configuredUsd: operation.priceUsd } } : {}),
+        },
         priority,
       );
       if (parsed.kind === 'computed') return answeredJson(parsed.json);
+      if (parsed.kind === 'unpaid') {
+        const offered = deps.resourceOf(operation);
+        const resource = operation.priceOf ? { ...offered, priceUsd: parsed.priceUsd } : offered;
+        return deps.paidCall!(resource, undefined, parsed.fingerprint, unpaidHasNoWork, request.hooks);
+      }
       if (parsed.kind !== 'parsed') throw new Error(`operation ${operation.operationId} worked before payment`);
       ({ input, fingerprint } = parsed);
       // What the input names (a stored theme) is looked up here, on the main thread, before
@@ -174,6 +187,10 @@ const answeredJson = (json: Uint8Array): CallOutcome => ({
 
 const probeHasNoWork = (): never => {
   throw new Error('the work of a price probe never runs');
+};
+
+const unpaidHasNoWork = (): never => {
+  throw new Error('the work of a call without payment or sign-in never runs');
 };
 
 export type OperationCaller = ReturnType<typeof operationCaller>;

@@ -25,6 +25,14 @@ export interface OperationJob {
    * Int32 the main thread sets to 1 when verify refused the payment.
    */
   pooledWork?: { cancel: SharedArrayBuffer; specimen?: boolean };
+  /**
+   * A paid row's body sent with neither payment nor sign-in: its answer is the 402, which needs only
+   * the price (operation.ts `priceOf`, from the row's configured one) and the fingerprint. The input
+   * stays on the worker: rebuilding a maximal one on the event loop (a 200-line invoice, a full
+   * batch) took 2-20 ms per request, which the unpaid flood queued in front of /healthz. An input
+   * that names something to look up (request.resolve) still comes back: an unknown name is a 400.
+   */
+  unpaid?: { configuredUsd: string };
 }
 
 export type OperationJobResult =
@@ -33,7 +41,9 @@ export type OperationJobResult =
   /** The work's input, and which body a payment for it pays for (paidCall.ts fingerprint). */
   | { kind: 'parsed'; input: unknown; fingerprint: string }
   /** The pooled paid work's answer (its body's buffer transferred). */
-  | { kind: 'worked'; answer: PooledAnswer };
+  | { kind: 'worked'; answer: PooledAnswer }
+  /** An unpaid body that passed every check: the price its 402 quotes (OperationJob.unpaid). */
+  | { kind: 'unpaid'; priceUsd: string; fingerprint: string };
 
 /** A JSON envelope around a body (an MCP tools/call), split on the pool (requestJson.ts splitRequestJson). */
 export interface EnvelopeJob {
@@ -67,7 +77,12 @@ export function runOperationJob(operations: ReadonlyMap<string, Operation>, job:
     return { kind: 'worked', answer: operation.pooled.run(input, () => Atomics.load(cancel, 0) === 1, marks) };
   }
   // An input that names something to look up (request.resolve) goes back to the main thread first.
-  if (job.compute && operation.compute && !operation.request.resolve?.needed(input))
+  const resolvable = operation.request.resolve?.needed(input) === true;
+  if (job.unpaid && !resolvable) {
+    const { configuredUsd } = job.unpaid;
+    return { kind: 'unpaid', priceUsd: operation.priceOf?.(input, configuredUsd) ?? configuredUsd, fingerprint };
+  }
+  if (job.compute && operation.compute && !resolvable)
     return { kind: 'computed', json: encoder.encode(JSON.stringify(operation.compute(input, job.context))) };
   return { kind: 'parsed', input, fingerprint };
 }
