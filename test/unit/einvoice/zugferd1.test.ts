@@ -124,6 +124,23 @@ describe('a ZUGFeRD 1.0 document of our own making', () => {
     assert.equal(codeOf(() => readInbound(Buffer.from(huge), 'xml')).code, 'einvoice_too_large');
   });
 
+  test('VAT without a category code (BASIC has none): a positive rate is read as S, and the totals agree', () => {
+    const basic = Buffer.from(fixture.toString('utf8').replaceAll('<ram:CategoryCode>S</ram:CategoryCode>', ''));
+    const { invoice } = readInbound(basic, 'xml');
+    assert.deepEqual(
+      invoice.breakdown.map((group) => [group.category, group.rate]),
+      [
+        ['S', '19.00'],
+        ['S', '7.00'],
+      ],
+    );
+    assert.deepEqual(
+      invoice.lines.map((line) => line.category),
+      ['S', 'S'],
+    );
+    assert.deepEqual(inspectEInvoice(basic, 'xml').totals.differences, []);
+  });
+
   test('an unknown root names what was expected, ZUGFeRD 1.0 included', () => {
     const refusal = codeOf(() => readInbound(Buffer.from('<Order xmlns="urn:example:order"/>'), 'xml'));
     assert.equal(refusal.code, 'einvoice_unknown_root');

@@ -1,6 +1,7 @@
 import { readSyntax } from '../../inbound/readSyntax.js';
 import type { ReadOnlyFormat } from '../format.js';
 import { ZUGFERD1_TABLE } from './binding.js';
+import { withImpliedCategories } from './categories.js';
 
 const NAMESPACE = 'urn:ferd:CrossIndustryDocument:invoice:1p0';
 
@@ -16,6 +17,6 @@ export const zugferd1: ReadOnlyFormat = {
     describe: 'a ZUGFeRD 1.0 CrossIndustryDocument',
     marker: NAMESPACE,
     recognises: (root) => root.ns === NAMESPACE && root.name === 'CrossIndustryDocument',
-    read: (root) => readSyntax(root, ZUGFERD1_TABLE),
+    read: (root) => withImpliedCategories(readSyntax(root, ZUGFERD1_TABLE)),
   },
 };
