@@ -1,6 +1,7 @@
-// A brand font and a window envelope bought end to end: a stock @x402/fetch client pays on the
-// local chain through the real facilitator, and the real renderer prints the invoice in a font
-// the buyer uploaded, with the address where a DIN 5008 form B window shows it.
+// A brand font, a window envelope and a stored house style bought end to end: a stock @x402/fetch
+// client pays on the local chain through the real facilitator, and the real renderer prints the
+// invoice in a font the buyer uploaded, with the address where a DIN 5008 form B window shows it,
+// and in a design the buyer stored (PUT /v1/templates, docs/templates.md).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -10,7 +11,8 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import { pdfFonts, pdfInfo, pdfWords } from '../fixtures/pdfTools.js';
+import { HOUSE_STYLE } from '../fixtures/housePackages.js';
+import { pdfFonts, pdfInfo, pdfPages, pdfWords } from '../fixtures/pdfTools.js';
 import { usePaidService } from '../support/paymentWorld.js';
 import { LARGE_FONT } from '../support/testFonts.js';
 
@@ -109,5 +111,23 @@ describe('a brand font and a window envelope, paid with a stock x402 client', ()
       words.some((word) => word.text === 'Northwind' && inZone(word, DIN_5008_B.returnTop, DIN_5008_B.addressTop)),
       'the return line above the address',
     );
+  });
+});
+
+describe('a stored house style, paid with a stock x402 client', () => {
+  test('the design is stored free, the invoice bought in it prints its tagline and every total', async () => {
+    const stored = await fetch(`${world.service.url}/v1/templates`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(HOUSE_STYLE),
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(stored.status, 200, await stored.clone().text());
+    const { id } = (await stored.json()) as { id: string };
+    assert.match(id, /^sha256:[0-9a-f]{64}$/);
+
+    const text = pdfPages(await buy(2, { ...EXAMPLE_INVOICE, design: id })).join('\n');
+    assert.match(text, /Northwind house style/, 'the header partial of the house style');
+    for (const fact of ['INV-2026-0042', '$10,803.74', 'Northwind']) assert.ok(text.includes(fact), fact);
   });
 });

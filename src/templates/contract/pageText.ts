@@ -8,8 +8,8 @@ const UNSHOWN = new Set(['head', 'style', 'script', 'template', 'title', 'noscri
 /**
  * The text a filled page shows and the paths of its drawings, from the page as the browser will
  * parse it (parse5's document): text nodes outside <head>, <style>, <template> and elements marked `hidden`, joined as
- * they follow each other. It is the page's text, not its styling: what CSS hides is still counted
- * (docs/templates.md, what the contract does not catch).
+ * they follow each other. It is the page's text, not its styling: what CSS hides is counted here
+ * and refused by the contract's second half, on the laid-out pages (seenContract.ts).
  */
 export function pageText(document: DefaultTreeAdapterMap['document']): { text: string; drawings: Set<string> } {
   const parts: string[] = [];
