@@ -28,7 +28,8 @@ import {
 } from '../invoice/templatePackage.js';
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { LookStores } from './lookResolvers.js';
-import { loadPackageFonts, type PackageFonts } from '../templates/packageFonts.js';
+import { loadPackageFonts } from '../templates/packageFonts.js';
+import type { PackageFonts } from '../render/packageFontFaces.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {

@@ -1,5 +1,5 @@
 import type { EnvelopeView } from './envelopeView.js';
-import type { DataBlockView } from './inbound/inboundDataBlocks.js';
+import type { DataBlockView } from './dataBlockView.js';
 import type Handlebars from 'handlebars';
 import type { VerificationCode } from '../invoice/inboundInvoice.js';
 import type { LabelCatalog } from '../invoice/labelKeys.js';

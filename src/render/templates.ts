@@ -20,7 +20,7 @@ import { COMPILE_OPTIONS, compilePackagePage, designFillFailed } from './designP
 import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { completePackage } from './builtinPackages.js';
 import { fontFaceCss } from '../fonts/fontFace.js';
-import { packageFontFaces, type PackageFonts } from '../templates/packageFonts.js';
+import { packageFontFaces, type PackageFonts } from './packageFontFaces.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered
@@ -58,7 +58,7 @@ export interface InvoiceTemplates {
 interface StoredDesign {
   id: string;
   package: TemplatePackage;
-  /** The stored fonts the package's `fonts` names, by family (src/templates/packageFonts.ts). */
+  /** The stored fonts the package's `fonts` names, by family (src/render/packageFontFaces.ts). */
   fonts?: PackageFonts | undefined;
 }
 

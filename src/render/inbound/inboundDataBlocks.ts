@@ -1,36 +1,7 @@
 import type { InboundInvoice, InDataPair, InDataTable } from '../../invoice/inboundInvoice.js';
 import { formatAmount } from './amountText.js';
 import type { InboundText } from './inboundText.js';
-
-interface DataCell {
-  text: string;
-  lang: string;
-  /** In a column of numbers (FA(3) int, dec): aligned at the end, a "-" too. */
-  numeric: boolean;
-  /** In a column of dates or times: kept on one line. */
-  nowrap: boolean;
-}
-
-interface DataRow {
-  cells: DataCell[];
-  /** A row of one value in a table of several columns (a group's title, FA(3) utilities write them) spans them all. */
-  span: number | null;
-}
-
-interface DataTableView {
-  caption: DataCell | null;
-  pairs: DataCell[][];
-  columns: DataCell[];
-  rows: DataRow[];
-  sum: DataCell[] | null;
-}
-
-export interface DataBlockView {
-  heading: DataCell | null;
-  pairs: DataCell[][];
-  paragraphs: DataCell[];
-  tables: DataTableView[];
-}
+import type { DataBlockView, DataCell, DataTableView } from '../dataBlockView.js';
 
 const NUMERIC_TYPES = new Set(['int', 'dec']);
 const ONE_LINE_TYPES = new Set(['date', 'time', 'int', 'dec']);
