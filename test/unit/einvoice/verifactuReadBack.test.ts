@@ -9,6 +9,7 @@ import { checkVerifactuRequest } from '../../../src/einvoice/formats/verifactu/r
 import { writeMessage } from '../../../src/einvoice/formats/verifactu/writer.js';
 import type { InboundRequest } from '../../../src/einvoice/inbound/inboundRequest.js';
 import { readForInspect, readForRender } from '../../../src/einvoice/inbound/readInboundRequest.js';
+import { EXAMPLE_VERIFACTU_REQUEST } from '../../../src/einvoice/formats/verifactu/example.js';
 import { TEST_SETTINGS, VERIFACTU_EXAMPLES } from '../../fixtures/verifactuExamples.js';
 import { needsShared, SHARED_EINVOICE } from '../../support/sharedFolder.js';
 
@@ -303,3 +304,24 @@ test(
     assert.deepEqual(kinds.sort(), ['alta', 'alta', 'anulacion']);
   },
 );
+
+test("docs/e-invoices-spain.md's read-back example is what inspect answers for the worked example's records", () => {
+  const spain = readFileSync(new URL('../../../docs/e-invoices-spain.md', import.meta.url), 'utf8');
+  const block = /## Reading records back[\s\S]*?```json\n([\s\S]*?)\n```/.exec(spain);
+  assert.ok(block, 'the section has its JSON answer');
+  const documented = JSON.parse(block[1]!) as { records: unknown[]; huellas_match: boolean; chain_intact: boolean };
+  const at = (instant: string) => ({ ...TEST_SETTINGS, environment: 'production' as const, now: new Date(instant) });
+  const first = checkVerifactuRequest(structuredClone(EXAMPLE_VERIFACTU_REQUEST), at('2026-11-30T11:15:02Z')).record;
+  const next = structuredClone(EXAMPLE_VERIFACTU_REQUEST) as Record<string, unknown> & { verifactu: object };
+  next.invoice_number = 'F2026-0043';
+  next.verifactu = { ...next.verifactu, previous: previousOf(first) };
+  const second = checkVerifactuRequest(next, at('2026-11-30T11:20:41Z')).record;
+  // The second record's ImporteTotal changed after it was written.
+  const xml = writeMessage([first, second]).replace(
+    /(<sum1:NumSerieFactura>F2026-0043<[\s\S]*?<sum1:ImporteTotal>)1002\.10/,
+    '$11020.10',
+  );
+  const answer = inspectXml(xml);
+  assert.deepEqual(answer.records, documented.records);
+  assert.deepEqual([answer.huellas_match, answer.chain_intact], [documented.huellas_match, documented.chain_intact]);
+});
