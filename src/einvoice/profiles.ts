@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 
+import { describeSchemaFields } from '../invoice/fieldNotes.js';
 import type { FormatModule } from './formats/format.js';
 import { FORMATS } from './formats/registry.js';
 
@@ -35,6 +36,27 @@ export const ProfileField = v.optional(
   DEFAULT_PROFILE,
 );
 
+/**
+ * A format's own request object as /v1/schema lists it (null when it has none): its name, the routes
+ * that take it (its own route and validate; with a printing hook the invoice PDFs too, under any
+ * profile) and its field notes, generated from the schema the object is parsed with.
+ */
+function requestObjectOf(profile: ProfileDefinition) {
+  const own = profile.checks?.own;
+  if (!own) return null;
+  const routes = [
+    ...(profile.writer ? [profile.writer.route] : []),
+    '/v1/e-invoice/validate',
+    ...(profile.printing ? ['/v1/invoice.pdf', '/v1/invoice/validate', '/v1/e-invoice/factur-x.pdf'] : []),
+  ];
+  return {
+    field: profile.id,
+    routes,
+    ...(profile.printing ? { prints: profile.printing.summary } : {}),
+    fields: describeSchemaFields(own.field).map((note) => ({ ...note, path: `${profile.id}.${note.path}` })),
+  };
+}
+
 /** The profiles as /v1/schema lists them. */
 export function describeProfiles() {
   return {
@@ -52,6 +74,7 @@ export function describeProfiles() {
           : null,
         rule_sets: profile.ruleSets,
         required_fields: profile.requiredFields,
+        request_object: requestObjectOf(profile),
       };
     }),
   };

@@ -63,9 +63,12 @@ const TOTALS_FORMULA = [
   "lines are grouped by (tax_category, rate) in order of first appearance; a line's rate is its tax_rate, else the invoice's tax_rate, else 0; group.net = Σ line.amount",
   'the discount is shared among the groups: share = floor(discount × group.net / subtotal), the minor units left over go one each to the groups with the largest remainders (ties to the earlier group)',
   'group.tax = round((group.net − share) × rate / 100); tax = Σ group.tax (with one rate: tax = round(taxable × tax_rate / 100))',
-  'total = taxable + tax',
+  "total = taxable + tax, plus any surcharge on top of VAT that a format's object adds (Spain's equivalence surcharge, verifactu.vat_groups[].surcharge_rate: round(group.taxable × surcharge_rate / 100) per group, answered in surcharges)",
   'balance_due = total − round(amount_paid × 10^digits) + round(rounding_amount × 10^digits); an amount paid above the total is a 400 (amount_paid_exceeds_total), a negative balance due a 400 (rounding_makes_due_negative)',
 ];
+
+/** The field notes of any object schema (a format's request object: /v1/schema's e_invoice_profiles). */
+export const describeSchemaFields = (schema: v.GenericSchema): FieldNote[] => listFields(jsonSchemaOf(schema));
 
 export function describeInvoiceFields() {
   return {

@@ -15,6 +15,11 @@ export interface PaymentQrSvgOptions {
   quietZoneModules?: number;
   /** Width and height as a CSS length ("46mm"); omitted, the SVG scales to its container. */
   size?: string;
+  /**
+   * Instead of `size`: the width of the symbol alone in mm, the quiet zone added around it (the QR
+   * tributario's 32 mm symbol), so that the code is encoded once whatever its version.
+   */
+  symbolMm?: number;
   /** The Swiss QR Code's recognition mark: the 7 × 7 mm Swiss cross in the middle of the 46 × 46 mm symbol. */
   swissCross?: boolean;
   /** Highest QR version allowed (the Swiss IG: 25). */
@@ -38,7 +43,10 @@ export function paymentQrSvg(payload: string, options: PaymentQrSvgOptions = {})
   }
   const size = qr.modules.size;
   const side = size + 2 * quiet;
-  const dimensions = options.size ? ` width="${cssLength(options.size)}" height="${cssLength(options.size)}"` : '';
+  const length = options.symbolMm
+    ? cssLength(`${((options.symbolMm * side) / size).toFixed(2)}mm`)
+    : options.size && cssLength(options.size);
+  const dimensions = length ? ` width="${length}" height="${length}"` : '';
   const parts = [
     `<svg class="payment-qr" viewBox="0 0 ${side} ${side}"${dimensions} role="img">`,
     `<rect width="${side}" height="${side}" fill="#fff"/>`,

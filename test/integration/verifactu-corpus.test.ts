@@ -8,6 +8,8 @@ import { previousOf, type BillingRecord } from '../../src/einvoice/formats/verif
 import { readRecords } from '../../src/einvoice/formats/verifactu/reader.js';
 import { checkVerifactuRequest, verifactuXml } from '../../src/einvoice/formats/verifactu/request.js';
 import { writeMessage } from '../../src/einvoice/formats/verifactu/writer.js';
+import { specimenRecordFile } from '../../src/einvoice/formats/verifactu/recordFile.js';
+import { SPECIMEN_NOTE, SPECIMEN_TEXT } from '../../src/invoice/specimen.js';
 import { verifactuArbitrary } from '../fixtures/verifactuArbitrary.js';
 import { TEST_SETTINGS, VERIFACTU_EXAMPLES } from '../fixtures/verifactuExamples.js';
 import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
@@ -18,7 +20,8 @@ import { oracleMissing, runCheckXml } from '../support/einvoiceOracle.js';
  * records in one message, and 200 generated invoices (every invoice type F1-F3 and R1-R5, about
  * one in eight cancelled, surcharge, exemptions E1/E4/E6, N1, S2: test/fixtures/verifactuArbitrary.ts)
  * pass the service's checks and AEAT's SuministroLR.xsd with each huella recomputed (check-xml
- * verifactu) with 0 fatal. The generated
+ * verifactu) with 0 fatal, and so do the specimens test money buys (a registration, two
+ * cancellations). The generated
  * records travel as AEAT takes them, 50 to a message of one issuer, chained: check-xml starts two
  * Python processes per file, so 4 files instead of 200 keep the run short.
  */
@@ -91,6 +94,42 @@ before(() => {
   }
   chainXml = writeMessage(chain(), { soap: true });
   writeFileSync(join(dir, 'chain-of-six.xml'), chainXml);
+  // What test money buys: a registration and a cancellation, each marked as a specimen.
+  for (const [name, file] of Object.entries(specimens())) writeFileSync(join(dir, `specimen-${name}.xml`), file);
+});
+
+/** The records of a registration and of a cancellation (one with the request's RefExterna) as paid with test money. */
+function specimens(): Record<string, Buffer> {
+  const cancellation = VERIFACTU_EXAMPLES['cancellation of F2026-0040']!;
+  const bodies = {
+    registration: VERIFACTU_EXAMPLES['F1 with 21 % and 10 %']!,
+    cancellation,
+    'cancellation-with-reference': {
+      ...cancellation,
+      verifactu: { ...cancellation.verifactu, external_reference: 'ERP-7782' },
+    },
+  };
+  return Object.fromEntries(
+    Object.entries(bodies).map(([name, body]) => [
+      name,
+      Buffer.from(specimenRecordFile(Buffer.from(verifactuXml(checked(name, body))))),
+    ]),
+  );
+}
+
+test('a specimen record says so, its huella unchanged: DescripcionOperacion of a registration, RefExterna of a cancellation', () => {
+  for (const [name, file] of Object.entries(specimens())) {
+    const xml = file.toString('utf8');
+    const report = readRecords(xml, { environment: 'test' });
+    assert.ok(report.huellas_match, name);
+    if (name === 'registration') assert.ok(xml.includes(`<sum1:DescripcionOperacion>${SPECIMEN_NOTE}<`), name);
+    else {
+      assert.equal(xml.match(/<sum1:RefExterna>([^<]*)</g)?.join(), `<sum1:RefExterna>${SPECIMEN_TEXT}<`, name);
+      // RefExterna follows IDFactura, as SuministroInformacion.xsd orders it.
+      assert.match(xml, /<\/sum1:IDFactura>\s*<sum1:RefExterna>/, name);
+    }
+  }
+  assert.throws(() => specimenRecordFile(Buffer.from('<sum:RegFactuSistemaFacturacion/>')), /unmarked/);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -140,7 +179,7 @@ test(
   (t) => {
     const result = runCheckXml('verifactu', dir);
     t.diagnostic(result.summary);
-    const files = Object.keys(VERIFACTU_EXAMPLES).length + GENERATED / PER_MESSAGE + 1;
+    const files = Object.keys(VERIFACTU_EXAMPLES).length + GENERATED / PER_MESSAGE + 1 + 3;
     assert.equal(result.files, files, result.output.slice(0, 2000));
     assert.equal(result.fatal, 0, result.output.slice(0, 4000));
     assert.equal(result.status, 0, result.output.slice(0, 2000));

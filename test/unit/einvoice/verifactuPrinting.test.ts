@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkVerifactuRequest } from '../../../src/einvoice/formats/verifactu/request.js';
 import { preparePrintedEInvoice, preparePrintedInvoice } from '../../../src/einvoice/printing.js';
+import { describeProfiles } from '../../../src/einvoice/profiles.js';
 import { InputRejected } from '../../../src/errors.js';
 import { buildTotalsReport } from '../../../src/invoice/totalsReport.js';
 import { loadLabelCatalogs } from '../../../src/render/labelCatalogs.js';
@@ -149,4 +150,26 @@ test('a malformed object and a malformed invoice are one 400 with both; a cancel
     );
     assert.deepEqual(cancel.issues, [['verifactu_cancellation_pdf', 'verifactu.record']]);
   }
+});
+
+test('GET /v1/schema lists the verifactu object with the routes that take it and its field notes, from the module', () => {
+  const entry = describeProfiles().profiles.find((profile) => profile.profile === 'verifactu');
+  const object = entry?.request_object;
+  assert.ok(object);
+  assert.equal(object.field, 'verifactu');
+  assert.deepEqual(object.routes, [
+    '/v1/e-invoice/verifactu.xml',
+    '/v1/e-invoice/validate',
+    '/v1/invoice.pdf',
+    '/v1/invoice/validate',
+    '/v1/e-invoice/factur-x.pdf',
+  ]);
+  assert.match(object.prints ?? '', /QR tributario/);
+  const paths = object.fields.map((note) => note.path);
+  for (const path of ['verifactu.invoice_type', 'verifactu.vat_groups[].surcharge_rate', 'verifactu.previous.huella'])
+    assert.ok(paths.includes(path), path);
+  // The formats without an object of their own have none; FA(3)'s is listed, without the printing routes.
+  assert.equal(describeProfiles().profiles.find((profile) => profile.profile === 'en16931')?.request_object, null);
+  const ksef = describeProfiles().profiles.find((profile) => profile.profile === 'ksef')?.request_object;
+  assert.deepEqual(ksef?.routes, ['/v1/e-invoice/ksef.xml', '/v1/e-invoice/validate']);
 });

@@ -1,5 +1,5 @@
 import { InputRejected } from '../../../errors.js';
-import { SPECIMEN_NOTE } from '../../../invoice/specimen.js';
+import { SPECIMEN_NOTE, SPECIMEN_TEXT } from '../../../invoice/specimen.js';
 import type { CheckedRequest, ServerSettings, WrittenFile } from '../format.js';
 import { buildRecord, previousOf, type BillingRecord } from './model.js';
 import type { CheckedVerifactu } from './request.js';
@@ -70,15 +70,30 @@ export function chainRecord(
 }
 
 /**
- * A record paid with test money: DescripcionOperacion is the specimen note, so the record says what
- * it is wherever it goes (AEAT's message has no test flag; the huella does not cover the description).
+ * A record paid with test money, marked so that it says what it is wherever it goes (AEAT's message
+ * has no test flag, and neither field below is covered by the huella): a RegistroAlta's
+ * DescripcionOperacion is the specimen note; a RegistroAnulacion, which has no description, carries
+ * the short specimen text as its RefExterna (at most 60 characters), replacing the request's
+ * external_reference. A message left unmarked would be a bug handing out an unmarked specimen: it throws.
  */
 export function specimenRecordFile(written: Uint8Array): Uint8Array {
   const xml = Buffer.from(written).toString('utf8');
-  return Buffer.from(
-    xml.replace(
-      /<sum1:DescripcionOperacion>[^<]*<\/sum1:DescripcionOperacion>/,
+  const marked = xml
+    .replace(
+      /<sum1:DescripcionOperacion>[^<]*<\/sum1:DescripcionOperacion>/g,
       `<sum1:DescripcionOperacion>${SPECIMEN_NOTE}</sum1:DescripcionOperacion>`,
-    ),
-  );
+    )
+    .replace(/(<sum1:RegistroAnulacion>[\s\S]*?<\/sum1:RegistroAnulacion>)/g, (record) =>
+      record.includes('<sum1:RefExterna>')
+        ? record.replace(/<sum1:RefExterna>[^<]*</, `<sum1:RefExterna>${SPECIMEN_TEXT}<`)
+        : record.replace(
+            /(\n?)([ \t]*)(<\/sum1:IDFactura>)/,
+            (_, newline: string, indent: string, end: string) =>
+              `${newline}${indent}${end}${newline}${indent}<sum1:RefExterna>${SPECIMEN_TEXT}</sum1:RefExterna>`,
+          ),
+    );
+  const records = (xml.match(/<sum1:Registro(Alta|Anulacion)>/g) ?? []).length;
+  const marks = marked.split(SPECIMEN_NOTE).length - 1 + marked.split(`<sum1:RefExterna>${SPECIMEN_TEXT}<`).length - 1;
+  if (records === 0 || marks !== records) throw new Error('the VERI*FACTU specimen left a record unmarked');
+  return Buffer.from(marked);
 }
