@@ -130,6 +130,25 @@ describe('preview on', () => {
     assert.equal(((await badPaper.json()) as { error: { issues: { path: string }[] } }).error.issues[0]!.path, 'paper');
   });
 
+  test('a paper against the envelope is a 400 at paper; the paper of the envelope, or auto, prints', async () => {
+    const letter = { ...EXAMPLE_INVOICE, envelope: 'us-10' };
+    for (const [query, invoice] of [
+      ['?paper=A4', letter],
+      ['?paper=Letter', { ...EXAMPLE_INVOICE, envelope: 'din-5008-b' }],
+    ] as const) {
+      const refused = await post(`/preview/html${query}`, invoice);
+      assert.equal(refused.status, 400, query);
+      const issue = ((await refused.json()) as { error: { issues: { path: string; code: string }[] } }).error
+        .issues[0]!;
+      assert.deepEqual([issue.path, issue.code], ['paper', 'paper_conflict']);
+    }
+    for (const query of ['?paper=Letter', '?paper=auto', '']) {
+      const shown = await post(`/preview/html${query}`, letter);
+      assert.equal(shown.status, 200, query);
+      assert.equal(((await shown.json()) as { paper: string }).paper, 'Letter');
+    }
+  });
+
   test('POST /preview/invoice.pdf is the real PDF, free, on the chosen paper', async () => {
     const response = await postJson(`${app.url}/preview/invoice.pdf?paper=A4`, invoiceWithItems(40));
     assert.equal(response.status, 200);

@@ -12,6 +12,7 @@ import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../invoice/totalsReport.js';
 import { PAPER_SETTINGS, paperOf, type PaperSetting } from '../../render/paper.js';
+import { ENVELOPES } from '../../invoice/envelopes.js';
 import { PAGE_MARGINS } from '../../render/printOptions.js';
 import { jsonBody } from '../jsonBody.js';
 import { renderingUnavailable } from '../../operations/invoiceOperations.js';
@@ -244,10 +245,20 @@ function parseInvoice(
     const body: unknown = ctx.request.body;
     // As the router does for every JSON route (router.ts): koa-body accepts arrays too.
     if (Array.isArray(body)) throw bodyIsAnArray();
-    ctx.state.preview = {
-      prepared: await resolveStoredLook(themes, fonts, prepareInvoice(body)),
-      paper: requested as PaperSetting,
-    };
+    const prepared = await resolveStoredLook(themes, fonts, prepareInvoice(body));
+    // A window envelope prints on its own paper (paperOf); a paper asked for against it is refused,
+    // as the API refuses a paper an envelope does not take (invoice/envelopes.ts).
+    const envelope = prepared.invoice.envelope;
+    const ownPaper = envelope === undefined ? undefined : ENVELOPES[envelope].paper;
+    if (ctx.query.paper !== undefined && requested !== 'auto' && ownPaper !== undefined && requested !== ownPaper)
+      throw validationFailed([
+        {
+          path: 'paper',
+          code: 'paper_conflict',
+          message: `${envelope} prints on ${ownPaper}: choose ${ownPaper} or auto`,
+        },
+      ]);
+    ctx.state.preview = { prepared, paper: requested as PaperSetting };
     await next();
   };
 }
