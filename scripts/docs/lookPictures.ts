@@ -13,27 +13,14 @@ import { PNG } from 'pngjs';
 import { readFontFile } from '../../src/fonts/fontFile.js';
 import { ENVELOPES, ENVELOPE_NAMES, type EnvelopeLayout } from '../../src/invoice/envelopes.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { ENVELOPE_INVOICE } from '../../test/fixtures/invoices.js';
 import { prepareInvoice, type PreparedInvoice } from '../../src/invoice/prepareInvoice.js';
-import type { InvoiceInput } from '../../src/invoice/schema.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 
 const DPI = 60;
 const IMAGES = join(import.meta.dirname, '..', '..', 'docs', 'images');
 /** A font of about 340 KB, as brand fonts are; installed with the service's fonts (fonts-dejavu-core). */
 const BRAND_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf';
-
-/** A cross-border letter (Berlin to San Francisco): every address line, with the country. */
-const ENVELOPE_INVOICE: InvoiceInput = {
-  ...EXAMPLE_INVOICE,
-  buyer: {
-    name: 'Acme Robotics Inc.',
-    contact_name: 'Accounts Payable',
-    street: '500 Market Street',
-    postal_code: '94105',
-    city: 'San Francisco CA',
-    country: 'US',
-  },
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'look-pictures-'));
 

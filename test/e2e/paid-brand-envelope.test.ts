@@ -12,25 +12,15 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { HOUSE_STYLE } from '../fixtures/housePackages.js';
+import { ENVELOPE_INVOICE } from '../fixtures/invoices.js';
 import { pdfFonts, pdfInfo, pdfPages, pdfWords } from '../fixtures/pdfTools.js';
 import { usePaidService } from '../support/paymentWorld.js';
 import { LARGE_FONT } from '../support/testFonts.js';
 
 const world = usePaidService();
 
-/** A cross-border letter: Berlin to San Francisco, so the country line prints too. */
-const INVOICE = {
-  ...EXAMPLE_INVOICE,
-  envelope: 'din-5008-b',
-  buyer: {
-    name: 'Acme Robotics Inc.',
-    contact_name: 'Accounts Payable',
-    street: '500 Market Street',
-    postal_code: '94105',
-    city: 'San Francisco CA',
-    country: 'US',
-  },
-};
+/** A cross-border letter, so the country line prints too, in DIN 5008 form B's window. */
+const INVOICE = { ...ENVELOPE_INVOICE, envelope: 'din-5008-b' };
 
 /**
  * DIN 5008 form B, as the standard gives it (not read from the service's table): the address field

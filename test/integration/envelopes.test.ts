@@ -7,10 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { DESIGNS } from '../../src/invoice/designFields.js';
 import { ENVELOPES, ENVELOPE_NAMES } from '../../src/invoice/envelopes.js';
-import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
-import type { InvoiceInput } from '../../src/invoice/schema.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { ENVELOPE_INVOICE } from '../fixtures/invoices.js';
 import { pdfInfo, pdfWords, type PdfWord as Word } from '../fixtures/pdfTools.js';
 
 /**
@@ -77,17 +76,7 @@ function marksInLeftMargin(png: PNG): { y: number; xMin: number; xMax: number }[
   }));
 }
 
-const INVOICE: InvoiceInput = {
-  ...EXAMPLE_INVOICE,
-  buyer: {
-    name: 'Acme Robotics Inc.',
-    contact_name: 'Accounts Payable',
-    street: '500 Market Street',
-    postal_code: '94105',
-    city: 'San Francisco CA',
-    country: 'US',
-  },
-};
+const INVOICE = ENVELOPE_INVOICE;
 
 describe('window envelopes', { timeout: 240_000 }, () => {
   for (const envelope of ENVELOPE_NAMES) {
