@@ -6,37 +6,25 @@
  * (a built-in render never lays out for the screen: templates.ts SCREEN_OFF_CSS), and the reading
  * of a page already laid out (the check's own work: the walk, the styles, the boxes, the hit tests).
  */
-import puppeteer from 'puppeteer-core';
 import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
 import { storedForm, templateId } from '../src/invoice/templatePackage.js';
-import { chromiumArgs } from '../src/render/browser.js';
-import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { factsOf } from '../src/render/contractFacts.js';
 import { layOutAsPrinted, pageAreaPx } from '../src/render/designLayout.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperOf } from '../src/render/paper.js';
 import { layOutHtml, openPrintablePage } from '../src/render/printPage.js';
 import { unseenFacts } from '../src/render/printedFacts.js';
-import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
 import { HOUSE_STYLE } from '../test/fixtures/housePackages.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
+import { launchBenchBrowser } from './benchBrowser.js';
 import { percentile } from './measure.js';
 
 export async function timePrintCheck(
   lines: number,
   samples: number,
 ): Promise<{ withLayout: number[]; laidOut: number[]; facts: number }> {
-  const scratch = openScratchDir();
-  const executablePath = findChromium();
-  const browser = await puppeteer.launch({
-    executablePath,
-    headless: headlessMode(executablePath),
-    pipe: true,
-    userDataDir: scratch.profile(),
-    args: chromiumArgs(),
-    env: { ...process.env, TMPDIR: scratch.path },
-  });
+  const { browser, close } = await launchBenchBrowser();
   const templates = loadInvoiceTemplates();
   try {
     const page = await browser.newPage();
@@ -65,8 +53,7 @@ export async function timePrintCheck(
     }
     return { withLayout, laidOut, facts: factsOf(view).length };
   } finally {
-    await browser.close();
-    scratch.close();
+    await close();
   }
 }
 

@@ -13,17 +13,15 @@
  * variant so that the machine's drift hits all alike. Also checks that every variant prints the
  * same number of pages. BENCH_PRINT_SAMPLES (default 30) samples per variant and size.
  */
-import puppeteer, { type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
-import { chromiumArgs } from '../src/render/browser.js';
-import { findChromium, headlessMode } from '../src/render/chromiumPath.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { pdfPageCount } from '../src/render/pdfInfo.js';
 import { printParams } from '../src/render/printOptions.js';
 import { openPrintablePage, printHtml, type PrintablePage } from '../src/render/printPage.js';
-import { openScratchDir } from '../src/render/scratchDir.js';
 import { loadInvoiceTemplates, SCREEN_OFF_CSS } from '../src/render/templates.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
+import { launchBenchBrowser } from './benchBrowser.js';
 import { percentile } from './measure.js';
 import { pdfOptions } from './printCalls.js';
 import { scaled } from './scale.js';
@@ -41,16 +39,7 @@ const FOOTER_TEMPLATE = (invoiceNumber: string) => `<style>
 type Print = (html: string) => Promise<Uint8Array>;
 
 async function main() {
-  const scratch = openScratchDir();
-  const executablePath = findChromium();
-  const browser = await puppeteer.launch({
-    executablePath,
-    headless: headlessMode(executablePath),
-    pipe: true,
-    userDataDir: scratch.profile(),
-    args: chromiumArgs(),
-    env: { ...process.env, TMPDIR: scratch.path },
-  });
+  const { browser, close } = await launchBenchBrowser();
   const templates = loadInvoiceTemplates();
   try {
     const page: Page = await browser.newPage();
@@ -128,8 +117,7 @@ async function main() {
     }
   } finally {
     templates.close();
-    await browser.close();
-    scratch.close();
+    await close();
   }
 }
 
