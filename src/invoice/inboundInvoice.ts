@@ -72,8 +72,8 @@ export interface InLine {
   unitCode: string | undefined;
   /** BT-131 line net amount. */
   net: string;
-  /** BT-146 item net price. */
-  price: string;
+  /** BT-146 item net price; undefined where the document states none (ZUGFeRD 1.0 BASIC lines). */
+  price: string | undefined;
   /** BT-149 price base quantity. */
   baseQuantity: string | undefined;
   /** The gross price's own base quantity (CII only; EN 16931 has one BT-149). */
