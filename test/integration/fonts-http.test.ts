@@ -19,6 +19,13 @@ let priced: PaymentSpyApp;
 let small: TestApp;
 before(
   async () => {
+    // The fonts first: subsetting one blocks this process's event loop (the apps' too) for seconds
+    // on a loaded machine, which between two requests let a keep-alive socket pass the server's
+    // 5 s limit and the next PUT end in ECONNRESET.
+    await Promise.all([
+      ...(['truetype', 'woff', 'woff2'] as const).map((format) => latinOnlyFont(format)),
+      latinOnlyFont('woff2', 'bold'),
+    ]);
     renderer = await createRenderer({ poolSize: 1 });
     free = await startTestApp({ PRICES: 'v1_invoice_pdf=0' }, { renderer });
     priced = await startPaymentSpyApp({}, { renderer });
