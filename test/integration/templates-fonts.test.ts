@@ -27,6 +27,9 @@ const pricedFonts: FontStore = {
 };
 before(
   async () => {
+    // HarfBuzz's subsetter blocks the event loop for seconds: made before any app's socket is open
+    // (a keep-alive connection left idle that long is reset under load).
+    await Promise.all([latinOnlyFont('woff2'), latinOnlyFont('woff2', 'bold')]);
     renderer = await createRenderer({ poolSize: 1 });
     free = await startTestApp({ PRICES: 'v1_invoice_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
     priced = await startPaymentSpyApp({ COMPUTE_THREADS: '0' }, { renderer, fonts: pricedFonts });
