@@ -114,6 +114,29 @@ function skipsOf(path) {
   }
 }
 
+/**
+ * CPU seconds (user + system) of this process's ended children and the descendants they waited for
+ * (Chromium, the JVM of check-xml), from /proc (Linux; 0 elsewhere): read when a file's process has
+ * ended, the growth since the last reading is that file's CPU, whatever else the machine runs.
+ */
+function childrenCpuSeconds() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // cutime and cstime: fields 16 and 17 of stat, 14 and 15 after "pid (comm) ", in clock ticks
+    // (USER_HZ, 100 on Linux).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+let cpuSeen = childrenCpuSeconds();
+const cpuSinceLastReading = () => {
+  const now = childrenCpuSeconds();
+  const spent = now - cpuSeen;
+  cpuSeen = now;
+  return spent;
+};
+
 /** Runs one node test file in its own process; with `buffered`, its output is printed when it ends. */
 function runNodeFile(file, buffered) {
   return new Promise((resolve) => {
@@ -131,13 +154,15 @@ function runNodeFile(file, buffered) {
     child.stderr?.on('data', (chunk) => chunks.push(chunk));
     child.on('close', (code) => {
       if (buffered) process.stdout.write(Buffer.concat(chunks));
-      resolve({ file, ms: performance.now() - begin, ok: code === 0, skipped: skipsOf(skipFile) });
+      const cpu = cpuSinceLastReading();
+      resolve({ file, ms: performance.now() - begin, cpu, ok: code === 0, skipped: skipsOf(skipFile) });
     });
   });
 }
 
 async function runTier(tier, files) {
   const tierStart = performance.now();
+  cpuSinceLastReading(); // lint and tsc are not the first file's
   process.stderr.write(
     `[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}...\n`,
   );
@@ -156,6 +181,7 @@ async function runTier(tier, files) {
       tier,
       file: filters.length ? files.join(' ') : 'test/browser (playwright)',
       ms: performance.now() - tierStart,
+      cpu: cpuSinceLastReading(),
       ok: playwright.status === 0,
     });
   } else {
@@ -175,14 +201,18 @@ const tierTimes = [];
 for (const { tier, files } of plan) tierTimes.push([tier, await runTier(tier, files)]);
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-process.stdout.write('\n[test] durations per file, slowest first:\n');
+const cpuOf = (tier) =>
+  results.filter((result) => result.tier === tier).reduce((sum, result) => sum + (result.cpu ?? 0), 0);
+// Wall time depends on what else the machine runs; CPU (of the file's processes, Chromium and the
+// JVM included) much less: compare CPU when the machine is shared.
+process.stdout.write('\n[test] durations per file, slowest first (wall, then CPU user+sys):\n');
 for (const result of [...results].filter((r) => r.tier !== 'lint').sort((a, b) => b.ms - a.ms)) {
   process.stdout.write(
-    `  ${seconds(result.ms).padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.file}\n`,
+    `  ${seconds(result.ms).padStart(8)} ${`${(result.cpu ?? 0).toFixed(1)} s`.padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.file}\n`,
   );
 }
 process.stdout.write(
-  `[test] per tier: ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)}`).join(', ')}; total ${seconds(performance.now() - started)}\n`,
+  `[test] per tier (wall / CPU): ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)} / ${cpuOf(tier).toFixed(1)} s`).join(', ')}; total ${seconds(performance.now() - started)}\n`,
 );
 // Skips by reason, one line each: a clone without ../shared says here how much it did not run.
 const skipsByReason = new Map();

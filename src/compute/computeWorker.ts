@@ -12,8 +12,8 @@ import { WORKER_READY, type Job, type JobModule, type JobResult } from './messag
  */
 const { jobModule, nice } = workerData as WorkerData;
 // The job module is loaded before the priority drops: loading it is the pool's start-up, which a
-// request may be waiting on (seconds of CPU under tsx), not free work; at nice 19 on a busy
-// machine it took 12-16 s where it takes 2-3 s at the process's own priority.
+// request may be waiting on (0.6 s of CPU, bundled under tsx), not free work; at nice 19
+// on a busy machine the 2-3 s of loading it through tsx took 12-16 s.
 const { runJob } = (await import(jobModule)) as JobModule;
 if (nice > 0) lowerThisThreadsPriority(nice);
 parentPort!.postMessage(WORKER_READY);

@@ -10,6 +10,13 @@ import type { LabelKey } from './labelKeys.js';
 /** The syntax read: the EN 16931 bindings (cii, ubl), or one a format module's reader brings (src/einvoice/formats/). */
 type Syntax = 'cii' | 'ubl' | (string & {});
 
+/**
+ * Meanings a format's reader gives its own notes (FatturaPA's withholding, stamp duty, pension fund,
+ * net amount to pay, and which body of a file a document is): generic code prints them by meaning,
+ * never by the format's element names.
+ */
+export type InboundNoteMeaning = 'withholding' | 'stamp_duty' | 'pension_fund' | 'net_to_pay' | 'document_number';
+
 export interface InAddress {
   lines: string[];
   city: string | undefined;
@@ -65,8 +72,8 @@ export interface InLine {
   unitCode: string | undefined;
   /** BT-131 line net amount. */
   net: string;
-  /** BT-146 item net price. */
-  price: string;
+  /** BT-146 item net price; undefined where the document states none (ZUGFeRD 1.0 BASIC lines). */
+  price: string | undefined;
   /** BT-149 price base quantity. */
   baseQuantity: string | undefined;
   /** The gross price's own base quantity (CII only; EN 16931 has one BT-149). */
@@ -147,7 +154,11 @@ export interface InboundInvoice {
   currency: string;
   /** BT-6 and BT-111 (VAT total in accounting currency). */
   taxCurrency: string | undefined;
-  notes: { subject: string | undefined; text: string }[];
+  /**
+   * BG-1 notes (BT-21 subject code, BT-22 text); `printedAs`: what a format's reader says a note of
+   * its own means, so the page prints it under its own label (render/inbound/inboundExtras.ts).
+   */
+  notes: { subject: string | undefined; text: string; printedAs?: InboundNoteMeaning }[];
   /** BT-10… references by BT number, in the order of the standard. */
   references: { bt: string; value: string }[];
   seller: InParty;

@@ -22,11 +22,30 @@ test('a professional’s FatturaPA printed in Italian, English and German', { ti
     'fatturapa',
   );
   const xml = produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml;
+  // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento); the
+  // reader's notes under the page's own words for what they are (printedAs, inboundExtras.ts).
   const expected: Record<string, string[]> = {
-    // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento).
-    it: ['Visualizzazione di una fattura elettronica', 'Totale 1.448,43', 'Saldo da pagare EUR 1.220,43'],
-    en: ['Visualisation of an electronic invoice', 'Total 1,448.43', 'Balance due EUR 1,220.43'],
-    de: ['Visualisierung einer elektronischen Rechnung', 'Gesamt 1.448,43', 'Noch zu zahlen EUR 1.220,43'],
+    it: [
+      'Visualizzazione di una fattura elettronica',
+      'Totale 1.448,43',
+      'Saldo da pagare EUR 1.220,43',
+      'Ritenuta — Ritenuta RT01',
+      'Netto a pagare — Netto a pagare: 1220.43',
+    ],
+    en: [
+      'Visualisation of an electronic invoice',
+      'Total 1,448.43',
+      'Balance due EUR 1,220.43',
+      'Withholding tax — Ritenuta RT01',
+      'Net amount to pay — Netto a pagare: 1220.43',
+    ],
+    de: [
+      'Visualisierung einer elektronischen Rechnung',
+      'Gesamt 1.448,43',
+      'Noch zu zahlen EUR 1.220,43',
+      'Quellensteuer (Steuereinbehalt) — Ritenuta RT01',
+      'Zu zahlender Nettobetrag — Netto a pagare: 1220.43',
+    ],
   };
   const ITALIAN_NAMES = [
     'Regime fiscale RF01 – Ordinario',

@@ -20,8 +20,9 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example', ...env });
   const service = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
-  // Ready before the first request, as main.ts is: under tsx a worker's start-up is 2-3 s of CPU,
-  // which several test files at once on 2 cores stretched past a request's 10 s timeout.
+  // Ready before the first request, as main.ts is: a worker's start-up (0.6 s of CPU bundled, 2-3 s
+  // when it was loaded through tsx), several test files at once on 2 cores stretched past a
+  // request's 10 s timeout.
   await service.warm();
   const { app } = service;
   // The production server (its header size and time limits), not app.listen's defaults.

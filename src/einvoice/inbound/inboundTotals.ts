@@ -152,11 +152,15 @@ export function compareTotals(invoice: InboundInvoice, rules: InboundTotalsRules
   };
 }
 
-/** BT-131 of every line against quantity × price ÷ base quantity − allowances + charges. */
+/**
+ * BT-131 of every line against quantity × price ÷ base quantity − allowances + charges; a line
+ * without a price (ZUGFeRD 1.0 BASIC states only the line's amount) has nothing to recompute.
+ */
 function compareLineNets(invoice: InboundInvoice, differ: Differ): void {
   invoice.lines.forEach((line, at) => {
     const quantity = parseDecimal(line.quantity) ?? 0n;
-    const price = parseDecimal(line.price) ?? 0n;
+    const price = parseDecimal(line.price);
+    if (price === undefined) return;
     const base = parseDecimal(line.baseQuantity) ?? 0n;
     const gross = divide(multiply(quantity, price), base === 0n ? HUNDRED / 100n : base);
     differ(

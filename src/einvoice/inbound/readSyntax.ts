@@ -262,7 +262,7 @@ class TermReader {
       quantity: r.text(quantity) ?? '0',
       unitCode: r.attr(quantity, 'unitCode'),
       net: r.textAt(node, terms.net) ?? '0',
-      price: r.textAt(node, terms.price) ?? '0',
+      price: r.textAt(node, terms.price),
       baseQuantity: r.textAt(node, terms.baseQuantity),
       grossPrice: gross.grossPrice,
       priceDiscount: gross.priceDiscount,
@@ -309,16 +309,24 @@ function vatCategory(r: Reader, tax: XNode | undefined, terms: TaxTerms): string
 /** One allowance or charge (BG-20/21/27/28, or a CII price discount) below its node. */
 export function readAllowance(r: Reader, charge: XNode, terms: AllowanceTerms, taxTerms: TaxTerms): InAllowanceCharge {
   const tax = r.at(charge, terms.tax);
+  const amount = r.textAt(charge, terms.amount) ?? '0';
+  const base = terms.base && r.textAt(charge, terms.base);
   return {
     charge: terms.charge === true ? true : r.textAt(charge, terms.charge) === 'true',
-    amount: r.textAt(charge, terms.amount) ?? '0',
-    base: terms.base && r.textAt(charge, terms.base),
+    amount: terms.amountSignOfBase && base !== undefined ? withSignOf(base, amount) : amount,
+    base,
     percent: terms.percent && r.textAt(charge, terms.percent),
     reason: r.textAt(charge, terms.reason),
     reasonCode: terms.reasonCode && r.textAt(charge, terms.reasonCode),
     category: vatCategory(r, tax, taxTerms),
     rate: r.textAt(tax, taxTerms.rate),
   };
+}
+
+/** `amount` (decimal text) with the sign of `base`: 21.55 for -21.55 on a basis of 1077.60. */
+function withSignOf(base: string, amount: string): string {
+  const magnitude = amount.trim().replace(/^[-+]/, '');
+  return base.trim().startsWith('-') && !/^0*\.?0*$/.test(magnitude) ? `-${magnitude}` : magnitude;
 }
 
 function emptyParty(): InParty {

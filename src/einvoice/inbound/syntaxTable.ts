@@ -39,6 +39,11 @@ export interface AllowanceTerms {
   reasonCode?: Path;
   /** The tax element below the allowance (its category and rate: `tax` of the table). */
   tax: Path;
+  /**
+   * The amount is a share of its basis and takes the basis's sign whatever sign it is written
+   * with (ZUGFeRD 1.0 producers wrote either; the document's own totals follow the basis).
+   */
+  amountSignOfBase?: true;
 }
 
 /** A value with its identification scheme as an attribute: "scheme: id". */

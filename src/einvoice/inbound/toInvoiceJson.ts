@@ -143,7 +143,7 @@ function lineItem(
   return defined({
     description: exact
       ? description
-      : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''} × ${line.price}${taken})`,
+      : `${description} (${line.quantity}${line.unitCode ? ` ${line.unitCode}` : ''}${line.price === undefined ? '' : ` × ${line.price}`}${taken})`,
     quantity: exact ? toNumber(quantity) : 1,
     unit_price: exact ? toNumber(unitPrice) : toNumber(net - less),
     unit: exact && line.unitCode && /^[A-Z0-9]{2,3}$/.test(line.unitCode) ? line.unitCode : undefined,

@@ -1,22 +1,18 @@
-import type { InboundInvoice } from '../../invoice/inboundInvoice.js';
+import type { InboundInvoice, InboundNoteMeaning } from '../../invoice/inboundInvoice.js';
 import type { LabelKey } from '../../invoice/labelKeys.js';
 import type { TextView } from '../invoiceView.js';
 import { textOf, type InboundText } from './inboundText.js';
 
-/**
- * The notes FatturaPA's reader writes for what it adds to the amounts (formats/fatturapa/reader.ts
- * italianAmounts), by their subject: printed under the page's own word, the Italian legal text beside.
- */
-const ITALIAN_AMOUNTS: Record<string, LabelKey> = {
-  DatiRitenuta: 'inbound_withholding',
-  DatiBollo: 'inbound_stamp_duty',
-  DatiCassaPrevidenziale: 'inbound_pension_fund',
-  ImportoPagamento: 'inbound_net_to_pay',
+/** The label a note is printed under, by the meaning its format's reader gave it (inboundInvoice.ts). */
+const MEANING_LABELS: Record<Exclude<InboundNoteMeaning, 'document_number'>, LabelKey> = {
+  withholding: 'inbound_withholding',
+  stamp_duty: 'inbound_stamp_duty',
+  pension_fund: 'inbound_pension_fund',
+  net_to_pay: 'inbound_net_to_pay',
 };
 
-/** A withholding (ritenuta) is what FatturaPA's reader states as already settled (BT-113). */
-export const prepaidIsWithholding = (doc: InboundInvoice) =>
-  doc.syntax === 'fatturapa' && doc.notes.some((note) => note.subject === 'DatiRitenuta');
+/** A withholding is what the reader states as already settled (BT-113), e.g. FatturaPA's ritenuta. */
+export const prepaidIsWithholding = (doc: InboundInvoice) => doc.notes.some((note) => note.printedAs === 'withholding');
 
 /** The document's notes (BG-1, with their subject code) and payment terms (BT-20). */
 export function inboundNotes(
@@ -24,10 +20,9 @@ export function inboundNotes(
   fmt: InboundText,
 ): { notes: TextView | null; paymentInstructions: TextView | null } {
   const noteText = (note: InboundInvoice['notes'][number]) => {
-    const label = doc.syntax === 'fatturapa' && note.subject ? ITALIAN_AMOUNTS[note.subject] : undefined;
-    if (label) return `${fmt.labels[label]} — ${note.text}`;
-    if (doc.syntax === 'fatturapa' && note.subject === 'FatturaElettronicaBody')
+    if (note.printedAs === 'document_number')
       return fmt.labels.inbound_document_number.replace('{number}', /\d+$/.exec(note.text)?.[0] ?? note.text);
+    if (note.printedAs) return `${fmt.labels[MEANING_LABELS[note.printedAs]]} — ${note.text}`;
     return note.subject ? `[${note.subject}] ${note.text}` : note.text;
   };
   return {

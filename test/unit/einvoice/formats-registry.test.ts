@@ -112,15 +112,6 @@ const sourceFiles = (dir: string): string[] =>
         : [],
   );
 
-/**
- * Known lines still to move onto a module hook, each removed with its move: the inbound printer's
- * FatturaPA note names predate a printing hook for received documents.
- */
-const NOT_YET_ON_THE_REGISTRY = [
-  // FatturaPA's withholding notes printed with their Italian names (render/inbound/inboundExtras.ts, landed beside this work).
-  /^render\/inbound\/inboundExtras\.ts:\d+: .*doc\.syntax === 'fatturapa'/,
-];
-
 test('code outside src/einvoice/formats/ imports no format folder and names no format or syntax of its own', () => {
   const folders = readdirSync(FORMATS_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory());
   const folderImport = new RegExp(`from '[^']*/formats/(${folders.map((folder) => folder.name).join('|')})/`);
@@ -141,15 +132,5 @@ test('code outside src/einvoice/formats/ imports no format folder and names no f
             : [],
         ),
     );
-  const known = (line: string) => NOT_YET_ON_THE_REGISTRY.some((pattern) => pattern.test(line));
-  assert.deepEqual(
-    found.filter((line) => !known(line)),
-    [],
-  );
-  // An entry of the list that no longer matches anything is stale: remove it.
-  for (const pattern of NOT_YET_ON_THE_REGISTRY)
-    assert.ok(
-      found.some((line) => pattern.test(line)),
-      String(pattern),
-    );
+  assert.deepEqual(found, []);
 });

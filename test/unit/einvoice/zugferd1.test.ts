@@ -153,6 +153,65 @@ describe('a ZUGFeRD 1.0 document of our own making', () => {
   });
 });
 
+describe("ZUGFeRD 1.0's own ways with amounts, read as its documents' totals count them", () => {
+  const text = fixture.toString('utf8');
+  const replaced = (pairs: [string, string][]) =>
+    Buffer.from(
+      pairs.reduce((xml, [from, to]) => {
+        assert.ok(xml.includes(from), from);
+        return xml.replace(from, to);
+      }, text),
+    );
+
+  test('an allowance written negative on a positive basis is an allowance of that size (the sign of its basis)', () => {
+    // 2 % off the 19 % lines, written -6.00 as Intarsys' Kostenrechnung writes its Skonto.
+    const allowance = `<ram:SpecifiedTradeAllowanceCharge>
+        <ram:ChargeIndicator><udt:Indicator>false</udt:Indicator></ram:ChargeIndicator>
+        <ram:BasisAmount currencyID="EUR">300.00</ram:BasisAmount>
+        <ram:ActualAmount currencyID="EUR">-6.00</ram:ActualAmount>
+        <ram:Reason>Skonto</ram:Reason>
+        <ram:CategoryTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:ApplicablePercent>19.00</ram:ApplicablePercent></ram:CategoryTradeTax>
+      </ram:SpecifiedTradeAllowanceCharge>
+      <ram:SpecifiedTradeSettlementMonetarySummation>`;
+    const answer = inspectEInvoice(
+      replaced([
+        [
+          '<ram:CalculatedAmount currencyID="EUR">57.00</ram:CalculatedAmount>',
+          '<ram:CalculatedAmount currencyID="EUR">55.86</ram:CalculatedAmount>',
+        ],
+        [
+          '<ram:BasisAmount currencyID="EUR">300.00</ram:BasisAmount>',
+          '<ram:BasisAmount currencyID="EUR">294.00</ram:BasisAmount>',
+        ],
+        ['<ram:SpecifiedTradeSettlementMonetarySummation>', allowance],
+        ['<ram:AllowanceTotalAmount currencyID="EUR">0.00<', '<ram:AllowanceTotalAmount currencyID="EUR">6.00<'],
+        ['<ram:TaxBasisTotalAmount currencyID="EUR">351.00<', '<ram:TaxBasisTotalAmount currencyID="EUR">345.00<'],
+        ['<ram:TaxTotalAmount currencyID="EUR">60.57<', '<ram:TaxTotalAmount currencyID="EUR">59.43<'],
+        ['<ram:GrandTotalAmount currencyID="EUR">411.57<', '<ram:GrandTotalAmount currencyID="EUR">404.43<'],
+        ['<ram:DuePayableAmount currencyID="EUR">411.57<', '<ram:DuePayableAmount currencyID="EUR">404.43<'],
+      ]),
+      'xml',
+    );
+    assert.equal(answer.totals.document.allowance_total, '6.00');
+    assert.equal(answer.totals.recomputed.allowance_total, '6.00');
+    assert.deepEqual(answer.totals.differences, []);
+  });
+
+  test('a line that states no price (as BASIC lines do) has no line net to recompute', () => {
+    const withoutPrice = replaced([
+      [
+        '<ram:NetPriceProductTradePrice><ram:ChargeAmount currencyID="EUR">25.50</ram:ChargeAmount></ram:NetPriceProductTradePrice>',
+        '',
+      ],
+    ]);
+    const answer = inspectEInvoice(withoutPrice, 'xml');
+    assert.deepEqual(answer.totals.differences, []);
+    const read = readInbound(withoutPrice, 'xml');
+    assert.equal('invoice' in read && read.invoice.lines[1]!.price, undefined);
+    assert.equal('invoice' in read && read.invoice.lines[1]!.net, '51.00');
+  });
+});
+
 describe('the ZUGFeRD 1.0 corpus', { skip: CORPUS_PRESENT ? false : CORPUS_ABSENT_MESSAGE }, () => {
   test('every file: ZUGFeRD 1.0 with its profile, and its totals as MANIFEST.tsv lists them', () => {
     const folder = join(SHARED_EINVOICE, 'corpus', 'zugferd1');

@@ -98,7 +98,13 @@ function readBody(file: XNode, body: XNode, only: number | undefined): InboundIn
       // Which body of the file this is (the re-issued JSON's notes keep this text; the page prints "Document N").
       ...(only === undefined
         ? []
-        : [{ subject: 'FatturaElettronicaBody', text: `FatturaElettronicaBody ${only + 1}` }]),
+        : [
+            {
+              subject: 'FatturaElettronicaBody',
+              text: `FatturaElettronicaBody ${only + 1}`,
+              printedAs: 'document_number' as const,
+            },
+          ]),
     ].filter((note) => note.text !== ''),
     references: references(r, body),
     seller: party(r, r.node(header, 'CedentePrestatore')),
@@ -200,17 +206,19 @@ const sumOf = (values: (string | undefined)[]) =>
  * What FatturaPA adds to the amounts, printed as notes with their Italian names: the withholding
  * (ritenuta), the stamp duty (bollo) and the net amount to pay (ImportoPagamento).
  */
-function italianAmounts(r: Reader, general: XNode | undefined, payments: XNode[]): { subject: string; text: string }[] {
-  const out: { subject: string; text: string }[] = [];
+function italianAmounts(r: Reader, general: XNode | undefined, payments: XNode[]): InboundInvoice['notes'] {
+  const out: InboundInvoice['notes'] = [];
   for (const withholding of r.all(general, 'DatiRitenuta'))
     out.push({
       subject: 'DatiRitenuta',
+      printedAs: 'withholding',
       text: `Ritenuta ${r.text(withholding, 'TipoRitenuta') ?? ''} ${r.text(withholding, 'AliquotaRitenuta') ?? ''} %: ${r.text(withholding, 'ImportoRitenuta') ?? ''} (causale ${r.text(withholding, 'CausalePagamento') ?? ''})`,
     });
   const stamp = r.node(general, 'DatiBollo');
   if (stamp)
     out.push({
       subject: 'DatiBollo',
+      printedAs: 'stamp_duty',
       text: `Imposta di bollo${r.text(stamp, 'BolloVirtuale') === 'SI' ? ' virtuale' : ''}: ${r.text(stamp, 'ImportoBollo') ?? ''}`,
     });
   for (const payment of payments) {
@@ -218,6 +226,7 @@ function italianAmounts(r: Reader, general: XNode | undefined, payments: XNode[]
     if (amount !== undefined)
       out.push({
         subject: 'ImportoPagamento',
+        printedAs: 'net_to_pay',
         text: `Netto a pagare: ${amount}${r.text(payment, 'DataScadenzaPagamento') ? ` (scadenza ${r.text(payment, 'DataScadenzaPagamento')})` : ''}`,
       });
   }

@@ -1,5 +1,5 @@
 import { CII_TABLE } from '../../inbound/ciiTable.js';
-import type { SyntaxTable } from '../../inbound/syntaxTable.js';
+import type { AllowanceTerms, SyntaxTable } from '../../inbound/syntaxTable.js';
 
 /**
  * ZUGFeRD 1.0 (urn:ferd:CrossIndustryDocument:invoice:1p0, the CII D13B schema of 2014) as a
@@ -36,4 +36,13 @@ export const ZUGFERD1_TABLE: SyntaxTable = {
   label: 'ZUGFeRD 1.0',
   names: ZUGFERD1_NAMES,
   otherValueBt: () => null,
+  // Allowances and charges with a basis take its sign (Intarsys' Kostenrechnung writes an allowance
+  // of 1077.60 as -21.55, its Rechnungskorrektur one of -5.00 as 0.10; both documents' own totals
+  // count them with the basis's sign).
+  allowances: CII_TABLE.allowances.map(signOfBase),
+  line: { ...CII_TABLE.line, allowances: signOfBase(CII_TABLE.line.allowances) },
 };
+
+function signOfBase(terms: AllowanceTerms): AllowanceTerms {
+  return terms.base === undefined ? terms : { ...terms, amountSignOfBase: true };
+}
