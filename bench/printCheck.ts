@@ -2,8 +2,8 @@
  * The print-time check of a customer's design (src/render/printedFacts.ts) timed on its own, for
  * bench/templates.ts, on a page of the renderer's kind (locked down, scripts off) with the house
  * style filled with an invoice of `lines` lines, laid out as printed (designLayout.ts):
- * - timePrintCheck: the check's first reading after the document is written, which waits for the
- *   page's layout as printed (a built-in render never lays out but to print: templates.ts
+ * - timePrintCheck: the check's first reading once the page is switched to print media, which
+ *   lays it out as printed (a built-in render never lays out but to print: templates.ts
  *   SCREEN_OFF_CSS), and the reading of a page already laid out (the check's own work: the walk,
  *   the styles, the boxes), with the Chromium CPU each costs;
  * - timeDesignPrints: where a stored design's print spends more than built-in classic's, printed
@@ -14,7 +14,7 @@
 import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
 import { storedForm, templateId } from '../src/invoice/templatePackage.js';
 import { factsOf } from '../src/render/contractFacts.js';
-import { layOutAsPrinted, pageAreaPx } from '../src/render/designLayout.js';
+import { pageAreaPx, whileLaidOutAsPrinted } from '../src/render/designLayout.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperOf } from '../src/render/paper.js';
 import { layOutHtml, openPrintablePage, printHtml } from '../src/render/printPage.js';
@@ -42,28 +42,30 @@ export async function timePrintCheck(
     const view = templates.view(prepared);
     const html = templates.designPage(view, prepared.design, true);
     const paper = paperOf(prepared, 'auto');
-    await layOutAsPrinted(printable.session, paper);
     const width = pageAreaPx(paper).width;
+    const { session } = printable;
     const withLayout: number[] = [];
     const laidOut: number[] = [];
     // Chromium's CPU (all its processes, 10 ms ticks: summed over the samples, then divided).
     const cpu = { withLayout: 0, laidOut: 0 };
     for (let round = 0; round < samples + 2; round++) {
       await layOutHtml(printable, html);
-      let started = performance.now();
-      let ticks = browserCpuMs();
-      const unseen = await unseenFacts(printable.session, view, width);
-      if (unseen.length > 0) throw new Error(`the house style hides ${unseen[0]!.fact.field}: ${unseen[0]!.reason}`);
-      const first = performance.now() - started;
-      const firstCpu = browserCpuMs() - ticks;
-      started = performance.now();
-      ticks = browserCpuMs();
-      await unseenFacts(printable.session, view, width);
-      if (round < 2) continue; // warm-up
-      withLayout.push(first);
-      laidOut.push(performance.now() - started);
-      cpu.withLayout += firstCpu / samples;
-      cpu.laidOut += (browserCpuMs() - ticks) / samples;
+      await whileLaidOutAsPrinted(session, paper, async () => {
+        let started = performance.now();
+        let ticks = browserCpuMs();
+        const unseen = await unseenFacts(session, view, width);
+        if (unseen.length > 0) throw new Error(`the house style hides ${unseen[0]!.fact.field}: ${unseen[0]!.reason}`);
+        const first = performance.now() - started;
+        const firstCpu = browserCpuMs() - ticks;
+        started = performance.now();
+        ticks = browserCpuMs();
+        await unseenFacts(session, view, width);
+        if (round < 2) return; // warm-up
+        withLayout.push(first);
+        laidOut.push(performance.now() - started);
+        cpu.withLayout += firstCpu / samples;
+        cpu.laidOut += (browserCpuMs() - ticks) / samples;
+      });
     }
     return { withLayout, laidOut, facts: factsOf(view).length, cpu };
   } finally {
@@ -96,19 +98,18 @@ export async function timeDesignPrints(
       const view = templates.view(designed);
       return { view, html: templates.designPage(view, designed.design, true) };
     };
-    // As the renderer prints a design (renderer.ts): laid out as printed, `before` asked, printed.
-    const asPrinted = async (before: (view: ReturnType<typeof designPage>['view']) => Promise<void>) => {
+    // As the renderer prints a design (renderer.ts): written, laid out as printed for `look`, printed.
+    const asPrinted = (look: (view: ReturnType<typeof designPage>['view']) => Promise<unknown>) => {
       const { view, html } = designPage();
-      const restore = await layOutAsPrinted(session, paper);
-      await printHtml(printable, html, params, () => before(view)).finally(restore);
+      return printHtml(printable, html, params, async () => {
+        await whileLaidOutAsPrinted(session, paper, () => look(view));
+      });
     };
     const ways: Record<PrintWay, () => Promise<unknown>> = {
       classic: () => printHtml(printable, templates.printPage(templates.view(plain)), params),
       'design, no check': () => printHtml(printable, designPage().html, params),
       'design laid out, no check': () =>
-        asPrinted(async () => {
-          await session.send('Runtime.evaluate', { expression: 'document.body.offsetHeight' });
-        }),
+        asPrinted(() => session.send('Runtime.evaluate', { expression: 'document.body.offsetHeight' })),
       'design checked': () => asPrinted((view) => checkPrintedFacts(session, view, width)),
     };
     const found = Object.fromEntries(PRINTS.map((way) => [way, { wall: [] as number[], cpu: 0 }])) as Record<
