@@ -5,7 +5,7 @@
  * a 240 × 80 PNG logo, an accent colour and three VAT groups (19 %, 7 % and zero-rated lines in
  * turn; a 1-line invoice can only have one group). Samples alternate between the two so that the
  * machine's drift hits both alike; the ratio of the p50s is the figure (target ≤ 1.1×).
- * Then each payment QR invoice (test/fixtures/paymentQrInvoices.ts) against the same invoice with
+ * Then each payment QR invoice (src/invoice/examplePaymentQr.ts) against the same invoice with
  * payment.qr none (target ≤ 1.1×; the Swiss QR-bill adds a page, so it is reported apart).
  * Beside the service's ratio, the same pair printed by Chromium alone (the lean floor: the very same
  * HTML and options on one locked-down page, no HTTP, validation or queue), also alternated: what
@@ -14,7 +14,7 @@
  */
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
-import { QR_INVOICES } from '../test/fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../src/invoice/examplePaymentQr.js';
 import { logoDataUri } from '../test/fixtures/realWorldInvoices.js';
 import { percentile } from './measure.js';
 import { floorTarget, serviceTarget } from './targets.js';

@@ -56,7 +56,21 @@ function outline(png: PNG, box: { left: number; top: number; width: number; heig
 function envelopePicture(png: PNG, layout: EnvelopeLayout): PNG {
   const field = { left: layout.left, top: layout.top, width: layout.width };
   outline(png, { ...field, height: layout.returnHeight + layout.addressHeight }, [220, 0, 0]);
-  outline(png, { ...field, top: layout.top + layout.returnHeight, height: layout.addressHeight }, [0, 80, 220]);
+  const zone = { ...field, top: layout.top + layout.returnHeight, height: layout.addressHeight };
+  outline(png, zone, [0, 80, 220]);
+  // The clear space the text keeps from the window's edges (us-10: USPS's 1/8"), in green.
+  const clear = layout.clearance;
+  if (clear > 0)
+    outline(
+      png,
+      {
+        left: zone.left + clear,
+        top: zone.top + clear,
+        width: zone.width - 2 * clear,
+        height: zone.height - 2 * clear,
+      },
+      [0, 150, 60],
+    );
   return png;
 }
 

@@ -20,12 +20,20 @@ export interface EnvelopeLayout {
   /** The return-address / notes zone at the field's top, then the address zone below it. */
   returnHeight: number;
   addressHeight: number;
-  /** Lines the address zone holds (at the 4.1 mm line of styles/envelope.css). */
+  /**
+   * The clear space between the address text and every edge of the address zone (the window):
+   * USPS asks for 1/8" (Publication 25, 3-9); 0 where the standard's zone is the text's own.
+   */
+  clearance: number;
+  /** Lines the address zone holds inside the clearance (at the 4.1 mm line of styles/envelope.css). */
   maxLines: number;
   /** Fold marks (from the top) and the hole-punch mark, drawn in page 1's left margin (src/render/envelopeView.ts). */
   folds: number[];
   hole: number | null;
 }
+
+/** 2.042" (3 2/3" − 1 5/8"): the top of a #10's address window on the sheet resting at its bottom. */
+const US_10_WINDOW_TOP = (11 / 3 - 1.625) * 25.4;
 
 const DIN_B: EnvelopeLayout = {
   paper: 'A4',
@@ -34,6 +42,7 @@ const DIN_B: EnvelopeLayout = {
   width: 85,
   returnHeight: 17.7,
   addressHeight: 27.3,
+  clearance: 0,
   maxLines: 6,
   folds: [105, 210],
   hole: 148.5,
@@ -52,6 +61,7 @@ export const ENVELOPES = {
     width: 85.5,
     returnHeight: 12,
     addressHeight: 25.5,
+    clearance: 0,
     maxLines: 6,
     folds: [105, 210],
     hole: null,
@@ -65,19 +75,26 @@ export const ENVELOPES = {
     width: 75,
     returnHeight: 12,
     addressHeight: 25.5,
+    clearance: 0,
     maxLines: 6,
     folds: [105, 210],
     hole: null,
   },
-  // US #10 double window on US Letter, folded in thirds: return window 5/8" from the top, address
-  // window 2 1/8" from the top, both 7/8" from the left; address zone 3.5" × 7/8" (5 lines).
+  // US #10 (4 1/8" × 9 1/2") on US Letter folded in thirds (panels of 3 2/3"), its address window
+  // 1 1/8" × 4 1/2", 7/8" from the envelope's left and 1/2" from its bottom (the industry's usual
+  // window; USPS sets none). With the sheet resting at the envelope's bottom the window shows the
+  // sheet from 2.042" (3 2/3" − 1 5/8") down for 1 1/8"; across, the 1" the sheet can slide in the
+  // envelope leaves 3.5" seen in every position, from 7/8". The address keeps USPS's 1/8"
+  // (3.175 mm) clear of each edge: text from 1" to 4 1/4" across and 2.167" to 3.042" down
+  // (5 lines). Return zone from 5/8" down, as before. docs/designs.md has the sources.
   'us-10': {
     paper: 'Letter',
-    left: 22.2,
-    top: 15.9,
+    left: 22.225,
+    top: 15.875,
     width: 88.9,
-    returnHeight: 54 - 15.9,
-    addressHeight: 22.2,
+    returnHeight: US_10_WINDOW_TOP - 15.875,
+    addressHeight: 28.575,
+    clearance: 3.175,
     maxLines: 5,
     folds: [93.1, 186.2],
     hole: null,

@@ -3,7 +3,7 @@ import { checkTotals } from './checkTotals.js';
 import { envelopeIssues } from './envelopes.js';
 import type { StoredFont } from '../fonts/fontFace.js';
 import type { Theme, ThemeFontField } from './designFields.js';
-import type { TemplatePackage } from './templatePackage.js';
+import type { PackageFonts, TemplatePackage } from './templatePackage.js';
 import { parseOrReject } from './issues.js';
 import { invoiceLocale, type InvoiceLocale } from './locales.js';
 import { decodeLogo, type Logo } from './logo.js';
@@ -33,7 +33,7 @@ export interface PreparedInvoice {
    * fonts its `fonts` names (by family), put here by resolveDesignReference
    * (src/templates/storedTemplates.ts) before any payment.
    */
-  design?: { id: string; package: TemplatePackage; fonts?: Record<string, StoredFont> | undefined } | undefined;
+  design?: { id: string; package: TemplatePackage; fonts?: PackageFonts | undefined } | undefined;
   /**
    * A code a format's printing hook puts at the top of page 1, before any payment code (Spain's
    * "QR tributario": src/einvoice/printing.ts asks the formats' hooks): the text it encodes, the

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import type { StoredFont } from '../fonts/fontFace.js';
 import { canonicalJson, FONT_FAMILIES, FONT_REF, TEMPLATE_REF } from './designFields.js';
 
 /**
@@ -64,6 +65,32 @@ const FamilyNameSchema = v.pipe(
   v.check((name) => !/^brand-/i.test(name), "brand-… names are the service's (a theme's fonts): choose another"),
 );
 const FONT_ID_MESSAGE = 'must be a font id: "sha256:" and 64 lower-case hex digits, as PUT /v1/fonts answers';
+const FontIdSchema = v.pipe(v.string(FONT_ID_MESSAGE), v.regex(FONT_REF, FONT_ID_MESSAGE));
+
+/**
+ * A family's stored faces: one font id (the face at its own weight and style), or a regular and a
+ * bold face, so that bold text (totals, headings, <strong>) prints in the bold cut, not an
+ * emboldened regular one.
+ */
+const PackageFamilySchema = v.union(
+  [
+    FontIdSchema,
+    v.strictObject(
+      { regular: FontIdSchema, bold: v.optional(FontIdSchema) },
+      'is not a face of a family (regular, bold)',
+    ),
+  ],
+  'must be a font id "sha256:…", or { "regular": "sha256:…", "bold": "sha256:…" }',
+);
+export type PackageFamily = v.InferOutput<typeof PackageFamilySchema>;
+
+/**
+ * A package's fonts looked up (src/templates/packageFonts.ts): the stored faces by the family names
+ * its CSS uses. Looked up when the package is stored (PUT, so a package never names a font nobody
+ * uploaded) and again before every print with it, before any payment: a font expires on its own
+ * clock, and an expired one is a 400, never a render in a fallback font the buyer did not choose.
+ */
+export type PackageFonts = Record<string, { regular: StoredFont; bold?: StoredFont | undefined }>;
 
 export const TemplatePackageSchema = v.pipe(
   v.strictObject(
@@ -88,13 +115,13 @@ export const TemplatePackageSchema = v.pipe(
       ),
       fonts: v.optional(
         v.pipe(
-          v.record(FamilyNameSchema, v.pipe(v.string(FONT_ID_MESSAGE), v.regex(FONT_REF, FONT_ID_MESSAGE))),
+          v.record(FamilyNameSchema, PackageFamilySchema),
           v.check(
             (fonts) => Object.keys(fonts).length <= TEMPLATE_LIMITS.fonts,
             `must name at most ${TEMPLATE_LIMITS.fonts} fonts`,
           ),
           v.description(
-            'Stored fonts by the family name the CSS uses: { "Brand Sans": "sha256:…" } (ids from PUT /v1/fonts); the service writes their @font-face rules.',
+            'Stored fonts by the family name the CSS uses: { "Brand Sans": "sha256:…" }, or a regular and a bold face { "Brand Sans": { "regular": "sha256:…", "bold": "sha256:…" } } (ids from PUT /v1/fonts); the service writes their @font-face rules.',
           ),
         ),
       ),

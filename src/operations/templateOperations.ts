@@ -29,7 +29,7 @@ import {
 import { renderingUnavailable } from './invoiceOperations.js';
 import type { LookStores } from './lookResolvers.js';
 import { loadPackageFonts } from '../templates/packageFonts.js';
-import type { PackageFonts } from '../render/packageFontFaces.js';
+import type { PackageFonts } from '../invoice/templatePackage.js';
 import type { Operation, PdfRenderer } from './operation.js';
 
 const EXAMPLE_PACKAGE: TemplatePackage = {
@@ -89,13 +89,17 @@ async function withPreviewedDesign(
       ...prepared,
       invoice: { ...prepared.invoice, design },
     });
-  const fonts = await loadPackageFonts(stores.fonts, design, (family) => `design.fonts.${family}`);
+  const fonts = await loadPackageFonts(stores.fonts, design, (field) => `design.fonts.${field}`);
   return { ...prepared, design: { id: templateId(design), package: design, fonts } };
 }
 
-/** A font the package names that is not stored: PUT refuses it; check's report looks without it. */
-const fontsToLook = (stores: LookStores, pkg: TemplatePackage) =>
-  loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`).catch((): PackageFonts => ({}));
+/**
+ * The stored fonts a package names, for PUT and check alike: a font id nobody stored (or that
+ * expired) is a 400 at fonts.<family> (or fonts.<family>.bold), nothing stored, whatever else a
+ * check would report: the package could never be stored or printed.
+ */
+const storedFontsOf = (stores: LookStores, pkg: TemplatePackage) =>
+  loadPackageFonts(stores.fonts, pkg, (field) => `fonts.${field}`);
 
 /**
  * Designs of one's own (docs/templates.md): the built-in designs as packages, the checks, a free
@@ -131,8 +135,7 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
     handle: async (pkg) => {
       if (!store) throw new Error('v1_templates_put has no template store');
-      // Every font the package names must be stored: 400 at fonts.<family> otherwise, nothing stored.
-      const fonts = await loadPackageFonts(stores.fonts, pkg, (family) => `fonts.${family}`);
+      const fonts = await storedFontsOf(stores, pkg);
       const hidden = await hiddenFacts(pkg, fonts);
       if (hidden.length > 0) throw templateIncomplete(hidden);
       return { body: await putTemplate(store, pkg) };
@@ -176,8 +179,8 @@ export function templateOperations(stores: LookStores, renderer: PdfRenderer | u
     },
     response: { contentType: 'application/json', description: 'The report.' },
     handle: async ({ pkg, invalid, incomplete }) => {
-      const issues = [...invalid, ...incomplete];
-      if (issues.length === 0) issues.push(...(await hiddenFacts(pkg, await fontsToLook(stores, pkg))));
+      const [fonts, issues] = [await storedFontsOf(stores, pkg), [...invalid, ...incomplete]];
+      if (issues.length === 0) issues.push(...(await hiddenFacts(pkg, fonts)));
       return { body: { ok: issues.length === 0, id: templateId(pkg), issues } };
     },
   };

@@ -1,5 +1,5 @@
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { layOutAsPrinted, pageAreaPx } from './designLayout.js';
+import { pageAreaPx, whileLaidOutAsPrinted } from './designLayout.js';
 import { paperOf, type PaperSetting } from './paper.js';
 import type { PooledPage } from './pooledPage.js';
 import { layOutHtml } from './printPage.js';
@@ -25,13 +25,12 @@ export async function designUnseenFacts(
     if (!design) throw new Error('designUnseenFacts checks invoices that carry a design');
     const view = templates.view(prepared);
     const paper = paperOf(prepared, paperSetting);
-    const restore = await layOutAsPrinted(session, paper);
-    try {
-      await layOutHtml(pooled.printable, templates.designPage(view, design, true));
-      found.push(await unseenFacts(session, view, pageAreaPx(paper).width, { hitTest: true }));
-    } finally {
-      await restore();
-    }
+    await layOutHtml(pooled.printable, templates.designPage(view, design, true));
+    found.push(
+      await whileLaidOutAsPrinted(session, paper, () =>
+        unseenFacts(session, view, pageAreaPx(paper).width, { hitTest: true }),
+      ),
+    );
   }
   return found;
 }

@@ -41,6 +41,7 @@ export function envelopeCss(view: EnvelopeView | null): string {
     ['--envelope-width', mm(layout.width)],
     ['--envelope-return-height', mm(layout.returnHeight)],
     ['--envelope-address-height', mm(layout.addressHeight)],
+    ['--envelope-clearance', mm(layout.clearance)],
   ];
   return `\n/* The ${view.name} window envelope (src/render/envelopeView.ts). */\n:root { ${properties
     .map(([name, value]) => `${name}: ${value};`)

@@ -20,6 +20,12 @@
  *  - covered: a box painted above it at its left, middle or right point has an opaque background,
  *    a background image, or is an image or drawing (hit testing, scrolled into view).
  * A drawing fact (a QR code's path) must be in a rendered, unclipped <svg> at least MIN_QR_MM wide.
+ *
+ * What the check costs is reading styles and boxes from Chromium (≈ 0.5 µs a computed value, 3–4 µs
+ * a box), not comparing them: so each element's values are read once and kept for its descendants,
+ * a text node is judged once however many facts share it, and a fact that is the whole text of one
+ * node (a cell, a heading: most of them) is found by a lookup rather than a search of the page's
+ * text (bench/printCheck.ts; docs/templates.md "Measured").
  */
 const MIN_FONT_PT = 6;
 const MIN_OPACITY = 0.1;
@@ -37,22 +43,24 @@ const PX_PER_MM = 96 / 25.4;
  * [[index, reason], ...]. Written as page JavaScript (it runs in Chromium, not in Node).
  */
 const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, minQrPx, hitTest) => {
-  const SKIP = new Set(['HEAD', 'STYLE', 'SCRIPT', 'TEMPLATE', 'TITLE', 'NOSCRIPT']);
-  const nodes = [], starts = [], paths = new Map();
-  let text = '';
+  const SKIP = new Set(['head', 'style', 'script', 'template', 'title', 'noscript']);
+  const nodes = [], starts = [], parts = [], paths = new Map();
+  let length = 0, afterSpace = true;
   const walk = (node) => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) {
+    for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+      const type = child.nodeType;
+      if (type === 3) {
         let part = child.data.replace(/[\s\u00a0\u202f]+/g, ' ');
-        if (part[0] === ' ' && (text === '' || text[text.length - 1] === ' ')) part = part.slice(1);
-        if (part === '') continue;
-        starts.push(text.length); nodes.push(child); text += part;
+        if (afterSpace && part.charCodeAt(0) === 32) part = part.slice(1);
+        if (part.length === 0) continue;
+        starts.push(length); nodes.push(child); parts.push(part);
+        length += part.length; afterSpace = part.charCodeAt(part.length - 1) === 32;
         continue;
       }
-      if (child.nodeType !== 1) continue;
-      const tag = child.tagName.toUpperCase();
+      if (type !== 1) continue;
+      const tag = child.localName.toLowerCase();
       if (SKIP.has(tag) || child.hasAttribute('hidden')) continue;
-      if (tag === 'PATH' && child.hasAttribute('d')) {
+      if (tag === 'path' && child.hasAttribute('d')) {
         const d = child.getAttribute('d');
         if (!paths.has(d)) paths.set(d, []);
         paths.get(d).push(child);
@@ -61,18 +69,24 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
     }
   };
   walk(document);
+  const text = parts.join('');
 
+  // Each element's computed style is read once and each value derived from it kept (most of the
+  // check's cost is reading styles and boxes, not comparing them).
   const styles = new Map();
-  const style = (el) => { let s = styles.get(el); if (!s) styles.set(el, (s = getComputedStyle(el))); return s; };
+  const style = (el) => { let s = styles.get(el); if (s === undefined) styles.set(el, (s = getComputedStyle(el))); return s; };
+  const colours = new Map();
   let probe;
-  const rgba = (colour) => {
-    let m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(colour);
+  const RGBA = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/;
+  const parseColour = (colour) => {
+    let m = RGBA.exec(colour);
     if (!m && (probe ??= document.createElement('canvas').getContext('2d'))) { probe.fillStyle = '#000'; probe.fillStyle = colour; const c = probe.fillStyle;
       m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(c);
       if (m) return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16), 1];
-      m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(c); }
-    return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : undefined;
+      m = RGBA.exec(c); }
+    return m ? [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]] : null;
   };
+  const rgba = (colour) => { let c = colours.get(colour); if (c === undefined) colours.set(colour, (c = parseColour(colour))); return c ?? undefined; };
   const luminance = ([r, g, b]) => {
     const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
@@ -86,21 +100,23 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
     if (o === undefined) opacities.set(el, (o = +style(el).opacity * opacity(el.parentElement)));
     return o;
   };
-  // Boxes in the document's coordinates (the check scrolls to hit-test).
-  const docBox = (r) => ({ left: r.left, right: r.right, top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width, height: r.height });
-  const outside = (box, clip) => box.left < clip.left - 1 || box.right > clip.right + 1 || box.top < clip.top - 1 || box.bottom > clip.bottom + 1;
+  // Boxes are read in the document's coordinates; only the upload's hit tests scroll.
+  const scrolled = hitTest ? -1 : scrollY;
+  const top = () => (scrolled === -1 ? scrollY : scrolled);
+  const outside = (box, dy, clip) => box.left < clip.left - 1 || box.right > clip.right + 1 || box.top + dy < clip.top - 1 || box.bottom + dy > clip.bottom + 1;
+  const NO_CLIP = { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
   const clips = new Map();
   // The rectangle an element's ancestors (and itself) let show; null when a clip cannot be read.
   const clipOf = (el) => {
-    if (!el || el.nodeType !== 1) return { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
-    if (clips.has(el)) return clips.get(el);
+    if (!el || el.nodeType !== 1) return NO_CLIP;
+    let clip = clips.get(el);
+    if (clip !== undefined) return clip;
     const s = style(el);
-    let clip = clipOf(el.parentElement);
-    if (clip && ((s.clipPath && s.clipPath !== 'none') || (s.maskImage && s.maskImage !== 'none') ||
-        (s.webkitMaskImage && s.webkitMaskImage !== 'none') || (s.clip && s.clip !== 'auto'))) clip = null;
-    if (clip && (s.overflowX !== 'visible' || s.overflowY !== 'visible' || (s.contain && /paint|strict|content/.test(s.contain)))) {
-      const r = docBox(el.getBoundingClientRect());
-      clip = { left: Math.max(clip.left, r.left), top: Math.max(clip.top, r.top), right: Math.min(clip.right, r.right), bottom: Math.min(clip.bottom, r.bottom) };
+    clip = clipOf(el.parentElement);
+    if (clip && (s.clipPath !== 'none' || s.maskImage !== 'none' || s.clip !== 'auto')) clip = null;
+    if (clip && (s.overflow !== 'visible' || s.contain !== 'none' && /paint|strict|content/.test(s.contain))) {
+      const r = el.getBoundingClientRect(), dy = top();
+      clip = { left: Math.max(clip.left, r.left), top: Math.max(clip.top, r.top + dy), right: Math.min(clip.right, r.right), bottom: Math.min(clip.bottom, r.bottom + dy) };
     }
     clips.set(el, clip);
     return clip;
@@ -115,41 +131,51 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
     if (s.visibility !== 'visible') return 'visibility_hidden';
     return 'opacity_zero';
   };
+  const VISIBLE = { opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true };
+  const inks = new Map();
+  // The colour the text is drawn in (-webkit-text-fill-color over color); undefined when unreadable.
+  const inkOf = (el) => {
+    let ink = inks.get(el);
+    if (ink === undefined) {
+      const s = style(el), fill = s.webkitTextFillColor, colour = s.color;
+      inks.set(el, (ink = rgba(colour) ? rgba(fill || colour) ?? null : null));
+    }
+    return ink ?? undefined;
+  };
   const elementReasons = new Map();
   const elementReason = (el) => {
     let reason = elementReasons.get(el);
     if (reason !== undefined) return reason;
-    const s = style(el);
-    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) reason = why(el);
+    if (!el.checkVisibility(VISIBLE)) reason = why(el);
     else if (opacity(el) < minOpacity) reason = 'opacity_zero';
-    else if (parseFloat(s.fontSize) < minPx) reason = 'too_small';
+    else if (parseFloat(style(el).fontSize) < minPx) reason = 'too_small';
     else {
-      const ink = rgba(s.webkitTextFillColor || s.color), colour = rgba(s.color);
-      if (!ink || !colour) reason = 'unknown_colour';
+      const ink = inkOf(el);
+      if (!ink) reason = 'unknown_colour';
       else if (ink[3] < minOpacity) reason = 'transparent_text';
       else reason = clipOf(el) ? '' : 'clipped';
     }
     elementReasons.set(el, reason);
     return reason;
   };
-
   const scrollToSee = (y) => {
-    const top = scrollY, height = innerHeight;
+    const at = scrollY, height = innerHeight;
     // Kept in the middle half of the viewport, away from what a design fixes at its top or foot.
-    if (y < top + height / 4 || y > top + (height * 3) / 4) window.scrollTo(0, Math.max(0, y - height / 2));
+    if (y < at + height / 4 || y > at + (height * 3) / 4) window.scrollTo(0, Math.max(0, y - height / 2));
     return scrollY;
   };
+  const IMAGES = new Set(['img', 'svg', 'canvas', 'video', 'object', 'embed', 'iframe', 'input']);
   const painted = (el) => {
-    const s = style(el), tag = el.tagName.toUpperCase();
-    if (['IMG', 'SVG', 'CANVAS', 'VIDEO', 'OBJECT', 'EMBED', 'IFRAME', 'INPUT'].includes(tag)) return 'image';
+    if (IMAGES.has(el.localName.toLowerCase())) return 'image';
+    const s = style(el);
     if (s.backgroundImage !== 'none') return 'image';
     const bg = rgba(s.backgroundColor);
     return bg && bg[3] >= 0.99 ? bg : undefined;
   };
   // What lies at a point of the text: 'covered', or the background colour under it (white paper).
   const atPoint = (el, x, y, ink) => {
-    const top = scrollToSee(y);
-    const stack = document.elementsFromPoint(x, y - top);
+    const at = scrollToSee(y);
+    const stack = document.elementsFromPoint(x, y - at);
     let below = false;
     for (const hit of stack) {
       if (!below) {
@@ -165,43 +191,36 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
     return contrast([255, 255, 255], ink) < minContrast ? 'same_colour_as_background' : '';
   };
   // Without hit tests: the background is the first of the element and its ancestors that paints one.
+  const WHITE = [255, 255, 255, 1];
   const grounds = new Map();
   const ground = (el) => {
-    if (!el || el.nodeType !== 1) return [255, 255, 255, 1];
+    if (!el || el.nodeType !== 1) return WHITE;
     let found = grounds.get(el);
     if (found === undefined) { const paint = painted(el); grounds.set(el, (found = paint === 'image' ? null : paint || ground(el.parentElement))); }
     return found;
   };
   const onAncestors = (el) => {
-    const under = ground(el), ink = rgba(style(el).webkitTextFillColor || style(el).color);
-    return under && contrast(under, ink) < minContrast ? 'same_colour_as_background' : '';
+    const under = ground(el);
+    return under && contrast(under, inkOf(el)) < minContrast ? 'same_colour_as_background' : '';
   };
-  const nodeReasons = new Map();
+  const range = document.createRange();
   const nodeReason = (node) => {
-    let reason = nodeReasons.get(node);
-    if (reason !== undefined) return reason;
     const el = node.parentElement;
-    reason = el ? elementReason(el) : 'no_box';
-    if (reason === '') {
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const box = docBox(range.getBoundingClientRect());
-      if (box.width === 0 && box.height === 0) reason = 'no_box';
-      else if (box.height < minPx) reason = 'too_small';
-      else if (box.right <= 0 || box.bottom <= 0 || box.left >= pageWidth) reason = 'off_page';
-      else if (outside(box, clipOf(el))) reason = 'clipped';
-      else if (!hitTest) reason = onAncestors(el);
-      else {
-        const ink = rgba(style(el).webkitTextFillColor || style(el).color);
-        const y = box.top + (box.bottom - box.top) / 2;
-        for (const x of [box.left + Math.min(2, box.width / 2), box.left + box.width / 2, box.right - Math.min(2, box.width / 2)]) {
-          reason = atPoint(el, Math.max(0, Math.min(x, pageWidth - 1)), y, ink);
-          if (reason) break;
-        }
-      }
+    let reason = el ? elementReason(el) : 'no_box';
+    if (reason !== '') return reason;
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect(), dy = top();
+    if (box.width === 0 && box.height === 0) return 'no_box';
+    if (box.height < minPx) return 'too_small';
+    if (box.right <= 0 || box.bottom + dy <= 0 || box.left >= pageWidth) return 'off_page';
+    if (outside(box, dy, clipOf(el))) return 'clipped';
+    if (!hitTest) return onAncestors(el);
+    const ink = inkOf(el), y = box.top + dy + box.height / 2;
+    for (const x of [box.left + Math.min(2, box.width / 2), box.left + box.width / 2, box.right - Math.min(2, box.width / 2)]) {
+      reason = atPoint(el, Math.max(0, Math.min(x, pageWidth - 1)), y, ink);
+      if (reason) return reason;
     }
-    nodeReasons.set(node, reason);
-    return reason;
+    return '';
   };
   const firstNode = (offset) => {
     let low = 0, high = starts.length - 1;
@@ -216,16 +235,22 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
       const svg = path.ownerSVGElement || path;
       let reason = elementReason(path);
       if (!reason) {
-        const box = docBox(svg.getBoundingClientRect());
+        const box = svg.getBoundingClientRect(), dy = top();
         if (box.width < minQrPx || box.height < minQrPx) reason = 'too_small';
-        else if (box.right <= 0 || box.bottom <= 0 || box.left >= pageWidth) reason = 'off_page';
-        else if (outside(box, clipOf(path))) reason = 'clipped';
+        else if (box.right <= 0 || box.bottom + dy <= 0 || box.left >= pageWidth) reason = 'off_page';
+        else if (outside(box, dy, clipOf(path))) reason = 'clipped';
       }
       if (!reason) return '';
       first ||= reason;
     }
     return first;
   };
+  // A fact counts at its first occurrence whose every text node is seen; a text node shared by
+  // several facts (or occurrences) is judged once.
+  const nodeReasons = new Map();
+  const seen = (n) => { let reason = nodeReasons.get(n); if (reason === undefined) nodeReasons.set(n, (reason = nodeReason(nodes[n]))); return reason; };
+  const wholeNodes = new Map();
+  parts.forEach((part, n) => { const key = part.trim(); if (key !== '' && !wholeNodes.has(key)) wholeNodes.set(key, n); });
   const unseen = [];
   facts.forEach((fact, index) => {
     if (fact.drawing !== undefined) {
@@ -233,11 +258,14 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
       if (reason) unseen.push([index, reason]);
       return;
     }
+    // Most facts are the whole text of one node (a cell, a heading): that node first, by a lookup.
+    const whole = wholeNodes.get(fact.text);
+    if (whole !== undefined && seen(whole) === '') return;
     let first = '';
     for (let at = text.indexOf(fact.text); at !== -1; at = text.indexOf(fact.text, at + 1)) {
       let reason = '';
       for (let n = firstNode(at); n < nodes.length && starts[n] < at + fact.text.length; n++) {
-        reason = nodeReason(nodes[n]);
+        reason = seen(n);
         if (reason) break;
       }
       if (!reason) return;
@@ -245,7 +273,7 @@ const SEE_FACTS = String.raw`(facts, pageWidth, minPx, minOpacity, minContrast, 
     }
     unseen.push([index, first || 'missing']);
   });
-  window.scrollTo(0, 0);
+  if (hitTest) window.scrollTo(0, 0);
   return unseen;
 }`;
 

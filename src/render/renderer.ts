@@ -18,7 +18,7 @@ import { openScratchDir } from './scratchDir.js';
 import { withPreviewStamp, withSpecimenStamp } from './specimenStamp.js';
 import { checkPrintedFacts, type UnseenFact } from './printedFacts.js';
 import { designUnseenFacts } from './designFacts.js';
-import { layOutAsPrinted, pageAreaPx } from './designLayout.js';
+import { pageAreaPx, whileLaidOutAsPrinted } from './designLayout.js';
 import { designMaxPages, designTooLong, PREVIEW_MAX_PAGES } from './designLimits.js';
 import type { CDPSession } from 'puppeteer-core';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
@@ -185,11 +185,11 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
         const view = templates.view(prepared);
         const page = templates.designPage(view, design, true);
         const format = paperOf(prepared, paper);
-        const restore = await layOutAsPrinted(pooled.printable.session, format);
         const pdf = await printView(printer, pooled, view, format, info, job, page, {
-          beforePrint: (session) => checkPrintedFacts(session, view, pageAreaPx(format).width),
+          beforePrint: (session) =>
+            whileLaidOutAsPrinted(session, format, () => checkPrintedFacts(session, view, pageAreaPx(format).width)),
           preview: call.preview === true,
-        }).finally(() => restore().catch(() => undefined));
+        });
         const pages = pdfPageCount(pdf);
         if (pages > maxPages) throw designTooLong(pages, maxPages);
         return pdf;

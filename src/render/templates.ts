@@ -20,7 +20,8 @@ import { COMPILE_OPTIONS, compilePackagePage, designFillFailed } from './designP
 import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { completePackage } from './builtinPackages.js';
 import { fontFaceCss } from '../fonts/fontFace.js';
-import { packageFontFaces, type PackageFonts } from './packageFontFaces.js';
+import { packageFontFaces } from './packageFontFaces.js';
+import type { PackageFonts } from '../invoice/templatePackage.js';
 
 /**
  * The designer-editable files: templates/invoice.hbs, every templates/partials/*.hbs (registered

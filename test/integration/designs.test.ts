@@ -11,7 +11,7 @@ import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
 import { buildInvoiceView } from '../../src/render/viewModel.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
-import { QR_INVOICES } from '../fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../../src/invoice/examplePaymentQr.js';
 import { normalizeText, pdfInfo, pdfPages } from '../fixtures/pdfTools.js';
 import { contentScales } from '../fixtures/pdfScale.js';
 import { pdfToPngs, zbarRead } from '../fixtures/qrPages.js';

@@ -87,16 +87,32 @@ describe('window envelopes', { timeout: 240_000 }, () => {
         const { pdf } = await renderer.renderPdf(prepareInvoice({ ...INVOICE, envelope, design }));
         assert.match(pdfInfo(pdf)['Page size']!, layout.paper === 'A4' ? /\(A4\)/ : /\(letter\)/);
         const words = pdfWords(pdf);
+        // Inside the zone by its clearance on every side (us-10: USPS's 1/8" = 3.175 mm to each
+        // edge of the window; 0 for DIN 5008 and Swiss, whose zone is the text's own).
+        const clear = envelope === 'us-10' ? 25.4 / 8 : 0;
+        assert.equal(layout.clearance, clear);
         const inAddressZone = (word: Word) =>
-          word.xMin >= layout.left - 0.1 &&
-          word.xMax <= layout.left + layout.width + 0.1 &&
-          word.yMin >= addressTop - 0.1 &&
-          word.yMax <= addressTop + layout.addressHeight + 0.1;
+          word.xMin >= layout.left + clear - 0.1 &&
+          word.xMax <= layout.left + layout.width - clear + 0.1 &&
+          word.yMin >= addressTop + clear - 0.1 &&
+          word.yMax <= addressTop + layout.addressHeight - clear + 0.1;
         // Every line of the address, found in the zone: name, contact, street, city, country (cross-border).
         for (const expected of ['Acme', 'Accounts', 'Market', '94105', 'UNITED']) {
           const found = words.filter((word) => word.text.startsWith(expected) && inAddressZone(word));
           assert.equal(found.length, 1, `${envelope}/${design}: "${expected}" in the address zone`);
         }
+        // The measured clear space to the zone's four edges, the smallest over the address's words.
+        const address = words.filter(inAddressZone);
+        const gaps = [
+          Math.min(...address.map((word) => word.xMin - layout.left)),
+          Math.min(...address.map((word) => layout.left + layout.width - word.xMax)),
+          Math.min(...address.map((word) => word.yMin - addressTop)),
+          Math.min(...address.map((word) => addressTop + layout.addressHeight - word.yMax)),
+        ];
+        assert.ok(
+          gaps.every((gap) => gap >= clear - 0.1),
+          `${envelope}/${design}: clear space left, right, top, bottom ${gaps.map((gap) => gap.toFixed(2)).join(', ')} mm`,
+        );
         // The return line: the seller's name in the zone above, and nothing else of the page in the window.
         const returnWords = words.filter(
           (word) =>

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
-import { pdfFonts, pdfPages } from '../fixtures/pdfTools.js';
+import { pdfFonts, pdfPages, pdfTextFonts } from '../fixtures/pdfTools.js';
 import { latinOnlyFont, LARGE_FONT } from '../support/testFonts.js';
 import { postJson, startPaymentSpyApp, startTestApp, type PaymentSpyApp, type TestApp } from '../support/testApp.js';
 
@@ -174,6 +174,23 @@ describe('invoices in a stored font', () => {
       names.some((name) => /DejaVuSansMono/.test(name)),
       names.join(),
     );
+    // Bold text prints in the uploaded bold cut, not an emboldened regular: the totals' label in
+    // the text font's bold, the section labels in the heading font's bold, plain text in the regular.
+    const body = await postJson(`${free.url}/v1/invoice.pdf`, {
+      ...EXAMPLE_INVOICE,
+      theme: { font: regular.id, font_bold: bold.id },
+    });
+    const bodyRuns = pdfTextFonts(Buffer.from(await body.arrayBuffer()));
+    const fontOf = (runs: typeof bodyRuns, text: string) => runs.find((run) => run.text.trim() === text)?.font;
+    assert.match(fontOf(bodyRuns, 'Total due') ?? '', /^[A-Z]{6}\+NotoSerif-Bold$/);
+    assert.match(fontOf(bodyRuns, 'Subtotal') ?? '', /^[A-Z]{6}\+NotoSerif-Regular$/);
+    const headings = await postJson(`${free.url}/v1/invoice.pdf`, {
+      ...EXAMPLE_INVOICE,
+      theme: { font: 'DejaVu Sans', heading_font: regular.id, heading_font_bold: bold.id },
+    });
+    const headingRuns = pdfTextFonts(Buffer.from(await headings.arrayBuffer()));
+    assert.match(fontOf(headingRuns, 'BILL TO') ?? '', /^[A-Z]{6}\+NotoSerif-Bold$/);
+    assert.match(fontOf(headingRuns, 'INVOICE') ?? '', /^[A-Z]{6}\+NotoSerif-Regular$/);
     const installed = await postJson(`${free.url}/v1/invoice.pdf`, {
       ...EXAMPLE_INVOICE,
       theme: { font: 'DejaVu Serif', heading_font: regular.id },

@@ -5,7 +5,7 @@ import { InputRejected } from '../../src/errors.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { buildTotalsReport } from '../../src/invoice/totalsReport.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
-import { QR_INVOICES } from '../fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../../src/invoice/examplePaymentQr.js';
 import { PNG } from 'pngjs';
 import { blackenSquare, greyAt, pdfToPngs, zbarRead } from '../fixtures/qrPages.js';
 

@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { createMemoryFontStore, type FontStore } from '../../src/themes/fontStore.js';
-import { pdfFonts, pdfPages } from '../fixtures/pdfTools.js';
-import { LARGE_FONT } from '../support/testFonts.js';
+import { pdfFonts, pdfPages, pdfTextFonts } from '../fixtures/pdfTools.js';
+import { LARGE_FONT, latinOnlyFont } from '../support/testFonts.js';
 import { postJson, startPaymentSpyApp, startTestApp, type PaymentSpyApp, type TestApp } from '../support/testApp.js';
 
 /**
@@ -27,6 +27,9 @@ const pricedFonts: FontStore = {
 };
 before(
   async () => {
+    // HarfBuzz's subsetter blocks the event loop for seconds: made before any app's socket is open
+    // (a keep-alive connection left idle that long is reset under load).
+    await Promise.all([latinOnlyFont('woff2'), latinOnlyFont('woff2', 'bold')]);
     renderer = await createRenderer({ poolSize: 1 });
     free = await startTestApp({ PRICES: 'v1_invoice_pdf=0', COMPUTE_THREADS: '1' }, { renderer });
     priced = await startPaymentSpyApp({ COMPUTE_THREADS: '0' }, { renderer, fonts: pricedFonts });
@@ -105,6 +108,65 @@ describe('a design package naming a stored font', () => {
     assert.equal(response.status, 200, await response.clone().text());
     const fonts = pdfFonts(Buffer.from(await response.arrayBuffer()));
     assert.ok(fonts.some((font) => /DejaVuSansMono/.test(font.name) && font.embedded && font.subset));
+  });
+
+  test('a family of a regular and a bold face prints bold text in the bold cut', async () => {
+    const regular = await putFont(free, await latinOnlyFont('woff2'));
+    const bold = await putFont(free, await latinOnlyFont('woff2', 'bold'));
+    const pkg = {
+      css: ':root { --font-face: "Brand Serif"; }',
+      fonts: { 'Brand Serif': { regular, bold } },
+    };
+    const put = await putPackage(free, pkg);
+    assert.equal(put.status, 200, await put.clone().text());
+    const design = ((await put.json()) as { id: string }).id;
+    const stored = (await (await fetch(`${free.url}/v1/templates/${design}`)).json()) as { fonts?: unknown };
+    assert.deepEqual(stored.fonts, pkg.fonts);
+    const response = await postJson(`${free.url}/v1/invoice.pdf`, { ...EXAMPLE_INVOICE, design });
+    assert.equal(response.status, 200, await response.clone().text());
+    const pdf = Buffer.from(await response.arrayBuffer());
+    // Both cuts embedded as subsets, and each drawing what it should: the totals' label and the
+    // section labels (bold in classic) in the bold cut, plain text in the regular one.
+    const names = pdfFonts(pdf).filter((font) => /NotoSerif/.test(font.name));
+    assert.ok(names.every((font) => font.embedded && font.subset));
+    assert.deepEqual(names.map((font) => font.name.split('+')[1]).sort(), ['NotoSerif-Bold', 'NotoSerif-Regular']);
+    const runs = pdfTextFonts(pdf);
+    const fontOf = (text: string) => runs.find((run) => run.text.trim() === text)?.font ?? '';
+    assert.match(fontOf('Total due'), /\+NotoSerif-Bold$/);
+    assert.match(fontOf('BILL TO'), /\+NotoSerif-Bold$/);
+    assert.match(fontOf('Subtotal'), /\+NotoSerif-Regular$/);
+  });
+
+  test('POST /v1/templates/check refuses a font id nobody stored, as PUT does, with the field', async () => {
+    const unknown = `sha256:${'ef'.repeat(32)}`;
+    const known = await putFont(free, readFileSync(LARGE_FONT));
+    const check = await postJson(`${free.url}/v1/templates/check`, brandPackage(unknown));
+    assert.equal(check.status, 400);
+    const { error } = (await check.json()) as Refusal;
+    assert.equal(error.code, 'validation_failed');
+    assert.deepEqual(
+      error.issues.map((issue) => [issue.path, issue.code]),
+      [['fonts.Brand Mono', 'unknown_font']],
+    );
+    // A face of a family is named by its slot.
+    const faces = { css: brandPackage(known).css, fonts: { 'Brand Mono': { regular: known, bold: unknown } } };
+    for (const route of ['check', '']) {
+      const refused = await fetch(`${free.url}/v1/templates${route ? `/${route}` : ''}`, {
+        method: route ? 'POST' : 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(faces),
+      });
+      assert.equal(refused.status, 400, route);
+      const issues = ((await refused.json()) as Refusal).error.issues;
+      assert.deepEqual(
+        issues.map((issue) => [issue.path, issue.code]),
+        [['fonts.Brand Mono.bold', 'unknown_font']],
+      );
+    }
+    // With its font stored the same package is checked as before: a report, 200.
+    const ok = await postJson(`${free.url}/v1/templates/check`, brandPackage(known));
+    assert.equal(ok.status, 200, await ok.clone().text());
+    assert.equal(((await ok.json()) as { ok: boolean }).ok, true);
   });
 
   test('an unknown font id is a 400 at fonts.<family>, nothing stored; a bad family name is a 400 too', async () => {

@@ -21,7 +21,7 @@ import type { InvoiceInput } from '../../src/invoice/schema.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { PROJECT_ROOT } from '../../src/render/templates.js';
 import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../fixtures/realWorldInvoices.js';
-import { QR_INVOICES } from '../fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../../src/invoice/examplePaymentQr.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
 
 /**

@@ -1,4 +1,5 @@
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
+import { QR_INVOICES } from '../../invoice/examplePaymentQr.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 
@@ -17,14 +18,7 @@ export interface ReferenceInvoice {
 const dates = { issue_date: '2026-11-02', due_date: '2026-12-02' } as const;
 
 const german = {
-  seller: {
-    name: 'Müller Software GmbH',
-    street: 'Hauptstraße 5',
-    postal_code: '80331',
-    city: 'München',
-    country: 'DE',
-    vat_id: 'DE123456789',
-  },
+  seller: QR_INVOICES.epc.seller,
   buyer: {
     name: 'Bäckerei Schmidt',
     street: 'Marktplatz 1',
@@ -100,76 +94,19 @@ export const REFERENCE_INVOICES: readonly ReferenceInvoice[] = [
     title: 'Several VAT rates and an exemption note',
     invoice: withExemption(),
   },
+  // The payment QR examples under invoice numbers of their own (and the SEPA one's buyer with a VAT id).
   {
     id: 'qr-epc',
     title: 'SEPA (EPC) payment QR code',
-    invoice: {
-      ...german,
-      ...dates,
-      invoice_number: 'RE-2026-0042',
-      line_items: [{ description: 'Softwarelizenz 2027', quantity: 1, unit_price: 1037.44, tax_rate: 19 }],
-      payment: {
-        account_name: 'Müller Software GmbH',
-        iban: 'DE89 3704 0044 0532 0130 00',
-        bic: 'COBADEFFXXX',
-        reference: 'RF18 5390 0754 7034',
-      },
-    },
+    invoice: { ...QR_INVOICES.epc, invoice_number: 'RE-2026-0042', buyer: german.buyer },
   },
-  {
-    id: 'qr-swiss',
-    title: 'Swiss QR-bill',
-    invoice: {
-      ...dates,
-      invoice_number: 'CH-2026-0042',
-      seller: { name: 'Robert Schneider AG', street: 'Rue du Lac 1268', postal_code: '2501', city: 'Biel', country: 'CH', vat_id: 'CHE123456789' },
-      buyer: { name: 'Pia-Maria Rutschmann-Schnyder', street: 'Grosse Marktgasse 28', postal_code: '9400', city: 'Rorschach', country: 'CH' },
-      currency: 'CHF',
-      locale: 'de-CH',
-      line_items: [{ description: 'Gartenpflege Juni', quantity: 18, unit: 'HUR', unit_price: 100.25, tax_rate: 8.1 }],
-      payment: { qr_iban: 'CH44 3199 9123 0008 8901 2', qr_reference: '21 00000 00003 13947 14300 09017' },
-    },
-  },
-  {
-    id: 'qr-pix',
-    title: 'PIX payment QR code',
-    invoice: {
-      ...dates,
-      invoice_number: 'BR-2026-0042',
-      seller: { name: 'Padaria São João Ltda', city: 'São Paulo', country: 'BR' },
-      buyer: { name: 'Café Central', city: 'Campinas', country: 'BR' },
-      currency: 'BRL',
-      locale: 'pt-BR',
-      line_items: [{ description: 'Pães e doces, novembro', quantity: 1, unit_price: 150 }],
-      payment: { pix_key: '0b9f2f1e-3c4d-4e5f-8a6b-7c8d9e0f1a2b' },
-    },
-  },
-  {
-    id: 'qr-upi',
-    title: 'UPI payment QR code',
-    invoice: {
-      ...dates,
-      invoice_number: 'IN-2026-0042',
-      seller: { name: 'Acme Tools & Co', city: 'Mumbai', country: 'IN' },
-      buyer: { name: 'Sharma Traders', city: 'Pune', country: 'IN' },
-      currency: 'INR',
-      locale: 'hi-IN',
-      line_items: [{ description: 'Tool rental, November', quantity: 1, unit_price: 42372.88, tax_rate: 18 }],
-      payment: { upi_vpa: 'acme.tools@okhdfcbank' },
-    },
-  },
+  { id: 'qr-swiss', title: 'Swiss QR-bill', invoice: { ...QR_INVOICES.swiss, invoice_number: 'CH-2026-0042' } },
+  { id: 'qr-pix', title: 'PIX payment QR code', invoice: { ...QR_INVOICES.pix, invoice_number: 'BR-2026-0042' } },
+  { id: 'qr-upi', title: 'UPI payment QR code', invoice: { ...QR_INVOICES.upi, invoice_number: 'IN-2026-0042' } },
   {
     id: 'qr-usdc',
     title: 'USDC (EIP-681) payment QR code',
-    invoice: {
-      ...dates,
-      invoice_number: 'US-2026-0042',
-      seller: { name: 'Acme Corp' },
-      buyer: { name: 'Agent Buyer LLC' },
-      currency: 'USD',
-      line_items: [{ description: 'API credits', quantity: 1, unit_price: 1250.5 }],
-      payment: { evm_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-    },
+    invoice: { ...QR_INVOICES.eip681, invoice_number: 'US-2026-0042' },
   },
   { id: 'stamped', title: 'A stamp on every page', invoice: { ...EXAMPLE_INVOICE, stamp: 'paid' } },
 ];

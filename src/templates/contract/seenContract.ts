@@ -3,7 +3,7 @@ import { templateId, type TemplatePackage } from '../../invoice/templatePackage.
 import { collapsed } from '../../render/contractFacts.js';
 import { unseenIssue, type UnseenFact } from '../../render/printedFacts.js';
 import type { TemplateIssue } from '../templateIssue.js';
-import type { PackageFonts } from '../../render/packageFontFaces.js';
+import type { PackageFonts } from '../../invoice/templatePackage.js';
 import { REFERENCE_INVOICES } from './referenceInvoices.js';
 
 /**

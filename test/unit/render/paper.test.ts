@@ -4,7 +4,7 @@ import { loadConfig } from '../../../src/config.js';
 import { CURRENCY_CODES, type CurrencyCode } from '../../../src/invoice/currencies.js';
 import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { PAPER_SETTINGS, paperFor, paperOf } from '../../../src/render/paper.js';
-import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../../../src/invoice/examplePaymentQr.js';
 
 // docs/invoice.md, paper size: Letter where the currency's home market prints on Letter (the United
 // States, Canada, Mexico), A4 everywhere else. Written out per currency, not derived from the code.

@@ -14,7 +14,7 @@ import {
   type InvoiceTemplates,
 } from '../../../src/render/templates.js';
 import { EXTREME_INVOICE, hostileInvoice, UNICODE_INVOICE } from '../../fixtures/invoices.js';
-import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../../../src/invoice/examplePaymentQr.js';
 import { ARABIC_INVOICE, CREDIT_NOTE, GERMAN_MIXED_RATE, JAPANESE_INVOICE } from '../../fixtures/realWorldInvoices.js';
 
 const GOLDEN_DIR = join(PROJECT_ROOT, 'test', 'golden', 'html');

@@ -7,7 +7,7 @@ import { loadLabelCatalogs } from '../../../src/render/labelCatalogs.js';
 import { PROJECT_ROOT } from '../../../src/render/templates.js';
 import { buildInvoiceView as buildWith, formatDate, LINES_KEPT_WITH_TOTALS } from '../../../src/render/viewModel.js';
 import { invoiceWithItems, UNICODE_INVOICE } from '../../fixtures/invoices.js';
-import { QR_INVOICES } from '../../fixtures/paymentQrInvoices.js';
+import { QR_INVOICES } from '../../../src/invoice/examplePaymentQr.js';
 
 const catalogs = loadLabelCatalogs(PROJECT_ROOT);
 const buildInvoiceView = (prepared: Parameters<typeof buildWith>[0]) => buildWith(prepared, catalogs);

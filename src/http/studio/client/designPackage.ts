@@ -5,6 +5,11 @@ import * as v from 'valibot';
  * schemas: an answer that is not what the contract says is a clear failure, never a half-filled page.
  */
 const Sources = v.record(v.string(), v.string());
+/** A family's stored faces: one font id, or { regular, bold } (fonts by id, docs/templates.md). */
+const Fonts = v.record(
+  v.string(),
+  v.union([v.string(), v.object({ regular: v.string(), bold: v.optional(v.string()) })]),
+);
 
 export const DesignPackageSchema = v.object({
   data_version: v.optional(v.number()),
@@ -12,7 +17,7 @@ export const DesignPackageSchema = v.object({
   css: v.string(),
   partials: Sources,
   /** Stored fonts by the family name the CSS uses (fonts by id, docs/templates.md); kept as they are. */
-  fonts: v.optional(Sources),
+  fonts: v.optional(Fonts),
 });
 export type DesignPackage = v.InferOutput<typeof DesignPackageSchema>;
 
@@ -25,7 +30,7 @@ export const StoredDesignSchema = v.object({
   html: v.optional(v.string()),
   css: v.optional(v.string()),
   partials: v.optional(Sources),
-  fonts: v.optional(Sources),
+  fonts: v.optional(Fonts),
 });
 
 export const ReferenceInvoicesSchema = v.array(

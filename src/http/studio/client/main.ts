@@ -31,8 +31,8 @@ const select = (id: string) => element<HTMLSelectElement>(id);
 const state = {
   base: 'classic',
   dataVersion: undefined as number | undefined,
-  /** The opened package's `fonts` (family → font id), kept as they are: the studio edits no font names. */
-  packageFonts: undefined as Record<string, string> | undefined,
+  /** The opened package's `fonts` (family → font id or faces), kept as they are: the studio edits no font names. */
+  packageFonts: undefined as DesignPackage['fonts'],
   fonts: [] as BrandFont[],
   invoices: [] as ReferenceInvoice[],
   savedId: undefined as string | undefined,
