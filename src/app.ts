@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { Config } from './config.js';
-import { createComputePool } from './compute/computePool.js';
+import { createComputePool, type Priority } from './compute/computePool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
@@ -138,7 +138,7 @@ export function createApp(deps: AppDependencies): AppService {
 
   const byId = new Map<string, Operation>(operations.map((operation) => [operation.operationId, operation]));
   const runJob = pool
-    ? (job: OperationJob, priority: 'high' | 'normal') => pool.run(job, priority) as Promise<OperationJobResult>
+    ? (job: OperationJob, priority: Priority) => pool.run(job, priority) as Promise<OperationJobResult>
     : async (job: OperationJob) => runOperationJob(byId, job);
   const resourceOf = resourceCache(deps.payment ? routes.filter(isPaid) : []);
   const caller = operationCaller({

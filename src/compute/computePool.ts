@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { AppError, errorFromData } from '../errors.js';
 import { WORKER_READY, type Job, type JobResult } from './messages.js';
@@ -5,9 +6,10 @@ import { WORKER_READY, type Job, type JobResult } from './messages.js';
 export interface ComputePool {
   /**
    * Runs one job on a worker: its job module's result, or the error it threw, rebuilt from data
-   * (errors.ts). `high` jobs are dispatched before any `normal` one waiting.
+   * (errors.ts). `high` jobs are dispatched before any `unpaid` one waiting, and both before any
+   * `normal` one.
    */
-  run(input: unknown, priority?: 'high' | 'normal'): Promise<unknown>;
+  run(input: unknown, priority?: Priority): Promise<unknown>;
   /**
    * Starts the shared workers now instead of on first use, and resolves once each has loaded its
    * job module (rejects if one fails to). A server that awaits it before listening answers its
@@ -37,26 +39,54 @@ const WORKER_URL = new URL(UNDER_TSX ? './bundledWorker.mjs' : './computeWorker.
 const newWorker = (workerData: WorkerData) =>
   new Worker(WORKER_URL, UNDER_TSX ? { workerData, execArgv: [] } : { workerData });
 
-type Priority = 'high' | 'normal';
-/** What a worker is told at start (computeWorker.ts): its job module, and whether it runs at the lowest CPU priority. */
+/**
+ * `high`: a paid body (it carries a payment or a sign-in); `unpaid`: a paid operation's body sent
+ * without either, whose answer is the 402 (callOperation.ts); `normal`: free work.
+ */
+export type Priority = 'high' | 'unpaid' | 'normal';
+/** What a worker is told at start (computeWorker.ts): its job module, and the nice value it lowers its thread to (0: the process's own). */
 export interface WorkerData {
   jobModule: string;
-  lowPriority: boolean;
+  nice: number;
 }
+/** A worker's lane: the jobs it takes, in order, and its thread's nice value. */
+type Lane = 'paid' | 'unpaid' | 'shared';
+const LANES: Record<Lane, { takes: readonly Priority[]; nice: number }> = {
+  paid: { takes: ['high'], nice: 0 },
+  // Below the event loop and Chromium (nice 0: CFS gives a nice-10 thread about a tenth of a core
+  // they contend for), above free work (19): an unpaid flood's validation no longer takes the cores
+  // from the event loop that answers /healthz (reliability 11, docs/reliability.md), and a payer's
+  // first request, which fetches the 402, still goes before free work.
+  unpaid: { takes: ['unpaid'], nice: 10 },
+  shared: { takes: ['high', 'unpaid', 'normal'], nice: 19 },
+};
 type Queued = {
   input: unknown;
   priority: Priority;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
 };
-/** A `paid` slot takes `high` jobs only and runs at the process's own priority; the others take any job, at the lowest. */
+/** A `paid` slot takes `high` jobs only and runs at the process's own priority, an `unpaid` one `unpaid` jobs only; the shared ones take any job, at the lowest. */
 type Slot = {
   worker: Worker;
   job: (Queued & { id: number }) | undefined;
-  paid: boolean;
+  lane: Lane;
   /** Settles when the worker has loaded its job module (WORKER_READY) or failed to. */
   loaded: Promise<void>;
 };
+
+/**
+ * Isolates created from now on (this pool's workers; the event loop's was created at start and
+ * keeps its background compiler) optimize their hot code on their own thread, at its priority,
+ * instead of handing it to V8's background threads, which all isolates share and which run at the
+ * process's priority. Measured in the flood of reliability 11 (docs/reliability.md): those threads
+ * spent 5-6 ms of CPU per request at the event loop's priority compiling for the lowered workers
+ * (about 0.8 ms per ms of their own work), more than the event loop itself; with this, 0.3 ms.
+ * V8 reads the flag when it sets an isolate up, so the event loop's isolate is left as it was.
+ */
+function jitOnTheWorkersOwnThreads() {
+  setFlagsFromString('--no-concurrent-recompilation');
+}
 
 /**
  * Worker threads for CPU work that grows with the request (parsing, validation, totals, rule
@@ -69,15 +99,16 @@ type Slot = {
  * jobs only: a paid body never waits behind a free job, which at the lowest priority can take many
  * times its 3–25 ms while Chromium and the event loop have the cores (a priority inversion that
  * put a paid request's p50 at 1.94× its quiet baseline under a flood); and a flood never fills its
- * queue. Workers start on first use (or warm()), keep the process alive only while they have a job, and are
+ * queue. Another, at nice 10, takes `unpaid` bodies only (LANES). Workers start on first use (or warm()), keep the process alive only while they have a job, and are
  * replaced if one dies (its job fails with a plain Error: a logged internal_error). The pool knows
  * no operation: its job module does.
  */
 export function createComputePool(options: ComputePoolOptions): ComputePool {
+  jitOnTheWorkersOwnThreads();
   const slots: Slot[] = [];
-  const waiting: Record<Priority, Queued[]> = { high: [], normal: [] };
+  const waiting: Record<Priority, Queued[]> = { high: [], unpaid: [], normal: [] };
   /** Jobs accepted and not yet answered (waiting or running), per priority. */
-  const inFlight: Record<Priority, number> = { high: 0, normal: 0 };
+  const inFlight: Record<Priority, number> = { high: 0, unpaid: 0, normal: 0 };
   let nextId = 0;
   let closed = false;
 
@@ -88,8 +119,8 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     return job;
   };
 
-  const spawn = (paid: boolean) => {
-    const worker = newWorker({ jobModule: options.jobModule.href, lowPriority: !paid });
+  const spawn = (lane: Lane) => {
+    const worker = newWorker({ jobModule: options.jobModule.href, nice: LANES[lane].nice });
     let markLoaded = () => {};
     let markFailed = (_error: unknown) => {};
     const loaded = new Promise<void>((resolve, reject) => {
@@ -98,7 +129,7 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     });
     // Only warm() waits on it; a failure is otherwise the job's (fail below), not an unhandled rejection.
     loaded.catch(() => {});
-    const slot: Slot = { worker, job: undefined, paid, loaded };
+    const slot: Slot = { worker, job: undefined, lane, loaded };
     slot.worker.on('message', (message: JobResult | typeof WORKER_READY) => {
       if (message === WORKER_READY) {
         markLoaded();
@@ -125,18 +156,20 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     slot.worker.on('exit', (code) => fail(new Error(`compute worker exited with ${code}`)));
     // Idle workers don't keep the process alive; busy or loading ones do, until their answers are in
     // or they are loaded. (A 'message' listener refs the worker: unref after adding it.)
-    // The paid slot first, so that dispatch gives a high job to it and leaves the shared workers to free ones.
-    if (paid) slots.unshift(slot);
-    else slots.push(slot);
+    // The paid and unpaid slots first, so that dispatch gives them their jobs and leaves the shared workers to free ones.
+    if (lane === 'shared') slots.push(slot);
+    else slots.unshift(slot);
   };
 
   function dispatch() {
     if (closed) return;
-    while (slots.filter((slot) => !slot.paid).length < options.threads) spawn(false);
-    if (waiting.high.length > 0 && !slots.some((slot) => slot.paid)) spawn(true);
+    while (slots.filter((slot) => slot.lane === 'shared').length < options.threads) spawn('shared');
+    if (waiting.high.length > 0 && !slots.some((slot) => slot.lane === 'paid')) spawn('paid');
+    if (waiting.unpaid.length > 0 && !slots.some((slot) => slot.lane === 'unpaid')) spawn('unpaid');
     for (const slot of slots) {
       if (slot.job) continue;
-      const next = waiting.high.shift() ?? (slot.paid ? undefined : waiting.normal.shift());
+      const from = LANES[slot.lane].takes.find((priority) => waiting[priority].length > 0);
+      const next = from && waiting[from].shift();
       if (!next) continue;
       const job = { ...next, id: nextId++ };
       slot.job = job;
@@ -149,7 +182,7 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     async warm() {
       if (closed) return;
       dispatch();
-      await Promise.all(slots.filter((slot) => !slot.paid).map((slot) => slot.loaded));
+      await Promise.all(slots.filter((slot) => slot.lane === 'shared').map((slot) => slot.loaded));
     },
     run(input, priority = 'normal') {
       if (closed) return Promise.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
@@ -166,7 +199,7 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
     },
     async close() {
       closed = true;
-      for (const job of [...waiting.high.splice(0), ...waiting.normal.splice(0)])
+      for (const job of Object.values(waiting).flatMap((jobs) => jobs.splice(0)))
         job.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
       // Each exit fails its worker's job (a plain Error) through `fail`.
       await Promise.all([...slots].map(({ worker }) => worker.terminate()));

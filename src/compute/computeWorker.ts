@@ -7,15 +7,15 @@ import { WORKER_READY, type Job, type JobModule, type JobResult } from './messag
 /**
  * A compute worker (computePool.ts): runs its job module's `runJob` (the module named by the pool's
  * creator, e.g. operations/operationWorker.ts) off the event loop; the shared ones at the lowest CPU
- * priority, the paid one at the process's own (computePool.ts).
+ * priority, the unpaid one below the process's own, the paid one at it (computePool.ts LANES).
  * Only plain data crosses the thread: the result, or the error as data (errors.ts).
  */
-const { jobModule, lowPriority } = workerData as WorkerData;
+const { jobModule, nice } = workerData as WorkerData;
 // The job module is loaded before the priority drops: loading it is the pool's start-up, which a
 // request may be waiting on (0.6 s of CPU, bundled under tsx), not free work; at nice 19
 // on a busy machine the 2-3 s of loading it through tsx took 12-16 s.
 const { runJob } = (await import(jobModule)) as JobModule;
-if (lowPriority) lowerThisThreadsPriority();
+if (nice > 0) lowerThisThreadsPriority(nice);
 parentPort!.postMessage(WORKER_READY);
 
 parentPort!.on('message', (job: Job) => {

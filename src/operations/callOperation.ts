@@ -36,7 +36,7 @@ export interface OperationRequest {
 
 export interface CallDependencies {
   /** Runs an operation job (operationJobs.ts) on the compute pool; `high` for a paid operation's body. */
-  runJob(job: OperationJob, priority: 'high' | 'normal'): Promise<OperationJobResult>;
+  runJob(job: OperationJob, priority: 'high' | 'unpaid' | 'normal'): Promise<OperationJobResult>;
   /** The paid call (paidCall.ts) when payments are configured. */
   paidCall?: PaidCall | undefined;
   /** The offer's resource of a paid operation (built by the HTTP layer, which knows the discovery shapes). */
@@ -75,11 +75,12 @@ export function operationCaller(deps: CallDependencies) {
     let fingerprint = '';
     if (operation.request) {
       const compute = !paid && operation.compute !== undefined;
-      // A paid operation's body goes ahead of the free ones: an x402 client's first, unpaid request
-      // (it fetches the 402) is as much on a payer's path as the paid one. Both queues are bounded.
-      const priority = paid ? 'high' : 'normal';
       // Without payment or sign-in, a paid call's answer is its 402: only the price comes back.
       const unpaid = paid && deps.paidCall !== undefined && !request.payment && !request.hooks?.signIn;
+      // A paid operation's body goes ahead of the free ones: an x402 client's first, unpaid request
+      // (it fetches the 402) is on a payer's path too. But an unpaid body is anyone's to send, so it
+      // runs below the event loop's priority (computePool.ts LANES), a paid one at it. All queues are bounded.
+      const priority = unpaid ? 'unpaid' : paid ? 'high' : 'normal';
       const parsed = await deps.runJob(
         {
           operationId: operation.operationId,

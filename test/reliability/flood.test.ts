@@ -2,12 +2,14 @@
 // addresses, of the maximal body of every free JSON operation (late fee over 100 years, timesheet
 // at its limits, validate and e-invoice validate of 200-line invoices, the small helpers), of the
 // same maximal invoices unpaid to every paid operation, and of MCP tool calls, at concurrency 32.
-// Targets, asserted in the long run (30 s): /healthz p99 ≤ 50 ms, and a paid request's p50 at
-// most 1.5× its quiet baseline. The service runs in a process of its own (support/floodTarget.ts,
+// Targets: /healthz p99 ≤ 50 ms (asserted in the long run, 30 s, and in the short one when the
+// machine was quiet before the flood), a paid request's p50 at most 1.5× its quiet baseline (long
+// run), and, on any machine, the service's CPU per request by thread priority read from /proc. The service runs in a process of its own (support/floodTarget.ts,
 // which runs the payment network in a third), and so does the flood (support/flooder.ts); this one
 // only probes and pays.
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { after, before, test } from 'node:test';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -16,7 +18,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { CLIENT_ADDRESSES, maximalFloodRequests, type KindReport } from '../fixtures/maximalFloodRequests.js';
 import { operationList } from '../../src/operations/operationList.js';
-import { figure, ms, percentile, timingTarget, variant } from './harness.js';
+import { figure, LONG, ms, percentile, timingTarget, variant } from './harness.js';
+import type { cpuByPriority } from '../support/threadCpu.js';
 
 const CONCURRENCY = 32;
 const FLOOD_MS = variant(6_000, 30_000);
@@ -58,6 +61,22 @@ after(async () => {
   await exited;
   clearTimeout(timer);
 });
+
+type TargetCpu = ReturnType<typeof cpuByPriority>;
+/** The service process's CPU time so far by thread priority (support/floodTarget.ts answers 'cpu'). */
+function targetCpu(): Promise<TargetCpu> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the flood target did not report its CPU within 10 s')), 10_000);
+    const listener = (message: { cpu?: TargetCpu }) => {
+      if (!message.cpu) return;
+      clearTimeout(timer);
+      target.off('message', listener);
+      resolve(message.cpu);
+    };
+    target.on('message', listener);
+    target.send('cpu');
+  });
+}
 
 /** Times `run` back to back until `until` says stop (with a pause between, for probes). */
 async function sample(run: () => Promise<void>, until: () => boolean, pauseMs: number): Promise<number[]> {
@@ -142,6 +161,9 @@ test(
     );
     const message = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
     await message<'ready'>();
+    // Measured before the flood: the flood itself makes a load of 3-4 on two cores.
+    const load = loadavg()[0]!;
+    const cpuBefore = await targetCpu();
     const flooded = message<{ sent: number; reports: Record<string, KindReport> }>();
     child.send({ url, concurrency: CONCURRENCY, durationMs: FLOOD_MS });
     const end = performance.now() + FLOOD_MS;
@@ -151,10 +173,28 @@ test(
       sample(paid, over, 0),
       flooded,
     ]);
+    const cpuAfter = await targetCpu();
 
     const healthzP50 = percentile(floodHealthz, 50);
     const healthzP99 = percentile(floodHealthz, 99);
     const paidRatio = percentile(floodPaid, 50) / percentile(quietPaid, 50);
+    // CPU per request the service answered during the flood (the flood's, the probes', the paid
+    // client's), by thread: what the event loop spent, what other threads at its priority took of
+    // the cores it runs on, and what ran below it. Load-independent, unlike the latencies.
+    const answered = sent + floodHealthz.length + floodPaid.length;
+    const perRequest = (before: number, after: number) => `${((after - before) / answered).toFixed(2)} ms`;
+    const eventLoopMs = (cpuAfter.eventLoopMs - cpuBefore.eventLoopMs) / answered;
+    const samePriorityMs = (cpuAfter.samePriorityMs - cpuBefore.samePriorityMs) / answered;
+    const lowered = Object.keys(cpuAfter.loweredMs)
+      .map(
+        (nice) =>
+          `nice ${nice}: ${perRequest(cpuBefore.loweredMs[Number(nice)] ?? 0, cpuAfter.loweredMs[Number(nice)]!)}`,
+      )
+      .join(', ');
+    figure(
+      '11 flood, CPU per request',
+      `event loop ${eventLoopMs.toFixed(2)} ms, other threads at its priority ${samePriorityMs.toFixed(2)} ms, below it ${lowered} (${answered} requests; /proc, load-independent)`,
+    );
     figure(
       '11 flood',
       `${sent} maximal requests in ${(FLOOD_MS / 1000).toFixed(0)} s at concurrency ${CONCURRENCY} from ${CLIENT_ADDRESSES} addresses; ` +
@@ -178,7 +218,30 @@ test(
       assert.ok(statuses[request.expect], `${request.name} answered ${request.expect} at least once`);
     }
     assert.ok(sent > 0 && floodPaid.length > 0);
-    timingTarget(healthzP99 <= 50, `/healthz p99 ${ms(healthzP99)} > 50 ms during the flood`);
+    // The event loop only reads bodies, hands them over and writes answers: 2-3 ms of its CPU per
+    // request measured (2026-12-06). A body parsed or validated on it again (3-25 ms each) would
+    // double that, whatever the machine's load.
+    assert.ok(eventLoopMs <= 6, `the event loop spent ${eventLoopMs.toFixed(2)} ms of CPU per request (> 6)`);
+    // What else takes the cores at the event loop's priority, against the work lowered below it:
+    // 2.3× as much (5.0-5.9 ms per request) while V8's shared background threads compiled for the
+    // lowered workers and unpaid bodies were validated on the paid worker; 0.25-0.5× since
+    // (computePool.ts). Lowered work must stay lowered.
+    const loweredMs =
+      Object.values(cpuAfter.loweredMs).reduce((sum, value) => sum + value, 0) -
+      Object.values(cpuBefore.loweredMs).reduce((sum, value) => sum + value, 0);
+    assert.ok(
+      samePriorityMs * answered <= loweredMs,
+      `threads at the event loop's priority spent ${samePriorityMs.toFixed(2)} ms of CPU per request, more than the lowered workers' ${(loweredMs / answered).toFixed(2)} ms`,
+    );
+    // The latencies are the targets, but they measure the machine too: asserted in the long run, or
+    // when the machine had its cores to itself before the flood (1-minute load below the cores).
+    const quiet = load < availableParallelism();
+    figure(
+      '11 flood, machine',
+      `load ${load.toFixed(1)} on ${availableParallelism()} cores before the flood: latency targets ${LONG || quiet ? 'asserted' : 'not asserted'}`,
+    );
+    if (LONG || quiet) assert.ok(healthzP99 <= 50, `/healthz p99 ${ms(healthzP99)} > 50 ms during the flood`);
+    // 6 s is too short for a steady paid ratio (±10 % in the quiet p50 alone): the long run only.
     timingTarget(paidRatio <= 1.5, `paid p50 ${paidRatio.toFixed(2)}× its quiet baseline (> 1.5×)`);
   },
 );

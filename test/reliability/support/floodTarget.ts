@@ -14,6 +14,7 @@ import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
 import { startRenderer } from '../../../src/settings.js';
 import { startPaidService } from '../../support/paidService.js';
+import { cpuByPriority } from '../../support/threadCpu.js';
 import { generatePrivateKey } from 'viem/accounts';
 
 const NETWORK_SCRIPT = fileURLToPath(new URL('../../../scripts/local-payment-network.ts', import.meta.url));
@@ -63,6 +64,10 @@ const service = await startPaidService({
   },
 });
 process.send!({ url: service.url, buyerKeys: BUYER_INDEXES.slice(0, 2).map((index) => devKey(index).privateKey) });
+// 'cpu': this process's CPU time so far by thread priority (flood.test.ts takes it before and after the flood).
+process.on('message', (message) => {
+  if (message === 'cpu') process.send!({ cpu: cpuByPriority() });
+});
 process.on('disconnect', () => {
   void service
     .close()

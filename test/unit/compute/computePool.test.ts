@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { createComputePool, type ComputePoolOptions } from '../../../src/compute/computePool.js';
+import { createComputePool, type ComputePoolOptions, type Priority } from '../../../src/compute/computePool.js';
 import { AppError, InputRejected } from '../../../src/errors.js';
 import type { OperationJob, OperationJobResult } from '../../../src/operations/operationJobs.js';
 import { maximalFreeRequests } from '../../fixtures/maximalFreeRequests.js';
+import { threadStats } from '../../support/threadCpu.js';
 
 const context = { today: '2026-11-24' };
 const lateFee = maximalFreeRequests().find((request) => request.path === '/v1/late-fee')!.body;
@@ -17,7 +17,7 @@ const createPool = (options: Omit<ComputePoolOptions, 'jobModule'>) => {
     operationId: string,
     body: OperationJob['body'] | unknown,
     jobContext: OperationJob['context'],
-    priority?: 'high' | 'normal',
+    priority?: Priority,
   ) => {
     const job: OperationJob = {
       operationId,
@@ -36,13 +36,13 @@ const jsonOf = (result: OperationJobResult) => {
   return Buffer.from((result as { json: Uint8Array }).json);
 };
 
-/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
-}
+/** The nice value of each thread of this process. */
+const threadNiceValues = () => threadStats().map((thread) => thread.nice);
+/**
+ * The main thread's: its task id is the process id. Not the first task listed: thread ids wrap
+ * (pid_max is 32768 here), and a worker's id then sorts before the main thread's.
+ */
+const mainThreadNice = () => threadStats().find((thread) => thread.tid === process.pid)!.nice;
 
 test('a job answers JSON bytes; text bodies are parsed in the worker; input errors come back as InputRejected', async () => {
   const pool = createPool({ threads: 1, maxQueued: 8 });
@@ -84,12 +84,13 @@ test('a job answers JSON bytes; text bodies are parsed in the worker; input erro
 test('workers run at the lowest CPU priority (nice 19), the event loop keeps its own', async () => {
   const before = threadNiceValues();
   assert.ok(!before.includes(19), `no thread at nice 19 before the pool: ${before}`);
+  const mainBefore = mainThreadNice();
   const pool = createPool({ threads: 2, maxQueued: 8 });
   try {
     await Promise.all([pool.run('v1_late_fee', lateFee, context), pool.run('v1_late_fee', lateFee, context)]);
     const during = threadNiceValues();
     assert.equal(during.filter((nice) => nice === 19).length, 2, `two worker threads at nice 19: ${during}`);
-    assert.equal(during[0], before[0], 'the main thread (first task) keeps its priority');
+    assert.equal(mainThreadNice(), mainBefore, 'the main thread keeps its priority');
   } finally {
     await pool.close();
   }
@@ -144,7 +145,7 @@ test('a high-priority (paid) job runs on its own worker at the process priority,
     const nice = threadNiceValues();
     assert.equal(nice.filter((value) => value === 19).length, 1, `one shared worker at nice 19: ${nice}`);
     const order: string[] = [];
-    const track = (name: string, priority: 'high' | 'normal') =>
+    const track = (name: string, priority: Priority) =>
       pool.run('v1_late_fee', lateFee, context, priority).then(() => order.push(name));
     const normals = Array.from({ length: 8 }, (_, i) => track(`normal ${i + 1}`, 'normal'));
     await Promise.all([...normals, track('high', 'high')]);
@@ -155,11 +156,35 @@ test('a high-priority (paid) job runs on its own worker at the process priority,
   }
 });
 
+test("an unpaid job (a paid route's body without payment) runs on its own worker at nice 10, below the event loop and above free work", async () => {
+  const pool = createPool({ threads: 1, maxQueued: 16 });
+  try {
+    const niceBefore = threadNiceValues().filter((value) => value === 10).length;
+    await pool.run('v1_late_fee', lateFee, context, 'unpaid');
+    const nice = threadNiceValues();
+    assert.equal(nice.filter((value) => value === 10).length, niceBefore + 1, `one unpaid worker at nice 10: ${nice}`);
+    // No paid worker started for it: the process's own priority stays the event loop's and paid bodies'.
+    await pool.run('v1_late_fee', lateFee, context);
+    assert.equal(threadNiceValues().filter((value) => value === 19).length, 1);
+    const order: string[] = [];
+    const track = (name: string, priority: Priority) =>
+      pool.run('v1_late_fee', lateFee, context, priority).then(() => order.push(name));
+    // Queued last behind free jobs, an unpaid job is answered long before them (by its own worker or, free, the shared one).
+    await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => track(`normal ${i + 1}`, 'normal')),
+      track('unpaid', 'unpaid'),
+    ]);
+    assert.ok(order.indexOf('unpaid') < order.indexOf('normal 8'), order.join(', '));
+  } finally {
+    await pool.close();
+  }
+});
+
 test('high jobs waiting go before normal ones on a shared worker too', async () => {
   const pool = createPool({ threads: 1, maxQueued: 16 });
   try {
     const order: string[] = [];
-    const track = (name: string, priority: 'high' | 'normal') =>
+    const track = (name: string, priority: Priority) =>
       pool.run('v1_late_fee', lateFee, context, priority).then(() => order.push(name));
     // The paid worker starts on the first high job; meanwhile the shared one, once free, takes high jobs first.
     await Promise.all([
