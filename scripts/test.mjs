@@ -11,13 +11,17 @@
 // tests on the official e-invoice artefacts, test/support/sharedFolder.ts).
 // Every other argument narrows the run to files whose path contains one of them:
 // npm test -- money totals (npm test -- browser runs only the browser tests). Each node test file
-// runs in a process of its own (as node --test does), which is what gives it a duration.
+// runs in a process of its own (as node --test does), which is what gives it a duration, and from
+// a bundle of its sources that esbuild builds for the whole run first (scripts/testBundle.mjs: a
+// test process starts in half the CPU it took through tsx); TEST_BUNDLE=0 runs the sources through
+// tsx instead (stack traces and locations as written, e.g. to debug one file).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setup } from './setup.mjs';
+import { bundleTests } from './testBundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,11 +31,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * loopback ports and writes only under its own mkdtemp folder, and most of a file's time is spent
  * waiting (on Chromium, the JVM of check-xml, timers), so one more file than cores keeps them busy
  * (docs/development.md has the figures). The e2e and reliability files measure latencies and
- * settle on one chain each: one at a time.
+ * settle on one chain each: one at a time. `bundled`: the tier's files run from esbuild bundles
+ * (scripts/testBundle.mjs), the others' through tsx.
  */
 const TIERS = {
-  unit: { folders: ['unit'], parallel: Math.max(2, availableParallelism()) },
-  integration: { folders: ['integration', 'visual'], parallel: availableParallelism() + 1 },
+  unit: { folders: ['unit'], parallel: Math.max(2, availableParallelism()), bundled: true },
+  integration: { folders: ['integration', 'visual'], parallel: availableParallelism() + 1, bundled: true },
   e2e: { folders: ['e2e'], parallel: 1 },
   reliability: { folders: ['reliability'], parallel: 1 },
   bench: { folders: ['bench'], parallel: 1 },
@@ -98,6 +103,18 @@ if (everything) {
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }
 
+// The tiers that run their files bundled (`bundled` in TIERS; the others through tsx).
+const nodeFiles = plan.filter(({ tier }) => TIERS[tier].bundled).flatMap(({ files }) => files);
+let bundles;
+if (nodeFiles.length > 0 && process.env.TEST_BUNDLE !== '0') {
+  const begin = performance.now();
+  bundles = await bundleTests(root, nodeFiles);
+  process.on('exit', bundles.remove);
+  process.stderr.write(
+    `[test] bundled ${nodeFiles.length} test file(s) in ${((performance.now() - begin) / 1000).toFixed(1)} s\n`,
+  );
+}
+
 const skipReporter = pathToFileURL(join(root, 'scripts', 'skipReporter.mjs')).href;
 const skipDir = mkdtempSync(join(tmpdir(), 'test-skips-'));
 process.on('exit', () => rmSync(skipDir, { recursive: true, force: true }));
@@ -144,7 +161,10 @@ function runNodeFile(file, buffered) {
     const skipFile = join(skipDir, `${file.replaceAll('/', '_')}.jsonl`);
     const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
     reporters.push(`--test-reporter=${skipReporter}`, `--test-reporter-destination=${skipFile}`);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, file], {
+    // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
+    const bundled = bundles && nodeFiles.includes(file);
+    const entry = bundled ? ['--enable-source-maps', bundles.bundleOf(file)] : ['--import', 'tsx', file];
+    const child = spawn(process.execPath, ['--test', ...reporters, ...entry], {
       cwd: root,
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, NODE_ENV: 'test' },

@@ -7,9 +7,10 @@
 // no TypeScript loader. Built (`npm run build`), the pool runs computeWorker.js and never this.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
+import { sourceLocations } from './sourceLocations.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER_SOURCE = fileURLToPath(new URL('./computeWorker.ts', import.meta.url));
@@ -64,9 +65,14 @@ async function build() {
     outExtension: { '.js': '.mjs' },
     metafile: true,
     logLevel: 'silent',
-    plugins: [sourceLocations],
+    plugins: [sourceLocations(ROOT)],
   });
-  const sources = Object.keys(result.metafile.inputs).map((input) => join(ROOT, input));
+  // This file and the plugin shape the bundle too: a change to them builds it again.
+  const sources = [
+    ...Object.keys(result.metafile.inputs).map((input) => join(ROOT, input)),
+    fileURLToPath(import.meta.url),
+    fileURLToPath(new URL('./sourceLocations.mjs', import.meta.url)),
+  ];
   const hash = hashOf(sources);
   const folder = join(cache, hash);
   try {
@@ -78,26 +84,6 @@ async function build() {
   writeAtomically(sourcesFile, JSON.stringify(sources));
   return folder;
 }
-
-/**
- * Each source keeps its own import.meta.url (templates.ts and others find the project's files
- * from it), not the bundle's.
- */
-const sourceLocations = {
-  name: 'source-locations',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
-      const inside = relative(ROOT, args.path);
-      if (inside.startsWith('..') || isAbsolute(inside) || inside.startsWith('node_modules')) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      return {
-        contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-        loader: 'ts',
-        resolveDir: dirname(args.path),
-      };
-    });
-  },
-};
 
 mkdirSync(cache, { recursive: true });
 const sources = readSources();
