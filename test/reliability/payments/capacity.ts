@@ -1,0 +1,101 @@
+// Reliability property 8 of the paid route (payments.test.ts): a saturated renderer answers
+// 503 before any facilitator call.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createRenderer, type Renderer } from '../../../src/render/renderer.js';
+import { startFaultyFacilitator, type FaultyFacilitator } from '../../support/faultyFacilitator.js';
+import { startPaidService } from '../../support/paidService.js';
+import { PRICE, figure, signerFor, variant } from '../harness.js';
+import { invoice, pay, type PaidWorld } from './paidWorld.js';
+
+export function capacityTests(paid: PaidWorld): void {
+  describe('8 capacity', () => {
+    let small: Renderer;
+    let busyService: Awaited<ReturnType<typeof startPaidService>>;
+    let busyProxy: FaultyFacilitator;
+    before(
+      async () => {
+        small = await createRenderer({ poolSize: 1, queueLimit: 1 });
+        busyProxy = await startFaultyFacilitator(paid.world.net.facilitatorUrl);
+        busyService = await startPaidService({
+          rateLimits: false,
+          net: paid.world.net,
+          renderer: small,
+          facilitatorUrl: busyProxy.url,
+        });
+        // Warm the compute pool (bodies are parsed there): its workers' start-up would otherwise spread
+        // the simultaneous requests out in time, so that some find the renderer free again. A paid
+        // request, since paid bodies have a worker of their own (an unpaid one warms another).
+        const warm = await signerFor(paid.world.net.buyers[6]!, paid.required)();
+        const warmed = await pay(busyService.url, warm.header, invoice('CAP-warm'));
+        assert.equal(warmed.status, 200, await warmed.text());
+      },
+      { timeout: 30_000 },
+    );
+    after(
+      async () => {
+        await busyService?.close();
+        await busyProxy?.close();
+        await small?.close();
+      },
+      { timeout: 30_000 },
+    );
+
+    test(
+      'pool slots + queue + 10 paid requests at once: the overflow gets 503 + Retry-After before any verify',
+      { timeout: 120_000 },
+      async () => {
+        const capacity = 1 + 1;
+        const rounds = variant(1, 10);
+        const buyer = paid.world.net.buyers[6]!;
+        const sign = signerFor(buyer, paid.required);
+        let busy = 0;
+        let ok = 0;
+        let verifies = 0;
+        let transfers = 0n;
+        for (let round = 0; round < rounds; round++) {
+          const signed = await Promise.all(Array.from({ length: capacity + 10 }, () => sign()));
+          const verifyBefore = busyProxy.calls('verify');
+          const balanceBefore = await paid.world.net.balanceOf(buyer.address);
+          const responses = await Promise.all(
+            signed.map((s, i) => pay(busyService.url, s.header, invoice(`CAP-${round}-${i}`))),
+          );
+          const bodies = await Promise.all(
+            responses.map(async (response) => Buffer.from(await response.arrayBuffer())),
+          );
+          const statuses = responses.map((response) => response.status);
+          const roundBusy = responses.filter((response) => response.status === 503);
+          for (const response of roundBusy) assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+          for (const [i, response] of responses.entries()) {
+            if (response.status === 503) assert.equal(JSON.parse(bodies[i]!.toString()).error.code, 'renderer_busy');
+          }
+          const roundVerifies = busyProxy.calls('verify') - verifyBefore;
+          const roundTransfers = (balanceBefore - (await paid.world.net.balanceOf(buyer.address))) / PRICE;
+          assert.equal(
+            statuses.filter((status) => status === 200).length + roundBusy.length,
+            statuses.length,
+            statuses.join(','),
+          );
+          assert.equal(
+            roundVerifies,
+            statuses.length - roundBusy.length,
+            'verify only for the requests that got a render slot',
+          );
+          assert.equal(roundTransfers, BigInt(statuses.length - roundBusy.length));
+          // Bodies are parsed on the compute pool, so requests sent at once reach the renderer's
+          // admission spread over their parse times, and a render that ends meanwhile frees its slot:
+          // most of the overflow, not all of it, is turned away (every 503 before any verify, above).
+          assert.ok(roundBusy.length >= 6, `${roundBusy.length} turned away`);
+          busy += roundBusy.length;
+          ok += statuses.length - roundBusy.length;
+          verifies += roundVerifies;
+          transfers += roundTransfers;
+        }
+        figure(
+          '8 capacity',
+          `pool 1 + queue 1, ${capacity + 10} paid requests at once × ${rounds}: ${ok}×200, ${busy}×503 with Retry-After, ${verifies} verify calls (= the 200s), ${transfers} transfers`,
+        );
+      },
+    );
+  });
+}
