@@ -77,7 +77,9 @@ const MEMORY_RENDERS = scaled(number('BENCH_MEMORY_RENDERS', 500));
 const MEMORY_WINDOW = 100;
 /** Throughput rounds per target and concurrency; the median counts (one noisy second can't decide). */
 const ROUNDS = scaled(number('BENCH_ROUNDS', 3));
-const WARMUP = 3;
+// Scaled like the samples: at the bench tier's tiny scale one warm-up round per target and size
+// still runs every path (3 at scale 1, as before).
+const WARMUP = scaled(3);
 /** Paid requests per size on the local chain (each signs a fresh authorization and settles on anvil). */
 const PAID_SAMPLES = scaled(number('BENCH_PAID_SAMPLES', 30), 3);
 /** The second paid variant: verify delayed as by a production facilitator (0: skip it). */
@@ -164,13 +166,20 @@ async function measure(
   return results;
 }
 
-/** Peak memory of a target's browser processes while it renders every size at the highest concurrency. */
+/**
+ * Peak memory of a target's browser processes while it renders every size at the highest
+ * concurrency: at least as many calls as that concurrency, unless the scale asks for fewer calls
+ * (the bench tier's tiny scale: 4 browser launches per size and naive target took 31 s of the 150 s
+ * this bench ran there on a loaded machine).
+ */
 async function peakMemory(target: BenchTarget, calls: Record<Size, number>): Promise<Memory> {
   const sampler = samplePeakInWorker(() => (target.browserPid ? target.browserPid() : 'all'));
   try {
     for (const size of SIZES)
-      await throughput(Math.max(CONCURRENCY.at(-1)!, Math.round(calls[size] / 2)), CONCURRENCY.at(-1)!, () =>
-        target.render(BODIES[size]),
+      await throughput(
+        Math.max(Math.min(CONCURRENCY.at(-1)!, calls[size]), Math.round(calls[size] / 2)),
+        CONCURRENCY.at(-1)!,
+        () => target.render(BODIES[size]),
       );
   } catch (error) {
     await sampler.stop();

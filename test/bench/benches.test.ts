@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { bundleTests } from '../../scripts/testBundle.mjs';
 
 /**
  * Every bench still runs to the end: each bench/*.ts file that a script of package.json names
@@ -11,8 +12,11 @@ import { describe, test } from 'node:test';
  * exit 0 having printed its rows. A bench that breaks (a refused request, a renamed export, a
  * limit it overruns) fails here when the break is made, not at the next `npm run bench`. Figures at
  * this scale mean nothing, so none is asserted on, and no wall-clock time either. So two benches
- * run at once: at this scale a bench is mostly its start-up (tsx, Chromium, the app, the chain),
- * which leaves a core idle while it waits.
+ * run at once: at this scale a bench is mostly its start-up (Chromium, the app, the chain), which
+ * leaves a core idle while it waits. The benches run from one esbuild bundle of them all, as
+ * npm test runs its files (scripts/testBundle.mjs; `npm run bench` runs them through tsx): loading
+ * a bench's sources through tsx cost 2-4 s of CPU more (bench/pint.ts 6.7 s against 4.6,
+ * bench/freeCost.ts 8.9 against 4.9).
  */
 const root = join(import.meta.dirname, '..', '..');
 const SCALE = '0.02';
@@ -28,9 +32,15 @@ const benches = [
   ),
 ];
 
+let bundles: Awaited<ReturnType<typeof bundleTests>> | undefined;
+before(async () => {
+  bundles = await bundleTests(root, benches);
+});
+after(() => bundles?.remove());
+
 function run(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    const child = spawn(process.execPath, ['--enable-source-maps', bundles!.bundleOf(file)], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
