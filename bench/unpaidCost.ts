@@ -24,8 +24,8 @@ import { operationList } from '../src/operations/operationList.js';
 import { createChallenges } from '../src/payment/challenges.js';
 import { buildPaymentRequired } from '../src/payment/offer.js';
 import { createReceiptSigner } from '../src/payment/receipts.js';
-import { USDC_ON_BASE } from '../src/payment/usdc.js';
 import { maximalFreeRequests } from '../test/fixtures/maximalFreeRequests.js';
+import { BASE_TERMS } from '../test/fixtures/offerTerms.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startRenderer } from '../src/settings.js';
@@ -127,14 +127,7 @@ for (const { name, micros } of rows)
 // The challenge alone, as main signed it (an EIP-712 offer per request) and as it is kept now.
 const operation = { ...operationList().find((row) => row.path === '/v1/invoice.pdf')!, priceUsd: '0.02' };
 const resource = pricedResource(operation);
-const terms = {
-  network: 'eip155:8453' as const,
-  asset: USDC_ON_BASE,
-  payTo: '0x1111111111111111111111111111111111111111',
-  eip712Name: 'USD Coin',
-  eip712Version: '2',
-  maxTimeoutSeconds: 300,
-};
+const terms = BASE_TERMS;
 const signer = createReceiptSigner(generatePrivateKey());
 const kept = createChallenges({ terms, baseUrl: 'https://invoices.example', receipts: signer });
 const timeEach = async (run: () => Promise<unknown>) => {

@@ -10,7 +10,7 @@ import { createLogger } from '../../../src/logger.js';
 import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
 import { createPaymentProcessor } from '../../../src/payment/paymentProcessor.js';
-import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
+import { BASE_TERMS } from '../../fixtures/offerTerms.js';
 
 export interface FuzzReport {
   rssMb: number;
@@ -62,14 +62,7 @@ const config = loadConfig({
   RATE_LIMIT_CLIENT_BURST: '0',
   RATE_LIMIT_PAYER_BURST: '0',
 });
-const terms = {
-  network: 'eip155:8453' as const,
-  asset: USDC_ON_BASE,
-  payTo: '0x1111111111111111111111111111111111111111',
-  eip712Name: 'USD Coin',
-  eip712Version: '2',
-  maxTimeoutSeconds: 300,
-};
+const terms = BASE_TERMS;
 const processor = createPaymentProcessor({
   terms,
   baseUrl: config.PUBLIC_BASE_URL,

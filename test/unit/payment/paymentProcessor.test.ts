@@ -4,27 +4,14 @@ import { test } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
-import { buildRequirements, type PricedResource } from '../../../src/payment/offer.js';
+import { buildRequirements } from '../../../src/payment/offer.js';
 import { createPaymentProcessor } from '../../../src/payment/paymentProcessor.js';
-import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
+import { BASE_TERMS, INVOICE_PDF_RESOURCE } from '../../fixtures/offerTerms.js';
 
 /** The processor with a scripted facilitator that counts its calls. */
-const terms = {
-  network: 'eip155:8453' as const,
-  asset: USDC_ON_BASE,
-  payTo: '0x1111111111111111111111111111111111111111',
-  eip712Name: 'USD Coin',
-  eip712Version: '2',
-  maxTimeoutSeconds: 300,
-};
-const resource: PricedResource = {
-  method: 'POST',
-  path: '/v1/invoice.pdf',
-  priceUsd: '0.02',
-  description: 'Invoice PDF',
-  mimeType: 'application/pdf',
-};
+const terms = BASE_TERMS;
+const resource = INVOICE_PDF_RESOURCE;
 
 function setup() {
   const calls = { verify: 0, settle: 0 };

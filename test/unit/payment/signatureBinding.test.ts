@@ -9,26 +9,12 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { FacilitatorError, type FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
-import type { PricedResource } from '../../../src/payment/offer.js';
 import { createPaymentProcessor, type PaymentProcessor } from '../../../src/payment/paymentProcessor.js';
-import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
+import { BASE_TERMS, INVOICE_PDF_RESOURCE } from '../../fixtures/offerTerms.js';
 
-const terms = {
-  network: 'eip155:8453' as const,
-  asset: USDC_ON_BASE,
-  payTo: '0x1111111111111111111111111111111111111111',
-  eip712Name: 'USD Coin',
-  eip712Version: '2',
-  maxTimeoutSeconds: 300,
-};
-const resource: PricedResource = {
-  method: 'POST',
-  path: '/v1/invoice.pdf',
-  priceUsd: '0.02',
-  description: 'Invoice PDF',
-  mimeType: 'application/pdf',
-};
+const terms = BASE_TERMS;
+const resource = INVOICE_PDF_RESOURCE;
 const work = { status: 200, contentType: 'application/pdf', headers: {}, body: Buffer.from('%PDF-1 the paid invoice') };
 
 /** A fake facilitator (scripted answers, counted calls): the processor is what is under test. */

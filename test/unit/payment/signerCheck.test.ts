@@ -11,28 +11,15 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { FacilitatorClient } from '../../../src/payment/facilitatorClient.js';
 import { createMemoryPaymentStore } from '../../../src/payment/memoryPaymentStore.js';
-import { buildRequirements, type OfferTerms, type PricedResource } from '../../../src/payment/offer.js';
+import { buildRequirements } from '../../../src/payment/offer.js';
 import { createPaymentProcessor, type PaymentProcessor } from '../../../src/payment/paymentProcessor.js';
 import type { ExactAuthorization } from '../../../src/payment/paymentPayload.js';
 import { signerMismatch } from '../../../src/payment/signerCheck.js';
-import { USDC_ON_BASE } from '../../../src/payment/usdc.js';
 import { checkHeader } from '../../support/checkHeader.js';
+import { BASE_TERMS, INVOICE_PDF_RESOURCE } from '../../fixtures/offerTerms.js';
 
-const terms: OfferTerms = {
-  network: 'eip155:8453',
-  asset: USDC_ON_BASE,
-  payTo: '0x1111111111111111111111111111111111111111',
-  eip712Name: 'USD Coin',
-  eip712Version: '2',
-  maxTimeoutSeconds: 300,
-};
-const resource: PricedResource = {
-  method: 'POST',
-  path: '/v1/invoice.pdf',
-  priceUsd: '0.02',
-  description: 'Invoice PDF',
-  mimeType: 'application/pdf',
-};
+const terms = BASE_TERMS;
+const resource = INVOICE_PDF_RESOURCE;
 const offer = buildRequirements(resource, terms);
 
 /** A counting fake facilitator that would accept anything: only our own check stands in the way. */
