@@ -1,41 +1,14 @@
 // The real entry point as a user runs it: start-up in local payment mode, readiness, metrics,
 // the pre-stop notice (SIGUSR2), and a clean stop on SIGTERM that leaves no browser or chain process behind.
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
+import { isRunning, processTree } from '../fixtures/processes.js';
 
 let child: ChildProcess;
 let url = '';
 const lines: string[] = [];
-
-function descendants(pid: number): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
-  const children = new Map<number, number[]>();
-  for (const line of out.trim().split('\n')) {
-    const [p, pp] = line.trim().split(/\s+/).map(Number) as [number, number];
-    children.set(pp, [...(children.get(pp) ?? []), p]);
-  }
-  const all: number[] = [];
-  const walk = (parent: number) => {
-    for (const kid of children.get(parent) ?? []) {
-      all.push(kid);
-      walk(kid);
-    }
-  };
-  walk(pid);
-  return all;
-}
-
-/** Running, not a zombie waiting to be reaped by init. */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 before(
   async () => {
@@ -135,7 +108,7 @@ test('SIGUSR2 (the Kubernetes pre-stop notice) turns /readyz to 503 while reques
 });
 
 test('SIGTERM stops the service, the browser and the chain', async () => {
-  const kids = descendants(child.pid!);
+  const kids = processTree(child.pid!).slice(1);
   assert.ok(kids.length >= 2, 'the browser and anvil run as child processes');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
@@ -145,6 +118,6 @@ test('SIGTERM stops the service, the browser and the chain', async () => {
     new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000)),
   ]);
   assert.equal(code, 0, lines.slice(-5).join('\n'));
-  for (let i = 0; i < 20 && kids.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.deepEqual(kids.filter(alive), [], 'no process outlives the service by 2 s');
+  for (let i = 0; i < 20 && kids.some(isRunning); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(kids.filter(isRunning), [], 'no process outlives the service by 2 s');
 });
