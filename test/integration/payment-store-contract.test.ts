@@ -1,7 +1,7 @@
 // The PaymentStore contract (src/payment/paymentStore.ts), run against every implementation (memory,
 // Redis) so that they stay equivalent. Redis's own behaviour (layout, outages): redis-payment-store.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createMemoryPaymentStore } from '../../src/payment/memoryPaymentStore.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
@@ -15,16 +15,10 @@ import {
   paidResult,
   pendingResult,
   uniquePrefix,
+  useRedisServer,
 } from '../support/paymentStoreFixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 
-let server: RedisServer;
-before(async () => {
-  server = await startRedisServer();
-});
-after(async () => {
-  await server?.stop();
-});
+const server = useRedisServer();
 
 /** Two service instances sharing payment state (for the memory store: one instance, asked twice). */
 interface Instances {

@@ -1,7 +1,7 @@
 // The Redis payment store's own behaviour: its connection, its key layout, prefixes, a hung or
 // stopped Redis. The contract every store keeps: payment-store-contract.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AppError } from '../../src/errors.js';
@@ -16,16 +16,11 @@ import {
   pendingResult,
   storeUnavailable,
   uniquePrefix,
+  useRedisServer,
 } from '../support/paymentStoreFixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redisServer.js';
+import { startRedisServer } from '../support/redisServer.js';
 
-let server: RedisServer;
-before(async () => {
-  server = await startRedisServer();
-});
-after(async () => {
-  await server?.stop();
-});
+const server = useRedisServer();
 
 describe('redis payment store: Redis itself', () => {
   test('a store used right after creation waits for its connection', async () => {

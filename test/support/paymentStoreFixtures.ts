@@ -3,6 +3,7 @@
 // them, and the checks of what comes back.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../src/errors.js';
 import {
@@ -13,6 +14,7 @@ import {
   type PendingResult,
 } from '../../src/payment/paymentStore.js';
 import { USDC_ON_BASE } from '../../src/payment/usdc.js';
+import { startRedisServer, type RedisServer } from './redisServer.js';
 
 /** A key prefix of its own, so that tests sharing one Redis stay apart. */
 export const uniquePrefix = () => `test:${randomBytes(6).toString('hex')}:`;
@@ -97,4 +99,20 @@ export async function claimWhenFree(
     assert.ok(Date.now() < deadline, `still ${outcome.kind} after ${boundMs} ms`);
     await sleep(50);
   }
+}
+
+/** A Redis server for the file's tests: started before them, stopped after; `url` is set once they run. */
+export function useRedisServer(): { url: string } {
+  let server: RedisServer | undefined;
+  before(async () => {
+    server = await startRedisServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+  };
 }
