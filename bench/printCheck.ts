@@ -31,12 +31,7 @@ export async function timePrintCheck(
   lines: number,
   samples: number,
 ): Promise<{ withLayout: number[]; laidOut: number[]; facts: number; cpu: { withLayout: number; laidOut: number } }> {
-  const { browser, close } = await launchBenchBrowser();
-  const templates = loadInvoiceTemplates();
-  try {
-    const page = await browser.newPage();
-    await lockDownPage(page);
-    const printable = await openPrintablePage(page);
+  return withPrintablePage(async (printable, templates) => {
     const pkg = storedForm(HOUSE_STYLE);
     const prepared = { ...prepareInvoice(invoiceWithItems(lines)), design: { id: templateId(pkg), package: pkg } };
     const view = templates.view(prepared);
@@ -68,9 +63,7 @@ export async function timePrintCheck(
       });
     }
     return { withLayout, laidOut, facts: factsOf(view).length, cpu };
-  } finally {
-    await close();
-  }
+  });
 }
 
 const PRINTS = ['classic', 'design, no check', 'design laid out, no check', 'design checked'] as const;
@@ -81,12 +74,7 @@ export async function timeDesignPrints(
   lines: number,
   samples: number,
 ): Promise<Record<PrintWay, { wall: number[]; cpu: number }>> {
-  const { browser, close } = await launchBenchBrowser();
-  const templates = loadInvoiceTemplates();
-  try {
-    const page = await browser.newPage();
-    await lockDownPage(page);
-    const printable = await openPrintablePage(page);
+  return withPrintablePage(async (printable, templates) => {
     const { session } = printable;
     const pkg = storedForm(HOUSE_STYLE);
     const plain = prepareInvoice({ ...invoiceWithItems(lines), currency: 'EUR' });
@@ -127,6 +115,21 @@ export async function timeDesignPrints(
       }
     }
     return found;
+  });
+}
+
+/** `run` on one page of the renderer's kind (locked down, scripts off) in the bench's Chromium, closed after. */
+async function withPrintablePage<T>(
+  run: (
+    printable: Awaited<ReturnType<typeof openPrintablePage>>,
+    templates: ReturnType<typeof loadInvoiceTemplates>,
+  ) => Promise<T>,
+): Promise<T> {
+  const { browser, close } = await launchBenchBrowser();
+  try {
+    const page = await browser.newPage();
+    await lockDownPage(page);
+    return await run(await openPrintablePage(page), loadInvoiceTemplates());
   } finally {
     await close();
   }

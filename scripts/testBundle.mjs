@@ -17,25 +17,18 @@ import { pathToFileURL } from 'node:url';
  */
 export async function bundleTests(root, files) {
   const esbuild = await import('esbuild');
-  const { sourceLocations } = await import(pathToFileURL(join(root, 'src', 'compute', 'sourceLocations.mjs')).href);
+  const { projectBundleOptions } = await import(
+    pathToFileURL(join(root, 'src', 'compute', 'sourceLocations.mjs')).href
+  );
   const outdir = join(root, 'node_modules', '.cache', 'test-bundles', `${process.pid}-${Date.now()}`);
   mkdirSync(outdir, { recursive: true });
   const remove = () => rmSync(outdir, { recursive: true, force: true });
   try {
     await esbuild.build({
-      absWorkingDir: root,
+      ...projectBundleOptions(root, outdir),
       entryPoints: files.map((file) => ({ in: join(root, file), out: file.replace(/\.ts$/, '') })),
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      packages: 'external',
-      outdir,
-      outExtension: { '.js': '.mjs' },
       sourcemap: 'linked',
       logLevel: 'error',
-      plugins: [sourceLocations(root)],
     });
   } catch (error) {
     remove();

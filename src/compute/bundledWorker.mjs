@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync 
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
-import { sourceLocations } from './sourceLocations.mjs';
+import { projectBundleOptions } from './sourceLocations.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER_SOURCE = fileURLToPath(new URL('./computeWorker.ts', import.meta.url));
@@ -49,23 +49,13 @@ async function build() {
   const esbuild = await import('esbuild');
   const partial = join(cache, `building-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const result = await esbuild.build({
-    absWorkingDir: ROOT,
+    ...projectBundleOptions(ROOT, partial),
     entryPoints: [
       { in: WORKER_SOURCE, out: 'worker' },
       { in: jobSource, out: 'job' },
     ],
-    bundle: true,
-    // One copy of each module shared by both entries (errors.ts's classes among them).
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    outdir: partial,
-    outExtension: { '.js': '.mjs' },
     metafile: true,
     logLevel: 'silent',
-    plugins: [sourceLocations(ROOT)],
   });
   // This file and the plugin shape the bundle too: a change to them builds it again.
   const sources = [

@@ -1,5 +1,6 @@
-// An esbuild plugin for bundles of the project's TypeScript (bundledWorker.mjs, and the test files
-// scripts/test.mjs bundles): each source keeps its own import.meta.url, .dirname and .filename
+// How the project's TypeScript is bundled (bundledWorker.mjs, and the test files scripts/test.mjs
+// bundles): ES modules for Node 20 sharing one copy of each module between entries, npm packages
+// left as imports, and each source keeping its own import.meta.url, .dirname and .filename
 // (templates.ts and the tests find the project's files from them), not the bundle's. Plain
 // JavaScript: it runs where no TypeScript loader is registered.
 import { readFileSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { dirname, isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The plugin for sources under `root` (npm packages, under node_modules, are left as they are). */
-export function sourceLocations(root) {
+function sourceLocations(root) {
   return {
     name: 'source-locations',
     setup(build) {
@@ -22,5 +23,22 @@ export function sourceLocations(root) {
         return { contents, loader: 'ts', resolveDir: dirname(args.path) };
       });
     },
+  };
+}
+
+/** esbuild options both bundles share, for sources under `root`, written to `outdir` as .mjs. */
+export function projectBundleOptions(root, outdir) {
+  return {
+    absWorkingDir: root,
+    bundle: true,
+    // One copy of each module shared by the entries (errors.ts's classes among them).
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    plugins: [sourceLocations(root)],
   };
 }
