@@ -28,10 +28,8 @@
  * e-invoice targets alone); the defaults
  * take about 7 minutes on 2 cores.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { barChartSvg } from './chart.js';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { TAGGED_DEFAULT } from '../src/render/renderDefaults.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
@@ -40,6 +38,21 @@ import { findChromium } from '../src/render/chromiumPath.js';
 import { samplePeakInWorker } from './peakSampler.js';
 import { browserMemory, nodeMemory, type Memory } from './processMemory.js';
 import { paidLatency, type PaidResult } from './paid.js';
+import {
+  fmt,
+  log,
+  report,
+  reportEInvoice,
+  reportMemory,
+  reportPaid,
+  CONCURRENCY,
+  SIZES,
+  writeChart,
+  type MemoryRun,
+  type Size,
+  type SizeResult,
+  type TargetResult,
+} from './renderReport.js';
 import { BENCH_SCALE, scaled } from './scale.js';
 import {
   en16931Body,
@@ -50,10 +63,6 @@ import {
   serviceTarget,
   type BenchTarget,
 } from './targets.js';
-
-const SIZES = [1, 20, 200] as const;
-type Size = (typeof SIZES)[number];
-const CONCURRENCY = [1, 2, 4] as const;
 
 const number = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -100,19 +109,6 @@ const BODIES: Record<Size, InvoiceInput> = {
   20: invoiceWithItems(20),
   200: invoiceWithItems(200),
 };
-
-interface SizeResult {
-  p50: number;
-  p95: number;
-  throughput: Record<number, number>;
-  bytes: number;
-}
-
-interface TargetResult {
-  name: string;
-  sizes: Record<Size, SizeResult>;
-  peak: Memory;
-}
 
 /**
  * Measures targets side by side: samples and throughput runs alternate between them, so drift on
@@ -194,7 +190,7 @@ async function peakMemory(target: BenchTarget, calls: Record<Size, number>): Pro
  * windows that keep rising; caches filling up (fonts, glyphs, layout) show as a rise during the
  * first window and then a plateau. Both the cold figure and the windows are reported.
  */
-async function memoryOverRenders() {
+async function memoryOverRenders(): Promise<MemoryRun> {
   // One browser for the whole run: retirement would hide growth (the warm-up renders count too).
   const target = await serviceTarget({ maxRendersPerBrowser: MEMORY_RENDERS + SIZES.length + 1 });
   for (const size of SIZES) await target.render(BODIES[size]);
@@ -234,12 +230,12 @@ async function main() {
   if (ONLY === 'all' || ONLY === 'latency') {
     const results = await latencyAndThroughput();
     report(results);
-    writeChart(results);
+    writeChart(results, OUT_DIR);
   }
   if (ONLY === 'all' || ONLY === 'paid') reportPaid(await paid());
   if (ONLY === 'all' || ONLY === 'memory') {
     log(`memory over ${MEMORY_RENDERS} renders...`);
-    reportMemory(await memoryOverRenders());
+    reportMemory(await memoryOverRenders(), MEMORY_RENDERS);
   }
   log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
@@ -326,177 +322,6 @@ async function paid(): Promise<PaidResult[]> {
   return results;
 }
 
-/**
- * Paid p50 against its own parts, each measured in the same requests (bench/paid.ts). p50s of the
- * parts don't add up to the p50 of a whole (the slow verify and the slow render are not always the
- * same request), so the per-request overhead is shown too: paid − (max(verify, render) + settle).
- */
-function reportPaid(results: PaidResult[]) {
-  out(
-    '\nPaid request p50 (ms): verify and render side by side, then settle; target paid ≤ max(verify, render) + settle + 5',
-  );
-  out(row(['lines', 'target', 'paid', 'render', 'verify', 'settle', 'in series', 'target', 'met', 'overhead/req']));
-  for (const result of results) {
-    const target = Math.max(result.verify, result.render) + result.settle + 5;
-    const series = result.verify + result.render + result.settle;
-    const cells = [
-      fmt(result.paid),
-      fmt(result.render),
-      fmt(result.verify),
-      fmt(result.settle),
-      fmt(series),
-      fmt(target),
-      result.paid <= target ? 'yes' : 'no',
-      result.overhead.toFixed(1),
-    ];
-    out(row([String(result.lines), result.name, ...cells]));
-  }
-}
-
-function report(results: TargetResult[]) {
-  const byName = (name: string) => results.find((result) => result.name === name)!;
-  const service = byName('service');
-  const floor = byName('floor');
-  const floorLean = byName('floor-lean');
-  const naive = byName('naive');
-  const naiveFull = results.find((result) => result.name === 'naive-full');
-
-  out('\nLatency (ms) and throughput (PDF/s)');
-  out(row(['lines', 'target', 'p50', 'p95', 'tput c=1', 'c=2', 'c=4', 'PDF KB']));
-  for (const size of SIZES) {
-    for (const result of results) {
-      const r = result.sizes[size];
-      out(
-        row([
-          String(size),
-          result.name,
-          fmt(r.p50),
-          fmt(r.p95),
-          ...CONCURRENCY.map((c) => r.throughput[c]!.toFixed(1)),
-          (r.bytes / 1024).toFixed(0),
-        ]),
-      );
-    }
-  }
-
-  out('\nRatios (same run)');
-  out(
-    row([
-      'lines',
-      'service/floor p50',
-      'best tput service/floor',
-      'naive/service p50',
-      ...(naiveFull ? ['naive-full/service p50'] : []),
-      'p50 /floor-lean',
-      'tput /floor-lean',
-    ]),
-  );
-  for (const size of SIZES) {
-    const best = (result: TargetResult) => Math.max(...Object.values(result.sizes[size].throughput));
-    out(
-      row([
-        String(size),
-        ratio(service.sizes[size].p50 / floor.sizes[size].p50),
-        ratio(best(service) / best(floor)),
-        ratio(naive.sizes[size].p50 / service.sizes[size].p50),
-        ...(naiveFull ? [ratio(naiveFull.sizes[size].p50 / service.sizes[size].p50)] : []),
-        ratio(service.sizes[size].p50 / floorLean.sizes[size].p50),
-        ratio(best(service) / best(floorLean)),
-      ]),
-    );
-  }
-
-  reportEInvoice(results);
-
-  out("\nPeak memory of each target's browser processes (naive: all its browsers at once)");
-  out(row(['target', 'PSS MiB', 'RSS MiB', 'processes']));
-  for (const result of results.filter(
-    (result) => !['http', 'service-en16931', 'factur-x', 'cii-xml', 'ubl-xml'].includes(result.name),
-  )) {
-    out(
-      row([result.name, result.peak.pssMiB.toFixed(0), result.peak.rssMiB.toFixed(0), String(result.peak.processes)]),
-    );
-  }
-  const node = nodeMemory();
-  out(`Node process: RSS ${node.rssMiB.toFixed(0)} MiB now, peak ${node.peakRssMiB.toFixed(0)} MiB`);
-}
-
-function reportEInvoice(results: TargetResult[]) {
-  const byName = (name: string) => results.find((result) => result.name === name)!;
-  const plainEn = results.find((result) => result.name === 'service-en16931');
-  const facturX = results.find((result) => result.name === 'factur-x');
-  if (plainEn && facturX) {
-    out(
-      '\nE-invoice routes (same run, same app and pool; target: Factur-X p50 ≤ 1.3× the plain PDF, XML p50 ≤ 5 ms at 200 lines)',
-    );
-    out(
-      row([
-        'lines',
-        'factur-x/plain p50',
-        'plain p50 ms',
-        'factur-x p50 ms',
-        'cii.xml p50 ms',
-        'ubl.xml p50 ms',
-        'factur-x KB',
-        'plain KB',
-      ]),
-    );
-    for (const size of SIZES) {
-      out(
-        row([
-          String(size),
-          ratio(facturX.sizes[size].p50 / plainEn.sizes[size].p50),
-          fmt(plainEn.sizes[size].p50),
-          fmt(facturX.sizes[size].p50),
-          byName('cii-xml').sizes[size].p50.toFixed(1),
-          byName('ubl-xml').sizes[size].p50.toFixed(1),
-          (facturX.sizes[size].bytes / 1024).toFixed(0),
-          (plainEn.sizes[size].bytes / 1024).toFixed(0),
-        ]),
-      );
-    }
-  }
-}
-
-function reportMemory(memory: Awaited<ReturnType<typeof memoryOverRenders>>) {
-  out(
-    `\nBrowser memory over ${MEMORY_RENDERS} renders on one browser (mixed sizes, concurrency 2, ${memory.restarts} restarts)`,
-  );
-  out(
-    `cold (after ${SIZES.length} renders): browser PSS ${memory.cold.browser.pssMiB.toFixed(0)} MiB, Node RSS ${memory.cold.node.rssMiB.toFixed(0)} MiB`,
-  );
-  out(row(['', 'renders', 'PSS median MiB', 'PSS max MiB']));
-  for (const window of memory.windows)
-    out(row(['', `${window.from}–${window.to}`, window.median.toFixed(0), window.max.toFixed(0)]));
-  const first = memory.windows[0]!;
-  const last = memory.windows.at(-1)!;
-  out(
-    `first → last window median: ${first.median.toFixed(0)} → ${last.median.toFixed(0)} MiB (${percentChange(first.median, last.median)}); ` +
-      `cold → last window median: ${percentChange(memory.cold.browser.pssMiB, last.median)}; ` +
-      `Node RSS ${memory.cold.node.rssMiB.toFixed(0)} → ${memory.after.node.rssMiB.toFixed(0)} MiB`,
-  );
-}
-
-/** The SVG chart of service against the floors per size, in the output folder (BENCH_OUT). */
-function writeChart(results: TargetResult[]) {
-  const shown = ['service', 'floor', 'floor-lean', 'factur-x'].flatMap((name) =>
-    results.filter((result) => result.name === name),
-  );
-  const groups = SIZES.map((size) => ({
-    label: `${size} line${size === 1 ? '' : 's'}`,
-    bars: shown.map((result) => ({ name: result.name, value: result.sizes[size].p50 })),
-  }));
-  const svg = barChartSvg(
-    `p50 latency per invoice size, service against the floors (${new Date().toISOString().slice(0, 10)}, scale ${BENCH_SCALE})`,
-    'ms per PDF, p50; lower is better; each panel has its own scale',
-    groups,
-  );
-  mkdirSync(OUT_DIR, { recursive: true });
-  const file = join(OUT_DIR, 'render-p50.svg');
-  writeFileSync(file, svg);
-  log(`chart: ${file}`);
-}
-
 /** Debian's full Chromium, when the service runs something else (the headless shell) and it is installed. */
 function fullChromium(): string | undefined {
   try {
@@ -506,14 +331,5 @@ function fullChromium(): string | undefined {
     return undefined;
   }
 }
-
-const percentChange = (from: number, to: number) =>
-  `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)}%`;
-const fmt = (ms: number) => ms.toFixed(0);
-const ratio = (value: number) => `${value.toFixed(2)}×`;
-const row = (cells: string[]) =>
-  cells.map((cell, index) => (index < 2 ? cell.padEnd(index === 0 ? 6 : 22) : cell.padStart(12))).join(' ');
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const log = (line: string) => process.stderr.write(`${line}\n`);
 
 await main();
