@@ -6,7 +6,7 @@
 // worker whose sources changed since builds it again. Plain JavaScript, because this thread has
 // no TypeScript loader. Built (`npm run build`), the pool runs computeWorker.js and never this.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
@@ -72,7 +72,19 @@ async function build() {
     rmSync(partial, { recursive: true, force: true });
   }
   writeAtomically(sourcesFile, JSON.stringify(sources));
+  removeOtherBundles(hash);
   return folder;
+}
+
+/**
+ * Bundles of earlier contents of the sources: no worker starts from them again (sources.json now
+ * names this content), and a worker already running has loaded its modules. Builds in progress
+ * (building-*) are another process's and stay.
+ */
+function removeOtherBundles(hash) {
+  for (const entry of readdirSync(cache, { withFileTypes: true }))
+    if (entry.isDirectory() && entry.name !== hash && /^[0-9a-f]{16}$/.test(entry.name))
+      rmSync(join(cache, entry.name), { recursive: true, force: true });
 }
 
 mkdirSync(cache, { recursive: true });
