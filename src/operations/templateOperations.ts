@@ -17,7 +17,7 @@ import {
   templateIncomplete,
   templateInvalid,
 } from '../templates/storedTemplates.js';
-import { checkSeenContract } from '../templates/contract/seenContract.js';
+import { checkSeenContract, prepareReferencesAhead } from '../templates/contract/seenContract.js';
 import type { TemplateIssue } from '../templates/templateIssue.js';
 import {
   isTemplateRef,
@@ -108,6 +108,7 @@ const storedFontsOf = (stores: LookStores, pkg: TemplatePackage) =>
 export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
   const store = stores.templates;
   const hiddenFacts = (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
+  if (renderer?.designUnseenFacts) prepareReferencesAhead();
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
