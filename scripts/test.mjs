@@ -169,7 +169,10 @@ async function runNodeFile(file) {
   const bundles = nodeFiles.includes(file) ? await bundling : undefined;
   const entry = bundles ? ['--enable-source-maps', bundles.bundleOf(file)] : ['--import', 'tsx', file];
   const env = { ...process.env, NODE_ENV: 'test' };
-  const result = await runProcess(process.execPath, ['--test', ...reporters, ...entry], { ...options, env });
+  // The file itself, not `node --test file`: that runner is a second node process per file, which
+  // only passes the child's report on (0.1 s of CPU a file, measured on two unit files: 0.22 s of CPU
+  // against 0.11, 0.42 against 0.32). node:test runs a file's tests and sets the exit code as well.
+  const result = await runProcess(process.execPath, [...reporters, ...entry], { ...options, env });
   return { ...result, skipped: skipsOf(skipFile) };
 }
 
