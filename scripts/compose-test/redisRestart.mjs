@@ -1,0 +1,40 @@
+// Step 5 of `npm run test:compose`: Redis restarts and nothing is lost.
+import { check, sleep } from '../docker/checks.mjs';
+import { waitHealthy } from '../docker/health.mjs';
+import { payingClient, send } from './paidRequests.mjs';
+
+const keyCount = async (project) => Number((await project.dc(['exec', '-T', 'redis', 'redis-cli', 'DBSIZE'])).trim());
+
+/**
+ * Restarts Redis after the paid requests; checks that it holds the same keys, that the paid
+ * request's signature sent again gets the same PDF and transaction, another body under it 409, and
+ * a new payment (dev account 3) 200.
+ */
+export async function restartRedis(project, { schema, invoice }, paid, say) {
+  const url = `${project.base}/v1/invoice.pdf`;
+  const keysBefore = await keyCount(project);
+  check(keysBefore >= 2, `Redis holds ${keysBefore} keys after two paid requests`);
+  await project.dc(['restart', 'redis'], { timeoutMs: 120_000 });
+  await waitHealthy(project, 'redis', 1);
+  const keysAfter = await keyCount(project);
+  check(keysAfter === keysBefore, `Redis had ${keysBefore} keys before the restart and ${keysAfter} after`);
+  let again;
+  // The instances reconnect to Redis on their own; until then a paid request is a 503 (never charged).
+  for (let i = 0; i < 40; i++) {
+    again = await send(url, invoice, paid.signature);
+    if (again.status !== 503) break;
+    await sleep(500);
+  }
+  check(
+    again.status === 200 && again.pdf.equals(paid.pdf) && again.receipt?.transaction === paid.receipt.transaction,
+    `re-send after the Redis restart: ${again.status}, same PDF ${again.pdf.equals(paid.pdf)}, receipt ${JSON.stringify(again.receipt)}`,
+  );
+  const otherBody = JSON.stringify({ ...schema.example, invoice_number: 'INV-OTHER-1' });
+  const conflict = await send(url, otherBody, paid.signature);
+  check(conflict.status === 409, `same signature, other body after the restart: expected 409, got ${conflict.status}`);
+  const fresh = await (await payingClient(3))(url, invoice);
+  check(fresh.status === 200, `a new payment after the Redis restart: ${fresh.status}`);
+  say(
+    `Redis restarted: ${keysBefore} keys before, ${keysAfter} after; the re-sent payment got the same PDF and transaction, another body under it 409, a new payment 200`,
+  );
+}
