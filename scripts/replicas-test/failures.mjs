@@ -1,6 +1,6 @@
 // The two failures `npm run test:replicas` inflicts on the replicas while buyers pay.
-import { sleep } from '../docker/checks.mjs';
-import { inspect, must } from '../docker/commands.mjs';
+import { check, sleep } from '../docker/checks.mjs';
+import { inspect, must, run } from '../docker/commands.mjs';
 import { waitHealthy } from '../docker/health.mjs';
 import { NOTICE_MS, REPLICAS } from './settings.mjs';
 
@@ -27,11 +27,26 @@ async function waitRendering(container) {
  * ReplicaSet would bring a new pod). Aimed at a moment it is rendering a paid PDF (its /metrics,
  * asked on its own network address, shows a page in use), so that a paid request dies with it
  * after the payment was verified.
+ * The SIGKILL goes to every process of the container from inside it (kill(-1): all but its init and
+ * the caller; the init, tini, then exits with its child): a crash, as an OOM kill would be.
+ * `docker kill` would count as stopped by hand, and `restart: unless-stopped` leaves such a
+ * container down (Docker 20.10: no restart in 30 s; Compose then started it at the rolling step
+ * and refused to go on because its health was still the dead container's "unhealthy").
  */
 export async function killWhileRendering(victim, mark) {
-  const busy = await waitRendering(await inspect(victim));
+  const container = await inspect(victim);
+  const restarts = container.RestartCount;
+  const busy = await waitRendering(container);
   mark(`SIGKILL to replica ${victim.slice(0, 12)} (${busy})`);
-  await must('docker', ['kill', '--signal', 'KILL', victim]);
+  // Its exit status is not telling: the exec may be killed with the container.
+  await run('docker', ['exec', victim, 'node', '-e', "process.kill(-1, 'SIGKILL')"], { timeoutMs: 20_000 });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const now = await inspect(victim);
+    if (now.RestartCount !== restarts || !now.State.Running) return;
+    check(Date.now() < deadline, `replica ${victim.slice(0, 12)} still runs 20 s after the SIGKILL`);
+    await sleep(100);
+  }
 }
 
 /**
