@@ -19,7 +19,9 @@ export function threadStats(): ThreadStat[] {
       // The fields after the command name, which may itself hold spaces and parentheses.
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return [{ tid: Number(tid), name, nice: Number(fields[16]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 }];
+      return [
+        { tid: Number(tid), name, nice: Number(fields[16]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 },
+      ];
     } catch {
       return [];
     }
