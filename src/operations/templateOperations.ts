@@ -17,7 +17,7 @@ import {
   templateIncomplete,
   templateInvalid,
 } from '../templates/storedTemplates.js';
-import { checkSeenContract } from '../templates/contract/seenContract.js';
+import { checkSeenContract, prepareReferencesAhead } from '../templates/contract/seenContract.js';
 import type { TemplateIssue } from '../templates/templateIssue.js';
 import {
   isTemplateRef,
@@ -78,6 +78,12 @@ function lookAtFacts(
   return checkSeenContract(look, pkg, fonts);
 }
 
+/** lookAtFacts with this renderer; the reference invoices are prepared ahead when it can look. */
+function factsLooker(renderer: PdfRenderer | undefined) {
+  if (renderer?.designUnseenFacts) prepareReferencesAhead();
+  return (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
+}
+
 /** The previewed invoice with its design: a stored one looked up, or the inline package with its fonts. */
 async function withPreviewedDesign(
   stores: LookStores,
@@ -107,7 +113,7 @@ const storedFontsOf = (stores: LookStores, pkg: TemplatePackage) =>
  */
 export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
   const store = stores.templates;
-  const hiddenFacts = (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
+  const hiddenFacts = factsLooker(renderer);
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,
