@@ -1,6 +1,7 @@
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { QR_INVOICES } from '../../invoice/examplePaymentQr.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
+import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 
 /**
@@ -31,8 +32,13 @@ const german = {
   locale: 'de-DE',
 } as const satisfies Partial<InvoiceInput>;
 
+// Every seventh line wraps (a design that clips or cuts long descriptions fails here): at print
+// time, a text longer than the references' of its kind is checked in full (designCoverage.ts).
 const manyLines: InvoiceInput['line_items'] = Array.from({ length: 200 }, (_, index) => ({
-  description: `Wartungsposition ${index + 1}: Server-Check und Bericht`,
+  description:
+    index % 7 === 6
+      ? `Wartungsposition ${index + 1}: Vor-Ort-Workshop mit Vorbereitung, Moderation und schriftlicher Zusammenfassung der Ergebnisse für das Produktteam, einschließlich Nachbereitung und Rückfragen`
+      : `Wartungsposition ${index + 1}: Server-Check und Bericht`,
   quantity: (index % 7) + 1,
   unit_price: 12.5 + index,
   tax_rate: 19,
@@ -123,3 +129,8 @@ function withExemption(): InvoiceInput {
     tax_exemption_reason: 'Steuerfrei nach § 4 Nr. 21 UStG',
   } as InvoiceInput;
 }
+
+let prepared: { id: string; prepared: PreparedInvoice }[] | undefined;
+/** The reference invoices prepared (once), as the contract fills them. */
+export const preparedReferences = (): readonly { id: string; prepared: PreparedInvoice }[] =>
+  (prepared ??= REFERENCE_INVOICES.map(({ id, invoice }) => ({ id, prepared: prepareInvoice(invoice) })));

@@ -1,10 +1,10 @@
-import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { templateId, type TemplatePackage } from '../../invoice/templatePackage.js';
 import { collapsed } from '../../render/contractFacts.js';
 import { unseenIssue, type UnseenFact } from '../../render/printedFacts.js';
 import type { TemplateIssue } from '../templateIssue.js';
 import type { PackageFonts } from '../../invoice/templatePackage.js';
-import { REFERENCE_INVOICES } from './referenceInvoices.js';
+import { preparedReferences } from './referenceInvoices.js';
 
 /**
  * The content contract's second half (docs/templates.md): the facts a package's pages hold as text
@@ -20,9 +20,6 @@ const reports = new Map<string, TemplateIssue[]>();
 /** Looks under way by id: the same package checked again meanwhile (a check, then its PUT) waits for the one look. */
 const looking = new Map<string, Promise<TemplateIssue[]>>();
 
-let prepared: { id: string; prepared: PreparedInvoice }[] | undefined;
-const references = () =>
-  (prepared ??= REFERENCE_INVOICES.map(({ id, invoice }) => ({ id, prepared: prepareInvoice(invoice) })));
 
 /** The facts the package's reference pages hide (or, rarely, miss once laid out), at most 100. */
 export async function checkSeenContract(
@@ -45,7 +42,7 @@ export async function checkSeenContract(
 }
 
 async function lookAt(look: LookAtFacts, design: NonNullable<PreparedInvoice['design']>): Promise<TemplateIssue[]> {
-  const invoices = references();
+  const invoices = preparedReferences();
   const found = await look(invoices.map((reference) => ({ ...reference.prepared, design })));
   const issues: TemplateIssue[] = [];
   const seen = new Set<string>();
