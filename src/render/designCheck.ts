@@ -32,7 +32,11 @@ const COVERAGES_KEPT = 64;
  * hit testing. The coverage of a design is its 12 reference fills, made once per id (after its
  * first print, which is checked in full) and kept.
  */
-export function designChecker(templates: InvoiceTemplates, paperSetting: PaperSetting) {
+export function designChecker(
+  templates: InvoiceTemplates,
+  paperSetting: PaperSetting,
+  log: (event: object) => void = () => undefined,
+) {
   const kept = new Map<string, DesignCoverage | null>();
   const pending = new Set<string>();
   templates.onReload(() => kept.clear());
@@ -45,7 +49,9 @@ export function designChecker(templates: InvoiceTemplates, paperSetting: PaperSe
   const computed = (design: Design): DesignCoverage | null => {
     try {
       return coverageOf(
-        preparedReferences().map(({ prepared }) => fill({ ...prepared, design }, design, paperOf(prepared, paperSetting))),
+        preparedReferences().map(({ prepared }) =>
+          fill({ ...prepared, design }, design, paperOf(prepared, paperSetting)),
+        ),
       );
     } catch {
       return null; // a reference the design cannot fill: it never passed this contract
@@ -79,6 +85,12 @@ export function designChecker(templates: InvoiceTemplates, paperSetting: PaperSe
           ? 'the reference invoices cannot be filled'
           : 'no coverage (not a stored design, a preview or specimen, or its first print)';
       const { view } = filled;
+      log({
+        event: 'design_check',
+        design: design.id,
+        check: fullCheck === undefined ? 'text' : 'full',
+        why: fullCheck,
+      });
       return {
         view,
         page: filled.html,

@@ -76,7 +76,9 @@ type Program = ((...args: unknown[]) => string) & Record<string, unknown>;
 export function traceBlocks(hb: typeof Handlebars): void {
   for (const [name, helper] of Object.entries(hb.helpers) as [string, (...args: unknown[]) => unknown][]) {
     hb.registerHelper(name, function (this: unknown, ...args: unknown[]) {
-      const options = args[args.length - 1] as Handlebars.HelperOptions & { loc?: { start: { line: number; column: number } } };
+      const options = args[args.length - 1] as Handlebars.HelperOptions & {
+        loc?: { start: { line: number; column: number } };
+      };
       if (!trace || typeof options?.fn !== 'function' || !options.loc) return helper.apply(this, args);
       const under = trace;
       const place = `${top().place}@${options.loc.start.line}:${options.loc.start.column}`;

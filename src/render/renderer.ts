@@ -141,7 +141,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   const log = options.log ?? (() => undefined);
   const executablePath = findChromium(options.executablePath);
   const templates = loadInvoiceTemplates({ watch: settings.watchTemplates, root: options.templatesRoot, log });
-  const designs = designChecker(templates, settings.paperSize);
+  const designs = designChecker(templates, settings.paperSize, log);
   const scratch = openScratchDir(options.scratchRoot);
   const supervisor = new RenderSupervisor({
     pages: settings.poolSize,
@@ -184,8 +184,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const maxPages = call.preview ? PREVIEW_MAX_PAGES : designMaxPages(prepared.invoice.line_items.length);
       return run(call, async (pooled, job) => {
         const textOnly = !call.preview && !job.specimen;
-        const { view, page, beforePrint, fullCheck } = designs.page(prepared, design, paperOf(prepared, paper), textOnly);
-        log({ event: 'design_check', design: design.id, check: fullCheck === undefined ? 'text' : 'full', why: fullCheck });
+        const { view, page, beforePrint } = designs.page(prepared, design, paperOf(prepared, paper), textOnly);
         const pdf = await printView(printer, pooled, view, paperOf(prepared, paper), info, job, page, {
           beforePrint,
           preview: call.preview === true,

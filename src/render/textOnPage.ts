@@ -39,18 +39,25 @@ const SEE_TEXT = String.raw`(texts, drawings) => {
   return missing;
 }`;
 
-/** The facts the written page's text and drawings do not hold. */
-export async function factsMissingFromText(session: CDPSession, facts: readonly Fact[]): Promise<Fact[]> {
+/** The evaluation's expression for these facts: the indexes of those the page does not hold. */
+export function textFactsExpression(facts: readonly Fact[]): string {
   const texts: [number, string][] = [];
   const drawings: [number, string][] = [];
   facts.forEach((fact, index) =>
     fact.drawing !== undefined ? drawings.push([index, fact.drawing]) : texts.push([index, collapsed(fact.text!)]),
   );
+  return `(${SEE_TEXT})(...${JSON.stringify([texts, drawings])})`;
+}
+
+/** The facts the written page's text and drawings do not hold. */
+export async function factsMissingFromText(session: CDPSession, facts: readonly Fact[]): Promise<Fact[]> {
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: `(${SEE_TEXT})(...${JSON.stringify([texts, drawings])})`,
+    expression: textFactsExpression(facts),
     returnByValue: true,
   });
   if (exceptionDetails)
-    throw new Error(`reading the page's text failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    throw new Error(
+      `reading the page's text failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
+    );
   return (result.value as number[]).map((index) => facts[index]!);
 }

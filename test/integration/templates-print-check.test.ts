@@ -65,7 +65,7 @@ describe('the print-time check of a customer design', () => {
   );
 
   test(
-    'a stored design: a covered invoice on the text\'s check, one with a block no reference invoice took in full',
+    "a stored design: a covered invoice on the text's check, one with a block no reference invoice took in full",
     { timeout: 120_000 },
     async () => {
       // The notes fade to nothing when a logo is there; no reference invoice has one.
@@ -79,7 +79,7 @@ describe('the print-time check of a customer design', () => {
       await new Promise((resolve) => setImmediate(resolve));
       const { pages } = await renderer.renderPdf(withDesign(EXAMPLE_INVOICE, fading, true));
       assert.equal(pages, 1);
-      assert.equal(lastCheck()?.check, 'text', 'covered: the text\'s check');
+      assert.equal(lastCheck()?.check, 'text', "covered: the text's check");
       const refused = await renderer
         .renderPdf(withDesign({ ...EXAMPLE_INVOICE, logo: GERMAN_MIXED_RATE.logo }, fading, true))
         .then(
@@ -90,48 +90,56 @@ describe('the print-time check of a customer design', () => {
       assert.match(lastCheck()?.why ?? '', /^block /);
       assert.ok(refused instanceof AppError, 'refused, not printed');
       assert.deepEqual(
-        (refused.issues as { path: string; code: string; reason?: string }[]).map((issue) => [issue.path, issue.code, issue.reason]),
+        (refused.issues as { path: string; code: string; reason?: string }[]).map((issue) => [
+          issue.path,
+          issue.code,
+          issue.reason,
+        ]),
         [['notes', 'hidden_fact', 'opacity_zero']],
       );
     },
   );
 
-  test('the text\'s check finds what the written page does not hold, outside hidden elements', { timeout: 60_000 }, async () => {
-    const browser = await puppeteer.launch({
-      executablePath: findChromium(),
-      headless: headlessMode(findChromium()),
-      pipe: true,
-      args: chromiumArgs(true),
-    });
-    try {
-      const page = await browser.newPage();
-      await lockDownPage(page);
-      const printable = await openPrintablePage(page);
-      await layOutHtml(
-        printable,
-        '<!doctype html><html><head><title>INV-7</title><style>/* 1,000.00 */ @media screen { body { display: none; } }</style></head>' +
-          '<body><p>Invoice  INV-7</p><template><p>Due 2026-12-02</p></template><p hidden>EUR</p>' +
-          '<p>Total <b>1,000.00</b>\n EUR</p><svg><path d="M0 0h1v1H0z"/></svg></body></html>',
-      );
-      const facts = [
-        { field: 'invoice_number', text: 'Invoice INV-7' },
-        { field: 'due_date', text: '2026-12-02' },
-        { field: 'totals.total', text: 'Total 1,000.00 EUR' },
-        { field: 'currency', text: 'EUR' },
-        { field: 'payment.qr', drawing: 'M0 0h1v1H0z' },
-        { field: 'verifactu.qr', drawing: 'M1 1h1v1H1z' },
-        { field: 'notes', text: '1,000.00 */' },
-      ];
-      const missing = await factsMissingFromText(printable.session, facts);
-      assert.deepEqual(
-        missing.map((fact) => fact.field),
-        ['due_date', 'notes', 'verifactu.qr'],
-        'in a template or a style sheet is not on the page; text across elements and white space counts',
-      );
-    } finally {
-      await browser.close();
-    }
-  });
+  test(
+    "the text's check finds what the written page does not hold, outside hidden elements",
+    { timeout: 60_000 },
+    async () => {
+      const browser = await puppeteer.launch({
+        executablePath: findChromium(),
+        headless: headlessMode(findChromium()),
+        pipe: true,
+        args: chromiumArgs(true),
+      });
+      try {
+        const page = await browser.newPage();
+        await lockDownPage(page);
+        const printable = await openPrintablePage(page);
+        await layOutHtml(
+          printable,
+          '<!doctype html><html><head><title>INV-7</title><style>/* 1,000.00 */ @media screen { body { display: none; } }</style></head>' +
+            '<body><p>Invoice  INV-7</p><template><p>Due 2026-12-02</p></template><p hidden>EUR</p>' +
+            '<p>Total <b>1,000.00</b>\n EUR</p><svg><path d="M0 0h1v1H0z"/></svg></body></html>',
+        );
+        const facts = [
+          { field: 'invoice_number', text: 'Invoice INV-7' },
+          { field: 'due_date', text: '2026-12-02' },
+          { field: 'totals.total', text: 'Total 1,000.00 EUR' },
+          { field: 'currency', text: 'EUR' },
+          { field: 'payment.qr', drawing: 'M0 0h1v1H0z' },
+          { field: 'verifactu.qr', drawing: 'M1 1h1v1H1z' },
+          { field: 'notes', text: '1,000.00 */' },
+        ];
+        const missing = await factsMissingFromText(printable.session, facts);
+        assert.deepEqual(
+          missing.map((fact) => fact.field),
+          ['due_date', 'notes', 'verifactu.qr'],
+          'in a template or a style sheet is not on the page; text across elements and white space counts',
+        );
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   test('prints a design that hides nothing, at 1 and 200 lines', { timeout: 120_000 }, async () => {
     for (const lines of [1, 200]) {

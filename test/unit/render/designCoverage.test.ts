@@ -36,13 +36,14 @@ const bench = (lines: number): InvoiceInput => ({ ...invoiceWithItems(lines), cu
 
 describe('the print-time check of a stored design', () => {
   test('reads only the text of invoices the reference invoices cover', async () => {
-    for (const lines of [1, 20, 200]) assert.equal(await fullCheckOf(HOUSE_STYLE, bench(lines)), undefined, `${lines} lines`);
+    for (const lines of [1, 20, 200])
+      assert.equal(await fullCheckOf(HOUSE_STYLE, bench(lines)), undefined, `${lines} lines`);
     assert.equal(await fullCheckOf(HOUSE_STYLE, EXAMPLE_INVOICE), undefined);
     for (const { id, prepared } of preparedReferences())
       assert.equal(await fullCheckOf(HOUSE_STYLE, prepared.invoice), undefined, id);
   });
 
-  test('checks in full a design not read from the store, a preview, and a design\'s first print', async () => {
+  test("checks in full a design not read from the store, a preview, and a design's first print", async () => {
     assert.match((await fullCheckOf(HOUSE_STYLE, bench(1), { stored: false }))!, /no coverage/);
     assert.match((await fullCheckOf(HOUSE_STYLE, bench(1), { textOnly: false }))!, /no coverage/);
     const fresh = storedForm({ css: '.masthead { padding-bottom: 7pt; }' });
@@ -66,11 +67,14 @@ describe('the print-time check of a stored design', () => {
       partials: { header: classicPartial('header').replace('<h1', '<h1 class="n-{{invoiceNumber}}"') },
     };
     assert.equal(await fullCheckOf(numbered, EXAMPLE_INVOICE), undefined, 'the one-line reference has its number');
-    assert.match((await fullCheckOf(numbered, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }))!, /^markup <h1 class="n-INV-2026-0043"/);
+    assert.match(
+      (await fullCheckOf(numbered, { ...EXAMPLE_INVOICE, invoice_number: 'INV-2026-0043' }))!,
+      /^markup <h1 class="n-INV-2026-0043"/,
+    );
     assert.match((await fullCheckOf(HOUSE_STYLE, { ...EXAMPLE_INVOICE, accent_color: '#7c3aed' }))!, /^markup <style>/);
   });
 
-  test('checks in full a text longer than the references\' of its kind', async () => {
+  test("checks in full a text longer than the references' of its kind", async () => {
     const invoice = bench(3);
     invoice.line_items[1]!.description = `${'Sehr lange Leistungsbeschreibung '.repeat(8)}`;
     assert.match((await fullCheckOf(HOUSE_STYLE, invoice))!, /^line_items\[\]\.description of \d+ characters$/);
