@@ -11,11 +11,14 @@ import type { LabelKey } from './labelKeys.js';
 type Syntax = 'cii' | 'ubl' | (string & {});
 
 /**
- * Meanings a format's reader gives its own notes (FatturaPA's withholding, stamp duty, pension fund,
- * net amount to pay, and which body of a file a document is): generic code prints them by meaning,
- * never by the format's element names.
+ * Meanings a format's reader gives its own notes (FatturaPA's withholding, stamp duty, net amount to
+ * pay, and which body of a file a document is): generic code prints them by meaning, never by the
+ * format's element names.
  */
-export type InboundNoteMeaning = 'withholding' | 'stamp_duty' | 'pension_fund' | 'net_to_pay' | 'document_number';
+export type InboundNoteMeaning = 'withholding' | 'stamp_duty' | 'net_to_pay' | 'document_number';
+
+/** Meanings a format's reader gives a document-level charge (FatturaPA's pension fund contribution). */
+type InboundChargeMeaning = 'pension_fund';
 
 export interface InAddress {
   lines: string[];
@@ -58,6 +61,8 @@ export interface InAllowanceCharge {
   reasonCode: string | undefined;
   category: string | undefined;
   rate: string | undefined;
+  /** Printed under its own label (in the page's language) instead of "Charge (BG-21)". */
+  printedAs?: InboundChargeMeaning;
 }
 
 export interface InLine {

@@ -17,6 +17,7 @@ import {
   templateIncomplete,
   templateInvalid,
 } from '../templates/storedTemplates.js';
+import { prepareReferencesAhead } from '../templates/contract/referenceInvoices.js';
 import { checkSeenContract } from '../templates/contract/seenContract.js';
 import type { TemplateIssue } from '../templates/templateIssue.js';
 import {
@@ -78,6 +79,12 @@ function lookAtFacts(
   return checkSeenContract(look, pkg, fonts);
 }
 
+/** lookAtFacts with this renderer; the reference invoices are prepared ahead when it can look. */
+function factsLooker(renderer: PdfRenderer | undefined) {
+  if (renderer?.designUnseenFacts) prepareReferencesAhead();
+  return (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
+}
+
 /** The previewed invoice with its design: a stored one looked up, or the inline package with its fonts. */
 async function withPreviewedDesign(
   stores: LookStores,
@@ -107,7 +114,7 @@ const storedFontsOf = (stores: LookStores, pkg: TemplatePackage) =>
  */
 export function templateOperations(stores: LookStores, renderer: PdfRenderer | undefined): Operation[] {
   const store = stores.templates;
-  const hiddenFacts = (pkg: TemplatePackage, fonts: PackageFonts) => lookAtFacts(renderer, pkg, fonts);
+  const hiddenFacts = factsLooker(renderer);
   const builtins = DESIGNS.map((name): Operation => ({
     method: 'GET',
     path: `/v1/templates/${name}`,

@@ -21,7 +21,7 @@ export interface CheckedDesignPage {
   fullCheck: string | undefined;
 }
 
-/** Stored designs whose coverage is kept: a coverage costs the 12 reference fills (≈ 20–60 ms). */
+/** Stored designs whose coverage is kept: a coverage costs the 12 reference fills (≈ 20–60 ms in all). */
 const COVERAGES_KEPT = 64;
 
 /**
@@ -46,16 +46,31 @@ export function designChecker(
     const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
     return { html, view, trace, paper };
   };
-  const computed = (design: Design): DesignCoverage | null => {
-    try {
-      return coverageOf(
-        preparedReferences().map(({ prepared }) =>
-          fill({ ...prepared, design }, design, paperOf(prepared, paperSetting)),
-        ),
-      );
-    } catch {
-      return null; // a reference the design cannot fill: it never passed this contract
-    }
+  // One reference fill per turn of the event loop (the 200-line one ≈ 10 ms), as
+  // prepareReferencesAhead prepares them: 12 at once would stall the loop for every request.
+  const makeCoverage = (design: Design) => {
+    const references = preparedReferences();
+    const fills: FilledDesign[] = [];
+    const next = () => {
+      const reference = references[fills.length];
+      try {
+        if (reference) {
+          const { prepared } = reference;
+          fills.push(fill({ ...prepared, design }, design, paperOf(prepared, paperSetting)));
+          setImmediate(next).unref();
+          return;
+        }
+        keep(design.id, coverageOf(fills));
+      } catch {
+        keep(design.id, null); // a reference the design cannot fill: it never passed this contract
+      }
+    };
+    setImmediate(next).unref();
+  };
+  const keep = (id: string, coverage: DesignCoverage | null) => {
+    pending.delete(id);
+    kept.set(id, coverage);
+    if (kept.size > COVERAGES_KEPT) kept.delete(kept.keys().next().value!);
   };
   // A design's first print is checked in full; its coverage is made after it, off that print's path.
   const coverage = (design: Design): DesignCoverage | null | undefined => {
@@ -65,11 +80,7 @@ export function designChecker(
       kept.set(design.id, found);
     } else if (!pending.has(design.id)) {
       pending.add(design.id);
-      setImmediate(() => {
-        pending.delete(design.id);
-        kept.set(design.id, computed(design));
-        if (kept.size > COVERAGES_KEPT) kept.delete(kept.keys().next().value!);
-      });
+      makeCoverage(design);
     }
     return found;
   };

@@ -23,7 +23,8 @@ test('a professional’s FatturaPA printed in Italian, English and German', { ti
   );
   const xml = produceFatturaPA(checked.prepared, fatturaPAFieldsOf(checked)!).xml;
   // The total, then the withholding as settled, then what the seller is owed (ImportoPagamento); the
-  // reader's notes under the page's own words for what they are (printedAs, inboundExtras.ts).
+  // reader's notes and the pension fund's charge under the page's own words for what they are
+  // (printedAs: inboundExtras.ts, inboundAllowances.ts).
   const expected: Record<string, string[]> = {
     it: [
       'Visualizzazione di una fattura elettronica',
@@ -31,6 +32,7 @@ test('a professional’s FatturaPA printed in Italian, English and German', { ti
       'Saldo da pagare EUR 1.220,43',
       'Ritenuta — Ritenuta RT01',
       'Netto a pagare — Netto a pagare: 1220.43',
+      'Contributo cassa previdenziale (BG-21): 45,60 — Cassa previdenziale TC04',
     ],
     en: [
       'Visualisation of an electronic invoice',
@@ -38,6 +40,7 @@ test('a professional’s FatturaPA printed in Italian, English and German', { ti
       'Balance due EUR 1,220.43',
       'Withholding tax — Ritenuta RT01',
       'Net amount to pay — Netto a pagare: 1220.43',
+      'Pension fund contribution (BG-21): 45.60 — Cassa previdenziale TC04',
     ],
     de: [
       'Visualisierung einer elektronischen Rechnung',
@@ -45,6 +48,7 @@ test('a professional’s FatturaPA printed in Italian, English and German', { ti
       'Noch zu zahlen EUR 1.220,43',
       'Quellensteuer (Steuereinbehalt) — Ritenuta RT01',
       'Zu zahlender Nettobetrag — Netto a pagare: 1220.43',
+      'Beitrag zur Versorgungskasse (BG-21): 45,60 — Cassa previdenziale TC04',
     ],
   };
   const ITALIAN_NAMES = [

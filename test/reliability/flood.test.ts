@@ -20,12 +20,15 @@ import { CLIENT_ADDRESSES, maximalFloodRequests, type KindReport } from '../fixt
 import { operationList } from '../../src/operations/operationList.js';
 import { figure, LONG, ms, percentile, timingTarget, variant } from './harness.js';
 import type { cpuByPriority } from '../support/threadCpu.js';
+import { foreignCpu } from './support/machineCpu.js';
+import type { Stalls } from './support/floodTarget.js';
 
 const CONCURRENCY = 32;
 const FLOOD_MS = variant(6_000, 30_000);
 
 let target: ChildProcess;
 let flooder: ChildProcess | undefined;
+let probe: ChildProcess | undefined;
 let url = '';
 let buyerKeys: `0x${string}`[] = [];
 
@@ -54,6 +57,7 @@ before(
 );
 after(async () => {
   if (flooder && flooder.exitCode === null) flooder.kill('SIGKILL');
+  if (probe && probe.exitCode === null) probe.kill('SIGKILL');
   if (!target || target.exitCode !== null) return;
   const exited = new Promise((resolve) => target.once('exit', resolve));
   target.disconnect();
@@ -62,20 +66,38 @@ after(async () => {
   clearTimeout(timer);
 });
 
-type TargetCpu = ReturnType<typeof cpuByPriority>;
-/** The service process's CPU time so far by thread priority (support/floodTarget.ts answers 'cpu'). */
+type TargetCpu = ReturnType<typeof cpuByPriority> & { stalls: Stalls };
+/** The service process's CPU time so far by thread priority, and its event loop's stalls since it was last asked (support/floodTarget.ts answers 'cpu'). */
 function targetCpu(): Promise<TargetCpu> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the flood target did not report its CPU within 10 s')), 10_000);
-    const listener = (message: { cpu?: TargetCpu }) => {
-      if (!message.cpu) return;
+    const listener = (message: { cpu?: ReturnType<typeof cpuByPriority>; stalls?: Stalls }) => {
+      if (!message.cpu || !message.stalls) return;
       clearTimeout(timer);
       target.off('message', listener);
-      resolve(message.cpu);
+      resolve({ ...message.cpu, stalls: message.stalls });
     };
     target.on('message', listener);
     target.send('cpu');
   });
+}
+
+/** Other processes' CPU during the flood, in cores, beyond which the machine wasn't the flood's alone. */
+const QUIET_FOREIGN_CORES = 0.1;
+
+/** Forks one of the flood's helper processes (support/) and waits for its 'ready'; `message` awaits its next one (rejects if it exits first). */
+async function helper(file: string) {
+  const child = fork(new URL(file, import.meta.url), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${file} exited (${code}) before reporting`))),
+  );
+  exited.catch(() => {});
+  const message = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
+  await message<'ready'>();
+  return { child, message };
 }
 
 /** Times `run` back to back until `until` says stop (with a pause between, for probes). */
@@ -107,10 +129,13 @@ test(
   '11 flood: /healthz and paid requests stay fast under a flood of maximal free requests',
   { timeout: variant(120_000, 240_000) },
   async () => {
-    const healthz = async () => {
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
-      assert.equal(response.status, 200);
-      await response.arrayBuffer();
+    const healthProbe = await helper('./support/healthProbe.ts');
+    probe = healthProbe.child;
+    /** /healthz timed from the probe's own process (support/healthProbe.ts). */
+    const healthz = (order: { count?: number; durationMs?: number; pauseMs: number }) => {
+      const latencies = healthProbe.message<number[]>();
+      healthProbe.child.send({ url, ...order });
+      return latencies;
     };
     const payer = wrapFetchWithPayment(
       fetch,
@@ -140,39 +165,27 @@ test(
       )(variant(20, 60)),
       0,
     );
-    const quietHealthz = await sample(
-      healthz,
-      (
-        (n) => () =>
-          n-- <= 0
-      )(50),
-      10,
-    );
+    const quietHealthz = await healthz({ count: 50, pauseMs: 10 });
 
-    // The flood (another process: support/flooder.ts), with a /healthz probe every 20 ms and one
-    // paid client alongside, both from this process.
-    const child = fork(new URL('./support/flooder.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    flooder = child;
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`the flooder exited (${code}) before reporting`))),
-    );
-    const message = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
-    await message<'ready'>();
-    // Measured before the flood: the flood itself makes a load of 3-4 on two cores.
+    // The flood (another process: support/flooder.ts), with a /healthz probe every 20 ms (another:
+    // support/healthProbe.ts) and one paid client (this process) alongside.
+    const flood = await helper('./support/flooder.ts');
+    flooder = flood.child;
+    // For the record only: the 1-minute load counts this test's own start (the payment network,
+    // Chromium, the workers: 2.4-2.7 after a quiet minute), so it can't say whether others ran.
     const load = loadavg()[0]!;
     const cpuBefore = await targetCpu();
-    const flooded = message<{ sent: number; reports: Record<string, KindReport> }>();
-    child.send({ url, concurrency: CONCURRENCY, durationMs: FLOOD_MS });
+    const machine = foreignCpu();
+    const flooded = flood.message<{ sent: number; bytes: number; reports: Record<string, KindReport> }>();
+    flood.child.send({ url, concurrency: CONCURRENCY, durationMs: FLOOD_MS });
     const end = performance.now() + FLOOD_MS;
     const over = () => performance.now() >= end;
-    const [floodHealthz, floodPaid, { sent, reports }] = await Promise.all([
-      sample(healthz, over, 20),
+    const [floodHealthz, floodPaid, { sent, bytes, reports }] = await Promise.all([
+      healthz({ durationMs: FLOOD_MS, pauseMs: 20 }),
       sample(paid, over, 0),
       flooded,
     ]);
+    const foreignCores = machine.foreignCores();
     const cpuAfter = await targetCpu();
 
     const healthzP50 = percentile(floodHealthz, 50);
@@ -195,9 +208,15 @@ test(
       '11 flood, CPU per request',
       `event loop ${eventLoopMs.toFixed(2)} ms, other threads at its priority ${samePriorityMs.toFixed(2)} ms, below it ${lowered} (${answered} requests; /proc, load-independent)`,
     );
+    const { loopDelayMs, gc } = cpuAfter.stalls;
+    figure(
+      '11 flood, service stalls',
+      `event loop delay p50 ${loopDelayMs.p50.toFixed(1)} / p99 ${loopDelayMs.p99.toFixed(1)} / max ${loopDelayMs.max.toFixed(1)} ms; ` +
+        `${gc.pauses} GC pauses on it, ${gc.totalMs.toFixed(0)} ms in all, over 10 ms: ${gc.long.join(', ') || 'none'} (inside the service, during the flood)`,
+    );
     figure(
       '11 flood',
-      `${sent} maximal requests in ${(FLOOD_MS / 1000).toFixed(0)} s at concurrency ${CONCURRENCY} from ${CLIENT_ADDRESSES} addresses; ` +
+      `${sent} maximal requests (${(bytes / 1024 / 1024).toFixed(1)} MiB) in ${(FLOOD_MS / 1000).toFixed(0)} s at concurrency ${CONCURRENCY} from ${CLIENT_ADDRESSES} addresses; ` +
         `/healthz p50 ${ms(healthzP50)} / p99 ${ms(healthzP99)} (quiet ${ms(percentile(quietHealthz, 50))} / ${ms(percentile(quietHealthz, 99))}, ${floodHealthz.length} probes); ` +
         `paid p50 ${ms(percentile(floodPaid, 50))} vs quiet ${ms(percentile(quietPaid, 50))} (${paidRatio.toFixed(2)}×, ${floodPaid.length} paid during the flood)`,
     );
@@ -233,14 +252,19 @@ test(
       samePriorityMs * answered <= loweredMs,
       `threads at the event loop's priority spent ${samePriorityMs.toFixed(2)} ms of CPU per request, more than the lowered workers' ${(loweredMs / answered).toFixed(2)} ms`,
     );
-    // The latencies are the targets, but they measure the machine too: asserted in the long run, or
-    // when the machine had its cores to itself before the flood (1-minute load below the cores).
-    const quiet = load < availableParallelism();
+    // The latencies are the targets, but they measure the machine too: /healthz p99 is asserted
+    // whenever the flood had the machine to itself (work outside this test's processes took at most
+    // QUIET_FOREIGN_CORES of a core on average during it; kernel threads alone take about 0.02), and
+    // in the long run (`npm run reliability`, a machine to itself).
+    const quiet = foreignCores <= QUIET_FOREIGN_CORES;
     figure(
       '11 flood, machine',
-      `load ${load.toFixed(1)} on ${availableParallelism()} cores before the flood: latency targets ${LONG || quiet ? 'asserted' : 'not asserted'}`,
+      `other work took ${foreignCores.toFixed(2)} of ${availableParallelism()} cores during the flood (load ${load.toFixed(1)} before it): ` +
+        (quiet || LONG
+          ? '/healthz p99 target asserted'
+          : `NOT QUIET (more than ${QUIET_FOREIGN_CORES}): /healthz p99 target not asserted`),
     );
-    if (LONG || quiet) assert.ok(healthzP99 <= 50, `/healthz p99 ${ms(healthzP99)} > 50 ms during the flood`);
+    if (quiet || LONG) assert.ok(healthzP99 <= 50, `/healthz p99 ${ms(healthzP99)} > 50 ms during the flood`);
     // 6 s is too short for a steady paid ratio (±10 % in the quiet p50 alone): the long run only.
     timingTarget(paidRatio <= 1.5, `paid p50 ${paidRatio.toFixed(2)}× its quiet baseline (> 1.5×)`);
   },

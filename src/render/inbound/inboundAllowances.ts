@@ -15,7 +15,12 @@ export function inboundAllowances(
 
 export function allowanceText(item: InAllowanceCharge, fmt: InboundText): string {
   const { labels, amount, percent } = fmt;
-  const kind = item.charge ? `${labels.inbound_charge} (BG-21)` : `${labels.inbound_allowance} (BG-20)`;
+  const kind =
+    item.printedAs === 'pension_fund'
+      ? `${labels.inbound_pension_fund} (BG-21)`
+      : item.charge
+        ? `${labels.inbound_charge} (BG-21)`
+        : `${labels.inbound_allowance} (BG-20)`;
   const detail = [
     item.reason,
     item.reasonCode ? `[${item.reasonCode}]` : undefined,

@@ -7,7 +7,6 @@ import { textOf, type InboundText } from './inboundText.js';
 const MEANING_LABELS: Record<Exclude<InboundNoteMeaning, 'document_number'>, LabelKey> = {
   withholding: 'inbound_withholding',
   stamp_duty: 'inbound_stamp_duty',
-  pension_fund: 'inbound_pension_fund',
   net_to_pay: 'inbound_net_to_pay',
 };
 

@@ -20,7 +20,6 @@ const reports = new Map<string, TemplateIssue[]>();
 /** Looks under way by id: the same package checked again meanwhile (a check, then its PUT) waits for the one look. */
 const looking = new Map<string, Promise<TemplateIssue[]>>();
 
-
 /** The facts the package's reference pages hide (or, rarely, miss once laid out), at most 100. */
 export async function checkSeenContract(
   look: LookAtFacts,

@@ -7,6 +7,7 @@
 // own signature checks and chain calls would share the event loop being measured.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { BUYER_INDEXES, devKey } from '../../../src/payment/local/devAccounts.js';
@@ -64,9 +65,45 @@ const service = await startPaidService({
   },
 });
 process.send!({ url: service.url, buyerKeys: BUYER_INDEXES.slice(0, 2).map((index) => devKey(index).privateKey) });
-// 'cpu': this process's CPU time so far by thread priority (flood.test.ts takes it before and after the flood).
+// Where the event loop stalled, from inside: how late its timers ran (a long task or a GC pause
+// delays them as it delays /healthz) and V8's garbage-collection pauses on this thread, since the
+// last 'cpu' message. Unlike the probe's latencies, they leave out the probe's way to the service.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+/** V8's kinds of collection (perf_hooks constants.NODE_PERFORMANCE_GC_*). */
+const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+let gcPauses: { ms: number; kind: string }[] = [];
+new PerformanceObserver((list) =>
+  gcPauses.push(
+    ...list.getEntries().map((entry) => ({
+      ms: entry.duration,
+      kind: GC_KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other',
+    })),
+  ),
+).observe({ entryTypes: ['gc'] });
+const stalls = () => {
+  const percentileMs = (p: number) => loopDelay.percentile(p) / 1e6;
+  const report = {
+    loopDelayMs: { p50: percentileMs(50), p99: percentileMs(99), max: loopDelay.max / 1e6 },
+    gc: {
+      pauses: gcPauses.length,
+      totalMs: gcPauses.reduce((sum, pause) => sum + pause.ms, 0),
+      /** The pauses over 10 ms, longest first, e.g. "42.1 major". */
+      long: gcPauses
+        .filter((pause) => pause.ms > 10)
+        .sort((a, b) => b.ms - a.ms)
+        .map((pause) => `${pause.ms.toFixed(1)} ${pause.kind}`),
+    },
+  };
+  loopDelay.reset();
+  gcPauses = [];
+  return report;
+};
+export type Stalls = ReturnType<typeof stalls>;
+// 'cpu': this process's CPU time so far by thread priority and its stalls since the last 'cpu'
+// (flood.test.ts asks before and after the flood).
 process.on('message', (message) => {
-  if (message === 'cpu') process.send!({ cpu: cpuByPriority() });
+  if (message === 'cpu') process.send!({ cpu: cpuByPriority(), stalls: stalls() });
 });
 process.on('disconnect', () => {
   void service

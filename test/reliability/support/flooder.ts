@@ -24,6 +24,7 @@ process.once(
     );
     const end = performance.now() + durationMs;
     let sent = 0;
+    let bytes = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async (_, worker) => {
         const headers = {
@@ -43,13 +44,14 @@ process.once(
           });
           await response.arrayBuffer();
           sent++;
+          bytes += kind.bytes.length;
           const report = reports[kind.name]!;
           report.latenciesMs.push(performance.now() - started);
           report.statuses[response.status] = (report.statuses[response.status] ?? 0) + 1;
         }
       }),
     );
-    process.send!({ sent, reports }, () => process.exit(0));
+    process.send!({ sent, bytes, reports }, () => process.exit(0));
   },
 );
 process.send!('ready');

@@ -68,6 +68,7 @@ function readBody(file: XNode, body: XNode, only: number | undefined): InboundIn
     reasonCode: r.text(fund, 'TipoCassa'),
     category: categoryOf(r.text(fund, 'AliquotaIVA'), r.text(fund, 'Natura')),
     rate: r.text(fund, 'AliquotaIVA'),
+    printedAs: 'pension_fund' as const,
   }));
   const summaries = r.all(goods, 'DatiRiepilogo').map((summary) => breakdownOf(r, summary));
   const amounts = statedTotals(summaries, r.text(general, 'ImportoTotaleDocumento'));
