@@ -1,6 +1,5 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
-import { preparedReferences } from '../templates/contract/referenceInvoices.js';
 import { coverageOf, uncovered, type DesignCoverage, type FilledDesign } from './designCoverage.js';
 import { pageAreaPx, whileLaidOutAsPrinted } from './designLayout.js';
 import { traceFill } from './fillTrace.js';
@@ -35,6 +34,8 @@ const COVERAGES_KEPT = 64;
 export function designChecker(
   templates: InvoiceTemplates,
   paperSetting: PaperSetting,
+  /** The content contract's reference invoices (src/templates/contract/referenceInvoices.ts); none: every print checked in full. */
+  references: () => readonly PreparedInvoice[] = () => [],
   log: (event: object) => void = () => undefined,
 ) {
   const kept = new Map<string, DesignCoverage | null>();
@@ -49,18 +50,17 @@ export function designChecker(
   // One reference fill per turn of the event loop (the 200-line one ≈ 10 ms), as
   // prepareReferencesAhead prepares them: 12 at once would stall the loop for every request.
   const makeCoverage = (design: Design) => {
-    const references = preparedReferences();
+    const invoices = references();
     const fills: FilledDesign[] = [];
     const next = () => {
-      const reference = references[fills.length];
+      const prepared = invoices[fills.length];
       try {
-        if (reference) {
-          const { prepared } = reference;
+        if (prepared) {
           fills.push(fill({ ...prepared, design }, design, paperOf(prepared, paperSetting)));
           setImmediate(next).unref();
           return;
         }
-        keep(design.id, coverageOf(fills));
+        keep(design.id, fills.length > 0 ? coverageOf(fills) : null);
       } catch {
         keep(design.id, null); // a reference the design cannot fill: it never passed this contract
       }

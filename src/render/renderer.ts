@@ -53,6 +53,11 @@ export interface RendererOptions {
   scratchRoot?: string;
   /** Folder holding templates/ and styles/ (default: the project root). */
   templatesRoot?: string;
+  /**
+   * The content contract's reference invoices, for the print-time check of stored designs
+   * (designCheck.ts); without them every customer design's print is checked in full.
+   */
+  designReferences?: () => readonly PreparedInvoice[];
   /** Which idle page a render takes (renderSupervisor.ts); only bench/pagePool.ts changes it. */
   idleOrder?: IdleOrder;
 }
@@ -141,7 +146,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   const log = options.log ?? (() => undefined);
   const executablePath = findChromium(options.executablePath);
   const templates = loadInvoiceTemplates({ watch: settings.watchTemplates, root: options.templatesRoot, log });
-  const designs = designChecker(templates, settings.paperSize, log);
+  const designs = designChecker(templates, settings.paperSize, options.designReferences, log);
   const scratch = openScratchDir(options.scratchRoot);
   const supervisor = new RenderSupervisor({
     pages: settings.poolSize,

@@ -10,6 +10,7 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { storedForm, templateId, type TemplatePackage } from '../../src/invoice/templatePackage.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { designReferences } from '../../src/settings.js';
 import puppeteer from 'puppeteer-core';
 import { builtinPackage } from '../../src/render/builtinPackages.js';
 import { chromiumArgs } from '../../src/render/browser.js';
@@ -25,7 +26,7 @@ import { hidingPackages } from '../reliability/support/hidingPackages.js';
 let renderer: Renderer;
 const events: { event?: string; check?: string; why?: string }[] = [];
 before(async () => {
-  renderer = await createRenderer({ poolSize: 1, log: (event) => events.push(event) });
+  renderer = await createRenderer({ poolSize: 1, designReferences, log: (event) => events.push(event) });
 });
 after(async () => {
   await renderer?.close();

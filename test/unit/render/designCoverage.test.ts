@@ -11,13 +11,14 @@ import { builtinPackage } from '../../../src/render/builtinPackages.js';
 import { designChecker } from '../../../src/render/designCheck.js';
 import { paperOf } from '../../../src/render/paper.js';
 import { loadInvoiceTemplates } from '../../../src/render/templates.js';
+import { designReferences } from '../../../src/settings.js';
 import { preparedReferences } from '../../../src/templates/contract/referenceInvoices.js';
 import { HOUSE_STYLE } from '../../fixtures/housePackages.js';
 import { invoiceWithItems } from '../../fixtures/invoices.js';
 import { GERMAN_MIXED_RATE } from '../../fixtures/realWorldInvoices.js';
 
 const templates = loadInvoiceTemplates();
-const designs = designChecker(templates, 'auto');
+const designs = designChecker(templates, 'auto', designReferences);
 /** The design's coverage is made one reference fill per turn of the event loop. */
 const coverageMade = async () => {
   for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
