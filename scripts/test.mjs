@@ -160,6 +160,13 @@ function skipsOf(path) {
 const jobCount = plan.reduce((sum, { tier, files }) => sum + (tier === 'browser' ? 1 : files.length), 0);
 const options = { cwd: root, buffered: jobCount > 1 || everything };
 
+/**
+ * The longest a node test file may take: the slowest took 75 s in CI and 5-6 min starved at nice 19
+ * under load 30. A file that outlives it is killed and fails (its before() timed out and a server it
+ * started afterwards kept it alive: 60 min of nothing, fonts-http, 2026-12-06).
+ */
+const FILE_LIMIT_S = Number(process.env.TEST_FILE_LIMIT_S ?? 900);
+
 /** Runs one node test file in its own process. */
 async function runNodeFile(file) {
   const skipFile = join(skipDir, `${file.replaceAll('/', '_')}.jsonl`);
@@ -172,7 +179,12 @@ async function runNodeFile(file) {
   // The file itself, not `node --test file`: that runner is a second node process per file, which
   // only passes the child's report on (0.1 s of CPU a file, measured on two unit files: 0.22 s of CPU
   // against 0.11, 0.42 against 0.32). node:test runs a file's tests and sets the exit code as well.
-  const result = await runProcess(process.execPath, [...reporters, ...entry], { ...options, env });
+  const result = await runProcess(process.execPath, [...reporters, ...entry], {
+    ...options,
+    env,
+    timeoutMs: FILE_LIMIT_S * 1000,
+    label: file,
+  });
   return { ...result, skipped: skipsOf(skipFile) };
 }
 

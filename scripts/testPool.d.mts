@@ -17,5 +17,5 @@ export function runPool<R extends { ok: boolean; cpu: number; ms: number }>(
 export function runProcess(
   command: string,
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; buffered: boolean; timeoutMs?: number },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; buffered: boolean; timeoutMs?: number; label?: string },
 ): Promise<{ ok: boolean; cpu: number; ms: number }>;

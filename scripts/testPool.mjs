@@ -35,7 +35,7 @@ function cpuSinceLastReading() {
  * Runs `command args` as one job of the pool; with `buffered`, its output is printed in one piece
  * when it ends (jobs side by side would interleave their lines). Resolves { ok, cpu, ms }.
  */
-export function runProcess(command, args, { cwd, env, buffered, timeoutMs }) {
+export function runProcess(command, args, { cwd, env, buffered, timeoutMs, label }) {
   return new Promise((resolve) => {
     const begin = performance.now();
     const child = spawn(command, args, {
@@ -46,8 +46,16 @@ export function runProcess(command, args, { cwd, env, buffered, timeoutMs }) {
       killSignal: 'SIGKILL',
     });
     let cpu = 0;
-    child.on('exit', () => (cpu = cpuSinceLastReading()));
     const chunks = [];
+    child.on('exit', (_code, signal) => {
+      cpu = cpuSinceLastReading();
+      // A file whose tests ended but left a server open never exits; say so instead of hanging the run.
+      if (signal === 'SIGKILL' && timeoutMs && performance.now() - begin >= timeoutMs) {
+        const line = `[test] ${label ?? args.at(-1)}: killed after ${Math.round(timeoutMs / 1000)} s (a test hung, or left a handle open)\n`;
+        if (buffered) chunks.push(Buffer.from(line));
+        else process.stderr.write(line);
+      }
+    });
     child.stdout?.on('data', (chunk) => chunks.push(chunk));
     child.stderr?.on('data', (chunk) => chunks.push(chunk));
     child.on('error', (error) => chunks.push(Buffer.from(`${command}: ${error.message}\n`)));
