@@ -42,9 +42,9 @@ export default tseslint.config(
   },
   // The layout's size limits (docs/architecture.md): a file over 400 lines or a function over 120
   // holds more than one responsibility. Blank lines and comments don't count: a file is not split
-  // for its explanations.
+  // for its explanations. The scripts are held to the same bar.
   {
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'scripts/**/*.{ts,mjs}'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],

@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { createHttpServer } from '../src/http/httpServer.js';
 import { createLogger } from '../src/logger.js';
 import { createRenderer } from '../src/render/renderer.js';
+import { designReferences } from '../src/settings.js';
 import { percentile } from './measure.js';
 import { scaled } from './scale.js';
 
@@ -47,7 +48,7 @@ export interface BenchServer {
 
 /** The service with a 2-page renderer and one compute thread; `prices` sets the routes called to 0 (PRICES syntax). */
 export async function startBenchServer(prices: string): Promise<BenchServer> {
-  const renderer = await createRenderer({ poolSize: 2 });
+  const renderer = await createRenderer({ poolSize: 2, designReferences });
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     NODE_ENV: 'production',

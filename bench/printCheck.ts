@@ -1,24 +1,29 @@
 /**
- * The print-time check of a customer's design (src/render/printedFacts.ts) timed on its own, for
+ * The print-time check of a customer's design (src/render/designCheck.ts) timed on its own, for
  * bench/templates.ts, on a page of the renderer's kind (locked down, scripts off) with the house
- * style filled with an invoice of `lines` lines, laid out as printed (designLayout.ts):
- * - timePrintCheck: the check's first reading once the page is switched to print media, which
- *   lays it out as printed (a built-in render never lays out but to print: templates.ts
- *   SCREEN_OFF_CSS), and the reading of a page already laid out (the check's own work: the walk,
- *   the styles, the boxes), with the Chromium CPU each costs;
+ * style filled with an invoice of `lines` lines:
+ * - timePrintCheck: the check a covered invoice gets (its decision in Node: the fill's trace, markup
+ *   and lengths against the design's coverage, designCoverage.ts; then the facts read from the
+ *   written page's text, textOnPage.ts), and the full check an uncovered one gets: the page switched
+ *   to print media, which lays it out as printed (designLayout.ts), then read (factsOnPage.ts), and
+ *   the reading alone on a page already laid out; with the Chromium CPU each costs;
  * - timeDesignPrints: where a stored design's print spends more than built-in classic's, printed
- *   as the renderer prints (printHtml) in four ways, alternated: classic; the design without the
- *   check; the design laid out as printed before printing but not checked; the design checked (what
- *   the service does).
+ *   as the renderer prints (printHtml) in four ways, alternated: classic; the design without a
+ *   check; the design with the text's check (a covered invoice: what the service does for the
+ *   house style); the design with the full check (an uncovered invoice).
  */
-import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
+import { prepareInvoice, type PreparedInvoice } from '../src/invoice/prepareInvoice.js';
 import { storedForm, templateId } from '../src/invoice/templatePackage.js';
 import { factsOf } from '../src/render/contractFacts.js';
 import { pageAreaPx, whileLaidOutAsPrinted } from '../src/render/designLayout.js';
 import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperOf } from '../src/render/paper.js';
 import { layOutHtml, openPrintablePage, printHtml } from '../src/render/printPage.js';
-import { checkPrintedFacts, unseenFacts } from '../src/render/printedFacts.js';
+import { checkPrintedFacts, checkPrintedText, unseenFacts } from '../src/render/printedFacts.js';
+import { textFactsExpression } from '../src/render/textOnPage.js';
+import { coverageOf, uncovered } from '../src/render/designCoverage.js';
+import { traceFill } from '../src/render/fillTrace.js';
+import { preparedReferences } from '../src/templates/contract/referenceInvoices.js';
 import { printParams } from '../src/render/printOptions.js';
 import { loadInvoiceTemplates } from '../src/render/templates.js';
 import { HOUSE_STYLE } from '../test/fixtures/housePackages.js';
@@ -30,24 +35,60 @@ import { browserCpuMs } from './processCpu.js';
 export async function timePrintCheck(
   lines: number,
   samples: number,
-): Promise<{ withLayout: number[]; laidOut: number[]; facts: number; cpu: { withLayout: number; laidOut: number } }> {
+): Promise<{
+  decision: number[];
+  text: number[];
+  inPage: number[];
+  withLayout: number[];
+  laidOut: number[];
+  facts: number;
+  cpu: { text: number; withLayout: number; laidOut: number };
+}> {
   return withPrintablePage(async (printable, templates) => {
     const pkg = storedForm(HOUSE_STYLE);
-    const prepared = { ...prepareInvoice(invoiceWithItems(lines)), design: { id: templateId(pkg), package: pkg } };
-    const view = templates.view(prepared);
-    const html = templates.designPage(view, prepared.design, true);
+    const design = { id: templateId(pkg), package: pkg, stored: true };
+    const prepared = { ...prepareInvoice({ ...invoiceWithItems(lines), currency: 'EUR' }), design };
     const paper = paperOf(prepared, 'auto');
+    const filled = (invoice: PreparedInvoice) => {
+      const view = templates.view(invoice);
+      const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
+      return { html, view, trace, paper: paperOf(invoice, 'auto') };
+    };
+    const coverage = coverageOf(
+      preparedReferences().map(({ prepared: reference }) => filled({ ...reference, design })),
+    );
+    const { view, html, trace } = filled(prepared);
     const width = pageAreaPx(paper).width;
     const { session } = printable;
-    const withLayout: number[] = [];
-    const laidOut: number[] = [];
+    const found = {
+      decision: [] as number[],
+      text: [] as number[],
+      inPage: [] as number[],
+      withLayout: [] as number[],
+      laidOut: [] as number[],
+    };
     // Chromium's CPU (all its processes, 10 ms ticks: summed over the samples, then divided).
-    const cpu = { withLayout: 0, laidOut: 0 };
+    const cpu = { text: 0, withLayout: 0, laidOut: 0 };
     for (let round = 0; round < samples + 2; round++) {
       await layOutHtml(printable, html);
+      let started = performance.now();
+      const why = uncovered(coverage, { html, view, trace, paper });
+      if (why !== undefined) throw new Error(`the bench's invoice is not covered: ${why}`);
+      const decision = performance.now() - started;
+      started = performance.now();
+      let ticks = browserCpuMs();
+      await checkPrintedText(session, view);
+      const text = performance.now() - started;
+      const textCpu = browserCpuMs() - ticks;
+      // The same reading timed inside the page (what Chromium spends, without the DevTools round trip).
+      const { result } = await session.send('Runtime.evaluate', {
+        expression: `(() => { const started = performance.now(); ${textFactsExpression(factsOf(view))}; return performance.now() - started; })()`,
+        returnByValue: true,
+      });
+      const inPage = result.value as number;
       await whileLaidOutAsPrinted(session, paper, async () => {
-        let started = performance.now();
-        let ticks = browserCpuMs();
+        started = performance.now();
+        ticks = browserCpuMs();
         const unseen = await unseenFacts(session, view, width);
         if (unseen.length > 0) throw new Error(`the house style hides ${unseen[0]!.fact.field}: ${unseen[0]!.reason}`);
         const first = performance.now() - started;
@@ -56,17 +97,26 @@ export async function timePrintCheck(
         ticks = browserCpuMs();
         await unseenFacts(session, view, width);
         if (round < 2) return; // warm-up
-        withLayout.push(first);
-        laidOut.push(performance.now() - started);
+        found.decision.push(decision);
+        found.text.push(text);
+        found.inPage.push(inPage);
+        found.withLayout.push(first);
+        found.laidOut.push(performance.now() - started);
+        cpu.text += textCpu / samples;
         cpu.withLayout += firstCpu / samples;
         cpu.laidOut += (browserCpuMs() - ticks) / samples;
       });
     }
-    return { withLayout, laidOut, facts: factsOf(view).length, cpu };
+    return { ...found, facts: factsOf(view).length, cpu };
   });
 }
 
-const PRINTS = ['classic', 'design, no check', 'design laid out, no check', 'design checked'] as const;
+const PRINTS = [
+  'classic',
+  'design, no check',
+  'design, text check (covered)',
+  'design, full check (uncovered)',
+] as const;
 type PrintWay = (typeof PRINTS)[number];
 
 /** Each way's wall times (ms) and Chromium CPU per print (ms), `samples` rounds after 2 of warm-up. */
@@ -96,9 +146,11 @@ export async function timeDesignPrints(
     const ways: Record<PrintWay, () => Promise<unknown>> = {
       classic: () => printHtml(printable, templates.printPage(templates.view(plain)), params),
       'design, no check': () => printHtml(printable, designPage().html, params),
-      'design laid out, no check': () =>
-        asPrinted(() => session.send('Runtime.evaluate', { expression: 'document.body.offsetHeight' })),
-      'design checked': () => asPrinted((view) => checkPrintedFacts(session, view, width)),
+      'design, text check (covered)': () => {
+        const { view, html } = designPage();
+        return printHtml(printable, html, params, () => checkPrintedText(session, view));
+      },
+      'design, full check (uncovered)': () => asPrinted((view) => checkPrintedFacts(session, view, width)),
     };
     const found = Object.fromEntries(PRINTS.map((way) => [way, { wall: [] as number[], cpu: 0 }])) as Record<
       PrintWay,

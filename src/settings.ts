@@ -2,11 +2,15 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { PaymentSettings } from './payment/startPayments.js';
 import { createRenderer, type Renderer } from './render/renderer.js';
+import { preparedReferences } from './templates/contract/referenceInvoices.js';
 
 /**
  * What each part gets from the configuration. Kept here, above the parts, so that render/ and
  * payment/ never import the configuration (config.ts reads their defaults, not the other way).
  */
+/** The content contract's reference invoices, for the print-time check of stored designs. */
+export const designReferences = () => preparedReferences().map(({ prepared }) => prepared);
+
 export function startRenderer(config: Config, logger: Logger): Promise<Renderer> {
   return createRenderer({
     ...(config.CHROMIUM_PATH ? { executablePath: config.CHROMIUM_PATH } : {}),
@@ -18,6 +22,7 @@ export function startRenderer(config: Config, logger: Logger): Promise<Renderer>
     paperSize: config.PAPER_SIZE,
     watchTemplates: config.NODE_ENV === 'development',
     log: (event) => logger.info(event, 'renderer'),
+    designReferences,
   });
 }
 

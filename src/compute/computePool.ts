@@ -44,12 +44,20 @@ const newWorker = (workerData: WorkerData) =>
  * without either, whose answer is the 402 (callOperation.ts); `normal`: free work.
  */
 export type Priority = 'high' | 'unpaid' | 'normal';
-/** What a worker is told at start (computeWorker.ts): its job module, and the nice value it lowers its thread to (0: the process's own). */
+/**
+ * What a worker is told at start (computeWorker.ts): its job module, its lane (its thread is named
+ * `compute-<lane>`), and by how many nice values it lowers its thread below the process's own.
+ */
 export interface WorkerData {
   jobModule: string;
+  lane: Lane;
   nice: number;
 }
-/** A worker's lane: the jobs it takes, in order, and its thread's nice value. */
+/**
+ * A worker's lane: the jobs it takes, in order, and how far below the process's priority its
+ * thread runs (nice steps, at most to 19: lowestPriority.ts; the values below are those of a
+ * service started at nice 0).
+ */
 type Lane = 'paid' | 'unpaid' | 'shared';
 const LANES: Record<Lane, { takes: readonly Priority[]; nice: number }> = {
   paid: { takes: ['high'], nice: 0 },
@@ -120,7 +128,7 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
   };
 
   const spawn = (lane: Lane) => {
-    const worker = newWorker({ jobModule: options.jobModule.href, nice: LANES[lane].nice });
+    const worker = newWorker({ jobModule: options.jobModule.href, lane, nice: LANES[lane].nice });
     let markLoaded = () => {};
     let markFailed = (_error: unknown) => {};
     const loaded = new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorToData } from '../errors.js';
-import { lowerThisThreadsPriority } from './lowestPriority.js';
+import { lowerThisThreadsPriority, nameThisThread } from './lowestPriority.js';
 import type { WorkerData } from './computePool.js';
 import { WORKER_READY, type Job, type JobModule, type JobResult } from './messages.js';
 
@@ -10,7 +10,8 @@ import { WORKER_READY, type Job, type JobModule, type JobResult } from './messag
  * priority, the unpaid one below the process's own, the paid one at it (computePool.ts LANES).
  * Only plain data crosses the thread: the result, or the error as data (errors.ts).
  */
-const { jobModule, nice } = workerData as WorkerData;
+const { jobModule, lane, nice } = workerData as WorkerData;
+nameThisThread(`compute-${lane}`);
 // The job module is loaded before the priority drops: loading it is the pool's start-up, which a
 // request may be waiting on (0.6 s of CPU, bundled under tsx), not free work; at nice 19
 // on a busy machine the 2-3 s of loading it through tsx took 12-16 s.

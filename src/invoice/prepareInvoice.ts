@@ -33,7 +33,15 @@ export interface PreparedInvoice {
    * fonts its `fonts` names (by family), put here by resolveDesignReference
    * (src/templates/storedTemplates.ts) before any payment.
    */
-  design?: { id: string; package: TemplatePackage; fonts?: PackageFonts | undefined } | undefined;
+  design?:
+    | {
+        id: string;
+        package: TemplatePackage;
+        fonts?: PackageFonts | undefined;
+        /** Read from the store: it passed the content contract when it was put (print-time check, src/render/designCheck.ts). */
+        stored?: boolean;
+      }
+    | undefined;
   /**
    * A code a format's printing hook puts at the top of page 1, before any payment code (Spain's
    * "QR tributario": src/einvoice/printing.ts asks the formats' hooks): the text it encodes, the

@@ -17,7 +17,8 @@ import {
   templateIncomplete,
   templateInvalid,
 } from '../templates/storedTemplates.js';
-import { checkSeenContract, prepareReferencesAhead } from '../templates/contract/seenContract.js';
+import { prepareReferencesAhead } from '../templates/contract/referenceInvoices.js';
+import { checkSeenContract } from '../templates/contract/seenContract.js';
 import type { TemplateIssue } from '../templates/templateIssue.js';
 import {
   isTemplateRef,

@@ -3,6 +3,7 @@ import { parse } from 'parse5';
 import { InputRejected } from '../errors.js';
 import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { budgetedPage, budgetedPartial } from './fillBudget.js';
+import { traceBlocks, tracedPartial } from './fillTrace.js';
 
 /**
  * The page a customer's design prints from: a content security policy that lets nothing load or run
@@ -20,7 +21,8 @@ export const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly:
  * Compiles a complete, checked package (checkPackage.ts) on a Handlebars instance of its own: its
  * partials, and its page with the CSP inserted right after the <head> start tag. Handlebars compiles
  * lazily, so the caller fills it once (the content contract does) before any paid page needs it.
- * Each fill is on a budget of iterations, partial calls and output (fillBudget.ts).
+ * Each fill is on a budget of iterations, partial calls and output (fillBudget.ts), and can be
+ * traced (fillTrace.ts).
  */
 export function compilePackagePage<T>(complete: Required<TemplatePackage>): HandlebarsTemplateDelegate<T> {
   // Packages that differ in their CSS alone (most: classic's markup restyled) share one page.
@@ -30,8 +32,10 @@ export function compilePackagePage<T>(complete: Required<TemplatePackage>): Hand
     if (pages.size >= PAGES_KEPT) pages.clear();
     const hb = Handlebars.create();
     for (const [name, source] of Object.entries(complete.partials))
-      hb.registerPartial(name, budgetedPartial(compiledPartial(source)));
+      hb.registerPartial(name, tracedPartial(name, budgetedPartial(compiledPartial(source))));
     pages.set(key, (found = budgetedPage(hb, hb.compile(withCsp(complete.html), COMPILE_OPTIONS))));
+    // Over the budget's helpers: which way each block went, for the print-time check (fillTrace.ts).
+    traceBlocks(hb);
   }
   return found as HandlebarsTemplateDelegate<T>;
 }

@@ -3,12 +3,14 @@ import { InputRejected, type Issue } from '../errors.js';
 import { collapsed, factsOf, type Fact } from './contractFacts.js';
 import { HIDING_REASONS, seeFactsExpression, type PageFact } from './factsOnPage.js';
 import type { InvoiceView } from './invoiceView.js';
+import { factsMissingFromText } from './textOnPage.js';
 
 /**
  * The print-time check of a customer's design (docs/templates.md): before the page is printed, the
  * page Chromium laid out (as printed: designLayout.ts) must show every fact of *this* invoice, as
  * the content contract asked of the reference invoices: present in its text and visible
- * (factsOnPage.ts: one DevTools evaluation; the page's own scripts stay off). A miss is a 400
+ * (factsOnPage.ts: one DevTools evaluation; the page's own scripts stay off), or, for an invoice
+ * the design's content contract covers (designCoverage.ts), present in its text. A miss is a 400
  * template_incomplete: nothing is printed, nothing is settled.
  */
 export interface UnseenFact {
@@ -51,7 +53,19 @@ export function unseenIssue({ fact, reason }: UnseenFact, shown: string): Issue 
 }
 
 export async function checkPrintedFacts(session: CDPSession, view: InvoiceView, pageWidthPx: number): Promise<void> {
-  const unseen = await unseenFacts(session, view, pageWidthPx);
+  refuseUnseen(await unseenFacts(session, view, pageWidthPx));
+}
+
+/**
+ * The check of an invoice its design's contract covers (designCoverage.ts): every fact in the
+ * written page's text (textOnPage.ts), nothing laid out.
+ */
+export async function checkPrintedText(session: CDPSession, view: InvoiceView): Promise<void> {
+  const missing = await factsMissingFromText(session, factsOf(view));
+  refuseUnseen(missing.map((fact) => ({ fact, reason: 'missing' })));
+}
+
+function refuseUnseen(unseen: UnseenFact[]): void {
   if (unseen.length === 0) return;
   const issues: Issue[] = unseen
     .slice(0, 100)

@@ -16,9 +16,9 @@ import { renderFailed, renderTimeout } from './renderErrors.js';
 import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
 import { withPreviewStamp, withSpecimenStamp } from './specimenStamp.js';
-import { checkPrintedFacts, type UnseenFact } from './printedFacts.js';
+import type { UnseenFact } from './printedFacts.js';
+import { designChecker } from './designCheck.js';
 import { designUnseenFacts } from './designFacts.js';
-import { pageAreaPx, whileLaidOutAsPrinted } from './designLayout.js';
 import { designMaxPages, designTooLong, PREVIEW_MAX_PAGES } from './designLimits.js';
 import type { CDPSession } from 'puppeteer-core';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
@@ -53,6 +53,11 @@ export interface RendererOptions {
   scratchRoot?: string;
   /** Folder holding templates/ and styles/ (default: the project root). */
   templatesRoot?: string;
+  /**
+   * The content contract's reference invoices, for the print-time check of stored designs
+   * (designCheck.ts); without them every customer design's print is checked in full.
+   */
+  designReferences?: () => readonly PreparedInvoice[];
   /** Which idle page a render takes (renderSupervisor.ts); only bench/pagePool.ts changes it. */
   idleOrder?: IdleOrder;
 }
@@ -141,6 +146,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   const log = options.log ?? (() => undefined);
   const executablePath = findChromium(options.executablePath);
   const templates = loadInvoiceTemplates({ watch: settings.watchTemplates, root: options.templatesRoot, log });
+  const designs = designChecker(templates, settings.paperSize, options.designReferences, log);
   const scratch = openScratchDir(options.scratchRoot);
   const supervisor = new RenderSupervisor({
     pages: settings.poolSize,
@@ -179,15 +185,13 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
         return run(call, (pooled, job) =>
           printView(printer, pooled, templates.view(prepared), paperOf(prepared, paper), info, job),
         );
-      // A customer's design: checked for this invoice's facts before printing, and page-capped.
+      // A customer's design: checked for this invoice's facts before printing (designCheck.ts), and page-capped.
       const maxPages = call.preview ? PREVIEW_MAX_PAGES : designMaxPages(prepared.invoice.line_items.length);
       return run(call, async (pooled, job) => {
-        const view = templates.view(prepared);
-        const page = templates.designPage(view, design, true);
-        const format = paperOf(prepared, paper);
-        const pdf = await printView(printer, pooled, view, format, info, job, page, {
-          beforePrint: (session) =>
-            whileLaidOutAsPrinted(session, format, () => checkPrintedFacts(session, view, pageAreaPx(format).width)),
+        const textOnly = !call.preview && !job.specimen;
+        const { view, page, beforePrint } = designs.page(prepared, design, paperOf(prepared, paper), textOnly);
+        const pdf = await printView(printer, pooled, view, paperOf(prepared, paper), info, job, page, {
+          beforePrint,
           preview: call.preview === true,
         });
         const pages = pdfPageCount(pdf);

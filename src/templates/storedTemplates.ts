@@ -84,7 +84,7 @@ export async function resolveDesignReference(
       },
     ]);
   const fonts = await loadPackageFonts(fontStore, pkg, () => 'design');
-  return { ...prepared, design: { id, package: pkg, fonts } };
+  return { ...prepared, design: { id, package: pkg, fonts, stored: true } };
 }
 
 async function withStore<T>(call: () => Promise<T>): Promise<T> {

@@ -10,22 +10,33 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { storedForm, templateId, type TemplatePackage } from '../../src/invoice/templatePackage.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
+import { designReferences } from '../../src/settings.js';
+import puppeteer from 'puppeteer-core';
+import { builtinPackage } from '../../src/render/builtinPackages.js';
+import { chromiumArgs } from '../../src/render/browser.js';
+import { findChromium, headlessMode } from '../../src/render/chromiumPath.js';
+import { lockDownPage } from '../../src/render/lockDownPage.js';
+import { layOutHtml, openPrintablePage } from '../../src/render/printPage.js';
+import { factsMissingFromText } from '../../src/render/textOnPage.js';
 import { HOUSE_STYLE } from '../fixtures/housePackages.js';
+import { GERMAN_MIXED_RATE } from '../fixtures/realWorldInvoices.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
 import { hidingPackages } from '../reliability/support/hidingPackages.js';
 
 let renderer: Renderer;
+const events: { event?: string; check?: string; why?: string }[] = [];
 before(async () => {
-  renderer = await createRenderer({ poolSize: 1 });
+  renderer = await createRenderer({ poolSize: 1, designReferences, log: (event) => events.push(event) });
 });
 after(async () => {
   await renderer?.close();
 });
 
-const withDesign = (invoice: Parameters<typeof prepareInvoice>[0], pkg: object) => {
+const withDesign = (invoice: Parameters<typeof prepareInvoice>[0], pkg: object, fromStore = false) => {
   const stored = storedForm(pkg as TemplatePackage);
-  return { ...prepareInvoice(invoice), design: { id: templateId(stored), package: stored } };
+  return { ...prepareInvoice(invoice), design: { id: templateId(stored), package: stored, stored: fromStore } };
 };
+const lastCheck = () => events.filter((event) => event.event === 'design_check').at(-1);
 
 describe('the print-time check of a customer design', () => {
   test(
@@ -51,6 +62,84 @@ describe('the print-time check of a customer design', () => {
         );
       }
       assert.ok(renderer.ready(), 'the pool keeps serving');
+    },
+  );
+
+  test(
+    "a stored design: a covered invoice on the text's check, one with a block no reference invoice took in full",
+    { timeout: 120_000 },
+    async () => {
+      // The notes fade to nothing when a logo is there; no reference invoice has one.
+      const notes = builtinPackage('classic').partials.notes!.replace(
+        '<p lang="{{notes.lang}}"',
+        '<p class="{{#if @root.logo}}faded{{/if}}" lang="{{notes.lang}}"',
+      );
+      const fading = { css: '.faded { opacity: 0; }', partials: { notes } };
+      await renderer.renderPdf(withDesign(EXAMPLE_INVOICE, fading, true));
+      assert.match(lastCheck()?.why ?? '', /first print/, 'the first print is checked in full');
+      // Its coverage is made one reference fill per turn of the event loop.
+      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+      const { pages } = await renderer.renderPdf(withDesign(EXAMPLE_INVOICE, fading, true));
+      assert.equal(pages, 1);
+      assert.equal(lastCheck()?.check, 'text', "covered: the text's check");
+      const refused = await renderer
+        .renderPdf(withDesign({ ...EXAMPLE_INVOICE, logo: GERMAN_MIXED_RATE.logo }, fading, true))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      assert.equal(lastCheck()?.check, 'full');
+      assert.match(lastCheck()?.why ?? '', /^block /);
+      assert.ok(refused instanceof AppError, 'refused, not printed');
+      assert.deepEqual(
+        (refused.issues as { path: string; code: string; reason?: string }[]).map((issue) => [
+          issue.path,
+          issue.code,
+          issue.reason,
+        ]),
+        [['notes', 'hidden_fact', 'opacity_zero']],
+      );
+    },
+  );
+
+  test(
+    "the text's check finds what the written page does not hold, outside hidden elements",
+    { timeout: 60_000 },
+    async () => {
+      const browser = await puppeteer.launch({
+        executablePath: findChromium(),
+        headless: headlessMode(findChromium()),
+        pipe: true,
+        args: chromiumArgs(true),
+      });
+      try {
+        const page = await browser.newPage();
+        await lockDownPage(page);
+        const printable = await openPrintablePage(page);
+        await layOutHtml(
+          printable,
+          '<!doctype html><html><head><title>INV-7</title><style>/* 1,000.00 */ @media screen { body { display: none; } }</style></head>' +
+            '<body><p>Invoice  INV-7</p><template><p>Due 2026-12-02</p></template><p hidden>EUR</p>' +
+            '<p>Total <b>1,000.00</b>\n EUR</p><svg><path d="M0 0h1v1H0z"/></svg></body></html>',
+        );
+        const facts = [
+          { field: 'invoice_number', text: 'Invoice INV-7' },
+          { field: 'due_date', text: '2026-12-02' },
+          { field: 'totals.total', text: 'Total 1,000.00 EUR' },
+          { field: 'currency', text: 'EUR' },
+          { field: 'payment.qr', drawing: 'M0 0h1v1H0z' },
+          { field: 'verifactu.qr', drawing: 'M1 1h1v1H1z' },
+          { field: 'notes', text: '1,000.00 */' },
+        ];
+        const missing = await factsMissingFromText(printable.session, facts);
+        assert.deepEqual(
+          missing.map((fact) => fact.field),
+          ['due_date', 'notes', 'verifactu.qr'],
+          'in a template or a style sheet is not on the page; text across elements and white space counts',
+        );
+      } finally {
+        await browser.close();
+      }
     },
   );
 

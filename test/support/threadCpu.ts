@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** One thread of this process as Linux reports it (/proc/self/task/<tid>/stat). */
 export interface ThreadStat {
   tid: number;
+  /** Its name (/proc/self/task/<tid>/comm): `compute-<lane>` for a compute worker (computeWorker.ts). */
+  name: string;
   /** Its nice value (field 19). */
   nice: number;
   /** User and system CPU time so far, in ms (fields 14 and 15, clock ticks of 10 ms). */
@@ -15,8 +17,11 @@ export function threadStats(): ThreadStat[] {
     try {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       // The fields after the command name, which may itself hold spaces and parentheses.
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return [{ tid: Number(tid), nice: Number(fields[16]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 }];
+      return [
+        { tid: Number(tid), name, nice: Number(fields[16]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 },
+      ];
     } catch {
       return [];
     }

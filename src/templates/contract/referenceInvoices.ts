@@ -1,6 +1,7 @@
 import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { QR_INVOICES } from '../../invoice/examplePaymentQr.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
+import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 
 /**
@@ -31,8 +32,13 @@ const german = {
   locale: 'de-DE',
 } as const satisfies Partial<InvoiceInput>;
 
+// Every seventh line wraps (a design that clips or cuts long descriptions fails here): at print
+// time, a text longer than the references' of its kind is checked in full (designCoverage.ts).
 const manyLines: InvoiceInput['line_items'] = Array.from({ length: 200 }, (_, index) => ({
-  description: `Wartungsposition ${index + 1}: Server-Check und Bericht`,
+  description:
+    index % 7 === 6
+      ? `Wartungsposition ${index + 1}: Vor-Ort-Workshop mit Vorbereitung, Moderation und schriftlicher Zusammenfassung der Ergebnisse für das Produktteam, einschließlich Nachbereitung und Rückfragen`
+      : `Wartungsposition ${index + 1}: Server-Check und Bericht`,
   quantity: (index % 7) + 1,
   unit_price: 12.5 + index,
   tax_rate: 19,
@@ -122,4 +128,31 @@ function withExemption(): InvoiceInput {
     ],
     tax_exemption_reason: 'Steuerfrei nach § 4 Nr. 21 UStG',
   } as InvoiceInput;
+}
+
+type Reference = { id: string; prepared: PreparedInvoice };
+let prepared: Reference[] | undefined;
+/** The reference invoices prepared (once), as the contract's look and the print-time check fill them. */
+export const preparedReferences = (): readonly Reference[] =>
+  (prepared ??= REFERENCE_INVOICES.map(({ id, invoice }) => ({ id, prepared: prepareInvoice(invoice) })));
+
+/**
+ * Prepares the reference invoices ahead, one per turn of the event loop, as soon as a service that
+ * looks at designs is built: the first design a request brought prepared all 12 at once, 10-96 ms
+ * of the loop that answers /healthz (reliability 11, docs/reliability.md). A look that comes
+ * first prepares them itself.
+ */
+export function prepareReferencesAhead(): void {
+  const ready: Reference[] = [];
+  const next = () => {
+    if (prepared) return;
+    const reference = REFERENCE_INVOICES[ready.length];
+    if (!reference) {
+      prepared = ready;
+      return;
+    }
+    ready.push({ id: reference.id, prepared: prepareInvoice(reference.invoice) });
+    setImmediate(next).unref();
+  };
+  setImmediate(next).unref();
 }

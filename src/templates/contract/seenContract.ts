@@ -1,10 +1,10 @@
-import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import type { PreparedInvoice } from '../../invoice/prepareInvoice.js';
 import { templateId, type TemplatePackage } from '../../invoice/templatePackage.js';
 import { collapsed } from '../../render/contractFacts.js';
 import { unseenIssue, type UnseenFact } from '../../render/printedFacts.js';
 import type { TemplateIssue } from '../templateIssue.js';
 import type { PackageFonts } from '../../invoice/templatePackage.js';
-import { REFERENCE_INVOICES } from './referenceInvoices.js';
+import { preparedReferences } from './referenceInvoices.js';
 
 /**
  * The content contract's second half (docs/templates.md): the facts a package's pages hold as text
@@ -19,32 +19,6 @@ const REPORTS_KEPT = 64;
 const reports = new Map<string, TemplateIssue[]>();
 /** Looks under way by id: the same package checked again meanwhile (a check, then its PUT) waits for the one look. */
 const looking = new Map<string, Promise<TemplateIssue[]>>();
-
-type Reference = { id: string; prepared: PreparedInvoice };
-let prepared: Reference[] | undefined;
-const references = () =>
-  (prepared ??= REFERENCE_INVOICES.map(({ id, invoice }) => ({ id, prepared: prepareInvoice(invoice) })));
-
-/**
- * Prepares the reference invoices ahead, one per turn of the event loop, as soon as a service that
- * looks at designs is built: the first design a request brought prepared all 12 at once, 10-96 ms
- * of the loop that answers /healthz (reliability 11, docs/reliability.md). A look that comes
- * first prepares them itself.
- */
-export function prepareReferencesAhead(): void {
-  const ready: Reference[] = [];
-  const next = () => {
-    if (prepared) return;
-    const reference = REFERENCE_INVOICES[ready.length];
-    if (!reference) {
-      prepared = ready;
-      return;
-    }
-    ready.push({ id: reference.id, prepared: prepareInvoice(reference.invoice) });
-    setImmediate(next).unref();
-  };
-  setImmediate(next).unref();
-}
 
 /** The facts the package's reference pages hide (or, rarely, miss once laid out), at most 100. */
 export async function checkSeenContract(
@@ -67,7 +41,7 @@ export async function checkSeenContract(
 }
 
 async function lookAt(look: LookAtFacts, design: NonNullable<PreparedInvoice['design']>): Promise<TemplateIssue[]> {
-  const invoices = references();
+  const invoices = preparedReferences();
   const found = await look(invoices.map((reference) => ({ ...reference.prepared, design })));
   const issues: TemplateIssue[] = [];
   const seen = new Set<string>();
