@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: set up what is missing, lint, type-check, then every tier of tests, and print each
-// test file's duration at the end. `npm run test:<tier>` runs one tier (no lint, no type-check):
-//   unit         test/unit: pure tests (no server, no browser), several files at once
-//   integration  test/integration and test/visual: the real app, Chromium, Redis, several files at once
-//   e2e          test/e2e: a real x402 client paying on a local chain, one file at a time
-//   reliability  test/reliability (short variants; RELIABILITY_LONG=1 for the long ones), one at a time
+// `npm test`: set up what is missing, then lint, type-check and every tier of tests in one pool
+// (scripts/testPool.mjs), and print each file's duration at the end. `npm run test:<tier>` runs one
+// tier (no lint, no type-check):
+//   unit         test/unit: pure tests (no server, no browser)
+//   integration  test/integration and test/visual: the real app, Chromium, Redis
+//   e2e          test/e2e: a real x402 client paying on a local chain (at most 2 files at once)
+//   reliability  test/reliability (short variants; RELIABILITY_LONG=1 for the long ones, then each
+//                file alone), one at a time; flood.test.ts measures latencies: alone, at the end
 //   bench        test/bench: every bench of bench/ run to its end at a tiny scale (no figure checked)
 //   browser      test/browser/*.spec.ts with Playwright against Debian's Chromium
 // At the end it lists the tests it skipped, counted by reason (a clone without ../shared skips the
@@ -15,36 +17,53 @@
 // a bundle of its sources that esbuild builds for the whole run first (scripts/testBundle.mjs: a
 // test process starts in half the CPU it took through tsx); TEST_BUNDLE=0 runs the sources through
 // tsx instead (stack traces and locations as written, e.g. to debug one file).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// `npm test -- --write-durations [words]` rewrites test/durations.json (what the pool expects each
+// job to take) with this run's figures for the files it ran.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setup } from './setup.mjs';
 import { bundleTests } from './testBundle.mjs';
+import { runPool, runProcess } from './testPool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LONG = process.env.RELIABILITY_LONG === '1';
 
 /**
- * Tier → the folders under test/ whose *.test.ts files it runs, and how many files run at once.
- * Integration files run side by side: each starts its own app, Chromium, Redis and chain on random
- * loopback ports and writes only under its own mkdtemp folder, and most of a file's time is spent
- * waiting (on Chromium, the JVM of check-xml, timers), so one more file than cores keeps them busy
- * (docs/development.md has the figures). The e2e and reliability files measure latencies and
- * settle on one chain each: one at a time. `bundled`: the tier's files run from esbuild bundles
- * (scripts/testBundle.mjs), the others' through tsx.
+ * Tier → the folders under test/ whose *.test.ts files it runs. `bundled`: the tier's files run from
+ * esbuild bundles (scripts/testBundle.mjs), the others' through tsx. `cap`: at most that many of
+ * its files at once. Integration and unit files share nothing (each starts its own app, Chromium,
+ * Redis and chain on random loopback ports and writes only under its own mkdtemp folder). The e2e
+ * files each start their own chain, facilitator and service on port 0 too, but settle real
+ * transfers and hold a renderer full on purpose: two at once. The reliability files inject faults
+ * and time recoveries: one at a time, and each alone in the long run, whose timing targets are
+ * asserted.
  */
 const TIERS = {
-  unit: { folders: ['unit'], parallel: Math.max(2, availableParallelism()), bundled: true },
-  integration: { folders: ['integration', 'visual'], parallel: availableParallelism() + 1, bundled: true },
-  e2e: { folders: ['e2e'], parallel: 1 },
-  reliability: { folders: ['reliability'], parallel: 1 },
-  bench: { folders: ['bench'], parallel: 1 },
-  browser: { folders: ['browser'], parallel: 1 },
+  unit: { folders: ['unit'], bundled: true },
+  integration: { folders: ['integration', 'visual'], bundled: true },
+  e2e: { folders: ['e2e'], bundled: true, cap: 2 },
+  reliability: { folders: ['reliability'], bundled: true, cap: 1 },
+  bench: { folders: ['bench'], cap: 1 },
+  browser: { folders: ['browser'], cap: 1 },
 };
+/**
+ * Files that measure latencies on the machine (the flood's /healthz p99): they run alone, after every
+ * other job, so no other test takes the cores they measure.
+ */
+const ALONE = ['test/reliability/flood.test.ts'];
+
+/**
+ * How much CPU the running jobs may be expected to use at once, in cores: the cores and a quarter
+ * more, as the expected shares come from runs whose files waited on each other too.
+ * TEST_CPU_BUDGET overrides it.
+ */
+const BUDGET = Number(process.env.TEST_CPU_BUDGET) || availableParallelism() * 1.25;
 
 const args = process.argv.slice(2);
 const tierArg = args.find((arg) => arg.startsWith('--tier='))?.slice('--tier='.length);
+const writeDurations = args.includes('--write-durations');
 const filters = args.filter((arg) => !arg.startsWith('--'));
 if (tierArg && !(tierArg in TIERS)) {
   process.stderr.write(`unknown tier ${tierArg}; one of ${Object.keys(TIERS).join(', ')}\n`);
@@ -87,33 +106,39 @@ if (plan.length === 0) {
 setup(['start', 'test']);
 
 const started = performance.now();
-/** { tier, file, ms, ok } per file (the browser tier counts as one). */
-const results = [];
 
-if (everything) {
-  process.stderr.write('[test] lint (eslint, prettier --check)...\n');
-  const lint = spawnSync(process.execPath, [join(root, 'scripts', 'lint.mjs')], { cwd: root, stdio: 'inherit' });
-  results.push({ tier: 'lint', file: 'eslint + prettier', ms: 0, ok: lint.status === 0 });
-  process.stderr.write('[test] type-checking (tsc --noEmit)...\n');
-  const tsc = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+/**
+ * What each job is expected to take ([wall, cpu] seconds, test/durations.json): the pool's order
+ * and admission. A job it does not list (a new file) is expected to take its tier's median.
+ */
+const durationsPath = join(root, 'test', 'durations.json');
+const durations = JSON.parse(readFileSync(durationsPath, 'utf8')).jobs;
+function expected(name, tier) {
+  if (durations[name]) return durations[name];
+  const ofTier = Object.entries(durations)
+    .filter(([other]) => other.startsWith(`test/${TIERS[tier]?.folders[0]}/`))
+    .map(([, figures]) => figures)
+    .sort((a, b) => a[0] - b[0]);
+  return ofTier[Math.floor(ofTier.length / 2)] ?? [5, 5];
 }
 
-// The tiers that run their files bundled (`bundled` in TIERS; the others through tsx).
-const nodeFiles = plan.filter(({ tier }) => TIERS[tier].bundled).flatMap(({ files }) => files);
-let bundles;
-if (nodeFiles.length > 0 && process.env.TEST_BUNDLE !== '0') {
-  const begin = performance.now();
-  bundles = await bundleTests(root, nodeFiles);
-  process.on('exit', bundles.remove);
-  process.stderr.write(
-    `[test] bundled ${nodeFiles.length} test file(s) in ${((performance.now() - begin) / 1000).toFixed(1)} s\n`,
-  );
-}
+// The tiers that run their files bundled (`bundled` in TIERS; the others through tsx). The bundle
+// is built while the first jobs (lint, tsc, the tsx files) start.
+// The files that run alone (they measure the machine) keep running through tsx, as they were tuned.
+const nodeFiles = plan
+  .filter(({ tier }) => TIERS[tier].bundled)
+  .flatMap(({ files }) => files)
+  .filter((file) => !ALONE.includes(file));
+const bundling =
+  nodeFiles.length > 0 && process.env.TEST_BUNDLE !== '0'
+    ? bundleTests(root, nodeFiles).then((bundles) => {
+        process.on('exit', bundles.remove);
+        process.stderr.write(
+          `[test] bundled ${nodeFiles.length} test file(s) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+        );
+        return bundles;
+      })
+    : Promise.resolve(undefined);
 
 const skipReporter = pathToFileURL(join(root, 'scripts', 'skipReporter.mjs')).href;
 const skipDir = mkdtempSync(join(tmpdir(), 'test-skips-'));
@@ -131,123 +156,113 @@ function skipsOf(path) {
   }
 }
 
-/**
- * CPU seconds (user + system) of this process's ended children and the descendants they waited for
- * (Chromium, the JVM of check-xml), from /proc (Linux; 0 elsewhere): read when a file's process has
- * ended, the growth since the last reading is that file's CPU, whatever else the machine runs.
- */
-function childrenCpuSeconds() {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    // cutime and cstime: fields 16 and 17 of stat, 14 and 15 after "pid (comm) ", in clock ticks
-    // (USER_HZ, 100 on Linux).
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
+/** How a job runs: its output printed in one piece when it ends, unless it is the only job. */
+const jobCount = plan.reduce((sum, { tier, files }) => sum + (tier === 'browser' ? 1 : files.length), 0);
+const options = { cwd: root, buffered: jobCount > 1 || everything };
+
+/** Runs one node test file in its own process. */
+async function runNodeFile(file) {
+  const skipFile = join(skipDir, `${file.replaceAll('/', '_')}.jsonl`);
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+  reporters.push(`--test-reporter=${skipReporter}`, `--test-reporter-destination=${skipFile}`);
+  // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
+  const bundles = nodeFiles.includes(file) ? await bundling : undefined;
+  const entry = bundles ? ['--enable-source-maps', bundles.bundleOf(file)] : ['--import', 'tsx', file];
+  const env = { ...process.env, NODE_ENV: 'test' };
+  // The file itself, not `node --test file`: that runner is a second node process per file, which
+  // only passes the child's report on (0.1 s of CPU a file, measured on two unit files: 0.22 s of CPU
+  // against 0.11, 0.42 against 0.32). node:test runs a file's tests and sets the exit code as well.
+  const result = await runProcess(process.execPath, [...reporters, ...entry], { ...options, env });
+  return { ...result, skipped: skipsOf(skipFile) };
 }
-let cpuSeen = childrenCpuSeconds();
-const cpuSinceLastReading = () => {
-  const now = childrenCpuSeconds();
-  const spent = now - cpuSeen;
-  cpuSeen = now;
-  return spent;
+
+const job = (tier, name, run) => {
+  const [wall, cpu] = expected(name, tier);
+  return { tier, name, wall, cpu, exclusive: ALONE.includes(name) || (LONG && tier === 'reliability'), run };
 };
-
-/** Runs one node test file in its own process; with `buffered`, its output is printed when it ends. */
-function runNodeFile(file, buffered) {
-  return new Promise((resolve) => {
-    const begin = performance.now();
-    const skipFile = join(skipDir, `${file.replaceAll('/', '_')}.jsonl`);
-    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
-    reporters.push(`--test-reporter=${skipReporter}`, `--test-reporter-destination=${skipFile}`);
-    // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
-    const bundled = bundles && nodeFiles.includes(file);
-    const entry = bundled ? ['--enable-source-maps', bundles.bundleOf(file)] : ['--import', 'tsx', file];
-    const child = spawn(process.execPath, ['--test', ...reporters, ...entry], {
-      cwd: root,
-      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, NODE_ENV: 'test' },
-    });
-    const chunks = [];
-    child.stdout?.on('data', (chunk) => chunks.push(chunk));
-    child.stderr?.on('data', (chunk) => chunks.push(chunk));
-    child.on('close', (code) => {
-      if (buffered) process.stdout.write(Buffer.concat(chunks));
-      const cpu = cpuSinceLastReading();
-      resolve({ file, ms: performance.now() - begin, cpu, ok: code === 0, skipped: skipsOf(skipFile) });
-    });
-  });
+const jobs = [];
+if (everything) {
+  const node =
+    (script, ...rest) =>
+    () =>
+      runProcess(process.execPath, [script, ...rest], options);
+  jobs.push(job('lint', 'lint', node(join(root, 'scripts', 'lint.mjs'))));
+  jobs.push(job('lint', 'tsc', node(join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root)));
 }
-
-async function runTier(tier, files) {
-  const tierStart = performance.now();
-  cpuSinceLastReading(); // lint and tsc are not the first file's
-  process.stderr.write(
-    `[test] ${tier}: ${files.length} file(s)${TIERS[tier].parallel > 1 ? `, ${TIERS[tier].parallel} at once` : ''}...\n`,
-  );
+for (const { tier, files } of plan) {
   if (tier === 'browser') {
     // Playwright's global set-up starts the app on 127.0.0.1 and stops it again (playwright.config.ts).
-    const playwright = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', ...(filters.length ? files : [])],
-      {
-        cwd: root,
-        stdio: 'inherit',
-        timeout: 15 * 60_000,
-      },
-    );
-    results.push({
-      tier,
-      file: filters.length ? files.join(' ') : 'test/browser (playwright)',
-      ms: performance.now() - tierStart,
-      cpu: cpuSinceLastReading(),
-      ok: playwright.status === 0,
-    });
-  } else {
-    const queue = [...files];
-    const parallel = Math.min(TIERS[tier].parallel, files.length);
-    await Promise.all(
-      Array.from({ length: parallel }, async () => {
-        for (let file = queue.shift(); file !== undefined; file = queue.shift())
-          results.push({ tier, ...(await runNodeFile(file, parallel > 1)) });
-      }),
-    );
-  }
-  return performance.now() - tierStart;
+    const cli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
+    const run = () =>
+      runProcess(process.execPath, [cli, 'test', ...(filters.length ? files : [])], {
+        ...options,
+        timeoutMs: 15 * 60_000,
+      });
+    jobs.push(job(tier, filters.length ? files.join(' ') : 'test/browser', run));
+  } else for (const file of files) jobs.push(job(tier, file, () => runNodeFile(file)));
 }
 
-const tierTimes = [];
-for (const { tier, files } of plan) tierTimes.push([tier, await runTier(tier, files)]);
+process.stderr.write(
+  `[test] ${jobs.length} job(s) (${plan.map(({ tier, files }) => `${tier} ${files.length}`).join(', ')}${everything ? ', lint, tsc' : ''}), the longest first, expected CPU up to ${BUDGET} cores at once${
+    jobs.some((j) => j.exclusive)
+      ? `; alone at the end: ${jobs
+          .filter((j) => j.exclusive)
+          .map((j) => j.name)
+          .join(', ')}`
+      : ''
+  }\n`,
+);
+const caps = Object.fromEntries(Object.entries(TIERS).map(([tier, { cap }]) => [tier, cap ?? Infinity]));
+const results = await runPool(jobs, { budget: BUDGET, tierCaps: caps, origin: started });
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const cpuOf = (tier) =>
-  results.filter((result) => result.tier === tier).reduce((sum, result) => sum + (result.cpu ?? 0), 0);
+const ofTier = (tier) => results.filter((result) => result.tier === tier);
+const cpuOf = (list) => list.reduce((sum, result) => sum + result.cpu, 0);
+// A tier's wall: from its first job's start to its last job's end (tiers overlap in the pool).
+const spanOf = (list) => Math.max(...list.map((r) => r.ended)) - Math.min(...list.map((r) => r.started));
 // Wall time depends on what else the machine runs; CPU (of the file's processes, Chromium and the
 // JVM included) much less: compare CPU when the machine is shared.
-process.stdout.write('\n[test] durations per file, slowest first (wall, then CPU user+sys):\n');
-for (const result of [...results].filter((r) => r.tier !== 'lint').sort((a, b) => b.ms - a.ms)) {
+process.stdout.write('\n[test] durations per job, slowest first (wall, then CPU user+sys):\n');
+for (const result of [...results].sort((a, b) => b.ms - a.ms)) {
   process.stdout.write(
-    `  ${seconds(result.ms).padStart(8)} ${`${(result.cpu ?? 0).toFixed(1)} s`.padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.file}\n`,
+    `  ${seconds(result.ms).padStart(8)} ${`${result.cpu.toFixed(1)} s`.padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.name}\n`,
   );
 }
+const total = performance.now() - started;
+const tierNames = [...new Set(results.map((result) => result.tier))];
 process.stdout.write(
-  `[test] per tier (wall / CPU): ${tierTimes.map(([tier, ms]) => `${tier} ${seconds(ms)} / ${cpuOf(tier).toFixed(1)} s`).join(', ')}; total ${seconds(performance.now() - started)}\n`,
+  `[test] per tier (wall from its first start to its last end, side by side / CPU): ${tierNames.map((tier) => `${tier} ${seconds(spanOf(ofTier(tier)))} / ${cpuOf(ofTier(tier)).toFixed(1)} s`).join(', ')}; total ${seconds(total)}, CPU ${cpuOf(results).toFixed(1)} s (${((cpuOf(results) * 1000) / total).toFixed(2)} cores busy on average)\n`,
 );
 // Skips by reason, one line each: a clone without ../shared says here how much it did not run.
 const skipsByReason = new Map();
-for (const { file, skipped = [] } of results)
+for (const { name, skipped = [] } of results)
   for (const { reason } of skipped) {
     const entry = skipsByReason.get(reason) ?? { tests: 0, files: new Set() };
     entry.tests += 1;
-    entry.files.add(file);
+    entry.files.add(name);
     skipsByReason.set(reason, entry);
   }
 for (const [reason, { tests, files }] of skipsByReason)
   process.stdout.write(`[test] skipped ${tests} test(s) in ${files.size} file(s): ${reason}\n`);
+
+const unlisted = results.filter((result) => !durations[result.name]).map((result) => result.name);
+if (writeDurations) {
+  const jobsNow = { ...durations };
+  for (const result of results) jobsNow[result.name] = [+(result.ms / 1000).toFixed(1), +result.cpu.toFixed(1)];
+  const sorted = Object.fromEntries(Object.entries(jobsNow).sort(([a], [b]) => a.localeCompare(b)));
+  const { about } = JSON.parse(readFileSync(durationsPath, 'utf8'));
+  // One job a line, as Prettier formats it.
+  const lines = Object.entries(sorted).map(([name, [wall, cpu]]) => `    ${JSON.stringify(name)}: [${wall}, ${cpu}]`);
+  writeFileSync(durationsPath, `{\n  "about": ${JSON.stringify(about)},\n  "jobs": {\n${lines.join(',\n')}\n  }\n}\n`);
+  process.stdout.write(`[test] wrote ${results.length} job(s)' figures to test/durations.json\n`);
+} else if (unlisted.length)
+  process.stdout.write(
+    `[test] not in test/durations.json (run with their tier's median; npm test -- --write-durations <words> adds them): ${unlisted.join(', ')}\n`,
+  );
+
 const failed = results.filter((result) => !result.ok);
 if (failed.length) {
-  process.stdout.write(`[test] FAILED: ${failed.map((result) => result.file).join(', ')}\n`);
+  process.stdout.write(`[test] FAILED: ${failed.map((result) => result.name).join(', ')}\n`);
   process.exit(1);
 }
 process.stdout.write('[test] all passed\n');

@@ -1,17 +1,35 @@
 // One Compose project of a Docker test: its name, its files, the free port of 127.0.0.1 its load
 // balancer is published on, the commands that act on it, and its tear-down.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { Failure } from './checks.mjs';
 import { must, run } from './commands.mjs';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
+const PORT_RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
+
+function bindable(port) {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free port of 127.0.0.1 below the kernel's ephemeral range. The port is published only at `up`,
+ * after the build (a minute or more): a port from the ephemeral range (what port 0 gives) was taken
+ * meanwhile, on a machine where other tests listen on port 0 and connect out ("bind: address already
+ * in use" from Docker's proxy).
+ */
+async function freePort() {
+  const range = existsSync(PORT_RANGE) ? readFileSync(PORT_RANGE, 'utf8').trim().split(/\s+/).map(Number) : [];
+  // Where the ephemeral range starts low, 10000–20000 still is the least likely to be taken.
+  const below = Math.max(Math.min(range[0] ?? 32768, 32768), 20_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (await bindable(port)) return port;
+  }
+  throw new Failure(`no free port of 127.0.0.1 between 10000 and ${below} after 100 tries`);
 }
 
 /**

@@ -33,9 +33,18 @@ test(
     const sign = signerFor(world.net.buyers[1]!, await challengeOf(world.service.url));
     const signed = await Promise.all(Array.from({ length: 4 }, () => sign()));
     const verifiesBefore = world.proxy.calls('verify');
-    const responses = await Promise.all(
-      signed.map((s, i) => pay(s.header, { ...EXAMPLE_INVOICE, invoice_number: `CAP-${i}` })),
-    );
+    // A slow verify (3 s) holds the first admitted request, and with it the only page, while the
+    // others arrive: on a loaded machine (npm test runs files side by side) their bodies could
+    // otherwise be parsed one after another, each after the last render ended, and all pass.
+    world.proxy.fault({ delayMs: 3_000 }, 'verify');
+    let responses: Response[];
+    try {
+      responses = await Promise.all(
+        signed.map((s, i) => pay(s.header, { ...EXAMPLE_INVOICE, invoice_number: `CAP-${i}` })),
+      );
+    } finally {
+      world.proxy.fault('forward');
+    }
     const statuses = responses.map((response) => response.status);
     const ok = statuses.filter((status) => status === 200).length;
     const busy = responses.filter((response) => response.status === 503);
