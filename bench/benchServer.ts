@@ -44,11 +44,23 @@ export interface BenchServer {
   /** render.pdf of `xml` against /v1/invoice.pdf of `json`: 3 warm-up pairs, then scaled(60) pairs in alternated order. */
   renderPair(json: string, xml: string | Buffer): Promise<{ json: number[]; document: number[] }>;
   close(): Promise<void>;
+  /** The print-time checks of customer designs so far, by kind, and why the full ones ran (src/render/designCheck.ts). */
+  designChecks: { text: number; full: number; why: Map<string, number> };
 }
 
 /** The service with a 2-page renderer and one compute thread; `prices` sets the routes called to 0 (PRICES syntax). */
 export async function startBenchServer(prices: string): Promise<BenchServer> {
-  const renderer = await createRenderer({ poolSize: 2, designReferences });
+  const designChecks = { text: 0, full: 0, why: new Map<string, number>() };
+  const renderer = await createRenderer({
+    poolSize: 2,
+    designReferences,
+    log: (event) => {
+      const { event: name, check, why } = event as { event?: string; check?: 'text' | 'full'; why?: string };
+      if (name !== 'design_check' || !check) return;
+      designChecks[check]++;
+      if (why) designChecks.why.set(why, (designChecks.why.get(why) ?? 0) + 1);
+    },
+  });
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     NODE_ENV: 'production',
@@ -97,6 +109,7 @@ export async function startBenchServer(prices: string): Promise<BenchServer> {
     baseUrl: base,
     post,
     renderPair,
+    designChecks,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

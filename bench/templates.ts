@@ -76,11 +76,12 @@ try {
   if (stored.status !== 200) throw new Error(`PUT /v1/templates: ${stored.status} ${await stored.text()}`);
   const { id } = (await stored.json()) as { id: string };
   process.stdout.write(
-    '\n| stored design on /v1/invoice.pdf | lines | classic p50 / p95 ms | design p50 / p95 ms | p50 ratio | CPU per call classic / design (Node + Chromium) | CPU ratio | A/A p50 ratio of classic |\n|---|---|---|---|---|---|---|---|\n',
+    '\n| stored design on /v1/invoice.pdf | lines | classic p50 / p95 ms | design p50 / p95 ms | p50 ratio | CPU per call classic / design (Node + Chromium) | CPU ratio | A/A p50 ratio of classic | print-time checks of the design, text / full |\n|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const lines of [1, 20, 200]) {
     const invoice = invoiceOf(lines);
     const bodies = { plain: json(invoice), design: json({ ...invoice, design: id }) };
+    const checksBefore = { ...server.designChecks };
     const cpu = { plain: { node: 0, browser: 0 }, design: { node: 0, browser: 0 } };
     const timed = (which: 'plain' | 'design') => async () => {
       const node = nodeCpuMs();
@@ -101,9 +102,11 @@ try {
     const halves = [samples.plain.filter((_, at) => at % 2 === 0), samples.plain.filter((_, at) => at % 2 === 1)];
     const aa = percentile(halves[0]!, 50) / percentile(halves[1]!, 50);
     process.stdout.write(
-      `| house style | ${lines} | ${fmt(samples.plain, 1)} | ${fmt(samples.design, 1)} | ${ratio(samples).toFixed(2)}× | ${perCall(cpu.plain)} / ${perCall(cpu.design)} | ${(total(cpu.design) / total(cpu.plain)).toFixed(2)}× | ${aa.toFixed(2)}× |\n`,
+      `| house style | ${lines} | ${fmt(samples.plain, 1)} | ${fmt(samples.design, 1)} | ${ratio(samples).toFixed(2)}× | ${perCall(cpu.plain)} / ${perCall(cpu.design)} | ${(total(cpu.design) / total(cpu.plain)).toFixed(2)}× | ${aa.toFixed(2)}× | ${server.designChecks.text - checksBefore.text} / ${server.designChecks.full - checksBefore.full} |\n`,
     );
   }
+  if (server.designChecks.why.size > 0)
+    process.stdout.write(`\nWhy full checks ran: ${JSON.stringify([...server.designChecks.why])}\n`);
   process.stdout.write(
     '\n| print-time check | lines | facts | covered: decision (Node) + text read, p50 ms | text read inside the page, p50 ms | Chromium CPU per text read | uncovered: full check, p50 ms with the layout / page laid out | Chromium CPU, with layout / laid out |\n|---|---|---|---|---|---|---|---|\n',
   );

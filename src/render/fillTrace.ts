@@ -22,8 +22,8 @@ export interface FillTrace {
 
 interface Frame {
   place: string;
-  /** Partial calls so far in this body, by name. */
-  calls: Map<string, number>;
+  /** Partial calls so far in this body, by name (made at the first). */
+  calls?: Map<string, number>;
 }
 
 let trace: FillTrace | undefined;
@@ -34,7 +34,7 @@ const top = () => frames[frames.length - 1]!;
 export function traceFill<T>(fill: () => T): { result: T; trace: FillTrace } {
   const under: FillTrace = { branches: new Set(), iterations: new Map() };
   trace = under;
-  frames = [{ place: 'html', calls: new Map() }];
+  frames = [{ place: 'html' }];
   try {
     return { result: fill(), trace: under };
   } finally {
@@ -45,7 +45,7 @@ export function traceFill<T>(fill: () => T): { result: T; trace: FillTrace } {
 
 /** Runs `body` as a frame of its own named `place` (a block's body or a partial's fill). */
 function inFrame<T>(place: string, body: () => T): T {
-  frames.push({ place, calls: new Map() });
+  frames.push({ place });
   try {
     return body();
   } finally {
@@ -58,8 +58,9 @@ export function tracedPartial(name: string, partial: HandlebarsTemplateDelegate)
   const wrapped = ((context: unknown, options?: Handlebars.RuntimeOptions) => {
     if (!trace) return partial(context, options);
     const caller = top();
-    const nth = caller.calls.get(name) ?? 0;
-    caller.calls.set(name, nth + 1);
+    const calls = (caller.calls ??= new Map());
+    const nth = calls.get(name) ?? 0;
+    calls.set(name, nth + 1);
     return inFrame(`${caller.place}>${name}#${nth}`, () => partial(context, options));
   }) as HandlebarsTemplateDelegate;
   // Handlebars reads a compiled partial's own properties; keep them.
@@ -85,10 +86,16 @@ export function traceBlocks(hb: typeof Handlebars): void {
       let bodies = 0;
       const branch = (program: Program | undefined, way: 'fn' | 'inverse') => {
         if (typeof program !== 'function') return program;
-        const wrapped = (...call: unknown[]) => {
-          under.branches.add(`${place}:${way}`);
+        const taken = `${place}:${way}`;
+        const wrapped = (context: unknown, runtime: unknown) => {
+          under.branches.add(taken);
           if (way === 'fn') bodies++;
-          return inFrame(`${place}:${way}`, () => program(...call));
+          frames.push({ place: taken });
+          try {
+            return program(context, runtime);
+          } finally {
+            frames.pop();
+          }
         };
         return Object.assign(wrapped, program);
       };

@@ -11,6 +11,7 @@ import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { storedForm, templateId, type TemplatePackage } from '../../src/invoice/templatePackage.js';
 import { createRenderer, type Renderer } from '../../src/render/renderer.js';
 import { designReferences } from '../../src/settings.js';
+import { preparedReferences } from '../../src/templates/contract/referenceInvoices.js';
 import puppeteer from 'puppeteer-core';
 import { builtinPackage } from '../../src/render/builtinPackages.js';
 import { chromiumArgs } from '../../src/render/browser.js';
@@ -35,6 +36,10 @@ after(async () => {
 const withDesign = (invoice: Parameters<typeof prepareInvoice>[0], pkg: object, fromStore = false) => {
   const stored = storedForm(pkg as TemplatePackage);
   return { ...prepareInvoice(invoice), design: { id: templateId(stored), package: stored, stored: fromStore } };
+};
+const withDesignOf = (prepared: ReturnType<typeof prepareInvoice>, pkg: object) => {
+  const stored = storedForm(pkg as TemplatePackage);
+  return { ...prepared, design: { id: templateId(stored), package: stored } };
 };
 const lastCheck = () => events.filter((event) => event.event === 'design_check').at(-1);
 
@@ -140,6 +145,33 @@ describe('the print-time check of a customer design', () => {
       } finally {
         await browser.close();
       }
+    },
+  );
+
+  test(
+    "the upload's look refuses hiding line 57 and clipping long descriptions on the 200-line reference invoice",
+    { timeout: 120_000 },
+    async () => {
+      const many = preparedReferences().find(({ id }) => id === 'many-lines')!.prepared;
+      const look = async (css: string) => {
+        const [unseen] = await renderer.designUnseenFacts!([withDesignOf(many, { css })]);
+        return unseen!.map(({ fact, reason }) => `${fact.field} ${reason}`);
+      };
+      const line57 = await look('.items tbody:not(.items__tail) tr:nth-child(57) td { opacity: 0; }');
+      // Its amount is also another line's unit price, visible there: a fact counts where it shows once.
+      assert.ok(line57.includes('line_items[56].description opacity_zero'), JSON.stringify(line57));
+      assert.ok(!line57.some((found) => !found.startsWith('line_items[56].')), 'only line 57');
+      const clipped = await look(
+        '.items__description { display: block; line-height: 1.3; height: 3em; overflow: hidden; }',
+      );
+      assert.ok(
+        clipped.includes('line_items[6].description clipped'),
+        `the first long one: ${JSON.stringify(clipped)}`,
+      );
+      assert.ok(
+        !clipped.includes('line_items[0].description clipped'),
+        `the short ones fit: ${clipped.slice(0, 12).join(', ')}`,
+      );
     },
   );
 
