@@ -4,13 +4,13 @@ import type { PaymentSettings } from './payment/startPayments.js';
 import { createRenderer, type Renderer } from './render/renderer.js';
 import { preparedReferences } from './templates/contract/referenceInvoices.js';
 
+/** The content contract's reference invoices, for the print-time check of stored designs. */
+export const designReferences = () => preparedReferences().map(({ prepared }) => prepared);
+
 /**
  * What each part gets from the configuration. Kept here, above the parts, so that render/ and
  * payment/ never import the configuration (config.ts reads their defaults, not the other way).
  */
-/** The content contract's reference invoices, for the print-time check of stored designs. */
-export const designReferences = () => preparedReferences().map(({ prepared }) => prepared);
-
 export function startRenderer(config: Config, logger: Logger): Promise<Renderer> {
   return createRenderer({
     ...(config.CHROMIUM_PATH ? { executablePath: config.CHROMIUM_PATH } : {}),

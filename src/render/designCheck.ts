@@ -2,6 +2,7 @@ import type { CDPSession } from 'puppeteer-core';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
 import { coverageOf, uncovered, type DesignCoverage, type FilledDesign } from './designCoverage.js';
 import { pageAreaPx, whileLaidOutAsPrinted } from './designLayout.js';
+import { eachTurn } from './eachTurn.js';
 import { traceFill } from './fillTrace.js';
 import type { InvoiceView } from './invoiceView.js';
 import { paperOf, type PaperFormat, type PaperSetting } from './paper.js';
@@ -47,26 +48,15 @@ export function designChecker(
     const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
     return { html, view, trace, paper };
   };
-  // One reference fill per turn of the event loop (the 200-line one ≈ 10 ms), as
-  // prepareReferencesAhead prepares them: 12 at once would stall the loop for every request.
-  const makeCoverage = (design: Design) => {
-    const invoices = references();
-    const fills: FilledDesign[] = [];
-    const next = () => {
-      const prepared = invoices[fills.length];
-      try {
-        if (prepared) {
-          fills.push(fill({ ...prepared, design }, design, paperOf(prepared, paperSetting)));
-          setImmediate(next).unref();
-          return;
-        }
-        keep(design.id, fills.length > 0 ? coverageOf(fills) : null);
-      } catch {
-        keep(design.id, null); // a reference the design cannot fill: it never passed this contract
-      }
-    };
-    setImmediate(next).unref();
-  };
+  // One reference fill per turn of the event loop (the 200-line one ≈ 10 ms): 12 at once would
+  // stall the loop for every request. A reference the design cannot fill: it never passed this contract.
+  const makeCoverage = (design: Design) =>
+    eachTurn(
+      references(),
+      (prepared) => fill({ ...prepared, design }, design, paperOf(prepared, paperSetting)),
+      (fills) => keep(design.id, fills.length > 0 ? coverageOf(fills) : null),
+      { failed: () => keep(design.id, null) },
+    );
   const keep = (id: string, coverage: DesignCoverage | null) => {
     pending.delete(id);
     kept.set(id, coverage);

@@ -189,8 +189,9 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const maxPages = call.preview ? PREVIEW_MAX_PAGES : designMaxPages(prepared.invoice.line_items.length);
       return run(call, async (pooled, job) => {
         const textOnly = !call.preview && !job.specimen;
-        const { view, page, beforePrint } = designs.page(prepared, design, paperOf(prepared, paper), textOnly);
-        const pdf = await printView(printer, pooled, view, paperOf(prepared, paper), info, job, page, {
+        const format = paperOf(prepared, paper);
+        const { view, page, beforePrint } = designs.page(prepared, design, format, textOnly);
+        const pdf = await printView(printer, pooled, view, format, info, job, page, {
           beforePrint,
           preview: call.preview === true,
         });

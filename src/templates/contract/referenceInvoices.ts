@@ -2,6 +2,7 @@ import { EXAMPLE_INVOICE } from '../../invoice/example.js';
 import { QR_INVOICES } from '../../invoice/examplePaymentQr.js';
 import { EXAMPLE_REAL_WORLD_INVOICE } from '../../invoice/exampleRealWorld.js';
 import { prepareInvoice, type PreparedInvoice } from '../../invoice/prepareInvoice.js';
+import { eachTurn } from '../../render/eachTurn.js';
 import type { InvoiceInput } from '../../invoice/schema.js';
 
 /**
@@ -143,16 +144,10 @@ export const preparedReferences = (): readonly Reference[] =>
  * first prepares them itself.
  */
 export function prepareReferencesAhead(): void {
-  const ready: Reference[] = [];
-  const next = () => {
-    if (prepared) return;
-    const reference = REFERENCE_INVOICES[ready.length];
-    if (!reference) {
-      prepared = ready;
-      return;
-    }
-    ready.push({ id: reference.id, prepared: prepareInvoice(reference.invoice) });
-    setImmediate(next).unref();
-  };
-  setImmediate(next).unref();
+  eachTurn(
+    REFERENCE_INVOICES,
+    ({ id, invoice }) => ({ id, prepared: prepareInvoice(invoice) }),
+    (ready) => (prepared ??= ready),
+    { stop: () => prepared !== undefined },
+  );
 }
