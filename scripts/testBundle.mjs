@@ -37,6 +37,7 @@ export async function bundleTests(root, files) {
   }
   return {
     bundleOf: (file) => join(outdir, file.replace(/\.ts$/, '.mjs')),
+    outdir,
     remove,
   };
 }
