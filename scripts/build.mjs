@@ -12,8 +12,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 // Files read from disk next to the compiled code: templates and styles (render/templates.ts,
 // helpers/reminderDraft), the preview page's static assets (http/preview), and the test contracts
-// local payment mode deploys (payment/local; it also needs the dev dependency @foundry-rs/anvil).
-const ASSETS = ['templates', 'styles', 'src/http/preview/page', 'contracts/artifacts'];
+// local payment mode deploys (payment/local; it also needs the dev dependency @foundry-rs/anvil),
+// and the signer-recovery thread's plain JavaScript (payment/signerRecovery.ts), which tsc leaves out.
+const ASSETS = [
+  'templates',
+  'styles',
+  'src/http/preview/page',
+  'contracts/artifacts',
+  'src/payment/signerRecoveryWorker.mjs',
+];
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -37,6 +37,7 @@ import { createMemoryFontStore, type FontStore } from './themes/fontStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import { warmSignerRecovery } from './payment/signerRecovery.js';
 
 export interface AppDependencies {
   config: Config;
@@ -197,7 +198,8 @@ export function createApp(deps: AppDependencies): AppService {
     routes,
     endStreams: () => preview?.close(),
     warm: async () => {
-      await pool?.warm();
+      // A paid request's signer is recovered on a thread of its own (payment/signerRecovery.ts).
+      await Promise.all([pool?.warm(), deps.payment ? warmSignerRecovery() : undefined]);
     },
     close: async () => {
       preview?.close();

@@ -1,3 +1,4 @@
+import coBody from 'co-body';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError } from '../errors.js';
@@ -31,6 +32,33 @@ export function jsonText(limitBytes: number): Middleware {
     },
   });
   return async (ctx, next) => requireJson(ctx, () => read(ctx, next));
+}
+
+/** The methods koa-body reads a body for (its parsedMethods' default); jsonBytes reads the same. */
+const READ_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * jsonText's body left as bytes: ctx.request.body is a Uint8Array, read within `limitBytes` after
+ * any gzip/deflate/br decoding (the same 415/413/400 as jsonText), or undefined for a method
+ * jsonText doesn't read; the compute pool decodes it as jsonText would have (requestJson.ts
+ * jsonTextOf) and parses it. The event loop neither decodes the text nor copies it into the
+ * worker's message: a maximal body's text was young garbage that every scavenge during a flood
+ * copied while its request waited for a worker (reliability 11, docs/reliability.md).
+ */
+export function jsonBytes(limitBytes: number): Middleware {
+  return async (ctx, next) =>
+    requireJson(ctx, async () => {
+      if (READ_METHODS.has(ctx.method)) {
+        try {
+          // encoding null: co-body hands raw-body's Buffer back undecoded (co-body/lib/text.js).
+          const bytes = (await coBody.text(ctx, { limit: limitBytes, encoding: null as unknown as string })) as Buffer;
+          ctx.request.body = bytes as unknown as typeof ctx.request.body;
+        } catch (error) {
+          throw bodyReadError(error);
+        }
+      }
+      await next();
+    });
 }
 
 /**

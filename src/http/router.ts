@@ -6,14 +6,14 @@ import type { OperationCaller } from '../operations/callOperation.js';
 import { isPaid, type DocumentBody, type PricedOperation } from '../operations/operation.js';
 import type { PayerAdmission } from '../payment/paymentProcessor.js';
 import { documentBody } from './documentBody.js';
-import { jsonText } from './jsonBody.js';
+import { jsonBytes } from './jsonBody.js';
 import { PAYMENT_SIGNATURE } from './paymentEncoding.js';
 import { readPaymentSignature } from './paymentSignature.js';
 import { readSignInHeader } from './signInHeader.js';
 import { writeOutcome } from './writeOutcome.js';
 
 /**
- * The Koa adapter of the operation list: for each operation, read its body as text, or a document
+ * The Koa adapter of the operation list: for each operation, read its JSON body as bytes, or a document
  * row's document as bytes (documentBody.ts; 415/413/400 for what can't be read), hand body and
  * PAYMENT-SIGNATURE to the call core (operations/callOperation.ts), which parses and validates on
  * the compute pool before anything about payment, and write the outcome (writeOutcome.ts).
@@ -30,7 +30,7 @@ export function buildRouter(
     if (operation.request && caller.answersPriceProbe(operation)) chain.push(priceProbe(operation, caller));
     if (operation.request)
       chain.push(
-        operation.request.document ? documentBody(operation.request.document) : jsonText(options.bodyLimitBytes),
+        operation.request.document ? documentBody(operation.request.document) : jsonBytes(options.bodyLimitBytes),
       );
     chain.push(async (ctx) => {
       try {
@@ -65,10 +65,10 @@ export function buildRouter(
   return router;
 }
 
-/** What the body middleware read: a document row's document, or JSON text. */
+/** What the body middleware read: a document row's document, or a JSON body's bytes (decoded on the pool). */
 const requestBody = (ctx: Context) => {
   const document = ctx.state.document as DocumentBody | undefined;
-  return document ? { document } : { text: ctx.request.body as string };
+  return document ? { document } : { bytes: ctx.request.body as Uint8Array | undefined };
 };
 
 /**

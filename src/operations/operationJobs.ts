@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bodyIsAnArray } from '../errors.js';
 import type { DocumentBody, Operation, OperationContext, PooledAnswer } from './operation.js';
-import { parseRequestJson, splitRequestJson } from './requestJson.js';
+import { jsonTextOf, parseRequestJson, splitRequestJson } from './requestJson.js';
 
 /**
  * What the compute pool does for an operation's body, on a worker thread (or inline when the pool
@@ -12,11 +12,17 @@ import { parseRequestJson, splitRequestJson } from './requestJson.js';
 export interface OperationJob {
   operationId: string;
   /**
-   * The JSON text (HTTP), the parsed arguments (MCP), a document row's document (operation.ts
+   * The JSON body's bytes as read (HTTP), its text (an MCP call's arguments split from their
+   * envelope), the parsed arguments (MCP), a document row's document (operation.ts
    * `document`), or the input `parse` made of them, completed on the main thread by the row's
    * `request.resolve`: then only `compute` is left to run.
    */
-  body: { text: string } | { value: unknown } | { document: DocumentBody } | { resolved: unknown };
+  body:
+    | { bytes: Uint8Array | undefined }
+    | { text: string }
+    | { value: unknown }
+    | { document: DocumentBody }
+    | { resolved: unknown };
   context: OperationContext;
   /** Compute the answer as well (a free row with `compute`); otherwise hand the input back. */
   compute: boolean;
@@ -87,8 +93,17 @@ export function runOperationJob(operations: ReadonlyMap<string, Operation>, job:
   return { kind: 'parsed', input, fingerprint };
 }
 
-function parseJsonBody(operation: Operation, jobBody: { text: string } | { value: unknown }, job: OperationJob) {
-  const body = 'text' in jobBody ? parseRequestJson(jobBody.text) : jobBody.value;
+function parseJsonBody(
+  operation: Operation,
+  jobBody: { bytes: Uint8Array | undefined } | { text: string } | { value: unknown },
+  job: OperationJob,
+) {
+  const body =
+    'bytes' in jobBody
+      ? parseRequestJson(jsonTextOf(jobBody.bytes))
+      : 'text' in jobBody
+        ? parseRequestJson(jobBody.text)
+        : jobBody.value;
   // Every operation takes an object; a strict JSON parser accepts arrays too.
   if (Array.isArray(body)) throw bodyIsAnArray();
   return {

@@ -5,6 +5,17 @@ import { forbiddenProtoKey, invalidJson } from '../errors.js';
 const STRICT_JSON = /^[\x20\x09\x0a\x0d]*(\[|\{)/;
 
 /**
+ * A JSON body's text from its bytes (http/jsonBody.ts jsonBytes), decoded as koa-body decodes
+ * jsonText's: UTF-8 with each invalid sequence as U+FFFD (Node's decoder, which raw-body's
+ * iconv-lite uses too) and a leading byte order mark dropped; no body, no text.
+ */
+export function jsonTextOf(bytes: Uint8Array | undefined): string {
+  if (!bytes) return '';
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
  * A JSON request body from its text, parsed as co-body's strict mode always parsed it (an empty
  * body is {}, anything else must be an object or array, `__proto__` refused anywhere), with typed
  * errors: invalid_json, or validation_failed naming the `__proto__` key. Each failure is told

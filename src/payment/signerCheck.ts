@@ -1,6 +1,7 @@
 import type { PaymentRequirements } from '@x402/core/types';
-import { isAddressEqual, recoverTypedDataAddress, type Hex } from 'viem';
+import { hashTypedData, isAddressEqual, type Hex } from 'viem';
 import type { ExactAuthorization } from './paymentPayload.js';
+import { recoverSigner } from './signerRecovery.js';
 
 /** EIP-3009's signed struct, as USDC (FiatToken v2) checks it. */
 const TRANSFER_WITH_AUTHORIZATION = {
@@ -25,7 +26,8 @@ export const isPlainEcdsa = (signature: string): boolean => PLAIN_ECDSA.test(sig
  * EIP-712 domain: a forgery is refused here, without a facilitator call (a facilitator meters and
  * rate-limits /verify). Returns the refusal reason, or undefined when the signer matches or the
  * signature can't be checked locally: ERC-1271 / ERC-6492 smart-account signatures (any other
- * length) need the chain, so the facilitator judges them.
+ * length) need the chain, so the facilitator judges them. The hash is taken here, the key recovered
+ * off the event loop (signerRecovery.ts).
  */
 export async function signerMismatch(
   authorization: ExactAuthorization,
@@ -35,7 +37,7 @@ export async function signerMismatch(
   if (!PLAIN_ECDSA.test(signature)) return undefined;
   const extra = offer.extra as { name: string; version: string };
   try {
-    const signer = await recoverTypedDataAddress({
+    const hash = hashTypedData({
       domain: {
         name: extra.name,
         version: extra.version,
@@ -52,8 +54,8 @@ export async function signerMismatch(
         validBefore: BigInt(authorization.validBefore),
         nonce: authorization.nonce as Hex,
       },
-      signature: signature as Hex,
     });
+    const signer = await recoverSigner(hash, signature as Hex);
     return isAddressEqual(signer, authorization.from as Hex) ? undefined : 'invalid_signature';
   } catch {
     // Not a point on the curve, a bad recovery byte, a high s: no EOA signed this.

@@ -58,8 +58,10 @@ test('@agentcash/discovery finds every operation, prices the paid ones, and has 
   assert.ok(result.resources.length >= 13, `${result.resources.length} resources`);
 });
 
+// A bound against a hung request, not a speed check: as postJson's (testApp.ts), since 10 s ran out
+// once for a whole run starved at nice 19 under load 29.
 const post = (path: string, init: RequestInit = {}) =>
-  fetch(`${app.url}${path}`, { method: 'POST', ...init, signal: AbortSignal.timeout(10_000) });
+  fetch(`${app.url}${path}`, { method: 'POST', ...init, signal: AbortSignal.timeout(30_000) });
 
 test('an unpaid POST without a body, or with an empty one, to a paid route is the 402 challenge', async () => {
   for (const init of [{}, { headers: { 'content-type': 'application/json' }, body: '' }] as RequestInit[]) {

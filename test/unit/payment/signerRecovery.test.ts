@@ -1,0 +1,55 @@
+// The paid request's signer is recovered off the event loop (src/payment/signerRecovery.ts): the
+// same address as viem's recovery on this thread, a rejection where viem rejects, and the event
+// loop free while the secp256k1 work runs.
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { test } from 'node:test';
+import { keccak256, recoverAddress, toHex, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { recoverSigner } from '../../../src/payment/signerRecovery.js';
+
+const account = privateKeyToAccount(generatePrivateKey());
+const signedHashes = (count: number) =>
+  Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const hash = keccak256(toHex(`payment ${i}`));
+      return { hash, signature: await account.sign({ hash }) };
+    }),
+  );
+
+test('recovers the signer viem recovers, on another thread', async () => {
+  for (const { hash, signature } of await signedHashes(5)) {
+    const recovered = await recoverSigner(hash, signature);
+    assert.equal(recovered, account.address);
+    assert.equal(recovered, await recoverAddress({ hash, signature }));
+  }
+});
+
+test('a signature that recovers to no key is refused, as viem refuses it', async () => {
+  const hash = keccak256(toHex('payment'));
+  const noPoint: Hex = `0x${'ff'.repeat(64)}1b`;
+  await assert.rejects(recoverAddress({ hash, signature: noPoint }));
+  await assert.rejects(recoverSigner(hash, noPoint));
+});
+
+/** How long the event loop was busy (not waiting for events) while `work` ran. */
+async function loopBusyMs(work: () => Promise<unknown>): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  await work();
+  return performance.eventLoopUtilization(before).active;
+}
+
+test('the event loop stays free while recoveries run', async () => {
+  const signed = await signedHashes(50);
+  await recoverSigner(signed[0]!.hash, signed[0]!.signature); // the thread started
+  await recoverAddress(signed[0]!); // viem's secp256k1 module loaded here
+  const onThisThread = await loopBusyMs(() => Promise.all(signed.map((each) => recoverAddress(each))));
+  const offIt = await loopBusyMs(() =>
+    Promise.all(signed.map(({ hash, signature }) => recoverSigner(hash, signature))),
+  );
+  // 50 recoveries took 6-8 ms of the loop each on it (300-400 ms); handing them over, a few ms in all.
+  assert.ok(
+    offIt < onThisThread / 3,
+    `the loop was busy ${offIt.toFixed(1)} ms (on it: ${onThisThread.toFixed(1)} ms)`,
+  );
+});
