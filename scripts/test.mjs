@@ -16,7 +16,9 @@
 // runs in a process of its own (as node --test does), which is what gives it a duration, and from
 // a bundle of its sources that esbuild builds for the whole run first (scripts/testBundle.mjs: a
 // test process starts in half the CPU it took through tsx); TEST_BUNDLE=0 runs the sources through
-// tsx instead (stack traces and locations as written, e.g. to debug one file).
+// tsx instead (stack traces and locations as written, e.g. to debug one file). The unit and
+// integration files run several to a process (scripts/testGroups.mjs); TEST_GROUPS=0 runs each
+// alone.
 // `npm test -- --write-durations [words]` rewrites test/durations.json (what the pool expects each
 // job to take) with this run's figures for the files it ran.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setup } from './setup.mjs';
 import { bundleTests } from './testBundle.mjs';
+import { figuresOfGroup, groupEntryPath, packGroups, writeGroupEntry } from './testGroups.mjs';
 import { runPool, runProcess } from './testPool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,11 +41,12 @@ const LONG = process.env.RELIABILITY_LONG === '1';
  * files each start their own chain, facilitator and service on port 0 too, but settle real
  * transfers and hold a renderer full on purpose: two at once. The reliability files inject faults
  * and time recoveries: one at a time, and each alone in the long run, whose timing targets are
- * asserted.
+ * asserted. `group`: its files run several to a process, one after another, up to that many seconds
+ * of expected wall a process (scripts/testGroups.mjs), but those in OWN_PROCESS.
  */
 const TIERS = {
-  unit: { folders: ['unit'], bundled: true },
-  integration: { folders: ['integration', 'visual'], bundled: true },
+  unit: { folders: ['unit'], bundled: true, group: 30 },
+  integration: { folders: ['integration', 'visual'], bundled: true, group: 45 },
   e2e: { folders: ['e2e'], bundled: true, cap: 2 },
   reliability: { folders: ['reliability'], bundled: true, cap: 1 },
   bench: { folders: ['bench'], cap: 1 },
@@ -53,6 +57,11 @@ const TIERS = {
  * other job, so no other test takes the cores they measure.
  */
 const ALONE = ['test/reliability/flood.test.ts'];
+/**
+ * Files of a grouped tier that run in a process of their own: computePool.test.ts counts the
+ * threads of its process.
+ */
+const OWN_PROCESS = ['test/unit/compute/computePool.test.ts'];
 
 /**
  * How much CPU the running jobs may be expected to use at once, in cores: the cores and a quarter
@@ -167,14 +176,25 @@ const options = { cwd: root, buffered: jobCount > 1 || everything };
  */
 const FILE_LIMIT_S = Number(process.env.TEST_FILE_LIMIT_S ?? 900);
 
-/** Runs one node test file in its own process. */
-async function runNodeFile(file) {
-  const skipFile = join(skipDir, `${file.replaceAll('/', '_')}.jsonl`);
+/** Runs node test files in one process: one as it is, several as a group (scripts/testGroups.mjs). */
+async function runNodeFiles(files) {
+  const key = files[0].replaceAll('/', '_');
+  const skipFile = join(skipDir, `${key}.jsonl`);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
   reporters.push(`--test-reporter=${skipReporter}`, `--test-reporter-destination=${skipFile}`);
   // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
-  const bundles = nodeFiles.includes(file) ? await bundling : undefined;
-  const entry = bundles ? ['--enable-source-maps', bundles.bundleOf(file)] : ['--import', 'tsx', file];
+  const bundles = nodeFiles.includes(files[0]) ? await bundling : undefined;
+  let entry = bundles ? ['--enable-source-maps', bundles.bundleOf(files[0])] : ['--import', 'tsx', files[0]];
+  const figuresPath = join(skipDir, `${key}.figures.jsonl`);
+  if (files.length > 1) {
+    const path = groupEntryPath(bundles.outdir, groupsWritten++);
+    writeGroupEntry(
+      path,
+      files.map((file) => [file, bundles.bundleOf(file)]),
+      figuresPath,
+    );
+    entry = ['--enable-source-maps', path];
+  }
   const env = { ...process.env, NODE_ENV: 'test' };
   // The file itself, not `node --test file`: that runner is a second node process per file, which
   // only passes the child's report on (0.1 s of CPU a file, measured on two unit files: 0.22 s of CPU
@@ -183,10 +203,12 @@ async function runNodeFile(file) {
     ...options,
     env,
     timeoutMs: FILE_LIMIT_S * 1000,
-    label: file,
+    label: files.join(' '),
   });
-  return { ...result, skipped: skipsOf(skipFile) };
+  const perFile = files.length > 1 ? figuresOfGroup(files, figuresPath, result.cpu) : undefined;
+  return { ...result, skipped: skipsOf(skipFile), perFile };
 }
+let groupsWritten = 0;
 
 const job = (tier, name, run) => {
   const [wall, cpu] = expected(name, tier);
@@ -211,7 +233,28 @@ for (const { tier, files } of plan) {
         timeoutMs: 15 * 60_000,
       });
     jobs.push(job(tier, filters.length ? files.join(' ') : 'test/browser', run));
-  } else for (const file of files) jobs.push(job(tier, file, () => runNodeFile(file)));
+  } else if (
+    TIERS[tier].group &&
+    nodeFiles.length &&
+    process.env.TEST_BUNDLE !== '0' &&
+    process.env.TEST_GROUPS !== '0'
+  ) {
+    const groups = packGroups(
+      files.map((file) => ({ name: file, wall: expected(file, tier)[0] })),
+      { wallPerGroup: TIERS[tier].group, alone: [...OWN_PROCESS, ...ALONE] },
+    );
+    for (const members of groups) {
+      const name = members.length > 1 ? `${members[0]} + ${members.length - 1} more` : members[0];
+      const sum = members.reduce((total, file) => total.map((value, i) => value + expected(file, tier)[i]), [0, 0]);
+      jobs.push({
+        ...job(tier, members[0], () => runNodeFiles(members)),
+        name,
+        wall: sum[0],
+        cpu: sum[1],
+        files: members,
+      });
+    }
+  } else for (const file of files) jobs.push(job(tier, file, () => runNodeFiles([file])));
 }
 
 process.stderr.write(
@@ -239,6 +282,11 @@ for (const result of [...results].sort((a, b) => b.ms - a.ms)) {
   process.stdout.write(
     `  ${seconds(result.ms).padStart(8)} ${`${result.cpu.toFixed(1)} s`.padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ${result.tier.padEnd(11)} ${result.name}\n`,
   );
+  // A group's files: each one's wall in the group and its share of the group's CPU.
+  for (const [file, [wall, cpu]] of Object.entries(result.perFile ?? {}))
+    process.stdout.write(
+      `  ${`${wall.toFixed(1)} s`.padStart(8)} ${`${cpu.toFixed(1)} s`.padStart(8)}        ${''.padEnd(11)}   ${file}\n`,
+    );
 }
 const total = performance.now() - started;
 const tierNames = [...new Set(results.map((result) => result.tier))];
@@ -247,26 +295,31 @@ process.stdout.write(
 );
 // Skips by reason, one line each: a clone without ../shared says here how much it did not run.
 const skipsByReason = new Map();
-for (const { name, skipped = [] } of results)
-  for (const { reason } of skipped) {
+for (const { name, skipped = [], perFile } of results)
+  for (const { reason, top } of skipped) {
     const entry = skipsByReason.get(reason) ?? { tests: 0, files: new Set() };
     entry.tests += 1;
-    entry.files.add(name);
+    // In a group, the file is the suite at the top (scripts/testGroups.mjs).
+    entry.files.add(perFile ? top : name);
     skipsByReason.set(reason, entry);
   }
 for (const [reason, { tests, files }] of skipsByReason)
   process.stdout.write(`[test] skipped ${tests} test(s) in ${files.size} file(s): ${reason}\n`);
 
-const unlisted = results.filter((result) => !durations[result.name]).map((result) => result.name);
+// Each file's figures; a group's files each with their own (runNodeFiles).
+const figures = results.flatMap((result) =>
+  Object.entries(result.perFile ?? { [result.name]: [result.ms / 1000, result.cpu] }),
+);
+const unlisted = figures.filter(([name]) => !durations[name]).map(([name]) => name);
 if (writeDurations) {
   const jobsNow = { ...durations };
-  for (const result of results) jobsNow[result.name] = [+(result.ms / 1000).toFixed(1), +result.cpu.toFixed(1)];
+  for (const [name, [wall, cpu]] of figures) jobsNow[name] = [+wall.toFixed(1), +cpu.toFixed(1)];
   const sorted = Object.fromEntries(Object.entries(jobsNow).sort(([a], [b]) => a.localeCompare(b)));
   const { about } = JSON.parse(readFileSync(durationsPath, 'utf8'));
   // One job a line, as Prettier formats it.
   const lines = Object.entries(sorted).map(([name, [wall, cpu]]) => `    ${JSON.stringify(name)}: [${wall}, ${cpu}]`);
   writeFileSync(durationsPath, `{\n  "about": ${JSON.stringify(about)},\n  "jobs": {\n${lines.join(',\n')}\n  }\n}\n`);
-  process.stdout.write(`[test] wrote ${results.length} job(s)' figures to test/durations.json\n`);
+  process.stdout.write(`[test] wrote ${figures.length} job(s)' figures to test/durations.json\n`);
 } else if (unlisted.length && everything)
   process.stdout.write(
     `[test] not in test/durations.json (run with their tier's median; npm test -- --write-durations <words> adds them): ${unlisted.join(', ')}\n`,

@@ -1,5 +1,6 @@
 // A compute worker's start under tsx (development, tests): computeWorker.ts and its job module
-// bundled by esbuild into plain JavaScript, then run. Loading operationWorker.ts's ~300 modules
+// bundled by esbuild into plain JavaScript (npm packages bundled in, but those that read files
+// beside their sources: sourceLocations.mjs), then run. Loading operationWorker.ts's ~300 modules
 // through tsx's loader took 1.9-2.2 s of CPU per worker (every test app starts two); the bundle
 // loads in about 0.6 s. The bundle is built once per content of its sources and kept under
 // node_modules/.cache/compute-worker/ (so that its npm imports resolve as the sources' do): a
@@ -10,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
-import { projectBundleOptions } from './sourceLocations.mjs';
+import { checkBundledPackages, projectBundleOptions } from './sourceLocations.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER_SOURCE = fileURLToPath(new URL('./computeWorker.ts', import.meta.url));
@@ -54,12 +55,17 @@ async function build() {
       { in: WORKER_SOURCE, out: 'worker' },
       { in: jobSource, out: 'job' },
     ],
-    metafile: true,
     logLevel: 'silent',
   });
-  // This file and the plugin shape the bundle too: a change to them builds it again.
+  checkBundledPackages(ROOT, result.metafile);
+  // This file and the plugin shape the bundle too: a change to them builds it again. The npm
+  // packages bundled in (~1,000 files, each worker's start would read them all) stand as the lock
+  // npm writes under node_modules at each install.
   const sources = [
-    ...Object.keys(result.metafile.inputs).map((input) => join(ROOT, input)),
+    ...Object.keys(result.metafile.inputs)
+      .filter((input) => !input.includes('node_modules/'))
+      .map((input) => join(ROOT, input)),
+    join(ROOT, 'node_modules', '.package-lock.json'),
     fileURLToPath(import.meta.url),
     fileURLToPath(new URL('./sourceLocations.mjs', import.meta.url)),
   ];

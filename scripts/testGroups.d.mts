@@ -1,0 +1,12 @@
+/** scripts/testGroups.mjs: several test files of a tier in one process. */
+export function packGroups(
+  files: { name: string; wall: number }[],
+  options: { wallPerGroup: number; alone?: string[] },
+): string[][];
+export function writeGroupEntry(path: string, files: [name: string, bundle: string][], figuresPath: string): void;
+export function figuresOfGroup(
+  files: string[],
+  figuresPath: string,
+  cpu: number,
+): Record<string, [wall: number, cpu: number]>;
+export function groupEntryPath(outdir: string, index: number): string;
