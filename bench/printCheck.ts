@@ -20,7 +20,7 @@ import { lockDownPage } from '../src/render/lockDownPage.js';
 import { paperOf } from '../src/render/paper.js';
 import { layOutHtml, openPrintablePage, printHtml } from '../src/render/printPage.js';
 import { checkPrintedFacts, checkPrintedText, unseenFacts } from '../src/render/printedFacts.js';
-import { textFactsExpression } from '../src/render/textOnPage.js';
+import { askedFacts, textFactsExpression } from '../src/render/textOnPage.js';
 import { coverageOf, uncovered } from '../src/render/designCoverage.js';
 import { traceFill } from '../src/render/fillTrace.js';
 import { preparedReferences } from '../src/templates/contract/referenceInvoices.js';
@@ -32,59 +32,98 @@ import { launchBenchBrowser } from './benchBrowser.js';
 import { percentile } from './measure.js';
 import { browserCpuMs } from './processCpu.js';
 
-export async function timePrintCheck(
-  lines: number,
-  samples: number,
-): Promise<{
-  decision: number[];
-  text: number[];
+export interface PrintCheckTimes {
+  /** Node's work a covered print adds to an unchecked one, per print (ms): the traced fill over the plain one, the facts, the decision, the evaluation's expression. */
+  node: number[];
+  /** The text's reading inside the page (ms), without the DevTools round trip. */
   inPage: number[];
+  /** The same, in the process's CPU time (ms). */
+  nodeCpu: number[];
+  /** nodeCpu + inPage of the same print (ms): the covered print's check. */
+  check: number[];
+  /** The text's check as Node waits for it (ms): the expression, the DevTools round trip, the reading. */
+  roundTrip: number[];
+  /** The full check an uncovered print gets (ms), with the layout it waits for / on a page laid out. */
   withLayout: number[];
   laidOut: number[];
   facts: number;
+  /** Chromium's CPU per call (ms, all its processes; 10 ms ticks summed over the samples, then divided). */
   cpu: { text: number; withLayout: number; laidOut: number };
-}> {
+}
+
+export async function timePrintCheck(lines: number, samples: number): Promise<PrintCheckTimes> {
   return withPrintablePage(async (printable, templates) => {
     const pkg = storedForm(HOUSE_STYLE);
     const design = { id: templateId(pkg), package: pkg, stored: true };
     const prepared = { ...prepareInvoice({ ...invoiceWithItems(lines), currency: 'EUR' }), design };
     const paper = paperOf(prepared, 'auto');
+    // As designCheck.ts fills a stored design for a print: traced, with the view's facts.
     const filled = (invoice: PreparedInvoice) => {
       const view = templates.view(invoice);
       const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
-      return { html, view, trace, paper: paperOf(invoice, 'auto') };
+      return { html, view, trace, asked: askedFacts(factsOf(view)), paper: paperOf(invoice, 'auto') };
     };
     const coverage = coverageOf(
       preparedReferences().map(({ prepared: reference }) => filled({ ...reference, design })),
     );
-    const { view, html, trace } = filled(prepared);
+    const view = templates.view(prepared);
     const width = pageAreaPx(paper).width;
     const { session } = printable;
-    const found = {
-      decision: [] as number[],
-      text: [] as number[],
-      inPage: [] as number[],
-      withLayout: [] as number[],
-      laidOut: [] as number[],
+    const found: Omit<PrintCheckTimes, 'facts' | 'cpu'> = {
+      node: [],
+      nodeCpu: [],
+      inPage: [],
+      check: [],
+      roundTrip: [],
+      withLayout: [],
+      laidOut: [],
     };
-    // Chromium's CPU (all its processes, 10 ms ticks: summed over the samples, then divided).
     const cpu = { text: 0, withLayout: 0, laidOut: 0 };
     for (let round = 0; round < samples + 2; round++) {
-      await layOutHtml(printable, html);
-      let started = performance.now();
-      const why = uncovered(coverage, { html, view, trace, paper });
+      // Node's part: a print's fill untraced (what classic's print does), then as a covered print
+      // does it; the difference, plus the facts, the decision and the expression, is the check's.
+      // Alternated in order, so that a collection one leaves behind falls on each alike; wall and
+      // CPU time (the process's, µs), the CPU time unblurred by other processes taking the cores.
+      const cpuMs = () => {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1000;
+      };
+      // A fill's output is a string of many pieces; every print flattens it once, when it sends the
+      // page (a 200-line page ≈ 0.3 ms), and the check reads it after (designCheck.ts): both
+      // flattened here, as sending would.
+      const sent = (page: string) => page.charCodeAt(0);
+      const timePlain = () => {
+        const at = [performance.now(), cpuMs()];
+        sent(templates.designPage(view, design, true));
+        return [performance.now() - at[0]!, cpuMs() - at[1]!] as const;
+      };
+      const before = round % 2 === 0 ? timePlain() : [0, 0];
+      const at = [performance.now(), cpuMs()];
+      const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
+      sent(html);
+      const asked = askedFacts(factsOf(view));
+      const why = uncovered(coverage, { html, view, trace, paper, asked });
       if (why !== undefined) throw new Error(`the bench's invoice is not covered: ${why}`);
-      const decision = performance.now() - started;
-      started = performance.now();
-      let ticks = browserCpuMs();
-      await checkPrintedText(session, view);
-      const text = performance.now() - started;
-      const textCpu = browserCpuMs() - ticks;
-      // The same reading timed inside the page (what Chromium spends, without the DevTools round trip).
+      textFactsExpression(asked);
+      const checked = [performance.now() - at[0]!, cpuMs() - at[1]!];
+      const plain = round % 2 === 0 ? before : timePlain();
+      const node = Math.max(0, checked[0]! - plain[0]!);
+      const nodeCpu = Math.max(0, checked[1]! - plain[1]!);
+      // The reading timed inside the page, the first on a document just written (what Chromium
+      // spends, without the DevTools round trip; nothing of the document read before).
+      await layOutHtml(printable, html);
       const { result } = await session.send('Runtime.evaluate', {
-        expression: `(() => { const started = performance.now(); ${textFactsExpression(factsOf(view))}; return performance.now() - started; })()`,
+        expression: `(() => { const started = performance.now(); const missing = ${textFactsExpression(asked)}; if (missing.length > 0) throw new Error('missing facts'); return performance.now() - started; })()`,
         returnByValue: true,
       });
+      // The check as Node waits for it sent alone, after the document's answer (a print sends it
+      // behind the document, printPage.ts, and waits less: the prints' table).
+      await layOutHtml(printable, html);
+      let started = performance.now();
+      let ticks = browserCpuMs();
+      await checkPrintedText(session, asked);
+      const roundTrip = performance.now() - started;
+      const textCpu = browserCpuMs() - ticks;
       const inPage = result.value as number;
       await whileLaidOutAsPrinted(session, paper, async () => {
         started = performance.now();
@@ -97,9 +136,11 @@ export async function timePrintCheck(
         ticks = browserCpuMs();
         await unseenFacts(session, view, width);
         if (round < 2) return; // warm-up
-        found.decision.push(decision);
-        found.text.push(text);
+        found.node.push(node);
+        found.nodeCpu.push(nodeCpu);
         found.inPage.push(inPage);
+        found.check.push(nodeCpu + inPage);
+        found.roundTrip.push(roundTrip);
         found.withLayout.push(first);
         found.laidOut.push(performance.now() - started);
         cpu.text += textCpu / samples;
@@ -148,7 +189,7 @@ export async function timeDesignPrints(
       'design, no check': () => printHtml(printable, designPage().html, params),
       'design, text check (covered)': () => {
         const { view, html } = designPage();
-        return printHtml(printable, html, params, () => checkPrintedText(session, view));
+        return printHtml(printable, html, params, () => checkPrintedText(session, askedFacts(factsOf(view))));
       },
       'design, full check (uncovered)': () => asPrinted((view) => checkPrintedFacts(session, view, width)),
     };
@@ -188,3 +229,5 @@ async function withPrintablePage<T>(
 }
 
 export const p50 = (samples: number[]) => percentile(samples, 50).toFixed(2);
+/** "p50 / p95" in ms, two decimals. */
+export const p50p95 = (samples: number[]) => `${p50(samples)} / ${percentile(samples, 95).toFixed(2)}`;

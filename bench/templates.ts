@@ -18,14 +18,22 @@
  *    check and with the full check.
  * The figure is the ratio of the p50s. BENCH_SCALE scales the sample counts.
  */
+import { loadavg } from 'node:os';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { HOUSE_STYLE } from '../test/fixtures/housePackages.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
 import { scaled } from './scale.js';
 import { percentile } from './measure.js';
-import { p50, timeDesignPrints, timePrintCheck } from './printCheck.js';
+import { p50, p50p95, timeDesignPrints, timePrintCheck } from './printCheck.js';
 import { browserCpuMs, nodeCpuMs } from './processCpu.js';
+
+/** `npx tsx bench/templates.ts check` (or preview, stored, prints; several may be named): those parts alone; none named, all four. */
+const PARTS = ['preview', 'stored', 'check', 'prints'] as const;
+const asked = process.argv.slice(2);
+const unknown = asked.find((part) => !(PARTS as readonly string[]).includes(part));
+if (unknown) throw new Error(`unknown part ${unknown}: one of ${PARTS.join(', ')}`);
+const runs = (part: (typeof PARTS)[number]) => asked.length === 0 || asked.includes(part);
 
 const server = await startBenchServer('v1_invoice_pdf=0');
 const json = (body: unknown) => JSON.stringify(body);
@@ -33,9 +41,9 @@ const ratio = (samples: Record<'plain' | 'design', number[]>) =>
   percentile(samples.design, 50) / percentile(samples.plain, 50);
 const row = (name: string, lines: number, samples: Record<'plain' | 'design', number[]>) =>
   `| ${name} | ${lines} | ${fmt(samples.plain, 1)} | ${fmt(samples.design, 1)} | ${ratio(samples).toFixed(2)}× |\n`;
+const invoiceOf = (lines: number): InvoiceInput => ({ ...invoiceWithItems(lines), currency: 'EUR' });
 
-try {
-  const invoiceOf = (lines: number): InvoiceInput => ({ ...invoiceWithItems(lines), currency: 'EUR' });
+async function timePreview(): Promise<void> {
   process.stdout.write('| case | lines | plain classic p50 / p95 ms | design p50 / p95 ms | p50 ratio |\n');
   process.stdout.write('|---|---|---|---|---|\n');
   let edit = 0;
@@ -67,7 +75,9 @@ try {
     );
     process.stdout.write(row('preview, new package each call', lines, typing));
   }
+}
 
+async function timeStored(): Promise<void> {
   const stored = await fetch(`${server.baseUrl}/v1/templates`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -76,7 +86,11 @@ try {
   if (stored.status !== 200) throw new Error(`PUT /v1/templates: ${stored.status} ${await stored.text()}`);
   const { id } = (await stored.json()) as { id: string };
   process.stdout.write(
-    '\n| stored design on /v1/invoice.pdf | lines | classic p50 / p95 ms | design p50 / p95 ms | p50 ratio | CPU per call classic / design (Node + Chromium) | CPU ratio | A/A p50 ratio of classic | print-time checks of the design, text / full |\n|---|---|---|---|---|---|---|---|---|\n',
+    `\nLoad average at the start: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(
+        ', ',
+      )}\n\n| stored design on /v1/invoice.pdf | lines | classic p50 / p95 ms | design p50 / p95 ms | p50 ratio | CPU per call classic / design (Node + Chromium) | CPU ratio | A/A p50 ratio of classic | print-time checks of the design, text / full |\n|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const lines of [1, 20, 200]) {
     const invoice = invoiceOf(lines);
@@ -107,16 +121,21 @@ try {
   }
   if (server.designChecks.why.size > 0)
     process.stdout.write(`\nWhy full checks ran: ${JSON.stringify([...server.designChecks.why])}\n`);
+}
+
+async function timeCheck(): Promise<void> {
   process.stdout.write(
-    '\n| print-time check | lines | facts | covered: decision (Node) + text read, p50 ms | text read inside the page, p50 ms | Chromium CPU per text read | uncovered: full check, p50 ms with the layout / page laid out | Chromium CPU, with layout / laid out |\n|---|---|---|---|---|---|---|---|\n',
+    '\n| print-time check of a covered print | lines | facts | the check: Node CPU + in the page, p50 / p95 ms | Node (traced fill over plain, facts, decision, expression) CPU p50 / p95 | Node wall p50 / p95 | in the page p50 / p95 | sent alone, as Node waits p50 / p95 | Chromium CPU per text read | uncovered: full check, p50 ms with the layout / page laid out | Chromium CPU, with layout / laid out |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const lines of [1, 20, 200]) {
-    const found = await timePrintCheck(lines, scaled(lines === 200 ? 20 : 40));
-    const total = found.decision.map((ms, at) => ms + found.text[at]!);
+    const found = await timePrintCheck(lines, scaled(lines === 200 ? 200 : 100));
     process.stdout.write(
-      `| house style | ${lines} | ${found.facts} | ${p50(total)} (${p50(found.decision)} + ${p50(found.text)}) | ${p50(found.inPage)} | ${found.cpu.text.toFixed(1)} ms | ${p50(found.withLayout)} / ${p50(found.laidOut)} | ${found.cpu.withLayout.toFixed(1)} / ${found.cpu.laidOut.toFixed(1)} ms |\n`,
+      `| house style | ${lines} | ${found.facts} | ${p50p95(found.check)} | ${p50p95(found.nodeCpu)} | ${p50p95(found.node)} | ${p50p95(found.inPage)} | ${p50p95(found.roundTrip)} | ${found.cpu.text.toFixed(1)} ms | ${p50(found.withLayout)} / ${p50(found.laidOut)} | ${found.cpu.withLayout.toFixed(1)} / ${found.cpu.laidOut.toFixed(1)} ms |\n`,
     );
   }
+}
+
+async function timePrints(): Promise<void> {
   process.stdout.write(
     '\n| one page, printHtml | lines | p50 ms | Chromium CPU per print | CPU / classic |\n|---|---|---|---|---|\n',
   );
@@ -127,6 +146,13 @@ try {
         `| ${way} | ${lines} | ${p50(wall)} | ${cpu.toFixed(1)} ms | ${(cpu / ways.classic.cpu).toFixed(2)}× |\n`,
       );
   }
+}
+
+try {
+  if (runs('preview')) await timePreview();
+  if (runs('stored')) await timeStored();
+  if (runs('check')) await timeCheck();
+  if (runs('prints')) await timePrints();
 } finally {
   await server.close();
 }

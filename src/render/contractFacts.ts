@@ -86,8 +86,11 @@ function qrPathOf(svg: string): string {
   return found[1]!;
 }
 
-/** White space collapsed (no-break spaces included), as facts and page text are compared. */
-export const collapsed = (text: string): string => text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+/** White space other than one space between words: most facts have none, and are their own collapse. */
+const NEEDS_COLLAPSE = /[^\S ]| {2}|^ | $/;
+/** White space collapsed (no-break spaces included: \s holds U+00A0 and U+202F), as facts and page text are compared. */
+export const collapsed = (text: string): string =>
+  NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 
 /** The facts the page's text and drawings do not hold. */
 export function missingFacts(facts: readonly Fact[], page: { text: string; drawings: ReadonlySet<string> }): Fact[] {

@@ -1,5 +1,6 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { PreparedInvoice } from '../invoice/prepareInvoice.js';
+import { factsOf } from './contractFacts.js';
 import { coverageOf, uncovered, type DesignCoverage, type FilledDesign } from './designCoverage.js';
 import { pageAreaPx, whileLaidOutAsPrinted } from './designLayout.js';
 import { eachTurn } from './eachTurn.js';
@@ -7,6 +8,7 @@ import { traceFill } from './fillTrace.js';
 import type { InvoiceView } from './invoiceView.js';
 import { paperOf, type PaperFormat, type PaperSetting } from './paper.js';
 import { checkPrintedFacts, checkPrintedText } from './printedFacts.js';
+import { askedFacts, type AskedFacts } from './textOnPage.js';
 import type { InvoiceTemplates } from './templates.js';
 
 type Design = NonNullable<PreparedInvoice['design']>;
@@ -17,8 +19,8 @@ export interface CheckedDesignPage {
   page: string;
   /** The print-time check, run once the page is written and before it prints. */
   beforePrint: (session: CDPSession) => Promise<void>;
-  /** Why the full check runs (designCoverage.ts `uncovered`), or undefined when the text's does. */
-  fullCheck: string | undefined;
+  /** Why the full check runs (designCoverage.ts `uncovered`), or undefined when the text's does; decided when first read. */
+  readonly fullCheck: string | undefined;
 }
 
 /** Stored designs whose coverage is kept: a coverage costs the 12 reference fills (≈ 20–60 ms in all). */
@@ -46,7 +48,7 @@ export function designChecker(
   const fill = (prepared: PreparedInvoice, design: Design, paper: PaperFormat): FilledDesign => {
     const view = templates.view(prepared);
     const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
-    return { html, view, trace, paper };
+    return { html, view, asked: askedFacts(factsOf(view)), trace, paper };
   };
   // One reference fill per turn of the event loop (the 200-line one ≈ 10 ms): 12 at once would
   // stall the loop for every request. A reference the design cannot fill: it never passed this contract.
@@ -78,29 +80,40 @@ export function designChecker(
   return {
     /** `textOnly`: whether this print may use the text's check when covered (not a preview or specimen). */
     page(prepared: PreparedInvoice, design: Design, paper: PaperFormat, textOnly: boolean): CheckedDesignPage {
-      const filled = fill(prepared, design, paper);
+      const view = templates.view(prepared);
+      const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
       const known = textOnly && design.stored === true ? coverage(design) : undefined;
-      const fullCheck = known
-        ? uncovered(known, filled)
-        : known === null
-          ? 'the reference invoices cannot be filled'
-          : 'no coverage (not a stored design, a preview or specimen, or its first print)';
-      const { view } = filled;
-      log({
-        event: 'design_check',
-        design: design.id,
-        check: fullCheck === undefined ? 'text' : 'full',
-        why: fullCheck,
-      });
+      // Decided when first asked: the print asks once the page's document is on its way to
+      // Chromium (printPage.ts), so that the decision runs while Chromium parses the document.
+      let decided: { fullCheck: string | undefined; asked: AskedFacts } | undefined;
+      const decide = () => {
+        if (decided) return decided;
+        const asked = askedFacts(factsOf(view));
+        const fullCheck = known
+          ? uncovered(known, { html, view, asked, trace, paper })
+          : known === null
+            ? 'the reference invoices cannot be filled'
+            : 'no coverage (not a stored design, a preview or specimen, or its first print)';
+        log({
+          event: 'design_check',
+          design: design.id,
+          check: fullCheck === undefined ? 'text' : 'full',
+          why: fullCheck,
+        });
+        return (decided = { fullCheck, asked });
+      };
       return {
         view,
-        page: filled.html,
-        fullCheck,
-        beforePrint:
-          fullCheck === undefined
-            ? (session) => checkPrintedText(session, view)
-            : (session) =>
-                whileLaidOutAsPrinted(session, paper, () => checkPrintedFacts(session, view, pageAreaPx(paper).width)),
+        page: html,
+        get fullCheck() {
+          return decide().fullCheck;
+        },
+        beforePrint: (session) => {
+          const { fullCheck, asked } = decide();
+          return fullCheck === undefined
+            ? checkPrintedText(session, asked)
+            : whileLaidOutAsPrinted(session, paper, () => checkPrintedFacts(session, view, pageAreaPx(paper).width));
+        },
       };
     },
   };

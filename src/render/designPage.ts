@@ -3,7 +3,7 @@ import { parse } from 'parse5';
 import { InputRejected } from '../errors.js';
 import type { TemplatePackage } from '../invoice/templatePackage.js';
 import { budgetedPage, budgetedPartial } from './fillBudget.js';
-import { traceBlocks, tracedPartial } from './fillTrace.js';
+import { FillPlaces, traceBlocks, tracedPartial } from './fillTrace.js';
 
 /**
  * The page a customer's design prints from: a content security policy that lets nothing load or run
@@ -31,11 +31,12 @@ export function compilePackagePage<T>(complete: Required<TemplatePackage>): Hand
   if (!found) {
     if (pages.size >= PAGES_KEPT) pages.clear();
     const hb = Handlebars.create();
+    const places = new FillPlaces();
     for (const [name, source] of Object.entries(complete.partials))
-      hb.registerPartial(name, tracedPartial(name, budgetedPartial(compiledPartial(source))));
+      hb.registerPartial(name, tracedPartial(places, name, budgetedPartial(compiledPartial(source))));
     pages.set(key, (found = budgetedPage(hb, hb.compile(withCsp(complete.html), COMPILE_OPTIONS))));
     // Over the budget's helpers: which way each block went, for the print-time check (fillTrace.ts).
-    traceBlocks(hb);
+    traceBlocks(hb, places);
   }
   return found as HandlebarsTemplateDelegate<T>;
 }

@@ -3,7 +3,7 @@ import { InputRejected, type Issue } from '../errors.js';
 import { collapsed, factsOf, type Fact } from './contractFacts.js';
 import { HIDING_REASONS, seeFactsExpression, type PageFact } from './factsOnPage.js';
 import type { InvoiceView } from './invoiceView.js';
-import { factsMissingFromText } from './textOnPage.js';
+import { factsMissingFromText, type AskedFacts } from './textOnPage.js';
 
 /**
  * The print-time check of a customer's design (docs/templates.md): before the page is printed, the
@@ -60,8 +60,8 @@ export async function checkPrintedFacts(session: CDPSession, view: InvoiceView, 
  * The check of an invoice its design's contract covers (designCoverage.ts): every fact in the
  * written page's text (textOnPage.ts), nothing laid out.
  */
-export async function checkPrintedText(session: CDPSession, view: InvoiceView): Promise<void> {
-  const missing = await factsMissingFromText(session, factsOf(view));
+export async function checkPrintedText(session: CDPSession, asked: AskedFacts): Promise<void> {
+  const missing = await factsMissingFromText(session, asked);
   refuseUnseen(missing.map((fact) => ({ fact, reason: 'missing' })));
 }
 

@@ -17,8 +17,9 @@ import { builtinPackage } from '../../src/render/builtinPackages.js';
 import { chromiumArgs } from '../../src/render/browser.js';
 import { findChromium, headlessMode } from '../../src/render/chromiumPath.js';
 import { lockDownPage } from '../../src/render/lockDownPage.js';
-import { layOutHtml, openPrintablePage } from '../../src/render/printPage.js';
-import { factsMissingFromText } from '../../src/render/textOnPage.js';
+import { layOutHtml, openPrintablePage, printHtml } from '../../src/render/printPage.js';
+import { printParams } from '../../src/render/printOptions.js';
+import { askedFacts, factsMissingFromText } from '../../src/render/textOnPage.js';
 import { HOUSE_STYLE } from '../fixtures/housePackages.js';
 import { GERMAN_MIXED_RATE } from '../fixtures/realWorldInvoices.js';
 import { invoiceWithItems } from '../fixtures/invoices.js';
@@ -136,17 +137,69 @@ describe('the print-time check of a customer design', () => {
           { field: 'verifactu.qr', drawing: 'M1 1h1v1H1z' },
           { field: 'notes', text: '1,000.00 */' },
         ];
-        const missing = await factsMissingFromText(printable.session, facts);
+        const missing = await factsMissingFromText(printable.session, askedFacts(facts));
         assert.deepEqual(
           missing.map((fact) => fact.field),
           ['due_date', 'notes', 'verifactu.qr'],
           'in a template or a style sheet is not on the page; text across elements and white space counts',
+        );
+        // A body with nothing to skip is read in one call (textContent): the same answers, a fact
+        // found before the one searched last included (each search starts where the last one hit).
+        await layOutHtml(
+          printable,
+          '<!doctype html><html><head><title>Due 2026-12-02</title><style>/* 1,000.00 */</style></head>' +
+            '<body><p>Invoice\u00a0 INV-7</p><p>Total <b>1,000.00</b>\n EUR</p><svg><path d="M0 0h1v1H0z"/></svg></body></html>',
+        );
+        const inOrder = await factsMissingFromText(
+          printable.session,
+          askedFacts([facts[2]!, facts[0]!, facts[1]!, facts[3]!, facts[4]!, facts[5]!, facts[6]!]),
+        );
+        assert.deepEqual(
+          inOrder.map((fact) => fact.field),
+          ['due_date', 'notes', 'verifactu.qr'],
+          'the total is searched first, then the number before it; the title and style sheet are not the page',
         );
       } finally {
         await browser.close();
       }
     },
   );
+
+  test('a check sent behind the document reads that document, print after print', { timeout: 60_000 }, async () => {
+    const browser = await puppeteer.launch({
+      executablePath: findChromium(),
+      headless: headlessMode(findChromium()),
+      pipe: true,
+      args: chromiumArgs(true),
+    });
+    try {
+      const page = await browser.newPage();
+      await lockDownPage(page);
+      const printable = await openPrintablePage(page);
+      // A long document and a short one in turn: the check (printPage.ts sends it without
+      // waiting for the document's answer) must never read the one written before.
+      const page_ = (lines: number) =>
+        `<!doctype html><html><head></head><body>${'<p>Line <b>1.00</b> EUR</p>'.repeat(lines)}<p>Total ${lines}</p></body></html>`;
+      for (let round = 0; round < 12; round++) {
+        const lines = round % 2 === 0 ? 2000 : 3;
+        const other = round % 2 === 0 ? 3 : 2000;
+        let seen: string[] = [];
+        await printHtml(printable, page_(lines), printParams('A4', false), async (session) => {
+          const missing = await factsMissingFromText(
+            session,
+            askedFacts([
+              { field: 'totals.total', text: `Total ${lines}` },
+              { field: 'other', text: `Total ${other}` },
+            ]),
+          );
+          seen = missing.map((fact) => fact.field);
+        });
+        assert.deepEqual(seen, ['other'], `round ${round}: the check read the document of ${lines} lines`);
+      }
+    } finally {
+      await browser.close();
+    }
+  });
 
   test(
     "the upload's look refuses hiding line 57 and clipping long descriptions on the 200-line reference invoice",
