@@ -37,11 +37,14 @@ before(
   async () => {
     target = fork(new URL('./support/floodTarget.ts', import.meta.url), {
       // FLOOD_CPU_PROF=<folder>: the service's main thread profiled (a .cpuprofile there at exit),
-      // to see where it spends the flood (docs/reliability.md).
+      // to see where it spends the flood; FLOOD_NODE_FLAGS: more flags for the service's process
+      // (e.g. "--trace-gc --trace-gc-nvp", a V8 heap setting to try); FLOOD_HEAP_PROF: see
+      // support/allocationProfile.ts (docs/reliability.md).
       execArgv: [
         '--import',
         'tsx',
         ...(process.env.FLOOD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FLOOD_CPU_PROF}`] : []),
+        ...(process.env.FLOOD_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -16,6 +16,7 @@ import { createLogger } from '../../../src/logger.js';
 import { startRenderer } from '../../../src/settings.js';
 import { startPaidService } from '../../support/paidService.js';
 import { cpuByPriority } from '../../support/threadCpu.js';
+import { allocationProfile } from './allocationProfile.js';
 import { generatePrivateKey } from 'viem/accounts';
 
 const NETWORK_SCRIPT = fileURLToPath(new URL('../../../scripts/local-payment-network.ts', import.meta.url));
@@ -100,10 +101,13 @@ const stalls = () => {
   return report;
 };
 export type Stalls = ReturnType<typeof stalls>;
+const allocations = process.env.FLOOD_HEAP_PROF ? await allocationProfile(process.env.FLOOD_HEAP_PROF) : undefined;
 // 'cpu': this process's CPU time so far by thread priority and its stalls since the last 'cpu'
 // (flood.test.ts asks before and after the flood).
 process.on('message', (message) => {
-  if (message === 'cpu') process.send!({ cpu: cpuByPriority(), stalls: stalls() });
+  if (message !== 'cpu') return;
+  process.send!({ cpu: cpuByPriority(), stalls: stalls() });
+  void allocations?.next();
 });
 process.on('disconnect', () => {
   void service
