@@ -13,13 +13,13 @@ const dist = join(root, 'dist');
 // Files read from disk next to the compiled code: templates and styles (render/templates.ts,
 // helpers/reminderDraft), the preview page's static assets (http/preview), and the test contracts
 // local payment mode deploys (payment/local; it also needs the dev dependency @foundry-rs/anvil),
-// and the signer-recovery thread's plain JavaScript (payment/signerRecovery.ts), which tsc leaves out.
+// and the ECDSA thread's plain JavaScript (payment/ecdsaThread.ts), which tsc leaves out.
 const ASSETS = [
   'templates',
   'styles',
   'src/http/preview/page',
   'contracts/artifacts',
-  'src/payment/signerRecoveryWorker.mjs',
+  'src/payment/ecdsaThreadWorker.mjs',
 ];
 
 rmSync(dist, { recursive: true, force: true });

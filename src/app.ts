@@ -37,7 +37,7 @@ import { createMemoryFontStore, type FontStore } from './themes/fontStore.js';
 import { createPreview, type PreviewRenderer } from './http/preview/previewRoutes.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { warmSignerRecovery } from './payment/signerRecovery.js';
+import { warmEcdsaThread } from './payment/ecdsaThread.js';
 
 export interface AppDependencies {
   config: Config;
@@ -198,8 +198,8 @@ export function createApp(deps: AppDependencies): AppService {
     routes,
     endStreams: () => preview?.close(),
     warm: async () => {
-      // A paid request's signer is recovered on a thread of its own (payment/signerRecovery.ts).
-      await Promise.all([pool?.warm(), deps.payment ? warmSignerRecovery() : undefined]);
+      // A paid request's signer is recovered, and its receipt signed, on a thread of its own (payment/ecdsaThread.ts).
+      await Promise.all([pool?.warm(), deps.payment ? warmEcdsaThread() : undefined]);
     },
     close: async () => {
       preview?.close();

@@ -1,6 +1,8 @@
 import type { PaymentRequired } from '@x402/core/types';
 import { createEIP712OfferReceiptIssuer, OFFER_RECEIPT, type OfferReceiptIssuer } from '@x402/extensions/offer-receipt';
+import { hashTypedData } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { signHash } from './ecdsaThread.js';
 import type { SettleResponse } from './facilitatorClient.js';
 
 /**
@@ -42,8 +44,10 @@ const RECEIPT_SCHEMA = {
 export function createReceiptSigner(privateKey: `0x${string}`): ReceiptSigner {
   const account = privateKeyToAccount(privateKey);
   const kid = `did:pkh:eip155:1:${account.address}`;
+  // What account.signTypedData does, the hash taken here and the key used on the ECDSA thread
+  // (ecdsaThread.ts): 1.5-2.5 ms of the event loop per receipt otherwise.
   const issuer: OfferReceiptIssuer = createEIP712OfferReceiptIssuer(kid, (data) =>
-    account.signTypedData(data as Parameters<typeof account.signTypedData>[0]),
+    signHash(hashTypedData(data as Parameters<typeof account.signTypedData>[0]), privateKey),
   );
   return {
     address: account.address,

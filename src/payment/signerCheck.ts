@@ -1,7 +1,7 @@
 import type { PaymentRequirements } from '@x402/core/types';
 import { hashTypedData, isAddressEqual, type Hex } from 'viem';
 import type { ExactAuthorization } from './paymentPayload.js';
-import { recoverSigner } from './signerRecovery.js';
+import { recoverSigner } from './ecdsaThread.js';
 
 /** EIP-3009's signed struct, as USDC (FiatToken v2) checks it. */
 const TRANSFER_WITH_AUTHORIZATION = {
@@ -27,7 +27,7 @@ export const isPlainEcdsa = (signature: string): boolean => PLAIN_ECDSA.test(sig
  * rate-limits /verify). Returns the refusal reason, or undefined when the signer matches or the
  * signature can't be checked locally: ERC-1271 / ERC-6492 smart-account signatures (any other
  * length) need the chain, so the facilitator judges them. The hash is taken here, the key recovered
- * off the event loop (signerRecovery.ts).
+ * off the event loop (ecdsaThread.ts).
  */
 export async function signerMismatch(
   authorization: ExactAuthorization,

@@ -1,14 +1,15 @@
-// The paid request's signer is recovered off the event loop (src/payment/signerRecovery.ts): the
-// same address as viem's recovery on this thread, a rejection where viem rejects, and the event
-// loop free while the secp256k1 work runs.
+// A paid request's secp256k1 work runs off the event loop (src/payment/ecdsaThread.ts): the same
+// address as viem's recovery on this thread, the same signature as viem's signing, a rejection
+// where viem rejects, and the event loop free while the work runs.
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { keccak256, recoverAddress, toHex, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { recoverSigner } from '../../../src/payment/signerRecovery.js';
+import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts';
+import { recoverSigner, signHash } from '../../../src/payment/ecdsaThread.js';
 
-const account = privateKeyToAccount(generatePrivateKey());
+const privateKey = generatePrivateKey();
+const account = privateKeyToAccount(privateKey);
 const signedHashes = (count: number) =>
   Promise.all(
     Array.from({ length: count }, async (_, i) => {
@@ -22,6 +23,15 @@ test('recovers the signer viem recovers, on another thread', async () => {
     const recovered = await recoverSigner(hash, signature);
     assert.equal(recovered, account.address);
     assert.equal(recovered, await recoverAddress({ hash, signature }));
+  }
+});
+
+test('signs as viem signs, on another thread', async () => {
+  for (let i = 0; i < 5; i++) {
+    const hash = keccak256(toHex(`receipt ${i}`));
+    const signature = await signHash(hash, privateKey);
+    assert.equal(signature, await sign({ hash, privateKey, to: 'hex' }));
+    assert.equal(await recoverAddress({ hash, signature }), account.address);
   }
 });
 
