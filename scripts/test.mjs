@@ -149,20 +149,29 @@ const bundling =
       })
     : Promise.resolve(undefined);
 
-const skipReporter = pathToFileURL(join(root, 'scripts', 'skipReporter.mjs')).href;
-const skipDir = mkdtempSync(join(tmpdir(), 'test-skips-'));
-process.on('exit', () => rmSync(skipDir, { recursive: true, force: true }));
+const outcomeReporter = pathToFileURL(join(root, 'scripts', 'outcomeReporter.mjs')).href;
+const outcomeDir = mkdtempSync(join(tmpdir(), 'test-outcomes-'));
+process.on('exit', () => rmSync(outcomeDir, { recursive: true, force: true }));
 
-/** The { name, reason } of each test the file skipped (scripts/skipReporter.mjs wrote them). */
-function skipsOf(path) {
+/**
+ * What a test process's outcome reporter wrote (scripts/outcomeReporter.mjs): the { name, reason, top }
+ * of each test it skipped, and the names of the tests or suites at the top that failed (in a group,
+ * its files).
+ */
+function outcomesOf(path) {
+  let lines = [];
   try {
-    return readFileSync(path, 'utf8')
+    lines = readFileSync(path, 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line));
   } catch {
-    return [];
+    // Nothing written: the process did not start its tests.
   }
+  return {
+    skipped: lines.filter((line) => line.reason !== undefined),
+    failedTops: lines.filter((line) => line.failed !== undefined).map((line) => line.failed),
+  };
 }
 
 /** How a job runs: its output printed in one piece when it ends, unless it is the only job. */
@@ -179,13 +188,13 @@ const FILE_LIMIT_S = Number(process.env.TEST_FILE_LIMIT_S ?? 900);
 /** Runs node test files in one process: one as it is, several as a group (scripts/testGroups.mjs). */
 async function runNodeFiles(files) {
   const key = files[0].replaceAll('/', '_');
-  const skipFile = join(skipDir, `${key}.jsonl`);
+  const outcomeFile = join(outcomeDir, `${key}.jsonl`);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
-  reporters.push(`--test-reporter=${skipReporter}`, `--test-reporter-destination=${skipFile}`);
+  reporters.push(`--test-reporter=${outcomeReporter}`, `--test-reporter-destination=${outcomeFile}`);
   // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
   const bundles = nodeFiles.includes(files[0]) ? await bundling : undefined;
   let entry = bundles ? ['--enable-source-maps', bundles.bundleOf(files[0])] : ['--import', 'tsx', files[0]];
-  const figuresPath = join(skipDir, `${key}.figures.jsonl`);
+  const figuresPath = join(outcomeDir, `${key}.figures.jsonl`);
   if (files.length > 1) {
     const path = groupEntryPath(bundles.outdir, groupsWritten++);
     writeGroupEntry(
@@ -206,7 +215,10 @@ async function runNodeFiles(files) {
     label: files.join(' '),
   });
   const perFile = files.length > 1 ? figuresOfGroup(files, figuresPath, result.cpu) : undefined;
-  return { ...result, skipped: skipsOf(skipFile), perFile };
+  const { skipped, failedTops } = outcomesOf(outcomeFile);
+  // A group that failed names the files that did; none named (it crashed, or was killed): the group.
+  const failedFiles = perFile && !result.ok && failedTops.length ? failedTops : undefined;
+  return { ...result, skipped, perFile, failedFiles };
 }
 let groupsWritten = 0;
 
@@ -327,7 +339,8 @@ if (writeDurations) {
 
 const failed = results.filter((result) => !result.ok);
 if (failed.length) {
-  process.stdout.write(`[test] FAILED: ${failed.map((result) => result.name).join(', ')}\n`);
+  const named = failed.map((result) => result.failedFiles?.join(', ') ?? result.name);
+  process.stdout.write(`[test] FAILED: ${named.join(', ')}\n`);
   process.exit(1);
 }
 process.stdout.write('[test] all passed\n');

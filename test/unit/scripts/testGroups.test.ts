@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { figuresOfGroup, packGroups, writeGroupEntry } from '../../../scripts/testGroups.mjs';
 
@@ -77,7 +78,7 @@ test("a group runs its files one after another, each file's before and after aro
   }
 });
 
-test('a failing file fails its group', () => {
+test('a failing file fails its group, and is named as the one that failed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'test-groups-'));
   try {
     writeFileSync(join(dir, 'ok.mjs'), "import { test } from 'node:test'; test('fine', () => {});");
@@ -94,7 +95,21 @@ test('a failing file fails its group', () => {
       ],
       join(dir, 'figures.jsonl'),
     );
-    assert.throws(() => execFileSync(process.execPath, ['--test-reporter=dot', entry], { stdio: 'pipe' }));
+    // npm test's outcome reporter names the file that failed, not the group (its first file).
+    const outcomes = join(dir, 'outcomes.jsonl');
+    const reporter = pathToFileURL(join(process.cwd(), 'scripts', 'outcomeReporter.mjs')).href;
+    assert.throws(() =>
+      execFileSync(
+        process.execPath,
+        [`--test-reporter=${reporter}`, `--test-reporter-destination=${outcomes}`, entry],
+        { stdio: 'pipe' },
+      ),
+    );
+    const lines = readFileSync(outcomes, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(lines, [{ failed: 'broken' }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
