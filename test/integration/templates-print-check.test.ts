@@ -44,6 +44,23 @@ const withDesignOf = (prepared: ReturnType<typeof prepareInvoice>, pkg: object) 
 };
 const lastCheck = () => events.filter((event) => event.event === 'design_check').at(-1);
 
+/** A locked-down printable page on a Chromium of its own (as the renderer prepares one), closed after `use`. */
+async function onPrintablePage(use: (printable: Awaited<ReturnType<typeof openPrintablePage>>) => Promise<void>) {
+  const browser = await puppeteer.launch({
+    executablePath: findChromium(),
+    headless: headlessMode(findChromium()),
+    pipe: true,
+    args: chromiumArgs(true),
+  });
+  try {
+    const page = await browser.newPage();
+    await lockDownPage(page);
+    await use(await openPrintablePage(page));
+  } finally {
+    await browser.close();
+  }
+}
+
 describe('the print-time check of a customer design', () => {
   test(
     'refuses each hiding of the totals it can read, with hidden_fact and the reason',
@@ -112,16 +129,7 @@ describe('the print-time check of a customer design', () => {
     "the text's check finds what the written page does not hold, outside hidden elements",
     { timeout: 60_000 },
     async () => {
-      const browser = await puppeteer.launch({
-        executablePath: findChromium(),
-        headless: headlessMode(findChromium()),
-        pipe: true,
-        args: chromiumArgs(true),
-      });
-      try {
-        const page = await browser.newPage();
-        await lockDownPage(page);
-        const printable = await openPrintablePage(page);
+      await onPrintablePage(async (printable) => {
         await layOutHtml(
           printable,
           '<!doctype html><html><head><title>INV-7</title><style>/* 1,000.00 */ @media screen { body { display: none; } }</style></head>' +
@@ -159,23 +167,12 @@ describe('the print-time check of a customer design', () => {
           ['due_date', 'notes', 'verifactu.qr'],
           'the total is searched first, then the number before it; the title and style sheet are not the page',
         );
-      } finally {
-        await browser.close();
-      }
+      });
     },
   );
 
   test('a check sent behind the document reads that document, print after print', { timeout: 60_000 }, async () => {
-    const browser = await puppeteer.launch({
-      executablePath: findChromium(),
-      headless: headlessMode(findChromium()),
-      pipe: true,
-      args: chromiumArgs(true),
-    });
-    try {
-      const page = await browser.newPage();
-      await lockDownPage(page);
-      const printable = await openPrintablePage(page);
+    await onPrintablePage(async (printable) => {
       // A long document and a short one in turn: the check (printPage.ts sends it without
       // waiting for the document's answer) must never read the one written before.
       const page_ = (lines: number) =>
@@ -196,9 +193,7 @@ describe('the print-time check of a customer design', () => {
         });
         assert.deepEqual(seen, ['other'], `round ${round}: the check read the document of ${lines} lines`);
       }
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   test(
