@@ -27,7 +27,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setup } from './setup.mjs';
 import { bundleTests } from './testBundle.mjs';
-import { figuresOfGroup, groupEntryPath, packGroups, writeGroupEntry } from './testGroups.mjs';
+import { figuresOfGroup, groupEntryPath, packGroups, readJsonLines, writeGroupEntry } from './testGroups.mjs';
 import { runPool, runProcess } from './testPool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -159,15 +159,7 @@ process.on('exit', () => rmSync(outcomeDir, { recursive: true, force: true }));
  * its files).
  */
 function outcomesOf(path) {
-  let lines = [];
-  try {
-    lines = readFileSync(path, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  } catch {
-    // Nothing written: the process did not start its tests.
-  }
+  const lines = readJsonLines(path);
   return {
     skipped: lines.filter((line) => line.reason !== undefined),
     failedTops: lines.filter((line) => line.failed !== undefined).map((line) => line.failed),

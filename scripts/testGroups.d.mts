@@ -10,3 +10,4 @@ export function figuresOfGroup(
   cpu: number,
 ): Record<string, [wall: number, cpu: number]>;
 export function groupEntryPath(outdir: string, index: number): string;
+export function readJsonLines(path: string): unknown[];

@@ -80,15 +80,8 @@ export function writeGroupEntry(path, files, figuresPath) {
  * A file that wrote no line (it failed to load, or the group was killed) gets an equal share.
  */
 export function figuresOfGroup(files, figuresPath, cpu) {
-  let measured = [];
-  try {
-    measured = readFileSync(figuresPath, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  } catch {
-    // Nothing written: the shares stay equal.
-  }
+  // Nothing written: the shares stay equal.
+  const measured = readJsonLines(figuresPath);
   const byName = new Map(measured.map((figures) => [figures.name, figures]));
   const inProcess = files.reduce((sum, name) => sum + (byName.get(name)?.cpu ?? 0), 0);
   return Object.fromEntries(
@@ -98,6 +91,21 @@ export function figuresOfGroup(files, figuresPath, cpu) {
       return [name, [own?.wall ?? 0, cpu * part]];
     }),
   );
+}
+
+/**
+ * The JSON lines a test process wrote to `path` (its figures here, its outcomes: scripts/test.mjs),
+ * none when it wrote nothing (it failed to start, or was killed before).
+ */
+export function readJsonLines(path) {
+  try {
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
 }
 
 export const groupEntryPath = (outdir, index) => join(outdir, `group-${index}.mjs`);
