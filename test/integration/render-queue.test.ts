@@ -18,7 +18,8 @@ let renderer: Renderer;
 const root = mkdtempSync(join(tmpdir(), 'render-queue-'));
 let scratch: ScratchDir;
 before(async () => {
-  renderer = await createRenderer({ poolSize: 1, queueLimit: 1 });
+  // A wait and a deadline far above a render on a loaded machine: only admission may turn one away.
+  renderer = await createRenderer({ poolSize: 1, queueLimit: 1, renderTimeoutMs: 90_000 });
   scratch = openScratchDir(root);
 });
 after(async () => {
@@ -29,7 +30,7 @@ after(async () => {
 
 test(
   'one page and a queue of one: of four renders at once, two run and two are told to come back',
-  { timeout: 60_000 },
+  { timeout: 240_000 },
   async () => {
     await renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE)); // the page is warm
     // async: a render that is not admitted throws at once; allSettled collects it as rejected.
@@ -59,7 +60,7 @@ test(
 
 test(
   'a render withdrawn while it waits for a page frees its queue place at once; the one printing is unaffected',
-  { timeout: 60_000 },
+  { timeout: 120_000 },
   async () => {
     const printing = renderer.renderPdf(prepareInvoice(invoiceWithItems(200)));
     const withdraw = new AbortController();
@@ -92,6 +93,12 @@ test(
     });
     try {
       await supervisor.start();
+      // start() resolves with the browser up; the pages open in the background. Until both are
+      // open, the second render could wait for the first one's page (on a loaded machine, CI).
+      for (let tries = 0; supervisor.stats().pagesIdle < 2; tries++) {
+        assert.ok(tries < 600, 'both pages open within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       // Both pages open: two renders at once take one each.
       const [first, second] = await Promise.all([
         supervisor.run(async (pooled) => {
