@@ -63,7 +63,7 @@ export function jsonBytes(limitBytes: number): Middleware {
 
 /**
  * jsonText, then parsed on the event loop with the operations' strict parser (the same errors):
- * for what is not an operation's body (MCP's JSON-RPC envelope, the development preview).
+ * for what is not an operation's body (the development preview).
  */
 export function jsonBody(limitBytes: number): Middleware {
   const read = jsonText(limitBytes);

@@ -21,15 +21,15 @@ type Envelope = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Re
 
 /**
  * POST /mcp: the MCP streamable HTTP transport, stateless (no session: any instance behind the load
- * balancer can answer) and with JSON answers rather than an event stream. The body is read as text
- * within the API's limit (same 415/413/400) and split on the compute pool: a tools/call's arguments
- * stay JSON text, parsed and validated on the pool like an HTTP body, and the endpoint answers the
+ * balancer can answer) and with JSON answers rather than an event stream. The body is read as bytes
+ * within the API's limit (jsonBytes: same 415/413/400), decoded and split on the compute pool: a
+ * tools/call's arguments come back as their JSON text's bytes, parsed and validated on the pool
+ * like an HTTP body (the event loop never holds either as a string), and the endpoint answers the
  * call itself, its JSON result's bytes spliced in. The SDK's transport took 15 ms of the event loop
  * per call of validate with 200 lines (parse, zod, a server and its Ajv per POST, the result parsed
  * and serialised twice; bench/mcpCost.ts); it still answers everything else (initialize,
  * tools/list, resources, a call it must refuse). A JSON-RPC batch is refused. GET and DELETE have
- * nothing to do without sessions: 405. The body stays bytes on the event loop, as an operation's
- * does (jsonBytes): decoded, split and parsed on the pool.
+ * nothing to do without sessions: 405.
  */
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
   const read = jsonBytes(options.bodyLimitBytes);
