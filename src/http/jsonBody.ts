@@ -18,7 +18,7 @@ const requireJson: Middleware = async (ctx, next) => {
  * ctx.request.body without parsing it (an operation's body is parsed on the compute pool,
  * operations/operationJobs.ts). Read failures become AppErrors here (bodyEncoding.ts).
  */
-export function jsonText(limitBytes: number): Middleware {
+function jsonText(limitBytes: number): Middleware {
   const read = koaBody({
     json: false,
     text: true,
