@@ -19,12 +19,7 @@
  *    sent alone as Node waits for it; and the full check an uncovered invoice gets.
  * 4. (prints) Where a stored design's print spends more than classic's: the same invoice printed as
  *    classic, as the design unchecked, with the text's check and with the full check.
- * 5. (written) Where the text's check of a covered print runs: the design printed on one page
- *    (printHtml) without a check, with the check sent behind the document as its own DevTools call
- *    (Page.setDocumentContent, then Runtime.evaluate), and with the check written into the
- *    document's write (one Runtime.evaluate: what the service does, src/render/printPage.ts),
- *    alternated: wall p50, and Chromium's and Node's CPU per print.
- * `npx tsx bench/templates.ts stored` (or preview, check, prints, written; several may be named) runs those
+ * `npx tsx bench/templates.ts stored` (or preview, check, prints; several may be named) runs those
  * parts alone; the stored part prints the load average when it starts.
  * The figure is the ratio of the p50s. BENCH_SCALE scales the sample counts.
  */
@@ -37,20 +32,9 @@ import { scaled } from './scale.js';
 import { percentile } from './measure.js';
 import { p50, p50p95, timeDesignPrints, timePrintCheck } from './printCheck.js';
 import { browserCpuMs, nodeCpuMs } from './processCpu.js';
-import { launchBenchBrowser } from './benchBrowser.js';
-import { prepareInvoice } from '../src/invoice/prepareInvoice.js';
-import { storedForm, templateId } from '../src/invoice/templatePackage.js';
-import { factsOf } from '../src/render/contractFacts.js';
-import { lockDownPage } from '../src/render/lockDownPage.js';
-import { paperOf } from '../src/render/paper.js';
-import { printParams } from '../src/render/printOptions.js';
-import { openPrintablePage, printHtml } from '../src/render/printPage.js';
-import { checkPrintedText, refuseMissing } from '../src/render/printedFacts.js';
-import { loadInvoiceTemplates } from '../src/render/templates.js';
-import { askedFacts, factsAt, textFactsExpression } from '../src/render/textOnPage.js';
 
-/** `npx tsx bench/templates.ts check` (or preview, stored, prints, written; several may be named): those parts alone; none named, all five. */
-const PARTS = ['preview', 'stored', 'check', 'prints', 'written'] as const;
+/** `npx tsx bench/templates.ts check` (or preview, stored, prints; several may be named): those parts alone; none named, all four. */
+const PARTS = ['preview', 'stored', 'check', 'prints'] as const;
 const asked = process.argv.slice(2);
 const unknown = asked.find((part) => !(PARTS as readonly string[]).includes(part));
 if (unknown) throw new Error(`unknown part ${unknown}: one of ${PARTS.join(', ')}`);
@@ -179,71 +163,11 @@ async function timePrints(): Promise<void> {
   }
 }
 
-async function timeWritten(): Promise<void> {
-  process.stdout.write(
-    "\n| the text's check of a covered print | lines | p50 ms | Chromium CPU per print | Node CPU per print | CPU (both) / no check |\n|---|---|---|---|---|---|\n",
-  );
-  const { browser, close } = await launchBenchBrowser();
-  try {
-    const page = await browser.newPage();
-    await lockDownPage(page);
-    const printable = await openPrintablePage(page);
-    const templates = loadInvoiceTemplates();
-    const pkg = storedForm(HOUSE_STYLE);
-    const design = { id: templateId(pkg), package: pkg, stored: true };
-    for (const lines of [1, 20, 200]) {
-      const prepared = { ...prepareInvoice(invoiceOf(lines)), design };
-      const params = printParams(paperOf(prepared, 'auto'), true);
-      const filled = () => {
-        const view = templates.view(prepared);
-        return { html: templates.designPage(view, design, true), asked: askedFacts(factsOf(view)) };
-      };
-      const ways = {
-        'no check': () => printHtml(printable, filled().html, params),
-        'sent behind the document': () => {
-          const { html, asked } = filled();
-          return printHtml(printable, html, params, (session) => checkPrintedText(session, asked));
-        },
-        'written into the write': () => {
-          const { html, asked } = filled();
-          return printHtml(printable, html, params, {
-            expression: textFactsExpression(asked),
-            judge: async (answer) => refuseMissing(factsAt(asked, await answer)),
-          });
-        },
-      };
-      const names = Object.keys(ways) as (keyof typeof ways)[];
-      const found = Object.fromEntries(names.map((name) => [name, { wall: [] as number[], browser: 0, node: 0 }]));
-      const samples = scaled(lines === 200 ? 30 : 100, 2);
-      for (let round = 0; round < samples + 3; round++) {
-        for (const name of round % 2 === 0 ? names : [...names].reverse()) {
-          const [browserAt, nodeAt, started] = [browserCpuMs(), nodeCpuMs(), performance.now()];
-          await ways[name]();
-          if (round < 3) continue; // warm-up
-          found[name]!.wall.push(performance.now() - started);
-          found[name]!.browser += (browserCpuMs() - browserAt) / samples;
-          found[name]!.node += (nodeCpuMs() - nodeAt) / samples;
-        }
-      }
-      const plain = found['no check']!;
-      for (const name of names) {
-        const { wall, browser: chromium, node } = found[name]!;
-        process.stdout.write(
-          `| ${name} | ${lines} | ${percentile(wall, 50).toFixed(2)} | ${chromium.toFixed(1)} ms | ${node.toFixed(2)} ms | ${((chromium + node) / (plain.browser + plain.node)).toFixed(3)}× |\n`,
-        );
-      }
-    }
-  } finally {
-    await close();
-  }
-}
-
 try {
   if (runs('preview')) await timePreview();
   if (runs('stored')) await timeStored();
   if (runs('check')) await timeCheck();
   if (runs('prints')) await timePrints();
-  if (runs('written')) await timeWritten();
 } finally {
   await server.close();
 }

@@ -7,9 +7,8 @@ import { eachTurn } from './eachTurn.js';
 import { traceFill } from './fillTrace.js';
 import type { InvoiceView } from './invoiceView.js';
 import { paperOf, type PaperFormat, type PaperSetting } from './paper.js';
-import type { BeforePrint } from './printPage.js';
-import { checkPrintedFacts, refuseMissing } from './printedFacts.js';
-import { askedFacts, factsAt, textFactsExpression, type AskedFacts } from './textOnPage.js';
+import { checkPrintedFacts, checkPrintedText } from './printedFacts.js';
+import { askedFacts, type AskedFacts } from './textOnPage.js';
 import type { InvoiceTemplates } from './templates.js';
 
 type Design = NonNullable<PreparedInvoice['design']>;
@@ -18,8 +17,8 @@ export interface CheckedDesignPage {
   view: InvoiceView;
   /** The filled page, as the renderer prints it. */
   page: string;
-  /** The print-time check, run on the page as written and before it prints (printPage.ts). */
-  beforePrint: BeforePrint;
+  /** The print-time check, run once the page is written and before it prints. */
+  beforePrint: (session: CDPSession) => Promise<void>;
   /** Why the full check runs (designCoverage.ts `uncovered`), or undefined when the text's does; decided when first read. */
   readonly fullCheck: string | undefined;
 }
@@ -84,53 +83,37 @@ export function designChecker(
       const view = templates.view(prepared);
       const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
       const known = textOnly && design.stored === true ? coverage(design) : undefined;
-      // The facts are asked for before the page is sent (a covered print's check goes in the same
-      // evaluation as the page's write: printPage.ts); whether the print is covered is decided
-      // once it is sent, while Chromium writes and reads the page.
-      let asking: AskedFacts | undefined;
-      const asked = () => (asking ??= askedFacts(factsOf(view)));
-      let decided: string | undefined | null = null;
-      const decide = (): string | undefined => {
-        if (decided !== null) return decided;
-        decided = known
-          ? uncovered(known, { html, view, asked: asked(), trace, paper })
+      // Decided when first asked: the print asks once the page's document is on its way to
+      // Chromium (printPage.ts), so that the decision runs while Chromium parses the document.
+      let decided: { fullCheck: string | undefined; asked: AskedFacts } | undefined;
+      const decide = () => {
+        if (decided) return decided;
+        const asked = askedFacts(factsOf(view));
+        const fullCheck = known
+          ? uncovered(known, { html, view, asked, trace, paper })
           : known === null
             ? 'the reference invoices cannot be filled'
             : 'no coverage (not a stored design, a preview or specimen, or its first print)';
         log({
           event: 'design_check',
           design: design.id,
-          check: decided === undefined ? 'text' : 'full',
-          why: decided,
+          check: fullCheck === undefined ? 'text' : 'full',
+          why: fullCheck,
         });
-        return decided;
-      };
-      const fullCheck = (session: CDPSession) => {
-        decide(); // logged as every print's check is
-        return whileLaidOutAsPrinted(session, paper, () => checkPrintedFacts(session, view, pageAreaPx(paper).width));
+        return (decided = { fullCheck, asked });
       };
       return {
         view,
         page: html,
         get fullCheck() {
-          return decide();
+          return decide().fullCheck;
         },
-        // Without a coverage the print is checked in full: the page written, then laid out as printed.
-        // With one, the text's reading goes into the page's write; an invoice found uncovered
-        // meanwhile is then checked in full on the same document, its text's answer set aside (the
-        // full check finds what that finds, and what is hidden).
-        beforePrint: known
-          ? {
-              get expression() {
-                return textFactsExpression(asked());
-              },
-              judge: async (answer, session) => {
-                if (decide() === undefined) return refuseMissing(factsAt(asked(), await answer));
-                await answer;
-                await fullCheck(session);
-              },
-            }
-          : fullCheck,
+        beforePrint: (session) => {
+          const { fullCheck, asked } = decide();
+          return fullCheck === undefined
+            ? checkPrintedText(session, asked)
+            : whileLaidOutAsPrinted(session, paper, () => checkPrintedFacts(session, view, pageAreaPx(paper).width));
+        },
       };
     },
   };

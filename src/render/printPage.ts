@@ -31,79 +31,32 @@ export async function openPrintablePage(page: Page): Promise<PrintablePage> {
 }
 
 /**
- * A print's check of its document (printedFacts.ts), in one of two ways:
- * - a function, asked once the document is in the page and before it prints. Its first DevTools
- *   call is sent right behind the document's, without waiting for its answer: the page's session
- *   runs them in order and Page.setDocumentContent parses the whole document before it answers
- *   (Blink writes it with document.open, which parses synchronously), so the check reads the
- *   document written. The full check of a customer's design (designCheck.ts);
- * - a check written into the document's own write (CheckedWhileWritten): one Runtime.evaluate
- *   writes the document and reads it, one DevTools call instead of two. A call costs Chromium
- *   1.1–1.7 ms of CPU whatever it does (dispatch, the answer), ≈ 5% of a 1-line print
- *   (docs/templates.md, Measured). The text's check of a covered invoice.
+ * `beforePrint`: asked once the document is in the page and before it prints (printedFacts.ts).
+ * Its first DevTools call is sent right behind the document's, without waiting for its answer:
+ * the page's session runs them in order and Page.setDocumentContent parses the whole document
+ * before it answers (Blink writes it with document.open, which parses synchronously), so the
+ * check reads the document written, and its answer comes back without a round trip of its own
+ * (one wake-up of both processes less per checked print: 5–10 ms of waiting on the loaded bench
+ * machine, measured 2026-12-06). The print waits for the check.
  */
-export type BeforePrint = ((session: CDPSession) => Promise<void>) | CheckedWhileWritten;
-
-export interface CheckedWhileWritten {
-  /** An expression run in the page once the document is written there: its value is the check's answer. */
-  readonly expression: string;
-  /**
-   * Asked as soon as the evaluation is sent, with its answer to come (the expression's value):
-   * refuses the print by throwing, and may check more on the session; the print waits for it.
-   */
-  readonly judge: (answer: Promise<unknown>, session: CDPSession) => Promise<void>;
-}
-
 export async function printHtml(
   target: PrintablePage,
   page: string,
   params: PrintParams,
-  beforePrint?: BeforePrint,
+  beforePrint?: (session: CDPSession) => Promise<void>,
 ): Promise<Buffer> {
-  if (beforePrint && typeof beforePrint !== 'function') {
-    const { html, faces } = takeStoredFaces(page);
-    await target.fonts.hold(target.session, faces);
-    const answer = writtenAndRead(target.session, html, beforePrint.expression);
-    // Judged by beforePrint, which may fail before it waits for the answer: never left unhandled.
-    answer.catch(() => undefined);
-    await beforePrint.judge(answer, target.session);
-  } else {
-    const { answered } = await writeHtml(target, page);
-    if (beforePrint) {
-      const checked = beforePrint(target.session);
-      // A document that failed to be written fails the print with its own error, not the check's.
-      await answered.catch((error: unknown) => {
-        checked.catch(() => undefined);
-        throw error;
-      });
-      await checked;
-    } else await answered;
-  }
+  const { answered } = await writeHtml(target, page);
+  if (beforePrint) {
+    const checked = beforePrint(target.session);
+    // A document that failed to be written fails the print with its own error, not the check's.
+    await answered.catch((error: unknown) => {
+      checked.catch(() => undefined);
+      throw error;
+    });
+    await checked;
+  } else await answered;
   const { data } = await target.session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
   return Buffer.from(data, 'base64');
-}
-
-/**
- * Writes the document and evaluates `read` on it, in one Runtime.evaluate: the value of `read`.
- * The document is written as Page.setDocumentContent writes it (Blink's Document::SetContent is
- * open, the parser fed the whole text, close: synchronous, no request, the same document reopened
- * so the held fonts stay), and the PDF printed after is the same, byte for byte (the tagged PDF's
- * node ids aside, which differ between any two writes; measured at 1, 20 and 200 lines, 2026-12-06).
- * The page's scripts are off, so nothing of the document runs between the write and the read; the
- * methods are taken from Document.prototype, not looked up on the document, where an element's
- * name (`<img name="close">`, of this document or the page's previous one) could shadow them.
- * The HTML goes in as a JSON string literal: text, never code.
- */
-async function writtenAndRead(session: CDPSession, html: string, read: string): Promise<unknown> {
-  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: `(() => { const { open, write, close } = Document.prototype; open.call(document); write.call(document, ${JSON.stringify(html)}); close.call(document); return ${read}; })()`,
-    returnByValue: true,
-  });
-  if (exceptionDetails)
-    throw new Error(
-      `writing and reading the page failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
-    );
-  return result.value as unknown;
 }
 
 /** Writes the document into the page (its stored fonts held first) without printing it. */

@@ -61,11 +61,7 @@ export async function checkPrintedFacts(session: CDPSession, view: InvoiceView, 
  * written page's text (textOnPage.ts), nothing laid out.
  */
 export async function checkPrintedText(session: CDPSession, asked: AskedFacts): Promise<void> {
-  refuseMissing(await factsMissingFromText(session, asked));
-}
-
-/** Refuses the print when the text's check found facts missing (checkPrintedText, or its reading written into the page's write: designCheck.ts). */
-export function refuseMissing(missing: readonly Fact[]): void {
+  const missing = await factsMissingFromText(session, asked);
   refuseUnseen(missing.map((fact) => ({ fact, reason: 'missing' })));
 }
 

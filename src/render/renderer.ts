@@ -11,7 +11,7 @@ import { RENDER_DEFAULTS } from './renderDefaults.js';
 import { pdfPageCount, setPdfInfo } from './pdfInfo.js';
 import type { PooledPage } from './pooledPage.js';
 import { printParams } from './printOptions.js';
-import { printHtml, type BeforePrint } from './printPage.js';
+import { printHtml } from './printPage.js';
 import { renderFailed, renderTimeout } from './renderErrors.js';
 import { RenderSupervisor, type IdleOrder } from './renderSupervisor.js';
 import { openScratchDir } from './scratchDir.js';
@@ -20,6 +20,7 @@ import type { UnseenFact } from './printedFacts.js';
 import { designChecker } from './designCheck.js';
 import { designUnseenFacts } from './designFacts.js';
 import { designMaxPages, designTooLong, PREVIEW_MAX_PAGES } from './designLimits.js';
+import type { CDPSession } from 'puppeteer-core';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
 import { loadInvoiceTemplates, type InvoiceTemplates, type TemplateReload } from './templates.js';
 
@@ -296,7 +297,7 @@ async function printView(
   info: { author: string; date: string },
   { timeoutMs, specimen }: PrintJob,
   page = printer.templates.printPage(view),
-  design: { beforePrint?: BeforePrint; preview?: boolean } = {},
+  design: { beforePrint?: (session: CDPSession) => Promise<void>; preview?: boolean } = {},
 ): Promise<Buffer> {
   const stamped = specimen ? withSpecimenStamp(page) : page;
   const html = design.preview ? withPreviewStamp(stamped) : stamped;

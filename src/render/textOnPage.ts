@@ -14,7 +14,8 @@ const SEE_TEXT = String.raw`(texts, drawings) => {
   const SKIP = ['head', 'style', 'script', 'template', 'title', 'noscript'];
   const paths = new Set();
   let raw = '';
-  // The body as the document holds it: document.body may be shadowed by an element's name (<img name="body">).
+  // The body as the document holds it: an element's name shadows document.body (<img name="body">:
+  // the check would read the image, nothing, and refuse every fact of a page that shows them).
   const body = Object.getOwnPropertyDescriptor(Document.prototype, 'body').get.call(document);
   // A body with nothing to skip (most pages) is read by Chromium in one call (textContent); one
   // with something to skip, node by node. This function runs once per document, uncompiled:
@@ -91,16 +92,6 @@ export async function factsMissingFromText(session: CDPSession, asked: AskedFact
     throw new Error(
       `reading the page's text failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
     );
-  return factsAt(asked, result.value);
-}
-
-/** The facts at the positions the expression answered (textFactsExpression): anything but a list of them is an error. */
-export function factsAt(asked: AskedFacts, answer: unknown): Fact[] {
   const byPosition = [...asked.texts, ...asked.drawings];
-  if (!Array.isArray(answer)) throw new Error(`reading the page's text answered ${typeof answer}, not a list`);
-  return answer.map((position: unknown) => {
-    const found = typeof position === 'number' ? byPosition[position] : undefined;
-    if (!found) throw new Error(`reading the page's text answered ${String(position)}, not a fact's position`);
-    return asked.facts[found[0]]!;
-  });
+  return (result.value as number[]).map((position) => asked.facts[byPosition[position]![0]]!);
 }
