@@ -17,8 +17,8 @@
 // a bundle of its sources that esbuild builds for the whole run first (scripts/testBundle.mjs: a
 // test process starts in half the CPU it took through tsx); TEST_BUNDLE=0 runs the sources through
 // tsx instead (stack traces and locations as written, e.g. to debug one file). The unit and
-// integration files run several to a process (scripts/testGroups.mjs); TEST_GROUPS=0 runs each
-// alone.
+// integration and e2e files run several to a process (scripts/testGroups.mjs); TEST_GROUPS=0 runs
+// each alone.
 // `npm test -- --write-durations [words]` rewrites test/durations.json (what the pool expects each
 // job to take) with this run's figures for the files it ran.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,8 +38,9 @@ const LONG = process.env.RELIABILITY_LONG === '1';
  * esbuild bundles (scripts/testBundle.mjs), the others' through tsx. `cap`: at most that many of
  * its files at once. Integration and unit files share nothing (each starts its own app, Chromium,
  * Redis and chain on random loopback ports and writes only under its own mkdtemp folder). The e2e
- * files each start their own chain, facilitator and service on port 0 too, but settle real
- * transfers and hold a renderer full on purpose: two at once. The reliability files inject faults
+ * files each start their own services on port 0 too, but settle real transfers and hold a renderer
+ * full on purpose: two jobs at once; a group's files share one chain, facilitator and renderer
+ * (test/support/sharedWorld.ts: each file its own buyers and payee). The reliability files inject faults
  * and time recoveries: one at a time, and each alone in the long run, whose timing targets are
  * asserted. `group`: its files run several to a process, one after another, up to that many seconds
  * of expected wall a process (scripts/testGroups.mjs), but those in OWN_PROCESS.
@@ -47,7 +48,7 @@ const LONG = process.env.RELIABILITY_LONG === '1';
 const TIERS = {
   unit: { folders: ['unit'], bundled: true, group: 30 },
   integration: { folders: ['integration', 'visual'], bundled: true, group: 45 },
-  e2e: { folders: ['e2e'], bundled: true, cap: 2 },
+  e2e: { folders: ['e2e'], bundled: true, cap: 2, group: 60 },
   reliability: { folders: ['reliability'], bundled: true, cap: 1 },
   bench: { folders: ['bench'], cap: 1 },
   browser: { folders: ['browser'], cap: 1 },

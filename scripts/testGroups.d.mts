@@ -11,3 +11,5 @@ export function figuresOfGroup(
 ): Record<string, [wall: number, cpu: number]>;
 export function groupEntryPath(outdir: string, index: number): string;
 export function readJsonLines(path: string): unknown[];
+/** The Symbol.for key of the function a group's entry sets on globalThis to close what its files share. */
+export const AT_PROCESS_END_KEY: string;

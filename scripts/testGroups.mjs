@@ -35,6 +35,13 @@ export function packGroups(files, { wallPerGroup, alone = [] }) {
 }
 
 /**
+ * The globalThis key (Symbol.for) of the function through which a group's files hand over what is
+ * to be closed once all of them are done (test/support/sharedWorld.ts AT_PROCESS_END): set only by
+ * a group's entry, so that a file alone closes what it started itself.
+ */
+export const AT_PROCESS_END_KEY = 'invoice-pdf-x402.test.atProcessEnd';
+
+/**
  * Writes the entry of a group's process to `path`: each of `files` ([name, bundle path]) imported
  * inside a suite of its own, in order; its wall and CPU (its threads' and those of the Chromium and
  * JVM processes it started and saw end) appended as a JSON line to `figuresPath`.
@@ -44,6 +51,11 @@ export function writeGroupEntry(path, files, figuresPath) {
     "import { after, before, describe } from 'node:test';",
     "import { appendFileSync, readFileSync } from 'node:fs';",
     `const figuresPath = ${JSON.stringify(figuresPath)};`,
+    // What the files share for the whole process (test/support/sharedWorld.ts: the payment world)
+    // is closed here, after the last file's own after(), last registered first.
+    'const atEnd = [];',
+    `globalThis[Symbol.for(${JSON.stringify(AT_PROCESS_END_KEY)})] = (close) => atEnd.push(close);`,
+    'after(async () => { for (const close of atEnd.reverse()) await close(); });',
     // The CPU of this process and of the children it waited for (a Chromium closed, a JVM that
     // ended): utime, stime, cutime and cstime of /proc/self/stat; elsewhere this process's own.
     'function seconds() {',

@@ -40,13 +40,15 @@ export function designChecker(
   /** The content contract's reference invoices (src/templates/contract/referenceInvoices.ts); none: every print checked in full. */
   references: () => readonly PreparedInvoice[] = () => [],
   log: (event: object) => void = () => undefined,
+  /** The reference invoices' views, kept (referenceViews.ts); a print's own invoice is viewed anew. */
+  referenceView: (prepared: PreparedInvoice) => InvoiceView = templates.view,
 ) {
   const kept = new Map<string, DesignCoverage | null>();
   const pending = new Set<string>();
   templates.onReload(() => kept.clear());
 
   const fill = (prepared: PreparedInvoice, design: Design, paper: PaperFormat): FilledDesign => {
-    const view = templates.view(prepared);
+    const view = referenceView(prepared);
     const { result: html, trace } = traceFill(() => templates.designPage(view, design, true));
     return { html, view, asked: askedFacts(factsOf(view)), trace, paper };
   };

@@ -5,6 +5,7 @@ import type { PooledPage } from './pooledPage.js';
 import { layOutHtml } from './printPage.js';
 import { unseenFacts, type UnseenFact } from './printedFacts.js';
 import type { InvoiceTemplates } from './templates.js';
+import type { InvoiceView } from './invoiceView.js';
 
 /**
  * The content contract's look at a design (src/templates/contract/seenContract.ts): each invoice,
@@ -17,13 +18,15 @@ export async function designUnseenFacts(
   pooled: PooledPage,
   invoices: readonly PreparedInvoice[],
   paperSetting: PaperSetting,
+  /** The invoices' views: the reference invoices' are kept (referenceViews.ts). */
+  viewOf: (prepared: PreparedInvoice) => InvoiceView = templates.view,
 ): Promise<UnseenFact[][]> {
   const { session } = pooled.printable;
   const found: UnseenFact[][] = [];
   for (const prepared of invoices) {
     const design = prepared.design;
     if (!design) throw new Error('designUnseenFacts checks invoices that carry a design');
-    const view = templates.view(prepared);
+    const view = viewOf(prepared);
     const paper = paperOf(prepared, paperSetting);
     await layOutHtml(pooled.printable, templates.designPage(view, design, true));
     found.push(

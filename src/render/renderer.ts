@@ -19,6 +19,7 @@ import { withPreviewStamp, withSpecimenStamp } from './specimenStamp.js';
 import type { UnseenFact } from './printedFacts.js';
 import { designChecker } from './designCheck.js';
 import { designUnseenFacts } from './designFacts.js';
+import { referenceViews } from './referenceViews.js';
 import { designMaxPages, designTooLong, PREVIEW_MAX_PAGES } from './designLimits.js';
 import type { CDPSession } from 'puppeteer-core';
 import { SPECIMEN_TEXT } from '../invoice/specimen.js';
@@ -146,7 +147,10 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
   const log = options.log ?? (() => undefined);
   const executablePath = findChromium(options.executablePath);
   const templates = loadInvoiceTemplates({ watch: settings.watchTemplates, root: options.templatesRoot, log });
-  const designs = designChecker(templates, settings.paperSize, options.designReferences, log);
+  // The reference invoices' views, kept and built ahead: every new design is filled with them.
+  const references = referenceViews(templates, options.designReferences ?? (() => []));
+  if (options.designReferences) references.buildAhead();
+  const designs = designChecker(templates, settings.paperSize, options.designReferences, log, references.view);
   const scratch = openScratchDir(options.scratchRoot);
   const supervisor = new RenderSupervisor({
     pages: settings.poolSize,
@@ -223,7 +227,10 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
       const timeoutMs = settings.renderTimeoutMs;
       return supervisor.run((pooled) =>
         withDeadline(
-          Promise.race([designUnseenFacts(templates, pooled, invoices, settings.paperSize), pooled.crashed]),
+          Promise.race([
+            designUnseenFacts(templates, pooled, invoices, settings.paperSize, references.view),
+            pooled.crashed,
+          ]),
           timeoutMs,
           () => renderTimeout(timeoutMs),
         ),

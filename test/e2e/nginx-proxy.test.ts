@@ -12,7 +12,8 @@ import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { LONG_BASE_URL } from '../support/challengeSizes.js';
 import { nginxInstalled, startNginxProxy } from '../support/nginxProxy.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { fileWorld } from '../support/sharedWorld.js';
 
 /**
  * Buyers reach the service through proxies. nginx's defaults refuse a request header line over
@@ -20,12 +21,12 @@ import { startPaidService, startPaymentWorld } from '../support/paidService.js';
  * (proxy_buffer_size 4k): the challenge and the signature a client echoes back must fit both.
  */
 const installed = nginxInstalled();
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
+let world: Awaited<ReturnType<typeof fileWorld>>;
 let service: Awaited<ReturnType<typeof startPaidService>>;
 let proxy: Awaited<ReturnType<typeof startNginxProxy>>;
 before(async () => {
   if (!installed) return;
-  world = await startPaymentWorld();
+  world = await fileWorld();
   // The widest configuration: signed offers and receipts, a public base URL of 100 characters.
   service = await startPaidService({
     net: world.net,
@@ -37,7 +38,7 @@ before(async () => {
 after(async () => {
   await proxy?.close();
   await service?.close();
-  await world?.close();
+  await world?.release();
 });
 
 const headerBlock = (response: Response) =>

@@ -16,13 +16,16 @@ import { challengeOf, signerFor } from '../support/x402Buyer.js';
  * frees its slot. One page and no queue make the capacity easy to fill.
  */
 
-const world = usePaymentWorld(async ({ net }, stopLater) => {
-  // A renderer of its own: one page and no queue, so that capacity runs out at once.
-  const renderer = stopLater(await createRenderer({ poolSize: 1, queueLimit: 0 }));
-  const proxy = stopLater(await startFaultyFacilitator(net.facilitatorUrl));
-  const service = stopLater(await startPaidService({ net, renderer, facilitatorUrl: proxy.url }));
-  return { renderer, proxy, service };
-});
+const world = usePaymentWorld(
+  async ({ net }, stopLater) => {
+    // A renderer of its own: one page and no queue, so that capacity runs out at once.
+    const renderer = stopLater(await createRenderer({ poolSize: 1, queueLimit: 0 }));
+    const proxy = stopLater(await startFaultyFacilitator(net.facilitatorUrl));
+    const service = stopLater(await startPaidService({ net, renderer, facilitatorUrl: proxy.url }));
+    return { renderer, proxy, service };
+  },
+  { renderer: false },
+);
 
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
   postJson(`${world.service.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': header });

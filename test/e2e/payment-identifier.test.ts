@@ -12,12 +12,13 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { fileWorld } from '../support/sharedWorld.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson } from '../support/testApp.js';
 import { authorizationOf, challengeOf } from '../support/x402Buyer.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
+let world: Awaited<ReturnType<typeof fileWorld>>;
 let redis: RedisServer;
 const stores: PaymentStore[] = [];
 const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
@@ -26,7 +27,7 @@ let required: PaymentRequired;
 before(
   async () => {
     redis = await startRedisServer();
-    world = await startPaymentWorld();
+    world = await fileWorld();
     for (let i = 0; i < 2; i++) {
       const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
       stores.push(store);
@@ -41,7 +42,7 @@ after(
   async () => {
     for (const instance of instances) await instance.close();
     for (const store of stores) await store.close();
-    await world?.close();
+    await world?.release();
     await redis?.stop();
   },
   { timeout: 30_000 },

@@ -33,7 +33,8 @@ import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
 
 const world = usePaymentWorld(async ({ net, renderer }, stopLater) => {
-  const trialChain = stopLater(await startLocalTrialChain());
+  // The grant goes to this file's buyers, those of the main chain it is given (sharedWorld.ts).
+  const trialChain = stopLater(await startLocalTrialChain({ buyers: net.buyers.map((buyer) => buyer.address) }));
   const service = stopLater(
     await startPaidService({
       net,

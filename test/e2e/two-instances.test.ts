@@ -8,12 +8,13 @@ import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
 import { createRedisPaymentStore } from '../../src/payment/redisPaymentStore.js';
 import type { PaymentStore } from '../../src/payment/paymentStore.js';
 import { startFaultyFacilitator } from '../support/faultyFacilitator.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { startPaidService } from '../support/paidService.js';
+import { fileWorld } from '../support/sharedWorld.js';
 import { startRedisServer, type RedisServer } from '../support/redisServer.js';
 import { postJson } from '../support/testApp.js';
 import { challengeOf, signerFor } from '../support/x402Buyer.js';
 
-let world: Awaited<ReturnType<typeof startPaymentWorld>>;
+let world: Awaited<ReturnType<typeof fileWorld>>;
 let redis: RedisServer;
 const stores: PaymentStore[] = [];
 const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
@@ -21,7 +22,7 @@ const instances: Awaited<ReturnType<typeof startPaidService>>[] = [];
 before(
   async () => {
     redis = await startRedisServer();
-    world = await startPaymentWorld();
+    world = await fileWorld();
     for (let i = 0; i < 2; i++) {
       const store = createRedisPaymentStore({ url: redis.url, commandTimeoutMs: 1000 });
       stores.push(store);
@@ -35,7 +36,7 @@ after(
   async () => {
     for (const instance of instances) await instance.close();
     for (const store of stores) await store.close();
-    await world?.close();
+    await world?.release();
     await redis?.stop();
   },
   { timeout: 30_000 },

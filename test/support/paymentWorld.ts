@@ -1,21 +1,24 @@
 import { after, before } from 'node:test';
-import { startPaidService, startPaymentWorld, type PaidServiceOptions } from './paidService.js';
+import { startPaidService, type PaidServiceOptions } from './paidService.js';
+import { fileWorld } from './sharedWorld.js';
 
-type World = Awaited<ReturnType<typeof startPaymentWorld>>;
+type World = Awaited<ReturnType<typeof fileWorld>>;
 /** Registers what `setUp` started to be stopped after the tests (last started, first stopped); returns it. */
 type StopLater = <T extends { close(): Promise<unknown> } | { stop(): Promise<unknown> }>(started: T) => T;
 
 /**
- * The payment world of a test file (a local chain and facilitator, Chromium), started once before
- * its tests, with what the file adds to it (`setUp`: paid services, a faulty facilitator in front,
- * Redis), and stopped after them: the file's pieces first, last started first, then the world.
- * Its fields are there once the tests run: `world.net`, `world.renderer` and those `setUp` returns.
+ * The payment world of a test file (a local chain and facilitator, Chromium: sharedWorld.ts, shared
+ * with the files before and after it in a group's process), there before its tests, with what the
+ * file adds to it (`setUp`: paid services, a faulty facilitator in front, Redis), which is stopped
+ * after them, last started first; then the world, unless the group's process keeps it for its next
+ * files. Its fields are there once the tests run: `world.net`, `world.renderer` and those `setUp`
+ * returns. `renderer: false`: a file that brings its own renderer gets none.
  */
 export function usePaymentWorld<T extends object>(
-  setUp: (world: Omit<World, 'close'>, stopLater: StopLater) => Promise<T>,
-  options: { when?: boolean; timeoutMs?: number } = {},
-): Omit<World, 'close'> & T {
-  const fixture = {} as Omit<World, 'close'> & T;
+  setUp: (world: Omit<World, 'release'>, stopLater: StopLater) => Promise<T>,
+  options: { when?: boolean; timeoutMs?: number; renderer?: boolean } = {},
+): Omit<World, 'release'> & T {
+  const fixture = {} as Omit<World, 'release'> & T;
   const stops: (() => Promise<unknown>)[] = [];
   let world: World | undefined;
   const stopLater: StopLater = (started) => {
@@ -25,7 +28,7 @@ export function usePaymentWorld<T extends object>(
   before(
     async () => {
       if (options.when === false) return;
-      world = await startPaymentWorld();
+      world = await fileWorld({ renderer: options.renderer ?? true });
       Object.assign(fixture, { net: world.net, renderer: world.renderer });
       Object.assign(fixture, await setUp(world, stopLater));
     },
@@ -34,7 +37,7 @@ export function usePaymentWorld<T extends object>(
   after(
     async () => {
       for (const stop of stops.reverse()) await stop();
-      await world?.close();
+      await world?.release();
     },
     { timeout: 30_000 },
   );

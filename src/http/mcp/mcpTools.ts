@@ -191,6 +191,46 @@ export const listed = ({ route: _route, full: _full, summarised: _summarised, ..
  */
 export function mcpTools(routes: readonly PricedOperation[]): McpTool[] {
   const toolRoutes = routes.filter(isToolRoute);
+  // The entries are plain data of the rows' data; each app's own rows (their handlers) re-attached.
+  const key = dataKeyOf(toolRoutes);
+  let entries = madeBefore.get(key);
+  if (!entries) {
+    entries = summarisedTools(toolRoutes).map(({ route: _route, ...entry }) => entry);
+    if (madeBefore.size >= MADE_BEFORE_LIMIT) madeBefore.delete(madeBefore.keys().next().value!);
+    madeBefore.set(key, entries);
+  }
+  return entries.map((entry, i) => ({ ...entry, route: toolRoutes[i]! }));
+}
+
+/**
+ * The tools already summarised in this process, by the data of their rows: every app of a test
+ * process (and each replica's) built the same list again, 0.12-0.19 s of CPU an app (most of an
+ * app's start once its imports are done). A few keys, as a test may price the rows several ways.
+ */
+const madeBefore = new Map<string, Omit<McpTool, 'route'>[]>();
+const MADE_BEFORE_LIMIT = 8;
+
+/**
+ * What the tool entries are made of: every field of the rows but their functions (only whether
+ * there is one: priceOf says "per invoice") and their valibot schemas (by identity: module
+ * constants, whose JSON Schemas fullSchemaOf keeps once per process).
+ */
+function dataKeyOf(routes: readonly PricedOperation[]): string {
+  return JSON.stringify(routes, (_key, value: unknown) => {
+    if (typeof value === 'function') return 'function';
+    if (value !== null && typeof value === 'object' && '~standard' in value) return `schema ${idOf(value)}`;
+    return value;
+  });
+}
+const schemaIds = new WeakMap<object, number>();
+let schemasSeen = 0;
+function idOf(schema: object): number {
+  let id = schemaIds.get(schema);
+  if (id === undefined) schemaIds.set(schema, (id = schemasSeen++));
+  return id;
+}
+
+function summarisedTools(toolRoutes: readonly PricedOperation[]): McpTool[] {
   const { shared, named } = sharedSchemasOf(toolRoutes);
   const capOf = (route: PricedOperation, cap: number) => (named.has(route.operationId) ? TOOL_TARGET_BYTES : cap);
   const entryBytes = (route: PricedOperation, cap: number) =>

@@ -24,7 +24,13 @@ export interface LocalTrialChain {
  * same grant, and its own facilitator. The same roles as the main local chain (devAccounts.ts).
  */
 export async function startLocalTrialChain(
-  opts: { chainPort?: number; facilitatorPort?: number; log?: (line: string) => void } = {},
+  opts: {
+    chainPort?: number;
+    facilitatorPort?: number;
+    log?: (line: string) => void;
+    /** Who holds the grant (default the dev buyers): a test's own buyers on a main chain it shares. */
+    buyers?: `0x${string}`[];
+  } = {},
 ): Promise<LocalTrialChain> {
   const host = '127.0.0.1';
   const gasPayer = devAccount(GAS_PAYER_INDEX);
@@ -39,7 +45,10 @@ export async function startLocalTrialChain(
     const usdc = await installTestUsdc({
       rpcUrl: anvil.rpcUrl,
       minter: gasPayer,
-      grants: BUYER_INDEXES.map((index) => ({ to: devAccount(index).address, amount: BUYER_GRANT })),
+      grants: (opts.buyers ?? BUYER_INDEXES.map((index) => devAccount(index).address)).map((to) => ({
+        to,
+        amount: BUYER_GRANT,
+      })),
       at: { address: USDC_ON_BASE_SEPOLIA, chainId: TRIAL_CHAIN_ID },
     });
     const facilitator = createLocalFacilitator({

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { figuresOfGroup, packGroups, writeGroupEntry } from '../../../scripts/testGroups.mjs';
+import { AT_PROCESS_END_KEY, figuresOfGroup, packGroups, writeGroupEntry } from '../../../scripts/testGroups.mjs';
 
 /**
  * npm test's groups (scripts/testGroups.mjs): several files in one process, each file's top-level
@@ -73,6 +73,49 @@ test("a group runs its files one after another, each file's before and after aro
     const shares = figuresOfGroup(['a', 'b'], figures, 10);
     assert.ok(shares['a']![0] >= 0.02, `a's wall: ${shares['a']![0]}`);
     assert.ok(Math.abs(shares['a']![1] + shares['b']![1] - 10) < 1e-9);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("what a group's files share is closed after the last file's after(), last handed over first; a file alone is not offered it", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'test-groups-'));
+  try {
+    const log = join(dir, 'log');
+    // As test/support/sharedWorld.ts does: the first file that needs a piece starts it in its
+    // before() and hands its close over to the group's entry, if there is one.
+    const file = (name: string) => {
+      const path = join(dir, `${name}.mjs`);
+      const say = (text: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${text}\n`)})`;
+      writeFileSync(
+        path,
+        [
+          "import { appendFileSync } from 'node:fs';",
+          "import { after, before, test } from 'node:test';",
+          `const atEnd = globalThis[Symbol.for(${JSON.stringify(AT_PROCESS_END_KEY)})];`,
+          'before(async () => {',
+          `  if (!atEnd) return ${say(`${name} alone`)};`,
+          `  atEnd(async () => { await new Promise((resolve) => setTimeout(resolve, 20)); ${say(`${name}'s piece closed`)}; });`,
+          '});',
+          `after(() => ${say(`${name} after`)});`,
+          `test('${name}', () => {});`,
+        ].join('\n'),
+      );
+      return [name, path] as [string, string];
+    };
+    const entry = join(dir, 'group.mjs');
+    const [a, b] = [file('a'), file('b')];
+    writeGroupEntry(entry, [a, b], join(dir, 'figures.jsonl'));
+    execFileSync(process.execPath, ['--test-reporter=dot', entry], { stdio: 'pipe' });
+    execFileSync(process.execPath, ['--test-reporter=dot', a[1]], { stdio: 'pipe' });
+    assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), [
+      'a after',
+      'b after',
+      "b's piece closed",
+      "a's piece closed",
+      'a alone',
+      'a after',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
