@@ -41,7 +41,7 @@ export interface BenchServer {
   baseUrl: string;
   /** The wall time of one POST (ms); anything but 200 throws. */
   post(path: string, type: string, body: string | Buffer): Promise<number>;
-  /** render.pdf of `xml` against /v1/invoice.pdf of `json`: 3 warm-up pairs, then scaled(60) pairs in alternated order. */
+  /** render.pdf of `xml` against /v1/invoice.pdf of `json`: scaled(3) warm-up pairs, then scaled(60) pairs in alternated order. */
   renderPair(json: string, xml: string | Buffer): Promise<{ json: number[]; document: number[] }>;
   close(): Promise<void>;
   /** The print-time checks of customer designs so far, by kind, and why the full ones ran (src/render/designCheck.ts). */
@@ -92,7 +92,7 @@ export async function startBenchServer(prices: string): Promise<BenchServer> {
       which === 'json'
         ? post('/v1/invoice.pdf', 'application/json', json)
         : post('/v1/e-invoice/render.pdf', 'application/xml', xml);
-    for (let at = 0; at < 3; at++) {
+    for (let at = 0; at < scaled(3); at++) {
       await run('json');
       await run('document');
     }

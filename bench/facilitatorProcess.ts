@@ -5,9 +5,9 @@
 // its parent closes its stdin.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { DevKey } from '../src/payment/local/devAccounts.js';
 import { startLocalPaymentNetwork } from '../src/payment/local/localPaymentNetwork.js';
+import { nodeArgsOf } from './childEntry.js';
 
 export interface FacilitatorProcess {
   facilitatorUrl: string;
@@ -19,7 +19,7 @@ export interface FacilitatorProcess {
 
 /** Starts this file as a child process and waits for its address line (60 s at most). */
 export async function startFacilitatorProcess(): Promise<FacilitatorProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child'], {
+  const child = spawn(process.execPath, [...nodeArgsOf(new URL(import.meta.url)), '--child'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

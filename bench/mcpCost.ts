@@ -4,17 +4,16 @@
 // runs in a child process (bench/mcpCostServer.ts) and reports its own event-loop utilisation,
 // so the client's work is not counted.
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { maximalFreeRequests } from '../test/fixtures/maximalFreeRequests.js';
+import { nodeArgsOf } from './childEntry.js';
 import { scaled } from './scale.js';
 
 const CALLS = scaled(200);
 const WARM_UP = scaled(40);
 
-const child = fork(fileURLToPath(new URL('./mcpCostServer.ts', import.meta.url)), {
-  execArgv: ['--import', 'tsx'],
-  stdio: 'inherit',
-});
+// Node's options, then the file: fork takes them apart.
+const serverArgs = nodeArgsOf(new URL('./mcpCostServer.ts', import.meta.url));
+const child = fork(serverArgs.at(-1)!, { execArgv: serverArgs.slice(0, -1), stdio: 'inherit' });
 const nextMessage = (process: ChildProcess) =>
   new Promise<Record<string, unknown>>((resolve) =>
     process.once('message', (m) => resolve(m as Record<string, unknown>)),

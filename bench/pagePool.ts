@@ -42,7 +42,8 @@ const samples = new Map(orders.map((order) => [order, new Map(SIZES.map((size) =
 const wall = new Map(orders.map((order) => [order, 0]));
 try {
   for (const renderer of renderers.values())
-    for (let at = 0; at < 2; at++) for (const size of SIZES) await renderer.renderPdf(prepareInvoice(distinct(size)));
+    for (let at = 0; at < scaled(2); at++)
+      for (const size of SIZES) await renderer.renderPdf(prepareInvoice(distinct(size)));
   for (let round = 0; round < ROUNDS; round++) {
     for (const order of round % 2 === 0 ? orders : [...orders].reverse()) {
       const renderer = renderers.get(order)!;

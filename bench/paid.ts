@@ -13,6 +13,7 @@ import { startFaultyFacilitator } from '../test/support/faultyFacilitator.js';
 import { challengeOf, signerFor } from '../test/support/x402Buyer.js';
 import { post } from './httpPost.js';
 import { percentile } from './measure.js';
+import { scaled } from './scale.js';
 import { BENCH_LIMITS } from './targets.js';
 
 /**
@@ -92,7 +93,8 @@ export async function paidLatency(
   try {
     const sign = signerFor(net.buyers[1]!, await challengeOf(url));
     const results: PaidResult[] = [];
-    const warmup = 3;
+    // 3 at scale 1; 1 at the bench tier's tiny scale (each is a payment settled on anvil).
+    const warmup = scaled(3);
     for (const [lines, body] of bodies) {
       for (const list of Object.values(timings)) list.length = 0;
       const paid: number[] = [];

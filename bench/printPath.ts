@@ -95,7 +95,7 @@ async function main() {
         throw new Error('the variants did not come out as intended');
       const times: Record<string, number[]> = {};
       const pages: Record<string, number> = {};
-      for (let round = -3; round < SAMPLES; round++) {
+      for (let round = -scaled(3); round < SAMPLES; round++) {
         for (const [name, variant] of Object.entries(variants)) {
           const started = performance.now();
           const pdf = await variant.print(variant.html);

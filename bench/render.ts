@@ -89,8 +89,13 @@ const ROUNDS = scaled(number('BENCH_ROUNDS', 3));
 // Scaled like the samples: at the bench tier's tiny scale one warm-up round per target and size
 // still runs every path (3 at scale 1, as before).
 const WARMUP = scaled(3);
+/**
+ * A naive target launches a browser per render, so its warm-up round warms only Node's side; none at
+ * the bench tier's tiny scale (each naive-full launch cost ~1.5 s of CPU there), one at scale 1.
+ */
+const NAIVE_WARMUP = scaled(1, 0);
 /** Paid requests per size on the local chain (each signs a fresh authorization and settles on anvil). */
-const PAID_SAMPLES = scaled(number('BENCH_PAID_SAMPLES', 30), 3);
+const PAID_SAMPLES = scaled(number('BENCH_PAID_SAMPLES', 30));
 /** The second paid variant: verify delayed as by a production facilitator (0: skip it). */
 const PAID_VERIFY_DELAY_MS = number('BENCH_PAID_VERIFY_DELAY_MS', 150);
 /**
@@ -134,13 +139,25 @@ async function measure(
     const times = targets.map((): number[] => []);
     for (let sample = 0; sample < samples[size]; sample++) {
       for (const [index, target] of targets.entries())
-        times[index]!.push(...(await latencies(1, () => target.render(body))));
+        times[index]!.push(
+          ...(await latencies(1, async () => {
+            bytes[index] = await target.render(body);
+          })),
+        );
     }
     const runs = targets.map((): Record<number, number[]> => Object.fromEntries(CONCURRENCY.map((c) => [c, []])));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const concurrency of CONCURRENCY) {
+      for (const [at, concurrency] of CONCURRENCY.entries()) {
+        // As many callers as calls or more (the bench tier's tiny scale, never scale 1's counts):
+        // every call starts at once, as in the round just measured at the lower concurrency, so
+        // that round counts for this one too instead of launching the same renders again.
+        const lower = CONCURRENCY[at - 1];
         for (const [index, target] of targets.entries())
-          runs[index]![concurrency]!.push(await throughput(calls[size], concurrency, () => target.render(body)));
+          runs[index]![concurrency]!.push(
+            lower !== undefined && lower >= calls[size]
+              ? runs[index]![lower]!.at(-1)!
+              : await throughput(calls[size], concurrency, () => target.render(body)),
+          );
       }
     }
     const rates = runs.map(
@@ -306,7 +323,7 @@ async function latencyAndThroughput(): Promise<TargetResult[]> {
   const full = fullChromium();
   if (full) naives.push(naiveTarget({ name: 'naive-full', executablePath: full }));
   log(`naive (a browser per request: ${naives.map((naive) => naive.name).join(', ')})...`);
-  results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, 1)));
+  results.push(...(await measure(naives, NAIVE_SAMPLES, NAIVE_CALLS, NAIVE_WARMUP)));
   for (const naive of naives) await naive.close();
   return results;
 }

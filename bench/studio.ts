@@ -10,10 +10,11 @@
 import { Agent } from 'node:http';
 import { percentile } from './measure.js';
 import { post } from './httpPost.js';
+import { scaled } from './scale.js';
 import { serviceTarget } from './targets.js';
 
-const SAMPLES = Math.max(3, Math.round(40 * Number(process.env.BENCH_SCALE ?? 1)));
-const WARMUP = 3;
+const SAMPLES = scaled(40, 2);
+const WARMUP = scaled(3);
 
 const target = await serviceTarget({ poolSize: 2 });
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -58,7 +58,7 @@ const post = async (path: string, body: string, headers: Record<string, string> 
  * come from a client in another process (loopClient.mjs), so only the service's work is counted.
  */
 async function loopMicros(name: string, path: string, body: string, expect: number, headers = {}) {
-  const job = { url: `${service.url}${path}`, body, headers, expect, warmup: 5, rounds: ROUNDS };
+  const job = { url: `${service.url}${path}`, body, headers, expect, warmup: scaled(5), rounds: ROUNDS };
   const client = spawn(
     process.execPath,
     [fileURLToPath(new URL('./loopClient.mjs', import.meta.url)), JSON.stringify(job)],

@@ -43,7 +43,7 @@ const writeRecord = () => {
 const writeUbl = () => eInvoiceXml(checkEInvoice(ubl).prepared, 'ubl');
 
 /**
- * A PDF route with the QR tributario against the same request without it: 3 warm-up pairs, then
+ * A PDF route with the QR tributario against the same request without it: scaled(3) warm-up pairs, then
  * scaled(60) pairs in alternated order, each call's wall time and the CPU it cost (Node + Chromium).
  */
 async function comparePdfs(path: string, qrBody: object, plainBody: object): Promise<void> {
@@ -60,7 +60,7 @@ async function comparePdfs(path: string, qrBody: object, plainBody: object): Pro
     cpu[which].node += nodeSpent;
     cpu[which].browser += browserCpuMs() - browser;
   };
-  for (let at = 0; at < 3; at++) for (const which of ['qr', 'plain'] as const) await run(which, false);
+  for (let at = 0; at < scaled(3); at++) for (const which of ['qr', 'plain'] as const) await run(which, false);
   // At least 2 pairs: the A/A ratio compares two halves of the calls without the QR.
   const pairs = scaled(60, 2);
   for (let at = 0; at < pairs; at++)

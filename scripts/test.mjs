@@ -48,7 +48,7 @@ const LONG = process.env.RELIABILITY_LONG === '1';
 const TIERS = {
   unit: { folders: ['unit'], bundled: true, group: 30 },
   integration: { folders: ['integration', 'visual'], bundled: true, group: 45 },
-  e2e: { folders: ['e2e'], bundled: true, cap: 2, group: 60 },
+  e2e: { folders: ['e2e'], bundled: true, cap: 2, group: 70 },
   reliability: { folders: ['reliability'], bundled: true, cap: 1 },
   bench: { folders: ['bench'], cap: 1 },
   browser: { folders: ['browser'], cap: 1 },
@@ -60,7 +60,10 @@ const TIERS = {
 const ALONE = ['test/reliability/flood.test.ts'];
 /**
  * Files of a grouped tier that run in a process of their own: computePool.test.ts counts the
- * threads of its process.
+ * threads of its process. None of e2e: what they stop or break is their own (paid-capacity SIGSTOPs
+ * a one-page renderer of its own, not the shared one, and resumes it in a finally; two-instances
+ * stops a Redis of its own; the faulty facilitators are each file's proxy), and a file's buyers and
+ * payee are its own on the shared chain (test/support/sharedWorld.ts).
  */
 const OWN_PROCESS = ['test/unit/compute/computePool.test.ts'];
 

@@ -32,9 +32,12 @@ const benches = [
   ),
 ];
 
+/** What benches start as child processes, bundled too: they run from the bundle (bench/childEntry.ts). */
+const children = ['bench/facilitatorProcess.ts', 'bench/mcpCostServer.ts'];
+
 let bundles: Awaited<ReturnType<typeof bundleTests>> | undefined;
 before(async () => {
-  bundles = await bundleTests(root, benches);
+  bundles = await bundleTests(root, [...benches, ...children]);
 });
 after(() => bundles?.remove());
 
@@ -64,7 +67,11 @@ describe('every bench runs to the end', { concurrency: 2 }, () => {
     test(`${file} runs to the end at BENCH_SCALE=${SCALE}`, { timeout: TIMEOUT_MS + 10_000 }, async () => {
       const out = mkdtempSync(join(tmpdir(), 'bench-out-'));
       try {
-        const { code, output } = await run(file, { BENCH_SCALE: SCALE, BENCH_OUT: out });
+        const { code, output } = await run(file, {
+          BENCH_SCALE: SCALE,
+          BENCH_OUT: out,
+          BENCH_BUNDLE_DIR: bundles!.outdir,
+        });
         assert.equal(code, 0, `${file} exited ${code}:\n${output.slice(-4000)}`);
         const rows = output.split('\n').filter((line) => /\d/.test(line));
         assert.ok(rows.length > 0, `${file} printed no row:\n${output}`);
