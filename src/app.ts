@@ -184,10 +184,10 @@ export function createApp(deps: AppDependencies): AppService {
     logError: (error, context) => logger.error({ err: error, ...context }, 'tool call failed'),
   });
   // The JSON-RPC envelope is split on the pool too; a paid call's (it carries a payment) ahead of free work.
-  const splitEnvelope = (text: string) => {
-    const job = { envelope: { text, path: ['params', 'arguments'] } };
+  const splitEnvelope = (bytes: Buffer | undefined) => {
+    const job = { envelope: { bytes, path: ['params', 'arguments'] } };
     return pool
-      ? (pool.run(job, text.includes('"x402/payment"') ? 'high' : 'normal') as Promise<EnvelopeJobResult>)
+      ? (pool.run(job, bytes?.includes('"x402/payment"') ? 'high' : 'normal') as Promise<EnvelopeJobResult>)
       : Promise.resolve().then(() => runEnvelopeJob(job));
   };
   app.use(mcpEndpoint({ server: mcpServer, splitEnvelope, bodyLimitBytes: config.BODY_LIMIT_BYTES }));

@@ -18,7 +18,7 @@ const requireJson: Middleware = async (ctx, next) => {
  * ctx.request.body without parsing it (an operation's body is parsed on the compute pool,
  * operations/operationJobs.ts). Read failures become AppErrors here (bodyEncoding.ts).
  */
-export function jsonText(limitBytes: number): Middleware {
+function jsonText(limitBytes: number): Middleware {
   const read = koaBody({
     json: false,
     text: true,
@@ -63,7 +63,7 @@ export function jsonBytes(limitBytes: number): Middleware {
 
 /**
  * jsonText, then parsed on the event loop with the operations' strict parser (the same errors):
- * for what is not an operation's body (MCP's JSON-RPC envelope, the development preview).
+ * for what is not an operation's body (the development preview).
  */
 export function jsonBody(limitBytes: number): Middleware {
   const read = jsonText(limitBytes);

@@ -51,16 +51,29 @@ export type OperationJobResult =
   /** An unpaid body that passed every check: the price its 402 quotes (OperationJob.unpaid). */
   | { kind: 'unpaid'; priceUsd: string; fingerprint: string };
 
-/** A JSON envelope around a body (an MCP tools/call), split on the pool (requestJson.ts splitRequestJson). */
-export interface EnvelopeJob {
-  envelope: { text: string; path: readonly string[] };
-}
-export type EnvelopeJobResult = ReturnType<typeof splitRequestJson>;
-
-export const runEnvelopeJob = (job: EnvelopeJob): EnvelopeJobResult =>
-  splitRequestJson(job.envelope.text, job.envelope.path);
-
 const encoder = new TextEncoder();
+
+/**
+ * A JSON envelope around a body (an MCP tools/call) as read, its bytes (http/jsonBody.ts
+ * jsonBytes), decoded and split on the pool (requestJson.ts splitRequestJson). The member comes
+ * back as the UTF-8 bytes of its JSON text (their buffer transferred), which go to the pool again
+ * as the operation's body: the event loop neither decodes nor copies the text of a call's
+ * arguments (reliability 11, docs/reliability.md).
+ */
+export interface EnvelopeJob {
+  envelope: { bytes: Uint8Array | undefined; path: readonly string[] };
+}
+export interface EnvelopeJobResult {
+  envelope: unknown;
+  member?: { bytes: Uint8Array; isObject: boolean };
+}
+
+export function runEnvelopeJob(job: EnvelopeJob): EnvelopeJobResult {
+  const { envelope, member } = splitRequestJson(jsonTextOf(job.envelope.bytes), job.envelope.path);
+  return member
+    ? { envelope, member: { bytes: encoder.encode(member.text), isObject: member.isObject } }
+    : { envelope };
+}
 
 export function runOperationJob(operations: ReadonlyMap<string, Operation>, job: OperationJob): OperationJobResult {
   const operation = operations.get(job.operationId);

@@ -19,7 +19,10 @@ export function runJob(job: OperationJob | EnvelopeJob | PdfBatchZipJob): {
   result: OperationJobResult | EnvelopeJobResult | PooledBatchFile;
   transfer: ArrayBuffer[];
 } {
-  if ('envelope' in job) return { result: runEnvelopeJob(job), transfer: [] };
+  if ('envelope' in job) {
+    const result = runEnvelopeJob(job);
+    return { result, transfer: result.member ? [result.member.bytes.buffer as ArrayBuffer] : [] };
+  }
   if ('pdfBatchZip' in job) {
     // The archive is a Buffer of its own (ZipWriter.finish concatenates): transfer it, no copy.
     const written = writePdfBatchZip(job);

@@ -3,7 +3,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { Context, Middleware } from 'koa';
 import type { EnvelopeJobResult } from '../../operations/operationJobs.js';
 import type { PayerAdmission } from '../../payment/paymentProcessor.js';
-import { jsonText } from '../jsonBody.js';
+import { jsonTextOf } from '../../operations/requestJson.js';
+import { jsonBytes } from '../jsonBody.js';
 import type { McpServerFactory } from './mcpServer.js';
 import { resultJsonOf } from './toolResults.js';
 
@@ -11,8 +12,8 @@ export const MCP_PATH = '/mcp';
 
 export interface McpEndpointOptions {
   server: McpServerFactory;
-  /** Splits a POST's JSON text into the envelope and its arguments' text, on the compute pool. */
-  splitEnvelope(text: string): Promise<EnvelopeJobResult>;
+  /** Splits a POST's JSON bytes into the envelope and its arguments' JSON (UTF-8 bytes), on the compute pool. */
+  splitEnvelope(bytes: Buffer | undefined): Promise<EnvelopeJobResult>;
   bodyLimitBytes: number;
 }
 
@@ -20,9 +21,10 @@ type Envelope = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Re
 
 /**
  * POST /mcp: the MCP streamable HTTP transport, stateless (no session: any instance behind the load
- * balancer can answer) and with JSON answers rather than an event stream. The body is read as text
- * within the API's limit (same 415/413/400) and split on the compute pool: a tools/call's arguments
- * stay JSON text, parsed and validated on the pool like an HTTP body, and the endpoint answers the
+ * balancer can answer) and with JSON answers rather than an event stream. The body is read as bytes
+ * within the API's limit (jsonBytes: same 415/413/400), decoded and split on the compute pool: a
+ * tools/call's arguments come back as their JSON text's bytes, parsed and validated on the pool
+ * like an HTTP body (the event loop never holds either as a string), and the endpoint answers the
  * call itself, its JSON result's bytes spliced in. The SDK's transport took 15 ms of the event loop
  * per call of validate with 200 lines (parse, zod, a server and its Ajv per POST, the result parsed
  * and serialised twice; bench/mcpCost.ts); it still answers everything else (initialize,
@@ -30,7 +32,7 @@ type Envelope = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: Re
  * nothing to do without sessions: 405.
  */
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
-  const read = jsonText(options.bodyLimitBytes);
+  const read = jsonBytes(options.bodyLimitBytes);
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return next();
     if (ctx.method !== 'POST') {
@@ -40,9 +42,8 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       return;
     }
     await read(ctx, async () => {
-      const text = ctx.request.body as string;
       // A paid call's envelope goes ahead of free work, as its body does (callOperation.ts).
-      const split = await options.splitEnvelope(text);
+      const split = await options.splitEnvelope(ctx.request.body as Buffer | undefined);
       // One message per POST: a batch would run up to 100 tool calls for one rate-limit token
       // (MCP 2025-06-18 dropped JSON-RPC batching; the SDK's client never sends one).
       if (Array.isArray(split.envelope)) {
@@ -57,7 +58,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       const envelope = split.envelope as Envelope;
       if (answersItself(ctx, envelope)) return answerToolCall(ctx, options.server, envelope, split, admitPayer);
       const message = split.member
-        ? { ...envelope, params: { ...envelope.params, arguments: JSON.parse(split.member.text) } }
+        ? { ...envelope, params: { ...envelope.params, arguments: JSON.parse(jsonTextOf(split.member.bytes)) } }
         : envelope;
       await answerWithSdk(ctx, options.server, message, admitPayer);
     });

@@ -1,5 +1,6 @@
 import { AppError, internalError, validationFailed } from '../../errors.js';
 import type { OperationCaller } from '../../operations/callOperation.js';
+import { jsonTextOf } from '../../operations/requestJson.js';
 import type { PayerAdmission } from '../../payment/paymentProcessor.js';
 import { FIELD_SCHEMA_TOOL_NAME, fieldSchemaOf } from './fieldSchema.js';
 import type { McpTool } from './mcpTools.js';
@@ -9,10 +10,10 @@ import { resultOfAnswer, resultOfError, type ToolCallEnd } from './toolResults.j
 export interface ToolCall {
   name: string;
   /**
-   * The arguments: their JSON text (split from the envelope on the compute pool, mcpEndpoint.ts),
-   * or as parsed (the SDK's path); `isObject` false when they are not a JSON object.
+   * The arguments: their JSON text's UTF-8 bytes (split from the envelope on the compute pool,
+   * mcpEndpoint.ts), or as parsed (the SDK's path); `isObject` false when they are not a JSON object.
    */
-  args: { text: string; isObject: boolean } | { value: unknown } | undefined;
+  args: { bytes: Uint8Array; isObject: boolean } | { value: unknown } | undefined;
   /** `_meta["x402/payment"]`, the x402 MCP transport's payment. */
   payment: unknown;
   /** `_meta["sign-in-with-x"]`: a sign-in-with-x payload (the SIGN-IN-WITH-X header's JSON), for a free re-download. */
@@ -44,19 +45,25 @@ export function toolCaller(options: ToolCallerOptions): (call: ToolCall) => Prom
     try {
       const isObject =
         call.args === undefined ||
-        ('text' in call.args
+        ('bytes' in call.args
           ? call.args.isObject
           : call.args.value !== null && typeof call.args.value === 'object' && !Array.isArray(call.args.value));
       if (call.name === FIELD_SCHEMA_TOOL_NAME) {
         if (!isObject) throw notAnObject();
-        const args = call.args === undefined ? {} : 'text' in call.args ? JSON.parse(call.args.text) : call.args.value;
+        const args =
+          call.args === undefined
+            ? {}
+            : 'bytes' in call.args
+              ? JSON.parse(jsonTextOf(call.args.bytes))
+              : call.args.value;
         const answer = fieldSchemaOf(options.tools, args as Record<string, unknown>);
         return { result: resultOfAnswer(call.name, { body: answer }) };
       }
       const tool = byName.get(call.name);
       if (!tool) throw new AppError('not_found', `No tool named ${call.name}; tools/list names them.`);
       if (!isObject) throw notAnObject();
-      const body = call.args === undefined ? { value: {} } : 'text' in call.args ? { text: call.args.text } : call.args;
+      const body =
+        call.args === undefined ? { value: {} } : 'bytes' in call.args ? { bytes: call.args.bytes } : call.args;
       const outcome = await options.caller.call(tool.route, {
         body,
         ...(call.payment === undefined ? {} : { payment: { payload: call.payment } }),

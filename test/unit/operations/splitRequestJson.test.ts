@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppError } from '../../../src/errors.js';
 import { splitRequestJson } from '../../../src/operations/requestJson.js';
+import { runEnvelopeJob, type EnvelopeJobResult } from '../../../src/operations/operationJobs.js';
+import { runJob } from '../../../src/operations/operationWorker.js';
 
 const PATH = ['params', 'arguments'] as const;
 
@@ -44,4 +46,28 @@ test('the envelope is parsed as strictly as a body: invalid JSON and a __proto__
     () => splitRequestJson('{"params":{"arguments":{"seller":{"__proto__":{"x":1}}}}}', PATH),
     (error) => error instanceof AppError && error.code === 'validation_failed',
   );
+});
+
+// On the pool, the envelope arrives as the bytes read (mcpEndpoint.ts reads it as jsonBytes does)
+// and its member goes back as the UTF-8 bytes of the same JSON text, their buffer transferred.
+test('the envelope job decodes the bytes as a body is decoded and hands the member back as bytes', () => {
+  const args = { invoice_number: 'Ünïcode €', line_items: [{ description: '日本語 👍' }] };
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'v1_invoice_validate', arguments: args },
+  };
+  const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(message))]);
+  const job = { envelope: { bytes, path: PATH } };
+  const { result, transfer } = runJob(job);
+  const { envelope, member } = result as EnvelopeJobResult;
+  const split = splitRequestJson(JSON.stringify(message), PATH);
+  assert.deepEqual(envelope, split.envelope);
+  assert.equal(Buffer.from(member!.bytes).toString('utf8'), split.member!.text);
+  assert.equal(member!.isObject, true);
+  assert.deepEqual(transfer, [member!.bytes.buffer]);
+  assert.equal(member!.bytes.byteLength, member!.bytes.buffer.byteLength, 'its own buffer, not a pool slice');
+  assert.deepEqual(runEnvelopeJob({ envelope: { bytes: undefined, path: PATH } }), { envelope: {} });
+  assert.throws(() => runEnvelopeJob({ envelope: { bytes: Buffer.from('"text"'), path: PATH } }), AppError);
 });
