@@ -31,6 +31,10 @@ import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { launchBenchBrowser } from './benchBrowser.js';
 import { percentile } from './measure.js';
 import { browserCpuMs } from './processCpu.js';
+import { scaled } from './scale.js';
+
+/** Warm-up rounds before the timed ones: 2 at scale 1, 1 at the bench tier's tiny scale. */
+const WARMUP = scaled(2);
 
 export interface PrintCheckTimes {
   /** Node's work a covered print adds to an unchecked one, per print (ms): the traced fill over the plain one, the facts, the decision, the evaluation's expression. */
@@ -79,7 +83,7 @@ export async function timePrintCheck(lines: number, samples: number): Promise<Pr
       laidOut: [],
     };
     const cpu = { text: 0, withLayout: 0, laidOut: 0 };
-    for (let round = 0; round < samples + 2; round++) {
+    for (let round = 0; round < samples + WARMUP; round++) {
       // Node's part: a print's fill untraced (what classic's print does), then as a covered print
       // does it; the difference, plus the facts, the decision and the expression, is the check's.
       // Alternated in order, so that a collection one leaves behind falls on each alike; wall and
@@ -135,7 +139,7 @@ export async function timePrintCheck(lines: number, samples: number): Promise<Pr
         started = performance.now();
         ticks = browserCpuMs();
         await unseenFacts(session, view, width);
-        if (round < 2) return; // warm-up
+        if (round < WARMUP) return; // warm-up
         found.node.push(node);
         found.nodeCpu.push(nodeCpu);
         found.inPage.push(inPage);
@@ -160,7 +164,7 @@ const PRINTS = [
 ] as const;
 type PrintWay = (typeof PRINTS)[number];
 
-/** Each way's wall times (ms) and Chromium CPU per print (ms), `samples` rounds after 2 of warm-up. */
+/** Each way's wall times (ms) and Chromium CPU per print (ms), `samples` rounds after WARMUP of warm-up. */
 export async function timeDesignPrints(
   lines: number,
   samples: number,
@@ -197,12 +201,12 @@ export async function timeDesignPrints(
       PrintWay,
       { wall: number[]; cpu: number }
     >;
-    for (let round = 0; round < samples + 2; round++) {
+    for (let round = 0; round < samples + WARMUP; round++) {
       for (const way of round % 2 === 0 ? PRINTS : [...PRINTS].reverse()) {
         const ticks = browserCpuMs();
         const started = performance.now();
         await ways[way]();
-        if (round < 2) continue;
+        if (round < WARMUP) continue;
         found[way].wall.push(performance.now() - started);
         found[way].cpu += (browserCpuMs() - ticks) / samples;
       }

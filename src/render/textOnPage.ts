@@ -14,7 +14,9 @@ const SEE_TEXT = String.raw`(texts, drawings) => {
   const SKIP = ['head', 'style', 'script', 'template', 'title', 'noscript'];
   const paths = new Set();
   let raw = '';
-  const body = document.body;
+  // The body as the document holds it: an element's name shadows document.body (<img name="body">:
+  // the check would read the image, nothing, and refuse every fact of a page that shows them).
+  const body = Object.getOwnPropertyDescriptor(Document.prototype, 'body').get.call(document);
   // A body with nothing to skip (most pages) is read by Chromium in one call (textContent); one
   // with something to skip, node by node. This function runs once per document, uncompiled:
   // loops index arrays rather than destructure (≈ 4× less time at 200 lines, measured).

@@ -196,6 +196,33 @@ describe('the print-time check of a customer design', () => {
     });
   });
 
+  test("the text's check reads the document's body, whatever its elements are named", { timeout: 60_000 }, async () => {
+    await onPrintablePage(async (printable) => {
+      // <img name="body"> shadows document.body (asserted below): the check takes the body from
+      // Document.prototype (textOnPage.ts), else it would read the image and find nothing.
+      await layOutHtml(
+        printable,
+        '<!doctype html><html><head></head><body><img name="body"><img name="querySelector"><p>Total 1,000.00 EUR</p></body></html>',
+      );
+      const { result } = await printable.session.send('Runtime.evaluate', {
+        expression: 'document.body.localName',
+        returnByValue: true,
+      });
+      assert.equal(result.value, 'img', "the name does shadow the document's own body");
+      const missing = await factsMissingFromText(
+        printable.session,
+        askedFacts([
+          { field: 'totals.total', text: 'Total 1,000.00 EUR' },
+          { field: 'currency', text: 'USD' },
+        ]),
+      );
+      assert.deepEqual(
+        missing.map((fact) => fact.field),
+        ['currency'],
+      );
+    });
+  });
+
   test(
     "the upload's look refuses hiding line 57 and clipping long descriptions on the 200-line reference invoice",
     { timeout: 120_000 },
