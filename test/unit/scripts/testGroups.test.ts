@@ -30,27 +30,30 @@ test('files are packed up to the wall of a group; a file named alone, or as long
   );
 });
 
+/**
+ * Writes `dir/<name>.mjs`, a test file made of `lines`, which log what runs through `say(text)`
+ * (a statement appending the text as a line of `log`); returns [name, path] as writeGroupEntry takes it.
+ */
+function loggingFile(dir: string, log: string, name: string, lines: (say: (text: string) => string) => string[]) {
+  const path = join(dir, `${name}.mjs`);
+  const say = (text: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${text}\n`)})`;
+  writeFileSync(path, ["import { appendFileSync } from 'node:fs';", ...lines(say)].join('\n'));
+  return [name, path] as [string, string];
+}
+
 test("a group runs its files one after another, each file's before and after around its own tests", () => {
   const dir = mkdtempSync(join(tmpdir(), 'test-groups-'));
   try {
     const log = join(dir, 'log');
-    const file = (name: string) => {
-      const path = join(dir, `${name}.mjs`);
-      const say = (text: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${text}\n`)})`;
-      writeFileSync(
-        path,
-        [
-          "import { appendFileSync } from 'node:fs';",
-          "import { after, before, beforeEach, test } from 'node:test';",
-          `before(() => ${say(`${name} before`)});`,
-          `beforeEach(() => ${say(`${name} beforeEach`)});`,
-          `after(() => ${say(`${name} after`)});`,
-          `test('${name} 1', async () => { await new Promise((resolve) => setTimeout(resolve, 20)); ${say(`${name} 1`)}; });`,
-          `test('${name} 2', () => ${say(`${name} 2`)});`,
-        ].join('\n'),
-      );
-      return [name, path] as [string, string];
-    };
+    const file = (name: string) =>
+      loggingFile(dir, log, name, (say) => [
+        "import { after, before, beforeEach, test } from 'node:test';",
+        `before(() => ${say(`${name} before`)});`,
+        `beforeEach(() => ${say(`${name} beforeEach`)});`,
+        `after(() => ${say(`${name} after`)});`,
+        `test('${name} 1', async () => { await new Promise((resolve) => setTimeout(resolve, 20)); ${say(`${name} 1`)}; });`,
+        `test('${name} 2', () => ${say(`${name} 2`)});`,
+      ]);
     const entry = join(dir, 'group.mjs');
     const figures = join(dir, 'figures.jsonl');
     writeGroupEntry(entry, [file('a'), file('b')], figures);
@@ -84,25 +87,17 @@ test("what a group's files share is closed after the last file's after(), last h
     const log = join(dir, 'log');
     // As test/support/sharedWorld.ts does: the first file that needs a piece starts it in its
     // before() and hands its close over to the group's entry, if there is one.
-    const file = (name: string) => {
-      const path = join(dir, `${name}.mjs`);
-      const say = (text: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${text}\n`)})`;
-      writeFileSync(
-        path,
-        [
-          "import { appendFileSync } from 'node:fs';",
-          "import { after, before, test } from 'node:test';",
-          `const atEnd = globalThis[Symbol.for(${JSON.stringify(AT_PROCESS_END_KEY)})];`,
-          'before(async () => {',
-          `  if (!atEnd) return ${say(`${name} alone`)};`,
-          `  atEnd(async () => { await new Promise((resolve) => setTimeout(resolve, 20)); ${say(`${name}'s piece closed`)}; });`,
-          '});',
-          `after(() => ${say(`${name} after`)});`,
-          `test('${name}', () => {});`,
-        ].join('\n'),
-      );
-      return [name, path] as [string, string];
-    };
+    const file = (name: string) =>
+      loggingFile(dir, log, name, (say) => [
+        "import { after, before, test } from 'node:test';",
+        `const atEnd = globalThis[Symbol.for(${JSON.stringify(AT_PROCESS_END_KEY)})];`,
+        'before(async () => {',
+        `  if (!atEnd) return ${say(`${name} alone`)};`,
+        `  atEnd(async () => { await new Promise((resolve) => setTimeout(resolve, 20)); ${say(`${name}'s piece closed`)}; });`,
+        '});',
+        `after(() => ${say(`${name} after`)});`,
+        `test('${name}', () => {});`,
+      ]);
     const entry = join(dir, 'group.mjs');
     const [a, b] = [file('a'), file('b')];
     writeGroupEntry(entry, [a, b], join(dir, 'figures.jsonl'));
