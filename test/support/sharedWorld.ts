@@ -4,17 +4,18 @@
 // another: scripts/testGroups.mjs, whose entry sets AT_PROCESS_END), the first file that needs a
 // piece starts it and the next ones reuse it; the group entry closes it after its last file. A file
 // alone (its own process, or no group entry) starts its own and closes it after its tests, as before.
-import { createPublicClient, createTestClient, createWalletClient, encodeFunctionData, http, parseAbi } from 'viem';
+import { createTestClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { DevKey } from '../../src/payment/local/devAccounts.js';
-import { LOCAL_RPC, MULTICALL3_ADDRESS, localBaseChain } from '../../src/payment/local/localChain.js';
+import { LOCAL_RPC, localBaseChain } from '../../src/payment/local/localChain.js';
 import {
   BUYER_GRANT,
   startLocalPaymentNetwork,
   type LocalPaymentNetwork,
 } from '../../src/payment/local/localPaymentNetwork.js';
+import { grantTestUsdc } from '../../src/payment/local/testUsdc.js';
 import type { Renderer } from '../../src/render/renderer.js';
 import { startRenderer } from '../../src/settings.js';
 import { AT_PROCESS_END_KEY } from '../../scripts/testGroups.mjs';
@@ -97,17 +98,11 @@ export async function fileWorld(options: { renderer?: boolean } = {}) {
 
 /** What anvil gives each of its dev accounts: 10,000 ether. */
 const DEV_ETHER = 10_000n * 10n ** 18n;
-const mintAbi = parseAbi(['function mint(address to, uint256 value)']);
-const aggregate3Abi = parseAbi([
-  'struct Call3 { address target; bool allowFailure; bytes callData; }',
-  'struct Result { bool success; bytes returnData; }',
-  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
-]);
 
 /**
- * As many new buyers as the chain has, each with ether and BUYER_GRANT test USDC (minted in one
- * transaction through Multicall3, by a new account of its own: never the facilitator's gas payer,
- * whose nonces a file's settlements use), and a new payee holding nothing.
+ * As many new buyers as the chain has, each with ether and BUYER_GRANT test USDC (minted by a new
+ * account of its own: never the facilitator's gas payer, whose nonces a file's settlements use,
+ * through grantTestUsdc as the network's own grants), and a new payee holding nothing.
  */
 async function freshAccounts(net: FileNet): Promise<Pick<FileNet, 'buyers' | 'payTo'>> {
   const buyers: DevKey[] = net.buyers.map(() => {
@@ -115,32 +110,14 @@ async function freshAccounts(net: FileNet): Promise<Pick<FileNet, 'buyers' | 'pa
     return { privateKey, address: privateKeyToAccount(privateKey).address };
   });
   const minter = privateKeyToAccount(generatePrivateKey());
-  const chain = localBaseChain(net.rpcUrl);
   const transport = http(net.rpcUrl, { timeout: LOCAL_RPC.timeoutMs });
-  const pollingInterval = LOCAL_RPC.pollingIntervalMs;
-  const testClient = createTestClient({ mode: 'anvil', chain, transport });
+  const testClient = createTestClient({ mode: 'anvil', chain: localBaseChain(net.rpcUrl), transport });
   await Promise.all(
     [minter.address, ...buyers.map((b) => b.address)].map((address) =>
       testClient.setBalance({ address, value: DEV_ETHER }),
     ),
   );
-  const wallet = createWalletClient({ account: minter, chain, transport, pollingInterval });
-  const hash = await wallet.writeContract({
-    address: MULTICALL3_ADDRESS,
-    abi: aggregate3Abi,
-    functionName: 'aggregate3',
-    args: [
-      buyers.map((buyer) => ({
-        target: net.usdc,
-        allowFailure: false,
-        callData: encodeFunctionData({ abi: mintAbi, functionName: 'mint', args: [buyer.address, BUYER_GRANT] }),
-      })),
-    ],
-  });
-  const receipt = await createPublicClient({ chain, transport, pollingInterval }).waitForTransactionReceipt({
-    hash,
-    timeout: LOCAL_RPC.timeoutMs,
-  });
-  if (receipt.status !== 'success') throw new Error(`TestUSDC grants to new buyers reverted (${hash})`);
+  const grants = buyers.map((buyer) => ({ to: buyer.address, amount: BUYER_GRANT }));
+  await grantTestUsdc({ rpcUrl: net.rpcUrl, minter, usdc: net.usdc, grants });
   return { buyers, payTo: privateKeyToAccount(generatePrivateKey()).address };
 }

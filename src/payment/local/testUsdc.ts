@@ -1,4 +1,13 @@
-import { createPublicClient, createTestClient, createWalletClient, http, parseAbi, type LocalAccount } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseAbi,
+  type LocalAccount,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { deployedBytecode } from './contractArtifacts.js';
 import { USDC_ON_BASE } from '../usdc.js';
 import { LOCAL_RPC, MULTICALL3_ADDRESS, localBaseChain } from './localChain.js';
@@ -38,16 +47,7 @@ export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<Tes
   await testClient.setCode({ address: usdcAddress, bytecode: deployedBytecode('TestUSDC') });
   await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: deployedBytecode('Multicall3') });
 
-  for (const { to, amount } of opts.grants) {
-    const hash = await wallet.writeContract({
-      address: usdcAddress,
-      abi: testUsdcAbi,
-      functionName: 'mint',
-      args: [to, amount],
-    });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: LOCAL_RPC.timeoutMs });
-    if (receipt.status !== 'success') throw new Error(`TestUSDC mint to ${to} reverted (${hash})`);
-  }
+  await mintEach(wallet, publicClient, usdcAddress, opts.grants);
 
   return {
     address: usdcAddress,
@@ -66,4 +66,38 @@ export async function installTestUsdc(opts: InstallTestUsdcOptions): Promise<Tes
         args: [from, nonce],
       }),
   };
+}
+
+/** Mints each grant of TestUSDC at `usdc` on the local chain at `rpcUrl`, sent by `minter` (anyone may mint). */
+export async function grantTestUsdc(opts: {
+  rpcUrl: string;
+  minter: LocalAccount;
+  usdc: `0x${string}`;
+  grants: { to: `0x${string}`; amount: bigint }[];
+}): Promise<void> {
+  const chain = localBaseChain(opts.rpcUrl);
+  const transport = http(opts.rpcUrl, { timeout: LOCAL_RPC.timeoutMs });
+  const pollingInterval = LOCAL_RPC.pollingIntervalMs;
+  const wallet = createWalletClient({ account: opts.minter, chain, transport, pollingInterval });
+  await mintEach(wallet, createPublicClient({ chain, transport, pollingInterval }), opts.usdc, opts.grants);
+}
+
+async function mintEach(
+  wallet: WalletClient,
+  publicClient: PublicClient,
+  usdc: `0x${string}`,
+  grants: { to: `0x${string}`; amount: bigint }[],
+): Promise<void> {
+  for (const { to, amount } of grants) {
+    const hash = await wallet.writeContract({
+      address: usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [to, amount],
+      account: wallet.account!,
+      chain: wallet.chain,
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: LOCAL_RPC.timeoutMs });
+    if (receipt.status !== 'success') throw new Error(`TestUSDC mint to ${to} reverted (${hash})`);
+  }
 }
