@@ -40,6 +40,11 @@ const PACKAGES = {
     { pkg: 'libactivation-java', check: ['/usr/share/java/javax.activation.jar'] },
     { pkg: 'libjaxb-api-java', check: ['/usr/share/java/jaxb-api.jar'] },
     { pkg: 'default-jre-headless', check: ['/usr/bin/java'] },
+    // What ../shared/einvoice/check-xml (the e-invoice tests' oracle) runs: it installs them itself
+    // when missing, but several test files call it at once on a fresh machine, and all but one
+    // apt-get then fail on dpkg's lock (einvoice-corpus and national-corpus failed so, 2026-12-07).
+    { pkg: 'libsaxonhe-java', check: ['/usr/share/java/Saxon-HE.jar'] },
+    { pkg: 'libxml2-utils', check: ['/usr/bin/xmllint'] },
     // The paid flow through a reverse proxy with its default header buffers (test/e2e/nginx-proxy.test.ts).
     { pkg: 'nginx', check: ['/usr/sbin/nginx'] },
   ],

@@ -278,6 +278,12 @@ process.stderr.write(
 const caps = Object.fromEntries(Object.entries(TIERS).map(([tier, { cap }]) => [tier, cap ?? Infinity]));
 const results = await runPool(jobs, { budget: BUDGET, tierCaps: caps, origin: started });
 
+// TEST_TIMELINE=path: every job's start, end, wall and CPU as JSON, to see where the cores idle.
+if (process.env.TEST_TIMELINE)
+  writeFileSync(
+    process.env.TEST_TIMELINE,
+    JSON.stringify(results.map(({ name, tier, started, ended, cpu, ok }) => ({ name, tier, started, ended, cpu, ok }))),
+  );
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const ofTier = (tier) => results.filter((result) => result.tier === tier);
 const cpuOf = (list) => list.reduce((sum, result) => sum + result.cpu, 0);

@@ -49,12 +49,20 @@ async function loopBusyMs(work: () => Promise<unknown>): Promise<number> {
   return performance.eventLoopUtilization(before).active;
 }
 
+async function leastOfThree(work: () => Promise<unknown>): Promise<number> {
+  const tries = [await loopBusyMs(work), await loopBusyMs(work), await loopBusyMs(work)];
+  return Math.min(...tries);
+}
+
 test('the event loop stays free while recoveries run', async () => {
   const signed = await signedHashes(50);
   await recoverSigner(signed[0]!.hash, signed[0]!.signature); // the thread started
   await recoverAddress(signed[0]!); // viem's secp256k1 module loaded here
-  const onThisThread = await loopBusyMs(() => Promise.all(signed.map((each) => recoverAddress(each))));
-  const offIt = await loopBusyMs(() =>
+  // The least of three tries each: the loop's busy time counts the wall while this thread is busy,
+  // so other processes taking the cores inflate a try (offIt 107.6 against 228.0 ms once, under
+  // the load of a fresh machine's first `npm test` installing packages beside it).
+  const onThisThread = await leastOfThree(() => Promise.all(signed.map((each) => recoverAddress(each))));
+  const offIt = await leastOfThree(() =>
     Promise.all(signed.map(({ hash, signature }) => recoverSigner(hash, signature))),
   );
   // 50 recoveries took 6-8 ms of the loop each on it (300-400 ms); handing them over, a few ms in all.
