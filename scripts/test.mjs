@@ -142,12 +142,31 @@ const nodeFiles = plan
   .filter(({ tier }) => TIERS[tier].bundled)
   .flatMap(({ files }) => files)
   .filter((file) => !ALONE.includes(file));
+/**
+ * What test files start as child processes of their own (the service as users run it, the fuzz and
+ * flood targets, the renderer's probes, the local chain), bundled with the test files: a test file
+ * runs each through test/support/childEntry.ts, from this bundle when the run names its folder in
+ * TEST_BUNDLE_DIR, through tsx otherwise. src/main.ts took 8.6-9.2 s of CPU to listen through tsx
+ * and 3.5-4.0 s bundled (local payment mode, its chain and Chromium included).
+ */
+const CHILD_ENTRIES = [
+  'src/main.ts',
+  'scripts/local-payment-network.ts',
+  'test/reliability/support/fuzzTarget.ts',
+  'test/reliability/support/floodTarget.ts',
+  'test/reliability/support/flooder.ts',
+  'test/reliability/support/healthProbe.ts',
+  'test/reliability/support/renderProbes.ts',
+];
+// The files that run through tsx (the flood) start their children from the bundle too, so a run of
+// such a file alone builds one of its children.
+const runsNodeFiles = plan.some(({ tier }) => tier !== 'browser');
 const bundling =
-  nodeFiles.length > 0 && process.env.TEST_BUNDLE !== '0'
-    ? bundleTests(root, nodeFiles).then((bundles) => {
+  runsNodeFiles && process.env.TEST_BUNDLE !== '0'
+    ? bundleTests(root, [...nodeFiles, ...CHILD_ENTRIES]).then((bundles) => {
         process.on('exit', bundles.remove);
         process.stderr.write(
-          `[test] bundled ${nodeFiles.length} test file(s) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+          `[test] bundled ${nodeFiles.length} test file(s) and ${CHILD_ENTRIES.length} child entries in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
         );
         return bundles;
       })
@@ -188,7 +207,8 @@ async function runNodeFiles(files) {
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
   reporters.push(`--test-reporter=${outcomeReporter}`, `--test-reporter-destination=${outcomeFile}`);
   // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
-  const bundles = nodeFiles.includes(files[0]) ? await bundling : undefined;
+  const built = await bundling;
+  const bundles = nodeFiles.includes(files[0]) ? built : undefined;
   let entry = bundles ? ['--enable-source-maps', bundles.bundleOf(files[0])] : ['--import', 'tsx', files[0]];
   const figuresPath = join(outcomeDir, `${key}.figures.jsonl`);
   if (files.length > 1) {
@@ -200,7 +220,7 @@ async function runNodeFiles(files) {
     );
     entry = ['--enable-source-maps', path];
   }
-  const env = { ...process.env, NODE_ENV: 'test' };
+  const env = { ...process.env, NODE_ENV: 'test', ...(built && { TEST_BUNDLE_DIR: built.outdir }) };
   // The file itself, not `node --test file`: that runner is a second node process per file, which
   // only passes the child's report on (0.1 s of CPU a file, measured on two unit files: 0.22 s of CPU
   // against 0.11, 0.42 against 0.32). node:test runs a file's tests and sets the exit code as well.

@@ -71,7 +71,10 @@ export function runProcess(command, args, { cwd, env, buffered, timeoutMs, label
  * to take, `run()` resolving { ok, cpu, ms, ... }) and resolves every job's result with `started`
  * and `ended` (ms since `origin`).
  *
- * - Order: the longest expected wall first, so that the long files do not end the run alone.
+ * - Order: the longest expected wall first, so that the long files do not end the run alone; a job of a
+ *   capped tier counts as long as what its tier still has to run, one cap at a time (its waiting
+ *   jobs' walls over the cap): the reliability files (cap 1, 220 s in all) otherwise waited behind
+ *   the longer integration groups and ended the run one after another, a core idle beside them.
  * - Admission: a job starts when the CPU share (cpu / wall) of the running jobs plus its own stays
  *   within `budget` (the cores and a little more: shares are measured on a busy machine), and its
  *   tier has fewer than `tierCaps[tier]` jobs running; the first job that fits starts, so small ones
@@ -80,7 +83,11 @@ export function runProcess(command, args, { cwd, env, buffered, timeoutMs, label
  */
 export async function runPool(jobs, { budget, tierCaps = {}, origin = performance.now() }) {
   const share = (job) => Math.min(4, job.cpu / Math.max(job.wall, 0.1));
-  const waiting = jobs.filter((job) => !job.exclusive).sort((a, b) => b.wall - a.wall);
+  const waiting = jobs.filter((job) => !job.exclusive);
+  /** How long the job's tier still runs at the least: its waiting jobs one cap at a time. */
+  const tierChain = (tier) =>
+    waiting.filter((job) => job.tier === tier).reduce((sum, job) => sum + job.wall, 0) / (tierCaps[tier] ?? Infinity);
+  const urgency = (job) => Math.max(job.wall, tierChain(job.tier));
   const results = [];
   const running = new Set();
   const runOne = async (job) => {
@@ -90,6 +97,9 @@ export async function runPool(jobs, { budget, tierCaps = {}, origin = performanc
   };
   await new Promise((resolve) => {
     const startWhatFits = () => {
+      // Ties (a capped tier's jobs share its chain) keep the longest of them first.
+      const rank = new Map(waiting.map((job) => [job, urgency(job)]));
+      waiting.sort((a, b) => rank.get(b) - rank.get(a) || b.wall - a.wall);
       for (let i = 0; i < waiting.length;) {
         const job = waiting[i];
         const used = [...running].reduce((sum, other) => sum + share(other), 0);

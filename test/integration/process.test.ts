@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { isRunning, processTree } from '../fixtures/processes.js';
+import { nodeArgsOf } from '../support/childEntry.js';
 
 let child: ChildProcess;
 let url = '';
@@ -12,7 +13,7 @@ const lines: string[] = [];
 
 before(
   async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
       env: {
         ...process.env,
         NODE_ENV: 'production',

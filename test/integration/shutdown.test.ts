@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { EXAMPLE_EINVOICE } from '../../src/einvoice/example.js';
+import { nodeArgsOf } from '../support/childEntry.js';
 
 let child: ChildProcess;
 let url = '';
@@ -28,7 +29,7 @@ let reader: ReturnType<typeof createInterface>;
 
 before(
   async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
       env: {
         ...process.env,
         NODE_ENV: 'production',

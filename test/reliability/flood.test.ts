@@ -23,6 +23,7 @@ import { figure, LONG, ms, percentile, timingTarget, variant } from './harness.j
 import type { cpuByPriority } from '../support/threadCpu.js';
 import { foreignCpu } from './support/machineCpu.js';
 import type { Stalls } from './support/floodTarget.js';
+import { childEntryOf } from '../support/childEntry.js';
 
 const CONCURRENCY = 32;
 const FLOOD_MS = variant(6_000, 30_000);
@@ -35,14 +36,14 @@ let buyerKeys: `0x${string}`[] = [];
 
 before(
   async () => {
-    target = fork(new URL('./support/floodTarget.ts', import.meta.url), {
+    const entry = childEntryOf(new URL('./support/floodTarget.ts', import.meta.url));
+    target = fork(entry.path, {
       // FLOOD_CPU_PROF=<folder>: the service's main thread profiled (a .cpuprofile there at exit),
       // to see where it spends the flood; FLOOD_NODE_FLAGS: more flags for the service's process
       // (e.g. "--trace-gc --trace-gc-nvp", a V8 heap setting to try); FLOOD_HEAP_PROF: see
       // support/allocationProfile.ts (docs/reliability.md).
       execArgv: [
-        '--import',
-        'tsx',
+        ...entry.execArgv,
         ...(process.env.FLOOD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FLOOD_CPU_PROF}`] : []),
         ...(process.env.FLOOD_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       ],
@@ -91,8 +92,9 @@ const QUIET_FOREIGN_CORES = 0.1;
 
 /** Forks one of the flood's helper processes (support/) and waits for its 'ready'; `message` awaits its next one (rejects if it exits first). */
 async function helper(file: string) {
-  const child = fork(new URL(file, import.meta.url), {
-    execArgv: ['--import', 'tsx'],
+  const entry = childEntryOf(new URL(file, import.meta.url));
+  const child = fork(entry.path, {
+    execArgv: entry.execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<never>((_, reject) =>

@@ -15,6 +15,7 @@ import { bodiesFor, type Body, type Json } from '../fixtures/fuzzBodies.js';
 import { maximalFreeRequests } from '../fixtures/maximalFreeRequests.js';
 import { figure, variant } from './harness.js';
 import type { FuzzReport } from './support/fuzzTarget.js';
+import { childEntryOf } from '../support/childEntry.js';
 
 const SEED = 20_260_701;
 const BODIES = variant(1_000, 10_000);
@@ -41,8 +42,9 @@ function report(): Promise<FuzzReport> {
 
 before(
   async () => {
-    target = fork(new URL('./support/fuzzTarget.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
+    const entry = childEntryOf(new URL('./support/fuzzTarget.ts', import.meta.url));
+    target = fork(entry.path, {
+      execArgv: [...entry.execArgv, '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     url = await new Promise<string>((resolve, reject) => {

@@ -19,6 +19,7 @@ import { isRunning, processTree, waitUntil } from '../fixtures/processes.js';
 import { startPaidService, startPaymentWorld } from '../support/paidService.js';
 import { PRICE, challengeOf, figure, ms, percentile, signerFor, timingTarget, variant } from './harness.js';
 import { TEXT_FIELDS, probeInvoice, ssrfProbes } from './support/probes.js';
+import { nodeArgsOf } from '../support/childEntry.js';
 
 let world: Awaited<ReturnType<typeof startPaymentWorld>>;
 let service: Awaited<ReturnType<typeof startPaidService>>;
@@ -261,9 +262,7 @@ describe('7 SSRF and file probes', () => {
           '-o',
           trace,
           process.execPath,
-          '--import',
-          'tsx',
-          script,
+          ...nodeArgsOf(script),
           canary.origin,
           join(dir, 'probes.pdf'),
         ],
@@ -313,7 +312,7 @@ describe('7 SSRF and file probes', () => {
       const script = new URL('./support/renderProbes.ts', import.meta.url).pathname;
       const output = execFileSync(
         unshare,
-        ['-rn', process.execPath, '--import', 'tsx', script, canary.origin, join(dir, 'probes.pdf')],
+        ['-rn', process.execPath, ...nodeArgsOf(script), canary.origin, join(dir, 'probes.pdf')],
         { encoding: 'utf8', timeout: 80_000 },
       );
       const { pages } = JSON.parse(output.trim().split('\n').at(-1)!) as { pages: number };

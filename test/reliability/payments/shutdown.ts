@@ -9,6 +9,7 @@ import { startFaultyFacilitator } from '../../support/faultyFacilitator.js';
 import { startPaidService } from '../../support/paidService.js';
 import { LONG, figure, ms, signerFor, timingTarget, variant } from '../harness.js';
 import { invoice, pay, type PaidWorld } from './paidWorld.js';
+import { nodeArgsOf } from '../../support/childEntry.js';
 
 export function shutdownTests(paid: PaidWorld): void {
   describe('9 SIGTERM during load', () => {
@@ -58,7 +59,7 @@ export function shutdownTests(paid: PaidWorld): void {
       facilitatorUrl: string,
     ): Promise<{ child: ChildProcess; url: string; lines: string[]; exited: Promise<number | null> }> {
       const lines: string[] = [];
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
         env: {
           ...process.env,
           NODE_ENV: 'production',

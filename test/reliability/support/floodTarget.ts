@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { BUYER_INDEXES, devKey } from '../../../src/payment/local/devAccounts.js';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
@@ -18,9 +17,9 @@ import { startPaidService } from '../../support/paidService.js';
 import { cpuByPriority } from '../../support/threadCpu.js';
 import { allocationProfile } from './allocationProfile.js';
 import { generatePrivateKey } from 'viem/accounts';
+import { nodeArgsOf } from '../../support/childEntry.js';
 
-const NETWORK_SCRIPT = fileURLToPath(new URL('../../../scripts/local-payment-network.ts', import.meta.url));
-const network = spawn(process.execPath, ['--import', 'tsx', NETWORK_SCRIPT], {
+const network = spawn(process.execPath, nodeArgsOf('scripts/local-payment-network.ts'), {
   env: { ...process.env, LOCAL_CHAIN_PORT: '0', LOCAL_FACILITATOR_PORT: '0' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

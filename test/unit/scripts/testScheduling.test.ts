@@ -66,6 +66,21 @@ test('a tier cap holds; a job whose share exceeds the budget still runs when not
   assert.deepEqual(results.find((r) => r.name === 'greedy')!.beside, []);
 });
 
+test("a capped tier's jobs count as long as what the tier still has to run, so they do not end the run one by one", async () => {
+  const { jobs, log } = timerJobs([
+    { name: 'long', wall: 9, cpu: 9 },
+    { name: 'long2', wall: 5, cpu: 5 },
+    { name: 'rel-1', tier: 'reliability', wall: 3, cpu: 3 },
+    { name: 'rel-2', tier: 'reliability', wall: 3, cpu: 3 },
+    { name: 'rel-3', tier: 'reliability', wall: 3, cpu: 3 },
+  ]);
+  await runPool(jobs, { budget: 2.5, tierCaps: { reliability: 1 } });
+  // The tier's 9 s one at a time rank as a 9 s job (beside long, the longer wall first on a tie);
+  // after rel-1 its 6 s still beat long2's 5, after rel-2 its 3 s do not. By wall alone: long,
+  // long2, then the three one after another.
+  assert.deepEqual(log, ['long', 'rel-1', 'rel-2', 'long2', 'rel-3']);
+});
+
 test('an exclusive job (the flood) runs alone, after every other job', async () => {
   const { jobs, log } = timerJobs([
     { name: 'flood', tier: 'reliability', wall: 30, cpu: 30, exclusive: true },
