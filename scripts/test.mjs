@@ -137,11 +137,10 @@ function expected(name, tier) {
 
 // The tiers that run their files bundled (`bundled` in TIERS; the others through tsx). The bundle
 // is built while the first jobs (lint, tsc, the tsx files) start.
-// The files that run alone (they measure the machine) keep running through tsx, as they were tuned.
-const nodeFiles = plan
-  .filter(({ tier }) => TIERS[tier].bundled)
-  .flatMap(({ files }) => files)
-  .filter((file) => !ALONE.includes(file));
+// The flood (ALONE) too: it ran through tsx as it was tuned, but what it measures is the service's
+// process (its target, bundled since 2026-12-07), and its own start through tsx was the run's last
+// seconds.
+const nodeFiles = plan.filter(({ tier }) => TIERS[tier].bundled).flatMap(({ files }) => files);
 /**
  * What test files start as child processes of their own (the service as users run it, the fuzz and
  * flood targets, the renderer's probes, the local chain), bundled with the test files: a test file
@@ -158,11 +157,8 @@ const CHILD_ENTRIES = [
   'test/reliability/support/healthProbe.ts',
   'test/reliability/support/renderProbes.ts',
 ];
-// The files that run through tsx (the flood) start their children from the bundle too, so a run of
-// such a file alone builds one of its children.
-const runsNodeFiles = plan.some(({ tier }) => tier !== 'browser');
 const bundling =
-  runsNodeFiles && process.env.TEST_BUNDLE !== '0'
+  nodeFiles.length > 0 && process.env.TEST_BUNDLE !== '0'
     ? bundleTests(root, [...nodeFiles, ...CHILD_ENTRIES]).then((bundles) => {
         process.on('exit', bundles.remove);
         process.stderr.write(
@@ -208,6 +204,7 @@ async function runNodeFiles(files) {
   reporters.push(`--test-reporter=${outcomeReporter}`, `--test-reporter-destination=${outcomeFile}`);
   // A bundle is plain JavaScript: no tsx, whose loader slowed even a bundle's npm imports.
   const built = await bundling;
+  // The bench tier's file runs through tsx and bundles the benches itself.
   const bundles = nodeFiles.includes(files[0]) ? built : undefined;
   let entry = bundles ? ['--enable-source-maps', bundles.bundleOf(files[0])] : ['--import', 'tsx', files[0]];
   const figuresPath = join(outcomeDir, `${key}.figures.jsonl`);
