@@ -156,9 +156,13 @@ const CHILD_ENTRIES = [
   'test/reliability/support/flooder.ts',
   'test/reliability/support/healthProbe.ts',
   'test/reliability/support/renderProbes.ts',
+  // Imported by the Playwright run (test/support/childEntry.ts importEntry).
+  'test/browser/support/previewServer.ts',
+  'test/support/paidService.ts',
 ];
+// The browser tier alone too: its Playwright processes import the app from the bundle.
 const bundling =
-  nodeFiles.length > 0 && process.env.TEST_BUNDLE !== '0'
+  (nodeFiles.length > 0 || plan.some(({ tier }) => tier === 'browser')) && process.env.TEST_BUNDLE !== '0'
     ? bundleTests(root, [...nodeFiles, ...CHILD_ENTRIES]).then((bundles) => {
         process.on('exit', bundles.remove);
         process.stderr.write(
@@ -252,11 +256,15 @@ for (const { tier, files } of plan) {
   if (tier === 'browser') {
     // Playwright's global set-up starts the app on 127.0.0.1 and stops it again (playwright.config.ts).
     const cli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
-    const run = () =>
-      runProcess(process.execPath, [cli, 'test', ...(filters.length ? files : [])], {
+    const run = async () => {
+      // Its app from the run's bundle when there is one (test/support/childEntry.ts importEntry).
+      const built = await bundling;
+      return runProcess(process.execPath, [cli, 'test', ...(filters.length ? files : [])], {
         ...options,
+        env: { ...process.env, ...(built && { TEST_BUNDLE_DIR: built.outdir }) },
         timeoutMs: 15 * 60_000,
       });
+    };
     jobs.push(job(tier, filters.length ? files.join(' ') : 'test/browser', run));
   } else if (
     TIERS[tier].group &&

@@ -11,7 +11,8 @@ import { templateId } from '../../src/invoice/templatePackage.js';
 import { devKey } from '../../src/payment/local/devAccounts.js';
 import { PREVIEW_MAX_PAGES } from '../../src/render/designLimits.js';
 import { pdfPages } from '../fixtures/pdfTools.js';
-import { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import type { startPaidService, startPaymentWorld } from '../support/paidService.js';
+import { importEntry } from '../support/childEntry.js';
 import { nextPreview, openEditor, openStudio, redPixels, removeLine } from './support/studio.js';
 
 /**
@@ -25,8 +26,12 @@ let service: Awaited<ReturnType<typeof startPaidService>>;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  world = await startPaymentWorld();
-  service = await startPaidService({ net: world.net, renderer: world.renderer });
+  // From npm test's bundle when it built one (test/support/childEntry.ts): Playwright compiles no app.
+  const paid = await importEntry<typeof import('../support/paidService.js')>(
+    new URL('../support/paidService.ts', import.meta.url),
+  );
+  world = await paid.startPaymentWorld();
+  service = await paid.startPaidService({ net: world.net, renderer: world.renderer });
 });
 test.afterAll(async () => {
   await service?.close();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -24,4 +24,15 @@ export function childEntryOf(file: URL | string): { path: string; execArgv: stri
 export function nodeArgsOf(file: URL | string): string[] {
   const { path, execArgv } = childEntryOf(file);
   return [...execArgv, path];
+}
+
+/**
+ * Imports one of the project's modules from the run's bundle when there is one (childEntryOf), else
+ * from its source: for the Playwright processes, which otherwise compile every .ts the app is made
+ * of with Babel (and not files under node_modules, where the bundle is): the browser tier took 65.4 s
+ * of CPU with Playwright's compile cache empty, as in a fresh clone, and 48.1 s with it filled.
+ */
+export async function importEntry<Module>(file: URL): Promise<Module> {
+  const { path, execArgv } = childEntryOf(file);
+  return (await import(execArgv.includes('--import') ? file.href : pathToFileURL(path).href)) as Module;
 }
