@@ -12,7 +12,18 @@ import { FillPlaces, traceBlocks, tracedPartial } from './fillTrace.js';
  */
 export const DESIGN_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
-const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${DESIGN_CSP}">`;
+export const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${DESIGN_CSP}">`;
+
+/**
+ * The design page without its CSP meta, for a render page that already holds the policy
+ * (printPage.ts): a document's policies stay when Page.setDocumentContent writes the next document
+ * (document.open keeps them, as the HTML standard says), so the page is under DESIGN_CSP either way.
+ * Undefined when the page carries no such meta (a built-in design's page).
+ */
+export function withoutDesignCsp(html: string): string | undefined {
+  const at = html.indexOf(CSP_META);
+  return at === -1 ? undefined : html.slice(0, at) + html.slice(at + CSP_META.length);
+}
 
 /** What templates.ts compiles with: strict (a missing field is an error) and known helpers only. */
 export const COMPILE_OPTIONS: CompileOptions = { strict: true, knownHelpersOnly: true, preventIndent: true };

@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { takeStoredFaces } from '../fonts/fontFace.js';
+import { withoutDesignCsp } from './designPage.js';
 import { PageFonts } from './pageFonts.js';
 import type { PrintParams } from './printOptions.js';
 
@@ -22,12 +23,14 @@ export interface PrintablePage {
   readonly frameId: string;
   /** The stored fonts the page holds across renders. */
   readonly fonts: PageFonts;
+  /** Whether a document written on the page carried a customer design's CSP, which the page then keeps (writeHtml). */
+  designCspHeld: boolean;
 }
 
 export async function openPrintablePage(page: Page): Promise<PrintablePage> {
   const session = await page.createCDPSession();
   const { frameTree } = await session.send('Page.getFrameTree');
-  return { session, frameId: frameTree.frame.id, fonts: new PageFonts() };
+  return { session, frameId: frameTree.frame.id, fonts: new PageFonts(), designCspHeld: false };
 }
 
 /**
@@ -69,9 +72,27 @@ export async function layOutHtml(target: PrintablePage, page: string): Promise<v
 /**
  * Holds the page's stored fonts, then sends Page.setDocumentContent: answers once the call is on
  * its way, with its answer to wait for (a holder, so that no promise of it is left unawaited).
+ *
+ * A customer design's page carries its content security policy (designPage.ts) as a meta element.
+ * A document's policies stay when the next document is written (document.open keeps them: an image
+ * a policy refused stays refused in a later document without it, measured), so each design page
+ * written with the meta added one more copy of the same policy to the page, and Chromium's browser
+ * process does work for every copy each time a meta is read: 0.5 ms of its CPU per write with a few
+ * copies, 2.4 ms with 500 (a page serves up to 2,000 renders), measured 2026-12-07 (bench
+ * docs/templates.md "Measured"). So the meta goes in once per render page, with the page's first
+ * design document; later ones are written without it and stay under the same policy.
  */
 async function writeHtml(target: PrintablePage, page: string): Promise<{ answered: Promise<unknown> }> {
-  const { html, faces } = takeStoredFaces(page);
+  const { html: stored, faces } = takeStoredFaces(page);
+  const withoutCsp = withoutDesignCsp(stored);
+  const html = withoutCsp !== undefined && target.designCspHeld ? withoutCsp : stored;
   await target.fonts.hold(target.session, faces);
-  return { answered: target.session.send('Page.setDocumentContent', { frameId: target.frameId, html }) };
+  const answered = target.session.send('Page.setDocumentContent', { frameId: target.frameId, html });
+  if (withoutCsp === undefined || target.designCspHeld) return { answered };
+  return {
+    answered: answered.then((answer) => {
+      target.designCspHeld = true;
+      return answer;
+    }),
+  };
 }

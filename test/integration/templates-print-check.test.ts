@@ -16,6 +16,7 @@ import puppeteer from 'puppeteer-core';
 import { builtinPackage } from '../../src/render/builtinPackages.js';
 import { chromiumArgs } from '../../src/render/browser.js';
 import { findChromium, headlessMode } from '../../src/render/chromiumPath.js';
+import { CSP_META } from '../../src/render/designPage.js';
 import { lockDownPage } from '../../src/render/lockDownPage.js';
 import { layOutHtml, openPrintablePage, printHtml } from '../../src/render/printPage.js';
 import { printParams } from '../../src/render/printOptions.js';
@@ -195,6 +196,45 @@ describe('the print-time check of a customer design', () => {
       }
     });
   });
+
+  test(
+    "a design's content security policy is written once per render page and holds for every later document",
+    { timeout: 60_000 },
+    async () => {
+      await onPrintablePage(async (printable) => {
+        // A style sheet imported from a data: URL: nothing leaves the page, but DESIGN_CSP
+        // (style-src 'unsafe-inline' only) refuses it, so it shows whether the policy is in force.
+        const importing = (head: string) =>
+          `<!doctype html><html><head>${head}<style>@import url("data:text/css,p{color:rgb(1,2,3)}");</style></head><body><p>Total</p></body></html>`;
+        const seen = async () =>
+          (
+            await printable.session.send('Runtime.evaluate', {
+              expression:
+                "[getComputedStyle(document.querySelector('p')).color, document.querySelectorAll('meta[http-equiv]').length]",
+              returnByValue: true,
+            })
+          ).result.value as [string, number];
+        await layOutHtml(printable, importing(''));
+        assert.deepEqual(await seen(), ['rgb(1, 2, 3)', 0], 'without the policy, the import applies');
+        assert.equal(printable.designCspHeld, false);
+        await layOutHtml(printable, importing(CSP_META));
+        assert.deepEqual(
+          await seen(),
+          ['rgb(0, 0, 0)', 1],
+          "the design's first page carries the policy, which refuses the import",
+        );
+        assert.equal(printable.designCspHeld, true);
+        for (const head of [CSP_META, '']) {
+          await layOutHtml(printable, importing(head));
+          assert.deepEqual(
+            await seen(),
+            ['rgb(0, 0, 0)', 0],
+            'later documents: written without the meta, still under the policy',
+          );
+        }
+      });
+    },
+  );
 
   test("the text's check reads the document's body, whatever its elements are named", { timeout: 60_000 }, async () => {
     await onPrintablePage(async (printable) => {
