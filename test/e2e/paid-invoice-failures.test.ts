@@ -13,6 +13,7 @@ import { invoicePayments } from '../support/invoicePayments.js';
 import { usePaidService } from '../support/paymentWorld.js';
 import { authorizationOf } from '../support/x402Buyer.js';
 import { waitUntil } from '../fixtures/processes.js';
+import { startFaultyFacilitator } from '../support/faultyFacilitator.js';
 
 const world = usePaidService();
 
@@ -89,19 +90,31 @@ describe('never charged when the work or the facilitator fails', () => {
       await new Promise((r) => setTimeout(r, 100));
     assert.equal(await world.net.balanceOf(buyer.address), 20000n);
 
-    const required = await challenge();
-    const [a, b] = await Promise.all([sign(buyer.privateKey, required), sign(buyer.privateKey, required)]);
-    const responses = await Promise.all([
-      pay(encodePaymentSignatureHeader(a!)),
-      pay(encodePaymentSignatureHeader(b!), { ...EXAMPLE_INVOICE, invoice_number: 'INV-B' }),
-    ]);
-    const statuses = responses.map((r) => r.status).sort();
-    assert.deepEqual(statuses, [200, 402]);
-    const failed = responses.find((r) => r.status === 402)!;
-    const receipt = decodePaymentResponseHeader(failed.headers.get('PAYMENT-RESPONSE')!);
-    assert.equal(receipt.success, false);
-    assert.notEqual(failed.headers.get('content-type'), 'application/pdf');
-    assert.equal(await world.net.balanceOf(buyer.address), 0n);
+    // Both must have verified before either settles: at load 9-11 the second request's verify once
+    // came after the first had settled, and was refused as a plain 402 (no receipt). A named proxy
+    // in front of the real facilitator holds the settlements until both verifications are answered.
+    const proxy = await startFaultyFacilitator(world.net.facilitatorUrl);
+    proxy.fault({ after: proxy.answered('verify', 2) }, 'settle');
+    const service = await startPaidService({ net: world.net, renderer: world.renderer, facilitatorUrl: proxy.url });
+    try {
+      const url = `${service.url}/v1/invoice.pdf`;
+      const required = await challenge(url);
+      const [a, b] = await Promise.all([sign(buyer.privateKey, required), sign(buyer.privateKey, required)]);
+      const responses = await Promise.all([
+        pay(encodePaymentSignatureHeader(a!), EXAMPLE_INVOICE, url),
+        pay(encodePaymentSignatureHeader(b!), { ...EXAMPLE_INVOICE, invoice_number: 'INV-B' }, url),
+      ]);
+      const statuses = responses.map((r) => r.status).sort();
+      assert.deepEqual(statuses, [200, 402]);
+      const failed = responses.find((r) => r.status === 402)!;
+      const receipt = decodePaymentResponseHeader(failed.headers.get('PAYMENT-RESPONSE')!);
+      assert.equal(receipt.success, false);
+      assert.notEqual(failed.headers.get('content-type'), 'application/pdf');
+      assert.equal(await world.net.balanceOf(buyer.address), 0n);
+    } finally {
+      await service.close();
+      await proxy.close();
+    }
   });
 
   test('settlement that times out is a 504, never a 402', async () => {

@@ -30,7 +30,9 @@ export type Fault =
   /** Answer this JSON with 200 without forwarding (e.g. success:false, settlement_pending). */
   | { answer: unknown }
   /** Forward, and pass the answer back this much later (a slow facilitator: real settlements take seconds). */
-  | { delayMs: number };
+  | { delayMs: number }
+  /** Hold the call until `after` settles, then forward it (e.g. settle held until two payments verified). */
+  | { after: Promise<unknown> };
 
 export type Operation = 'verify' | 'settle';
 
@@ -44,6 +46,8 @@ export interface FaultyFacilitator {
   called(operation: Operation): Promise<void>;
   /** Calls the real facilitator received, per operation. */
   forwarded(operation: Operation): number;
+  /** Resolves once the real facilitator has answered `count` calls of the operation. */
+  answered(operation: Operation, count: number): Promise<void>;
   /** Closes the listening socket: new connections are refused until acceptConnections(). */
   refuseConnections(): Promise<void>;
   acceptConnections(): Promise<void>;
@@ -65,6 +69,15 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
     }),
   ) as Record<Operation, { promise: Promise<void>; resolve: () => void }>;
   const passed: Record<Operation, number> = { verify: 0, settle: 0 };
+  const answers: Record<Operation, number> = { verify: 0, settle: 0 };
+  const answerWaiters: { operation: Operation; count: number; resolve: () => void }[] = [];
+  const noteAnswer = (operation: Operation) => {
+    answers[operation]++;
+    for (const waiter of answerWaiters.filter(
+      (each) => each.operation === operation && each.count <= answers[operation],
+    ))
+      waiter.resolve();
+  };
   const hanging = new Set<ServerResponse>();
   let server: Server | undefined;
   let port = 0;
@@ -77,7 +90,9 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
       ...(req.method === 'POST' ? { body: body.toString('utf8') } : {}),
       signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
     });
-    return { status: upstream.status, text: await upstream.text() };
+    const answer = { status: upstream.status, text: await upstream.text() };
+    if (operation) noteAnswer(operation);
+    return answer;
   }
 
   const send = (res: ServerResponse, status: number, text: string) =>
@@ -95,6 +110,11 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
     const fault: Fault = operation ? faults[operation] : 'forward';
 
     if (typeof fault === 'object' && 'answer' in fault) return send(res, 200, JSON.stringify(fault.answer));
+    if (typeof fault === 'object' && 'after' in fault) {
+      await fault.after;
+      const answer = await forward(req, body, operation);
+      return send(res, answer.status, answer.text);
+    }
     if (typeof fault === 'object') {
       const answer = await forward(req, body, operation);
       await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -176,6 +196,10 @@ export async function startFaultyFacilitator(upstreamUrl: string): Promise<Fault
     calls: (operation) => received[operation],
     called: (operation) => firstCall[operation].promise,
     forwarded: (operation) => passed[operation],
+    answered: (operation, count) =>
+      count <= answers[operation]
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => answerWaiters.push({ operation, count, resolve })),
     refuseConnections: stop,
     async acceptConnections() {
       if (!server) await listen();
