@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config.js';
 import { createLifecycle } from '../src/lifecycle.js';
 import type { InvoiceInput } from '../src/invoice/schema.js';
 import { createLogger } from '../src/logger.js';
-import { startLocalPaymentNetwork } from '../src/payment/local/localPaymentNetwork.js';
+import type { LocalPaymentNetwork } from '../src/payment/local/localPaymentNetwork.js';
 import { startPayments } from '../src/payment/startPayments.js';
 import { createRenderer, type Renderer } from '../src/render/renderer.js';
 import { createService } from '../src/service.js';
@@ -27,6 +27,11 @@ import { BENCH_LIMITS } from './targets.js';
  *
  * `verifyDelayMs` puts a delaying proxy in front of the facilitator's verify: a production
  * facilitator answers verify in 100–300 ms, the local one in a few.
+ *
+ * The local network (`net`: anvil and its facilitator) is the caller's, so that the variants of one
+ * run share it (each with a buyer of its own, `buyer`, and its own renderer and service): starting
+ * a network is anvil, TestUSDC's deployment and grants and the facilitator, about 1.5 s of CPU, as
+ * much as the paid requests themselves at the bench tier's tiny scale.
  */
 export interface PaidResult {
   name: string;
@@ -41,11 +46,11 @@ export interface PaidResult {
 }
 
 export async function paidLatency(
+  net: LocalPaymentNetwork,
   bodies: [lines: number, body: InvoiceInput][],
   samples: number,
-  options: { verifyDelayMs?: number } = {},
+  options: { verifyDelayMs?: number; buyer: number },
 ): Promise<PaidResult[]> {
-  const net = await startLocalPaymentNetwork({ chainPort: 0, facilitatorPort: 0 });
   const proxy = options.verifyDelayMs ? await startFaultyFacilitator(net.facilitatorUrl) : undefined;
   if (proxy) proxy.fault({ delayMs: options.verifyDelayMs! }, 'verify');
   const renderer = await createRenderer({ poolSize: 2 });
@@ -91,7 +96,7 @@ export async function paidLatency(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
-    const sign = signerFor(net.buyers[1]!, await challengeOf(url));
+    const sign = signerFor(net.buyers[options.buyer]!, await challengeOf(url));
     const results: PaidResult[] = [];
     // 3 at scale 1; 1 at the bench tier's tiny scale (each is a payment settled on anvil).
     const warmup = scaled(3);
@@ -129,7 +134,6 @@ export async function paidLatency(
     await payments.close();
     await renderer.close();
     await proxy?.close();
-    await net.close();
   }
 }
 
