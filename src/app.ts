@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { Config } from './config.js';
-import { createComputePool, type Priority } from './compute/computePool.js';
+import { createComputePool, type ComputePool, type Priority } from './compute/computePool.js';
 import { cors } from './http/cors.js';
 import type { PaymentTerms, RateLimitTerms } from './http/discovery/openapi.js';
 import { docsAssets, docsRoute } from './http/docs/docsRoutes.js';
@@ -65,6 +65,13 @@ export interface AppDependencies {
   fonts?: FontStore;
   /** Where PUT /v1/templates keeps design packages (Redis with several instances); default: in memory. */
   templates?: ThemeStore;
+  /**
+   * The compute pool (createOperationPool) to run bodies on instead of one of the app's own, when
+   * COMPUTE_THREADS is above 0: its owner closes it, the app's close() leaves it running. A test
+   * process shares one among its apps (test/support/sharedCompute.ts): each worker an app starts
+   * takes 0.6 s of CPU to load the operations, and an app starts up to three (shared, paid, unpaid).
+   */
+  compute?: ComputePool;
 }
 
 /** Builds the Koa app from configuration and dependencies without listening; tests use it as is. */
@@ -101,11 +108,7 @@ export function createApp(deps: AppDependencies): AppService {
   let routes: PricedOperation[] = [];
   // Every operation's body is parsed and validated on the compute pool (a free computed one is
   // computed there too), for HTTP and MCP alike; with COMPUTE_THREADS=0, the same job runs inline.
-  // A queue of 64 per thread and priority: about a second of maximal work, beyond which 503 server_busy.
-  const pool =
-    config.COMPUTE_THREADS > 0
-      ? createComputePool({ threads: config.COMPUTE_THREADS, maxQueued: 64, jobModule: OPERATION_WORKER })
-      : undefined;
+  const pool = config.COMPUTE_THREADS > 0 ? (deps.compute ?? createOperationPool(config.COMPUTE_THREADS)) : undefined;
   const operations = operationList({
     renderer: deps.renderer,
     // A rendered PDF batch's ZIP is written on the pool too (hashing and copying its PDFs).
@@ -203,7 +206,7 @@ export function createApp(deps: AppDependencies): AppService {
     },
     close: async () => {
       preview?.close();
-      await pool?.close();
+      if (!deps.compute) await pool?.close();
     },
   };
 }
@@ -274,6 +277,15 @@ const OPERATION_WORKER = new URL(
   import.meta.url.endsWith('.ts') ? './operations/operationWorker.ts' : './operations/operationWorker.js',
   import.meta.url,
 );
+
+/**
+ * The compute pool an app parses and validates its bodies on (and computes free work): `threads`
+ * shared workers, and a queue of 64 per thread and priority, about a second of maximal work, beyond
+ * which 503 server_busy.
+ */
+export function createOperationPool(threads: number): ComputePool {
+  return createComputePool({ threads, maxQueued: 64, jobModule: OPERATION_WORKER });
+}
 
 /**
  * The offer's resource per paid operation, built once: its compacted body schema takes 1 to 35 ms

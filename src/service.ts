@@ -1,6 +1,7 @@
 import { createRedisThemeStore } from './themes/themeStore.js';
 import { createRedisFontStore } from './themes/fontStore.js';
 import { createApp, type AppService } from './app.js';
+import type { ComputePool } from './compute/computePool.js';
 import type { Config } from './config.js';
 import { paymentDependencies } from './http/paymentDependencies.js';
 import type { BucketStore } from './http/rateLimit/bucketStore.js';
@@ -20,6 +21,8 @@ export interface ServiceParts {
   metrics?: Metrics;
   /** Where the rate-limit buckets live; default: Redis with REDIS_URL, else in memory (createApp's). */
   buckets?: BucketStore;
+  /** A compute pool its owner closes (AppDependencies.compute); default: the app's own. */
+  compute?: ComputePool;
 }
 
 /**
@@ -48,6 +51,7 @@ export function createService(parts: ServiceParts): AppService {
     config,
     logger,
     ...(buckets ? { buckets } : {}),
+    ...(parts.compute ? { compute: parts.compute } : {}),
     ...(themes ? { themes } : {}),
     ...(fonts ? { fonts } : {}),
     ...(templates ? { templates } : {}),

@@ -12,6 +12,7 @@ import type { Renderer } from '../../src/render/renderer.js';
 import { createService } from '../../src/service.js';
 import { paymentSettings, startRenderer } from '../../src/settings.js';
 import { createHttpServer } from '../../src/http/httpServer.js';
+import { sharedComputePool } from './sharedCompute.js';
 
 export const USDC = USDC_ON_BASE as `0x${string}`;
 
@@ -105,6 +106,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     },
   };
   const lifecycle = options.lifecycle ?? createLifecycle();
+  const compute = sharedComputePool(config.COMPUTE_THREADS);
   const service = createService({
     config,
     logger: createLogger('silent'),
@@ -112,6 +114,7 @@ export async function startPaidService(options: PaidServiceOptions) {
     payments,
     renderer,
     ...(options.buckets ? { buckets: options.buckets } : {}),
+    ...(compute && { compute }),
   });
   // Ready before the first request, as main.ts is (ComputePool.warm).
   await service.warm();

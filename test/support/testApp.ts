@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { createHttpServer } from '../../src/http/httpServer.js';
 import type { PaidCall } from '../../src/operations/paidCall.js';
 import { createRenderer } from '../../src/render/renderer.js';
+import { sharedComputePool } from './sharedCompute.js';
 
 export interface TestApp {
   url: string;
@@ -19,7 +20,8 @@ export async function startTestApp(
   deps: Partial<AppDependencies> = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_BASE_URL: 'https://invoices.example', ...env });
-  const service = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...deps });
+  const compute = sharedComputePool(config.COMPUTE_THREADS);
+  const service = createApp({ config, logger: createLogger(config.LOG_LEVEL), ...(compute && { compute }), ...deps });
   // Ready before the first request, as main.ts is: a worker's start-up (0.6 s of CPU bundled, 2-3 s
   // when it was loaded through tsx), several test files at once on 2 cores stretched past a
   // request's 10 s timeout.
