@@ -12,7 +12,7 @@ export interface PoolJob<R extends { ok: boolean; cpu: number; ms: number }> {
 export type PoolResult<R> = R & { name: string; tier: string; started: number; ended: number };
 export function runPool<R extends { ok: boolean; cpu: number; ms: number }>(
   jobs: PoolJob<R>[],
-  options: { budget: number; tierCaps?: Record<string, number>; origin?: number },
+  options: { budget: number; tierCaps?: Record<string, number>; first?: string[]; origin?: number },
 ): Promise<PoolResult<R>[]>;
 export function runProcess(
   command: string,

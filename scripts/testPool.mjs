@@ -75,19 +75,20 @@ export function runProcess(command, args, { cwd, env, buffered, timeoutMs, label
  *   capped tier counts as long as what its tier still has to run, one cap at a time (its waiting
  *   jobs' walls over the cap): the reliability files (cap 1, 220 s in all) otherwise waited behind
  *   the longer integration groups and ended the run one after another, a core idle beside them.
+ *   The jobs of the tiers in `first` go before all others.
  * - Admission: a job starts when the CPU share (cpu / wall) of the running jobs plus its own stays
  *   within `budget` (the cores and a little more: shares are measured on a busy machine), and its
  *   tier has fewer than `tierCaps[tier]` jobs running; the first job that fits starts, so small ones
  *   fill what the big ones leave. With nothing running, the next job starts whatever its share.
  * - `exclusive` jobs (a file that measures latencies) run alone, after all the others.
  */
-export async function runPool(jobs, { budget, tierCaps = {}, origin = performance.now() }) {
+export async function runPool(jobs, { budget, tierCaps = {}, first = [], origin = performance.now() }) {
   const share = (job) => Math.min(4, job.cpu / Math.max(job.wall, 0.1));
   const waiting = jobs.filter((job) => !job.exclusive);
   /** How long the job's tier still runs at the least: its waiting jobs one cap at a time. */
   const tierChain = (tier) =>
     waiting.filter((job) => job.tier === tier).reduce((sum, job) => sum + job.wall, 0) / (tierCaps[tier] ?? Infinity);
-  const urgency = (job) => Math.max(job.wall, tierChain(job.tier));
+  const urgency = (job) => (first.includes(job.tier) ? Infinity : Math.max(job.wall, tierChain(job.tier)));
   const results = [];
   const running = new Set();
   const runOne = async (job) => {
@@ -99,7 +100,7 @@ export async function runPool(jobs, { budget, tierCaps = {}, origin = performanc
     const startWhatFits = () => {
       // Ties (a capped tier's jobs share its chain) keep the longest of them first.
       const rank = new Map(waiting.map((job) => [job, urgency(job)]));
-      waiting.sort((a, b) => rank.get(b) - rank.get(a) || b.wall - a.wall);
+      waiting.sort((a, b) => (rank.get(b) === rank.get(a) ? b.wall - a.wall : rank.get(b) - rank.get(a)));
       for (let i = 0; i < waiting.length;) {
         const job = waiting[i];
         const used = [...running].reduce((sum, other) => sum + share(other), 0);

@@ -81,6 +81,16 @@ test("a capped tier's jobs count as long as what the tier still has to run, so t
   assert.deepEqual(log, ['long', 'rel-1', 'rel-2', 'long2', 'rel-3']);
 });
 
+test('the tiers named first (lint, tsc) go before every other job, whatever their wall', async () => {
+  const { jobs, log } = timerJobs([
+    { name: 'long', wall: 9, cpu: 9 },
+    { name: 'tsc', tier: 'lint', wall: 2, cpu: 2 },
+    { name: 'lint', tier: 'lint', wall: 3, cpu: 3 },
+  ]);
+  await runPool(jobs, { budget: 2.5, first: ['lint'] });
+  assert.deepEqual(log, ['lint', 'tsc', 'long']);
+});
+
 test('an exclusive job (the flood) runs alone, after every other job', async () => {
   const { jobs, log } = timerJobs([
     { name: 'flood', tier: 'reliability', wall: 30, cpu: 30, exclusive: true },
