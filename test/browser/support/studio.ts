@@ -11,11 +11,16 @@ export async function openStudio(page: Page, baseUrl: string): Promise<void> {
 
 const shownPreviews = async (page: Page) => Number((await page.locator('#pages').getAttribute('data-shown')) ?? 0);
 
-/** Does `action` and waits until a newer preview than before is shown. */
+/**
+ * Does `action` and waits until a newer preview than before is shown. Up to 60 s: a preview of the
+ * 200-line reference invoice stayed "Updating the preview…" past 20 s once in CI (a fresh clone at
+ * 7566aac, the browser tier beside lint, tsc and the corpus files), and took 36.8 s for the whole
+ * test at load 8; what the test checks is that it comes, not how fast.
+ */
 export async function nextPreview(page: Page, action: () => Promise<void>): Promise<void> {
   const before = await shownPreviews(page);
   await action();
-  await expect.poll(() => shownPreviews(page), { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect.poll(() => shownPreviews(page), { timeout: 60_000 }).toBeGreaterThan(before);
   await expect(page.locator('#pages')).toHaveAttribute('data-state', 'fresh');
 }
 
