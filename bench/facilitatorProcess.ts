@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DevKey } from '../src/payment/local/devAccounts.js';
 import { startLocalPaymentNetwork } from '../src/payment/local/localPaymentNetwork.js';
-import { nodeArgsOf } from './childEntry.js';
+import { nodeArgsOf } from '../test/support/childEntry.js';
 
 export interface FacilitatorProcess {
   facilitatorUrl: string;

@@ -5,7 +5,7 @@
 // so the client's work is not counted.
 import { fork, type ChildProcess } from 'node:child_process';
 import { maximalFreeRequests } from '../test/fixtures/maximalFreeRequests.js';
-import { nodeArgsOf } from './childEntry.js';
+import { nodeArgsOf } from '../test/support/childEntry.js';
 import { scaled } from './scale.js';
 
 const CALLS = scaled(200);

@@ -38,7 +38,7 @@ const benches = [
   ),
 ];
 
-/** What benches start as child processes, bundled too: they run from the bundle (bench/childEntry.ts). */
+/** What benches start as child processes, bundled too: they run from the bundle (test/support/childEntry.ts). */
 const children = ['bench/facilitatorProcess.ts', 'bench/mcpCostServer.ts'];
 
 let bundles: Awaited<ReturnType<typeof bundleTests>> | undefined;
@@ -61,7 +61,7 @@ interface Outcome {
 function startRunner() {
   const child = spawn(process.execPath, ['--enable-source-maps', join(import.meta.dirname, 'benchRunner.mjs')], {
     cwd: root,
-    env: { ...process.env, BENCH_SCALE: SCALE, BENCH_BUNDLE_DIR: bundles!.outdir },
+    env: { ...process.env, BENCH_SCALE: SCALE, TEST_BUNDLE_DIR: bundles!.outdir },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const streams = { out: '', err: '' };
