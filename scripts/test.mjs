@@ -370,6 +370,9 @@ if (writeDurations) {
   );
 
 const failed = results.filter((result) => !result.ok);
+// Each failed job's reasons once more, last: CI shows the tail of the output only.
+for (const { name, failures } of failed)
+  if (failures) process.stdout.write(`[test] why ${name} failed:\n${failures.map((line) => `  ${line}`).join('\n')}\n`);
 if (failed.length) {
   const named = failed.map((result) => result.failedFiles?.join(', ') ?? result.name);
   process.stdout.write(`[test] FAILED: ${named.join(', ')}\n`);

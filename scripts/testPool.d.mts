@@ -18,4 +18,6 @@ export function runProcess(
   command: string,
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; buffered: boolean; timeoutMs?: number; label?: string },
-): Promise<{ ok: boolean; cpu: number; ms: number }>;
+): Promise<{ ok: boolean; cpu: number; ms: number; failures?: string[] }>;
+/** A failed job's "failing tests" section (or last lines), at most 40 lines, blank lines dropped. */
+export function failuresIn(output: string): string[];

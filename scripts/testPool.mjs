@@ -32,6 +32,23 @@ function cpuSinceLastReading() {
 }
 
 /**
+ * The end of a failed job's output that says why: node:test's "failing tests" section (each failed
+ * test with its error), else the output's last lines, at most FAILURE_LINES. The run repeats it at
+ * its very end (scripts/test.mjs), because CI keeps only the tail of a run's output: a unit group
+ * failed in CI at 1d68c58 and that tail named the test but not its error.
+ */
+export function failuresIn(output) {
+  const lines = output.split('\n');
+  const section = lines.findLastIndex((line) => /^\S*\s*failing tests:/.test(line.replace(/\x1b\[[0-9;]*m/g, '')));
+  const wanted = section >= 0 ? lines.slice(section) : lines.slice(-FAILURE_LINES);
+  const kept = wanted.filter((line) => line.trim() !== '');
+  return kept.length > FAILURE_LINES
+    ? [...kept.slice(0, FAILURE_LINES), `… ${kept.length - FAILURE_LINES} more line(s) above, in the job's output`]
+    : kept;
+}
+const FAILURE_LINES = 40;
+
+/**
  * Runs `command args` as one job of the pool; with `buffered`, its output is printed in one piece
  * when it ends (jobs side by side would interleave their lines). Resolves { ok, cpu, ms }.
  */
@@ -60,8 +77,10 @@ export function runProcess(command, args, { cwd, env, buffered, timeoutMs, label
     child.stderr?.on('data', (chunk) => chunks.push(chunk));
     child.on('error', (error) => chunks.push(Buffer.from(`${command}: ${error.message}\n`)));
     child.on('close', (code) => {
-      if (buffered) process.stdout.write(Buffer.concat(chunks));
-      resolve({ ok: code === 0, cpu, ms: performance.now() - begin });
+      const output = buffered ? Buffer.concat(chunks) : undefined;
+      if (output) process.stdout.write(output);
+      const failures = code !== 0 && output ? failuresIn(output.toString('utf8')) : undefined;
+      resolve({ ok: code === 0, cpu, ms: performance.now() - begin, ...(failures && { failures }) });
     });
   });
 }
