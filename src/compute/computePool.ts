@@ -92,6 +92,21 @@ type Slot = {
  * (about 0.8 ms per ms of their own work), more than the event loop itself; with this, 0.3 ms.
  * V8 reads the flag when it sets an isolate up, so the event loop's isolate is left as it was.
  */
+/** How long close() lets a worker that is still loading finish before terminating it anyway. */
+const LOAD_WAIT_MS = 10_000;
+
+/** Resolves when `promise` settles, however it does, or after `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([promise.then(noop, noop), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+const noop = () => {};
+
 function jitOnTheWorkersOwnThreads() {
   setFlagsFromString('--no-concurrent-recompilation');
 }
@@ -209,8 +224,17 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
       closed = true;
       for (const job of Object.values(waiting).flatMap((jobs) => jobs.splice(0)))
         job.reject(new AppError('shutting_down', 'The service is shutting down; retry.'));
-      // Each exit fails its worker's job (a plain Error) through `fail`.
-      await Promise.all([...slots].map(({ worker }) => worker.terminate()));
+      // Each exit fails its worker's job (a plain Error) through `fail`. A worker still loading its
+      // job module (importing the bundle, or esbuild building it under tsx) is let finish first:
+      // Node documents that terminate() at an arbitrary point of its core modules' work may crash
+      // the process, and a unit test's process ended mid-run in CI at 1d68c58 closing a pool whose
+      // second worker had just started. Bounded: a load that hangs is cut after LOAD_WAIT_MS.
+      await Promise.all(
+        [...slots].map(async ({ worker, loaded }) => {
+          await settledWithin(loaded, LOAD_WAIT_MS);
+          await worker.terminate();
+        }),
+      );
     },
   };
 }
