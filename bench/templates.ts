@@ -12,6 +12,9 @@
  *    bench/processCpu.ts) and the baseline's own spread, the ratio of the p50s of two halves of
  *    the classic calls (A/A: how far apart two measures of the same work fall); and the median of
  *    the paired ratios (each round's design call over its classic call), with its A/A.
+ * 2b. (instances) The stored part's p50 ratio on several fresh services, one after another, and
+ *    the median of their ratios (bench/storedDesignInstances.ts): one service's ratio measures
+ *    that service (BENCH_INSTANCES sets how many; 4, or 1 at a tiny BENCH_SCALE).
  * 3. (check) The print-time check alone (bench/printCheck.ts) at 1, 20 and 200 lines (issue 49's target:
  *    ≤ 2 ms at 200), p50 / p95 over 100-200 prints: the text's check a covered invoice gets, as
  *    Node's work (the traced fill over a plain one, the facts, the decision, the expression; CPU
@@ -19,7 +22,7 @@
  *    sent alone as Node waits for it; and the full check an uncovered invoice gets.
  * 4. (prints) Where a stored design's print spends more than classic's: the same invoice printed as
  *    classic, as the design unchecked, with the text's check and with the full check.
- * `npx tsx bench/templates.ts stored` (or preview, check, prints; several may be named) runs those
+ * `npx tsx bench/templates.ts stored` (or preview, instances, check, prints; several may be named) runs those
  * parts alone; the stored part prints the load average when it starts.
  * The figure is the ratio of the p50s. BENCH_SCALE scales the sample counts.
  */
@@ -29,12 +32,13 @@ import { HOUSE_STYLE } from '../test/fixtures/housePackages.js';
 import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
 import { scaled } from './scale.js';
+import { timeInstances } from './storedDesignInstances.js';
 import { percentile } from './measure.js';
 import { p50, p50p95, timeDesignPrints, timePrintCheck } from './printCheck.js';
 import { browserCpuMs, nodeCpuMs } from './processCpu.js';
 
-/** `npx tsx bench/templates.ts check` (or preview, stored, prints; several may be named): those parts alone; none named, all four. */
-const PARTS = ['preview', 'stored', 'check', 'prints'] as const;
+/** `npx tsx bench/templates.ts check` (or preview, stored, instances, prints; several may be named): those parts alone; none named, all five. */
+const PARTS = ['preview', 'stored', 'instances', 'check', 'prints'] as const;
 const asked = process.argv.slice(2);
 const unknown = asked.find((part) => !(PARTS as readonly string[]).includes(part));
 if (unknown) throw new Error(`unknown part ${unknown}: one of ${PARTS.join(', ')}`);
@@ -166,6 +170,7 @@ async function timePrints(): Promise<void> {
 try {
   if (runs('preview')) await timePreview();
   if (runs('stored')) await timeStored();
+  if (runs('instances')) await timeInstances((text) => process.stdout.write(text));
   if (runs('check')) await timeCheck();
   if (runs('prints')) await timePrints();
 } finally {
