@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
-import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
 import { createRenderer } from '../../src/render/renderer.js';
 import { waitUntil } from '../fixtures/processes.js';
 import { startFaultyFacilitator } from '../support/faultyFacilitator.js';
+import { holdingTheOnlyPage } from '../support/heldPage.js';
 import { startPaidService } from '../support/paidService.js';
 import { usePaymentWorld } from '../support/paymentWorld.js';
 import { postJson } from '../support/testApp.js';
@@ -30,27 +30,6 @@ const world = usePaymentWorld(
 const pay = (header: string, body: unknown = EXAMPLE_INVOICE) =>
   postJson(`${world.service.url}/v1/invoice.pdf`, body, { 'PAYMENT-SIGNATURE': header });
 
-/**
- * Holds the renderer's only page for as long as `during` runs: a render of our own, with the browser
- * stopped (SIGSTOP) once that render has the page, so that the page stays taken however slowly the
- * paid requests reach admission on a loaded machine. A slow verify did not hold it: the slot is
- * freed when the render ends, and four requests more than one render apart were all admitted
- * (a clone's npm test, 2026-12-06).
- */
-async function holdingTheOnlyPage<T>(during: () => Promise<T>): Promise<T> {
-  const held = world.renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
-  assert.equal(world.renderer.hasRoom(), false, 'the render took the only page');
-  const browser = world.renderer.browserPid();
-  assert.ok(browser, 'a browser is running');
-  process.kill(browser, 'SIGSTOP');
-  try {
-    return await during();
-  } finally {
-    process.kill(browser, 'SIGCONT');
-    assert.equal((await held).pages, 1);
-  }
-}
-
 test(
   'a full renderer turns paid requests away with 503 before the facilitator hears of them',
   { timeout: 60_000 },
@@ -59,7 +38,7 @@ test(
     const signed = await Promise.all(Array.from({ length: 4 }, () => sign()));
     const [admitted, ...turnedAway] = signed;
     const verifiesBefore = world.proxy.calls('verify');
-    const busy = await holdingTheOnlyPage(() =>
+    const busy = await holdingTheOnlyPage(world.renderer, () =>
       Promise.all(turnedAway.map((s, i) => pay(s.header, { ...EXAMPLE_INVOICE, invoice_number: `CAP-${i}` }))),
     );
     for (const response of busy) {

@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createRenderer, type Renderer } from '../../../src/render/renderer.js';
 import { startFaultyFacilitator, type FaultyFacilitator } from '../../support/faultyFacilitator.js';
+import { holdingTheOnlyPage } from '../../support/heldPage.js';
 import { startPaidService } from '../../support/paidService.js';
-import { EXAMPLE_INVOICE } from '../../../src/invoice/example.js';
-import { prepareInvoice } from '../../../src/invoice/prepareInvoice.js';
 import { waitUntil } from '../../fixtures/processes.js';
 import { PRICE, figure, signerFor, variant } from '../harness.js';
 import { invoice, pay, type PaidWorld } from './paidWorld.js';
@@ -103,26 +102,4 @@ export function capacityTests(paid: PaidWorld): void {
       },
     );
   });
-}
-
-/**
- * Runs `during` while the renderer's only page is taken by a render of our own, its browser stopped
- * (SIGSTOP) once that render has the page (as e2e/paid-capacity.test.ts does). Before, the paid
- * requests' own renders filled the page and the queue, and the overflow reached admission spread
- * over its bodies' parse times (one after another on the paid lane's worker): on a loaded machine a
- * render ended within that spread and freed its place (5 of 10 turned away in CI at 1d68c58, all 10
- * when quiet).
- */
-async function holdingTheOnlyPage<T>(renderer: Renderer, during: () => Promise<T>): Promise<T> {
-  const held = renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
-  assert.equal(renderer.hasRoom(), true, 'the queue still has its place');
-  const browser = renderer.browserPid();
-  assert.ok(browser, 'a browser is running');
-  process.kill(browser, 'SIGSTOP');
-  try {
-    return await during();
-  } finally {
-    process.kill(browser, 'SIGCONT');
-    assert.equal((await held).pages, 1);
-  }
 }

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { EXAMPLE_INVOICE } from '../../src/invoice/example.js';
+import { prepareInvoice } from '../../src/invoice/prepareInvoice.js';
+import type { Renderer } from '../../src/render/renderer.js';
+
+/**
+ * Runs `during` while a renderer of one page has that page taken by a render of our own, its browser
+ * stopped (SIGSTOP) once that render has the page, so that the page stays taken however slowly
+ * requests reach admission on a loaded machine. Renders that took the page themselves did not hold
+ * it: the slot is freed when a render ends, and requests spread over their bodies' parse times found
+ * it free again (four requests more than one render apart all admitted, a clone's npm test,
+ * 2026-12-06; 5 of 10 turned away in CI at 1d68c58, reliability 8). The browser runs again, and our
+ * render ends with its one page, before this resolves.
+ */
+export async function holdingTheOnlyPage<T>(renderer: Renderer, during: () => Promise<T>): Promise<T> {
+  const held = renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
+  const { pagesInUse, pagesIdle, queued } = renderer.stats();
+  assert.deepEqual(
+    { pagesInUse, pagesIdle, queued },
+    { pagesInUse: 1, pagesIdle: 0, queued: 0 },
+    'the render took the only page',
+  );
+  const browser = renderer.browserPid();
+  assert.ok(browser, 'a browser is running');
+  process.kill(browser, 'SIGSTOP');
+  try {
+    return await during();
+  } finally {
+    process.kill(browser, 'SIGCONT');
+    assert.equal((await held).pages, 1);
+  }
+}
