@@ -14,12 +14,11 @@ import type { Renderer } from '../../src/render/renderer.js';
  */
 export async function holdingTheOnlyPage<T>(renderer: Renderer, during: () => Promise<T>): Promise<T> {
   const held = renderer.renderPdf(prepareInvoice(EXAMPLE_INVOICE));
-  const { pagesInUse, pagesIdle, queued } = renderer.stats();
-  assert.deepEqual(
-    { pagesInUse, pagesIdle, queued },
-    { pagesInUse: 1, pagesIdle: 0, queued: 0 },
-    'the render took the only page',
-  );
+  // Admitted: it has the page, or waits for it while the page is made (a renderer's first page, or
+  // one being replaced); either way it holds the page's place. Whether it holds the page itself
+  // does not matter: a later render is admitted only within the pool and its queue (hasRoom).
+  const { pagesInUse, queued } = renderer.stats();
+  assert.equal(pagesInUse + queued, 1, `our render is the only one admitted (${pagesInUse} in use, ${queued} waiting)`);
   const browser = renderer.browserPid();
   assert.ok(browser, 'a browser is running');
   process.kill(browser, 'SIGSTOP');
