@@ -83,15 +83,6 @@ type Slot = {
   loaded: Promise<void>;
 };
 
-/**
- * Isolates created from now on (this pool's workers; the event loop's was created at start and
- * keeps its background compiler) optimize their hot code on their own thread, at its priority,
- * instead of handing it to V8's background threads, which all isolates share and which run at the
- * process's priority. Measured in the flood of reliability 11 (docs/reliability.md): those threads
- * spent 5-6 ms of CPU per request at the event loop's priority compiling for the lowered workers
- * (about 0.8 ms per ms of their own work), more than the event loop itself; with this, 0.3 ms.
- * V8 reads the flag when it sets an isolate up, so the event loop's isolate is left as it was.
- */
 /** How long close() lets a worker that is still loading finish before terminating it anyway. */
 const LOAD_WAIT_MS = 10_000;
 
@@ -107,6 +98,15 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<voi
 }
 const noop = () => {};
 
+/**
+ * Isolates created from now on (this pool's workers; the event loop's was created at start and
+ * keeps its background compiler) optimize their hot code on their own thread, at its priority,
+ * instead of handing it to V8's background threads, which all isolates share and which run at the
+ * process's priority. Measured in the flood of reliability 11 (docs/reliability.md): those threads
+ * spent 5-6 ms of CPU per request at the event loop's priority compiling for the lowered workers
+ * (about 0.8 ms per ms of their own work), more than the event loop itself; with this, 0.3 ms.
+ * V8 reads the flag when it sets an isolate up, so the event loop's isolate is left as it was.
+ */
 function jitOnTheWorkersOwnThreads() {
   setFlagsFromString('--no-concurrent-recompilation');
 }
@@ -227,8 +227,9 @@ export function createComputePool(options: ComputePoolOptions): ComputePool {
       // Each exit fails its worker's job (a plain Error) through `fail`. A worker still loading its
       // job module (importing the bundle, or esbuild building it under tsx) is let finish first:
       // Node documents that terminate() at an arbitrary point of its core modules' work may crash
-      // the process, and a unit test's process ended mid-run in CI at 1d68c58 closing a pool whose
-      // second worker had just started. Bounded: a load that hangs is cut after LOAD_WAIT_MS.
+      // the process: the likeliest cause found (not reproduced) of a unit test process that ended
+      // mid-run in CI at 1d68c58, closing a pool whose second worker had just started. Bounded: a
+      // load that hangs is cut after LOAD_WAIT_MS.
       await Promise.all(
         [...slots].map(async ({ worker, loaded }) => {
           await settledWithin(loaded, LOAD_WAIT_MS);
