@@ -36,11 +36,19 @@ before(
   async () => {
     world = await startPaymentWorld();
     // The real renderer; invoices numbered HANG-… get a tiny deadline, as if Chromium hung on them.
-    const renderPdf: Renderer['renderPdf'] = (prepared, options) =>
-      world.renderer.renderPdf(
+    // For KILL-… the browser is stopped (SIGSTOP) as soon as the render is admitted, so that the
+    // render is still under way when property 3 kills the browser: waiting 30 ms after the render
+    // took its page, a quiet machine had printed the 200-line invoice already, and the request got
+    // its PDF instead of the 502 (CI at 42145e5). SIGKILL ends a stopped process as any other.
+    const renderPdf: Renderer['renderPdf'] = (prepared, options) => {
+      const number = prepared.invoice.invoice_number;
+      const rendering = world.renderer.renderPdf(
         prepared,
-        prepared.invoice.invoice_number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options,
+        number.startsWith('HANG') ? { ...options, timeoutMs: HANG_TIMEOUT_MS } : options,
       );
+      if (number.startsWith('KILL')) process.kill(world.renderer.browserPid()!, 'SIGSTOP');
+      return rendering;
+    };
     service = await startPaidService({ rateLimits: false, net: world.net, renderer: world.renderer, renderPdf });
     required = await challengeOf(service.url);
   },
@@ -91,8 +99,8 @@ describe('3 browser kill -9 during a render', () => {
             at: performance.now(),
           }),
         );
-        await waitUntil(() => world.renderer.stats().pagesInUse > inUse, 20_000); // verified, now rendering
-        await sleep(30);
+        // Admitted and on its page, its browser stopped (renderPdf above): the render cannot end before the kill.
+        await waitUntil(() => world.renderer.stats().pagesInUse > inUse, 20_000);
         const killedAt = performance.now();
         process.kill(pid, 'SIGKILL');
 
