@@ -6,6 +6,13 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[rank] ?? Number.NaN;
 }
 
+/** The middle value, or the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+}
+
 /** Wall time of `count` sequential calls, one sample each. */
 export async function latencies(count: number, call: () => Promise<unknown>): Promise<number[]> {
   const samples: number[] = [];

@@ -27,12 +27,10 @@
  * The figure is the ratio of the p50s. BENCH_SCALE scales the sample counts.
  */
 import { loadavg } from 'node:os';
-import type { InvoiceInput } from '../src/invoice/schema.js';
 import { HOUSE_STYLE } from '../test/fixtures/housePackages.js';
-import { invoiceWithItems } from '../test/fixtures/invoices.js';
 import { fmt, startBenchServer, timeAlternated } from './benchServer.js';
 import { scaled } from './scale.js';
-import { timeInstances } from './storedDesignInstances.js';
+import { invoiceOf, storeDesign, timeInstances } from './storedDesignInstances.js';
 import { percentile } from './measure.js';
 import { p50, p50p95, timeDesignPrints, timePrintCheck } from './printCheck.js';
 import { browserCpuMs, nodeCpuMs } from './processCpu.js';
@@ -50,8 +48,6 @@ const ratio = (samples: Record<'plain' | 'design', number[]>) =>
   percentile(samples.design, 50) / percentile(samples.plain, 50);
 const row = (name: string, lines: number, samples: Record<'plain' | 'design', number[]>) =>
   `| ${name} | ${lines} | ${fmt(samples.plain, 1)} | ${fmt(samples.design, 1)} | ${ratio(samples).toFixed(2)}× |\n`;
-const invoiceOf = (lines: number): InvoiceInput => ({ ...invoiceWithItems(lines), currency: 'EUR' });
-
 async function timePreview(): Promise<void> {
   process.stdout.write('| case | lines | plain classic p50 / p95 ms | design p50 / p95 ms | p50 ratio |\n');
   process.stdout.write('|---|---|---|---|---|\n');
@@ -87,13 +83,7 @@ async function timePreview(): Promise<void> {
 }
 
 async function timeStored(): Promise<void> {
-  const stored = await fetch(`${server.baseUrl}/v1/templates`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: json(HOUSE_STYLE),
-  });
-  if (stored.status !== 200) throw new Error(`PUT /v1/templates: ${stored.status} ${await stored.text()}`);
-  const { id } = (await stored.json()) as { id: string };
+  const id = await storeDesign(server, HOUSE_STYLE);
   process.stdout.write(
     `\nLoad average at the start: ${loadavg()
       .map((load) => load.toFixed(2))
