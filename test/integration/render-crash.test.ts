@@ -41,7 +41,7 @@ test(
     const queued = renderer.renderPdf(prepareInvoice(invoiceWithItems(1)));
     // Stopped at once, so that the first render cannot end before the kill: a pause here let it
     // finish first on a quiet machine (CI 16:09: 'Missing expected rejection'), as 30 ms did in
-    // reliability 3 (CI at 42145e5). SIGKILL ends a stopped process as any other.
+    // reliability 3 (a fresh clone's .ci/run at 42145e5). SIGKILL ends a stopped process as any other.
     process.kill(pid, 'SIGSTOP');
     await waitUntil(() => renderer.stats().pagesInUse === 1 && renderer.stats().queued === 1);
     process.kill(pid, 'SIGKILL');

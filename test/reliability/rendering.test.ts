@@ -39,7 +39,7 @@ before(
     // For KILL-… the browser is stopped (SIGSTOP) as soon as the render is admitted, so that the
     // render is still under way when property 3 kills the browser: waiting 30 ms after the render
     // took its page, a quiet machine had printed the 200-line invoice already, and the request got
-    // its PDF instead of the 502 (CI at 42145e5). SIGKILL ends a stopped process as any other.
+    // its PDF instead of the 502 (a fresh clone's .ci/run at 42145e5). SIGKILL ends a stopped process as any other.
     const renderPdf: Renderer['renderPdf'] = (prepared, options) => {
       const number = prepared.invoice.invoice_number;
       const rendering = world.renderer.renderPdf(

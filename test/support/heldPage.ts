@@ -9,7 +9,7 @@ import type { Renderer } from '../../src/render/renderer.js';
  * requests reach admission on a loaded machine. Renders that took the page themselves did not hold
  * it: the slot is freed when a render ends, and requests spread over their bodies' parse times found
  * it free again (four requests more than one render apart all admitted, a clone's npm test,
- * 2026-12-06; 5 of 10 turned away in CI at 1d68c58, reliability 8). The browser runs again, and our
+ * 2026-12-06; 5 of 10 turned away, reliability 8, a fresh clone's .ci/run at 1d68c58). The browser runs again, and our
  * render ends with its one page, before this resolves.
  */
 export async function holdingTheOnlyPage<T>(renderer: Renderer, during: () => Promise<T>): Promise<T> {
